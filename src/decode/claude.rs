@@ -1,0 +1,748 @@
+//! Claude Code `--output-format stream-json --verbose`.
+//!
+//! What the real CLI does that its documentation does not say (see
+//! `tests/fixtures/claude/README.md`): one `assistant` line per content block,
+//! with the message's usage repeated on each; API failures reported as a
+//! `<synthetic>` assistant message and a `success` result with `is_error`;
+//! the sub-agent tool called `Agent` although `init` lists `Task`.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io;
+
+use simd_json::BorrowedValue as Value;
+use simd_json::prelude::*;
+
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
+use crate::event::{
+    Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
+    Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult,
+    Unknown, Usage,
+};
+
+/// Per-stream state.
+#[derive(Default)]
+pub(crate) struct State {
+    /// The API message whose usage was last emitted: usage repeats on every
+    /// line of a message and must be counted once.
+    last_usage_message: String,
+}
+
+struct Base<'v> {
+    line: u64,
+    session: Option<Cow<'v, str>>,
+    parent: Option<Cow<'v, str>>,
+}
+
+impl<'v> Base<'v> {
+    fn event(&self, kind: EventKind<'v>) -> Event<'v> {
+        Event {
+            producer: Producer::Claude,
+            line: self.line,
+            session: self.session.clone(),
+            parent: self.parent.clone(),
+            kind,
+        }
+    }
+}
+
+pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    let ty = str_at(v, "type").unwrap_or("");
+    let base = Base {
+        line: ctx.line,
+        session: cow_at(v, "session_id").or_else(|| cow_at(v, "sessionId")),
+        parent: cow_at(v, "parent_tool_use_id"),
+    };
+    match ty {
+        "system" => system(v, ctx, &base, emit),
+        "assistant" => assistant(v, ctx, &base, state, emit),
+        "user" => user(v, ctx, &base, emit),
+        "result" => result(v, &base, emit),
+        "stream_event" => stream_event(v, &base, emit),
+        "rate_limit_event" => {
+            let info = get(v, "rate_limit_info");
+            let status = info.and_then(|i| str_at(i, "status")).unwrap_or("unknown");
+            let mut text = format!("rate limit: {status}");
+            if let Some(kind) = info.and_then(|i| str_at(i, "rateLimitType")) {
+                let _ = write!(text, " ({kind})");
+            }
+            if let Some(u) = info.and_then(|i| f64_at(i, "utilization")) {
+                let _ = write!(text, ", {:.0}% used", if u <= 1.0 { u * 100.0 } else { u });
+            }
+            let level = match status {
+                "rejected" => Level::Error,
+                "allowed_warning" => Level::Warning,
+                _ => Level::Debug,
+            };
+            notice(&base, ctx, "rate_limit_event", level, text, emit)
+        }
+        "tool_progress" => {
+            let name = str_at(v, "tool_name").unwrap_or("tool");
+            let secs = f64_at(v, "elapsed_time_seconds").unwrap_or(0.0);
+            notice(&base, ctx, "tool_progress", Level::Debug, format!("{name} still running ({secs:.0}s)"), emit)
+        }
+        "tool_use_summary" => {
+            let s = str_at(v, "summary").unwrap_or("");
+            notice(&base, ctx, "tool_use_summary", Level::Info, s.to_string(), emit)
+        }
+        "auth_status" => {
+            let (level, text) = match str_at(v, "error") {
+                Some(e) => (Level::Error, format!("authentication error: {e}")),
+                None => (Level::Debug, "authenticating".to_string()),
+            };
+            notice(&base, ctx, "auth_status", level, text, emit)
+        }
+        "conversation_reset" => notice(&base, ctx, "conversation_reset", Level::Info, "conversation reset".into(), emit),
+        "keep_alive" | "prompt_suggestion" | "active_goal" | "control_request" | "control_response"
+        | "control_cancel_request" => {
+            let text = match ty {
+                "prompt_suggestion" => format!("suggested prompt: {}", str_at(v, "suggestion").unwrap_or("")),
+                "control_request" => {
+                    let sub = get(v, "request").and_then(|r| str_at(r, "subtype")).unwrap_or("?");
+                    format!("control request: {sub}")
+                }
+                _ => ty.replace('_', " "),
+            };
+            notice(&base, ctx, ty, Level::Debug, text, emit)
+        }
+        _ => unknown(&base, ctx, ty, str_at(v, "subtype"), emit),
+    }
+}
+
+fn notice<'v>(
+    base: &Base<'v>,
+    ctx: &Ctx<'v>,
+    subtype: &'v str,
+    level: Level,
+    text: String,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    emit(&base.event(EventKind::Notice(Notice {
+        subtype: Cow::Borrowed(subtype),
+        level,
+        text: Cow::Owned(text),
+        raw: Some(Cow::Borrowed(ctx.raw)),
+    })))
+}
+
+fn unknown<'v>(base: &Base<'v>, ctx: &Ctx<'v>, ty: &str, sub: Option<&str>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let type_name = match sub {
+        Some(s) => format!("{ty}/{s}"),
+        None => ty.to_string(),
+    };
+    emit(&base.event(EventKind::Unknown(Unknown {
+        type_name: Cow::Owned(type_name),
+        raw: Cow::Borrowed(ctx.raw),
+    })))
+}
+
+fn system<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let sub = str_at(v, "subtype").unwrap_or("");
+    let (level, text): (Level, String) = match sub {
+        "init" => return emit(&base.event(EventKind::SessionStart(init(v)))),
+        "permission_denied" => {
+            return emit(&base.event(EventKind::PermissionDenied(Denial {
+                id: cow_at(v, "tool_use_id"),
+                tool: cow_at(v, "tool_name"),
+                key_arg: None,
+                message: cow_at(v, "message").or_else(|| cow_at(v, "decision_reason")),
+            })));
+        }
+        "local_command_output" => {
+            let text = str_at(v, "content").unwrap_or("");
+            return emit(&base.event(EventKind::Text(Text {
+                role: Role::Assistant,
+                text: Cow::Borrowed(text),
+                message_id: None,
+            })));
+        }
+        "api_retry" => {
+            let mut t = String::from("API retry");
+            if let Some(a) = u64_at(v, "attempt") {
+                let _ = write!(t, " {a}");
+                if let Some(m) = u64_at(v, "max_retries") {
+                    let _ = write!(t, "/{m}");
+                }
+            }
+            if let Some(ms) = f64_at(v, "retry_delay_ms") {
+                let _ = write!(t, " in {:.1}s", ms / 1000.0);
+            }
+            if let Some(e) = str_at(v, "error") {
+                let _ = write!(t, ": {e}");
+            }
+            if let Some(s) = u64_at(v, "error_status") {
+                let _ = write!(t, " (HTTP {s})");
+            }
+            (Level::Warning, t)
+        }
+        "compact_boundary" => {
+            let meta = get(v, "compact_metadata");
+            let trigger = meta.and_then(|m| str_at(m, "trigger")).unwrap_or("auto");
+            let mut t = format!("context compacted ({trigger})");
+            if let Some(pre) = meta.and_then(|m| u64_at(m, "pre_tokens")) {
+                let _ = write!(t, ": {pre} tokens before");
+                if let Some(post) = meta.and_then(|m| u64_at(m, "post_tokens")) {
+                    let _ = write!(t, ", {post} after");
+                }
+            }
+            (Level::Info, t)
+        }
+        "status" => match str_at(v, "status") {
+            Some("compacting") => (Level::Info, "compacting the context…".into()),
+            Some(s) => (Level::Debug, format!("status: {s}")),
+            None => match str_at(v, "compact_error") {
+                Some(e) => (Level::Warning, format!("compaction failed: {e}")),
+                None => (Level::Debug, "status: idle".into()),
+            },
+        },
+        "thinking_tokens" => {
+            let n = u64_at(v, "estimated_tokens").unwrap_or(0);
+            (Level::Debug, format!("thinking… ~{n} tokens"))
+        }
+        "task_started" => {
+            let d = str_at(v, "description").unwrap_or("");
+            let mut t = format!("task started: {d}");
+            if let Some(a) = str_at(v, "subagent_type").or_else(|| str_at(v, "task_type")) {
+                let _ = write!(t, " ({a})");
+            }
+            (Level::Debug, t)
+        }
+        "task_progress" => {
+            let d = str_at(v, "description").unwrap_or("");
+            (Level::Debug, format!("task progress: {d}"))
+        }
+        "task_updated" => {
+            let patch = get(v, "patch");
+            let st = patch.and_then(|p| str_at(p, "status")).unwrap_or("updated");
+            match patch.and_then(|p| str_at(p, "error")) {
+                Some(e) => (Level::Warning, format!("task {st}: {e}")),
+                None => (Level::Debug, format!("task {st}")),
+            }
+        }
+        "task_notification" => {
+            let st = str_at(v, "status").unwrap_or("done");
+            let summary = str_at(v, "summary").unwrap_or("");
+            let level = if st == "completed" { Level::Info } else { Level::Warning };
+            (level, format!("task {st}: {summary}"))
+        }
+        "hook_started" | "hook_progress" => {
+            let name = str_at(v, "hook_name").unwrap_or("hook");
+            (Level::Debug, format!("hook {name} {}", if sub == "hook_started" { "started" } else { "running" }))
+        }
+        "hook_response" => {
+            let name = str_at(v, "hook_name").unwrap_or("hook");
+            let outcome = str_at(v, "outcome").unwrap_or("done");
+            let code = u64_at(v, "exit_code");
+            if outcome == "success" && code.is_none_or(|c| c == 0) {
+                (Level::Debug, format!("hook {name}: {outcome}"))
+            } else {
+                let mut t = format!("hook {name}: {outcome}");
+                if let Some(c) = code {
+                    let _ = write!(t, " (exit {c})");
+                }
+                if let Some(e) = str_at(v, "stderr").map(str::trim).filter(|e| !e.is_empty()) {
+                    let _ = write!(t, ": {e}");
+                }
+                (Level::Warning, t)
+            }
+        }
+        "informational" | "notification" => {
+            let text = str_at(v, "content").or_else(|| str_at(v, "text")).unwrap_or("");
+            let level = match str_at(v, "level").or_else(|| str_at(v, "priority")) {
+                Some("warning" | "high" | "immediate") => Level::Warning,
+                _ => Level::Info,
+            };
+            (level, text.to_string())
+        }
+        "model_refusal_fallback" => {
+            let m = str_at(v, "fallback_model").unwrap_or("another model");
+            (Level::Warning, format!("model refused; retrying with {m}"))
+        }
+        "model_refusal_no_fallback" => {
+            let c = str_at(v, "content").unwrap_or("the model refused to answer");
+            (Level::Error, format!("model refusal: {c}"))
+        }
+        "session_writes_lost" => {
+            let c = str_at(v, "error_code").unwrap_or("write error");
+            (Level::Error, format!("session transcript incomplete: {c}"))
+        }
+        "background_tasks_changed" => {
+            let n = arr_at(v, "tasks").len();
+            (Level::Debug, format!("background tasks: {n}"))
+        }
+        "session_state_changed" => (Level::Debug, format!("session {}", str_at(v, "state").unwrap_or("changed"))),
+        "files_persisted" | "plugin_install" | "commands_changed" | "memory_recall" | "elicitation_complete"
+        | "control_request_progress" | "mirror_error" | "worker_shutting_down" => {
+            (Level::Debug, sub.replace('_', " "))
+        }
+        _ => return unknown(base, ctx, "system", Some(sub), emit),
+    };
+    emit(&base.event(EventKind::Notice(Notice {
+        subtype: Cow::Borrowed(sub),
+        level,
+        text: Cow::Owned(text),
+        raw: Some(Cow::Borrowed(ctx.raw)),
+    })))
+}
+
+fn init<'v>(v: &'v Value<'v>) -> SessionStart<'v> {
+    SessionStart {
+        model: cow_at(v, "model"),
+        cwd: cow_at(v, "cwd"),
+        version: cow_at(v, "claude_code_version"),
+        permission_mode: cow_at(v, "permissionMode"),
+        api_key_source: cow_at(v, "apiKeySource"),
+        tools: strings_at(v, "tools"),
+        mcp_servers: arr_at(v, "mcp_servers")
+            .iter()
+            .map(|s| McpServer {
+                name: cow_at(s, "name").unwrap_or(Cow::Borrowed("?")),
+                status: cow_at(s, "status").unwrap_or(Cow::Borrowed("unknown")),
+            })
+            .collect(),
+        agents: strings_at(v, "agents"),
+        skills: strings_at(v, "skills"),
+        slash_commands: strings_at(v, "slash_commands"),
+    }
+}
+
+fn assistant<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let msg = get(v, "message");
+    let message_id = msg.and_then(|m| cow_at(m, "id"));
+    let model = msg.and_then(|m| str_at(m, "model"));
+    let content = msg.and_then(|m| get(m, "content"));
+    let api_error = str_at(v, "error").is_some()
+        || model == Some("<synthetic>")
+        || bool_at(v, "is_api_error_message") == Some(true);
+
+    if api_error {
+        // The CLI reports an API failure as an assistant message of its own
+        // making; it is an error, not something the model said.
+        let text = content.map(|c| content_text(c)).filter(|t| !t.is_empty());
+        let text = match (text, str_at(v, "error")) {
+            (Some(t), _) => t,
+            (None, Some(e)) => Cow::Owned(format!("API error: {e}")),
+            (None, None) => Cow::Borrowed("API error"),
+        };
+        return emit(&base.event(EventKind::Notice(Notice {
+            subtype: Cow::Borrowed("api_error"),
+            level: Level::Error,
+            text,
+            raw: Some(Cow::Borrowed(ctx.raw)),
+        })));
+    }
+
+    // Usage repeats on every line of one API message: report it once.
+    if let (Some(m), Some(id)) = (msg, message_id.as_deref())
+        && id != state.last_usage_message
+        && let Some(u) = get(m, "usage")
+    {
+        state.last_usage_message.clear();
+        state.last_usage_message.push_str(id);
+        emit(&base.event(EventKind::Usage(Usage {
+            message_id: message_id.clone(),
+            model: model.map(Cow::Borrowed),
+            tokens: tokens(u),
+        })))?;
+    }
+
+    match content {
+        Some(Value::String(s)) => emit(&base.event(EventKind::Text(Text {
+            role: Role::Assistant,
+            text: Cow::Borrowed(s.as_ref()),
+            message_id: message_id.clone(),
+        })))?,
+        Some(Value::Array(blocks)) => {
+            for block in blocks.iter() {
+                assistant_block(block, ctx, base, message_id.as_ref(), emit)?;
+            }
+        }
+        _ => {}
+    }
+    if bool_at(v, "aborted") == Some(true) {
+        emit(&base.event(EventKind::Notice(Notice {
+            subtype: Cow::Borrowed("aborted"),
+            level: Level::Warning,
+            text: Cow::Borrowed("response aborted mid-stream"),
+            raw: None,
+        })))?;
+    }
+    Ok(())
+}
+
+fn assistant_block<'v>(
+    block: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    message_id: Option<&Cow<'v, str>>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let message_id = message_id.cloned();
+    let kind = match str_at(block, "type").unwrap_or("") {
+        "text" => EventKind::Text(Text {
+            role: Role::Assistant,
+            text: cow_at(block, "text").unwrap_or_default(),
+            message_id,
+        }),
+        "thinking" => EventKind::Thinking(Thinking {
+            text: cow_at(block, "thinking").unwrap_or_default(),
+            redacted: false,
+            message_id,
+        }),
+        "redacted_thinking" => {
+            EventKind::Thinking(Thinking { text: Cow::Borrowed(""), redacted: true, message_id })
+        }
+        "tool_use" | "server_tool_use" | "mcp_tool_use" => EventKind::ToolCall(tool_call(block, message_id)),
+        "mcp_tool_result" => EventKind::ToolResult(ToolResult {
+            id: cow_at(block, "tool_use_id").unwrap_or_default(),
+            is_error: bool_at(block, "is_error").unwrap_or(false),
+            denied: false,
+            content: get(block, "content").map(content_text).unwrap_or_default(),
+        }),
+        t if t.ends_with("_tool_result") => {
+            // Server tool results (web search, code execution…) arrive inside
+            // the assistant message; an error is an object with `error_code`.
+            let c = get(block, "content");
+            let err = c.and_then(|c| str_at(c, "error_code"));
+            EventKind::ToolResult(ToolResult {
+                id: cow_at(block, "tool_use_id").unwrap_or_default(),
+                is_error: err.is_some(),
+                denied: false,
+                content: match err {
+                    Some(e) => Cow::Owned(format!("error: {e}")),
+                    None => c.map(content_text).unwrap_or_default(),
+                },
+            })
+        }
+        t => {
+            return emit(&base.event(EventKind::Unknown(Unknown {
+                type_name: Cow::Owned(format!("assistant/{t}")),
+                raw: Cow::Borrowed(ctx.raw),
+            })));
+        }
+    };
+    emit(&base.event(kind))
+}
+
+fn user<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let content = get(v, "message").and_then(|m| get(m, "content"));
+    match content {
+        Some(Value::String(s)) => emit(&base.event(EventKind::Text(Text {
+            role: Role::User,
+            text: Cow::Borrowed(s.as_ref()),
+            message_id: None,
+        }))),
+        Some(Value::Array(blocks)) => {
+            for block in blocks.iter() {
+                match str_at(block, "type").unwrap_or("") {
+                    "tool_result" => {
+                        let id = cow_at(block, "tool_use_id").unwrap_or_default();
+                        let is_error = bool_at(block, "is_error").unwrap_or(false);
+                        let content = get(block, "content").map(content_text).unwrap_or_default();
+                        let denied = is_error && is_denial(&content);
+                        let message = denied.then(|| content.clone());
+                        emit(&base.event(EventKind::ToolResult(ToolResult {
+                            id: id.clone(),
+                            is_error,
+                            denied,
+                            content,
+                        })))?;
+                        if let Some(message) = message {
+                            emit(&base.event(EventKind::PermissionDenied(Denial {
+                                id: Some(id),
+                                tool: None,
+                                key_arg: None,
+                                message: Some(message),
+                            })))?;
+                        }
+                    }
+                    "text" => emit(&base.event(EventKind::Text(Text {
+                        role: Role::User,
+                        text: cow_at(block, "text").unwrap_or_default(),
+                        message_id: None,
+                    })))?,
+                    "image" | "document" => {}
+                    t => {
+                        emit(&base.event(EventKind::Unknown(Unknown {
+                            type_name: Cow::Owned(format!("user/{t}")),
+                            raw: Cow::Borrowed(ctx.raw),
+                        })))?;
+                    }
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Texts the CLI writes into a tool result when the permission system said no.
+fn is_denial(text: &str) -> bool {
+    const MARKERS: [&str; 5] = [
+        "requested permissions to",
+        "haven't granted it yet",
+        "require approval",
+        "doesn't want to proceed with this tool use",
+        "has been denied",
+    ];
+    MARKERS.iter().any(|m| text.contains(m))
+}
+
+fn result<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    // The authoritative denial list comes first so the summary is the last line.
+    for d in arr_at(v, "permission_denials") {
+        let name = str_at(d, "tool_name").unwrap_or("");
+        let input = get(d, "tool_input");
+        emit(&base.event(EventKind::PermissionDenied(Denial {
+            id: cow_at(d, "tool_use_id"),
+            tool: cow_at(d, "tool_name"),
+            key_arg: input.and_then(|i| key_arg(name, i)),
+            message: None,
+        })))?;
+    }
+    let subtype = str_at(v, "subtype");
+    let is_error = bool_at(v, "is_error").unwrap_or(false) || subtype.is_some_and(|s| s.starts_with("error"));
+    let text = match get(v, "result") {
+        Some(Value::String(s)) => Some(Cow::Borrowed(s.as_ref())),
+        Some(Value::Static(simd_json::StaticNode::Null)) | None => None,
+        Some(other) => Some(Cow::Owned(to_json(other))),
+    };
+    let model_usage: Vec<ModelUsage<'_>> = get(v, "modelUsage")
+        .and_then(|m| m.as_object())
+        .map(|o| {
+            o.iter()
+                .map(|(k, u)| ModelUsage {
+                    model: Cow::Borrowed(k.as_ref()),
+                    tokens: Tokens {
+                        input: u64_at(u, "inputTokens"),
+                        output: u64_at(u, "outputTokens"),
+                        cache_read: u64_at(u, "cacheReadInputTokens"),
+                        cache_creation: u64_at(u, "cacheCreationInputTokens"),
+                    },
+                    cost_usd: f64_at(u, "costUSD"),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let cost_usd = f64_at(v, "total_cost_usd")
+        .or_else(|| f64_at(v, "cost_usd"))
+        .or_else(|| f64_at(v, "total_cost"))
+        .or_else(|| {
+            let costs: Vec<f64> = model_usage.iter().filter_map(|m: &ModelUsage<'_>| m.cost_usd).collect();
+            (!costs.is_empty()).then(|| costs.iter().sum())
+        });
+    let res = SessionResult {
+        is_error,
+        subtype: subtype.map(Cow::Borrowed),
+        text,
+        errors: strings_at(v, "errors"),
+        num_turns: u64_at(v, "num_turns"),
+        duration_ms: u64_at(v, "duration_ms"),
+        duration_api_ms: u64_at(v, "duration_api_ms"),
+        cost_usd,
+        tokens: get(v, "usage").map(tokens).unwrap_or_default(),
+        model_usage,
+        stop_reason: cow_at(v, "stop_reason"),
+        terminal_reason: cow_at(v, "terminal_reason"),
+        api_error_status: u64_at(v, "api_error_status"),
+    };
+    emit(&base.event(EventKind::Result(Box::new(res))))
+}
+
+fn stream_event<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let Some(ev) = get(v, "event") else { return Ok(()) };
+    if str_at(ev, "type") != Some("content_block_delta") {
+        // message_start/stop, block start/stop, message_delta: the complete
+        // `assistant` line that follows carries what they announce.
+        return Ok(());
+    }
+    let Some(delta) = get(ev, "delta") else { return Ok(()) };
+    let (kind, text) = match str_at(delta, "type") {
+        Some("text_delta") => (DeltaKind::Text, cow_at(delta, "text")),
+        Some("thinking_delta") => (DeltaKind::Thinking, cow_at(delta, "thinking")),
+        Some("input_json_delta") => (DeltaKind::ToolInput, cow_at(delta, "partial_json")),
+        _ => return Ok(()),
+    };
+    emit(&base.event(EventKind::Delta(Delta {
+        kind,
+        index: u64_at(ev, "index"),
+        text: text.unwrap_or_default(),
+    })))
+}
+
+fn tokens(u: &Value<'_>) -> Tokens {
+    Tokens {
+        input: u64_at(u, "input_tokens"),
+        output: u64_at(u, "output_tokens"),
+        cache_read: u64_at(u, "cache_read_input_tokens"),
+        cache_creation: u64_at(u, "cache_creation_input_tokens"),
+    }
+}
+
+fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
+    let name = str_at(block, "name").unwrap_or("");
+    let input = get(block, "input");
+    let mut call = ToolCall {
+        id: cow_at(block, "id").unwrap_or_default(),
+        name: Cow::Borrowed(name),
+        key_arg: input.and_then(|i| key_arg(name, i)),
+        input: Cow::Owned(input.map_or_else(|| "{}".to_string(), to_json)),
+        todos: Vec::new(),
+        questions: Vec::new(),
+        message_id,
+    };
+    if let Some(input) = input {
+        match name {
+            "TodoWrite" => {
+                call.todos = arr_at(input, "todos")
+                    .iter()
+                    .map(|t| Todo {
+                        content: cow_at(t, "content").or_else(|| cow_at(t, "subject")).unwrap_or_default(),
+                        status: cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
+                    })
+                    .collect();
+            }
+            "AskUserQuestion" => {
+                call.questions = arr_at(input, "questions")
+                    .iter()
+                    .map(|q| Question {
+                        question: cow_at(q, "question").unwrap_or_default(),
+                        options: arr_at(q, "options")
+                            .iter()
+                            .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
+                            .map(Cow::Borrowed)
+                            .collect(),
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
+    }
+    call
+}
+
+/// The one argument that says what a call does.
+pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    let s = |k: &str| cow_at(input, k);
+    match name {
+        "Read" | "Write" | "Edit" | "MultiEdit" => s("file_path").or_else(|| s("path")),
+        "NotebookEdit" | "NotebookRead" => s("notebook_path"),
+        "Bash" => s("command"),
+        "BashOutput" => s("bash_id"),
+        "KillBash" | "KillShell" => s("shell_id"),
+        "TaskOutput" | "TaskStop" | "TaskGet" => s("task_id").or_else(|| s("shell_id")).or_else(|| s("taskId")),
+        "Glob" | "Grep" => {
+            let pattern = str_at(input, "pattern")?;
+            let mut out = pattern.to_string();
+            if let Some(p) = str_at(input, "path") {
+                let _ = write!(out, " in {p}");
+            }
+            if let Some(g) = str_at(input, "glob") {
+                let _ = write!(out, " ({g})");
+            }
+            if out.len() == pattern.len() { Some(Cow::Borrowed(pattern)) } else { Some(Cow::Owned(out)) }
+        }
+        "LS" => s("path"),
+        "Task" | "Agent" => {
+            let desc = str_at(input, "description").unwrap_or("");
+            match str_at(input, "subagent_type") {
+                Some(t) if !desc.is_empty() => Some(Cow::Owned(format!("{t}: {desc}"))),
+                Some(t) => Some(Cow::Borrowed(t)),
+                None => (!desc.is_empty()).then_some(Cow::Borrowed(desc)),
+            }
+        }
+        "WebFetch" => s("url"),
+        "WebSearch" | "web_search" | "ToolSearch" => s("query"),
+        "web_fetch" => s("url"),
+        "TodoWrite" => {
+            let n = arr_at(input, "todos").len();
+            Some(Cow::Owned(format!("{n} item{}", if n == 1 { "" } else { "s" })))
+        }
+        "AskUserQuestion" => {
+            arr_at(input, "questions").first().and_then(|q| cow_at(q, "question")).or_else(|| s("question"))
+        }
+        "Skill" => match (str_at(input, "skill").or_else(|| str_at(input, "command")), str_at(input, "args")) {
+            (Some(k), Some(a)) if !a.is_empty() => Some(Cow::Owned(format!("{k} {a}"))),
+            (Some(k), _) => Some(Cow::Borrowed(k)),
+            _ => None,
+        },
+        "SlashCommand" => s("command"),
+        "ExitPlanMode" | "exit_plan_mode" => s("plan").map(|p| first_line_cow(p)),
+        "ListMcpResourcesTool" => s("server"),
+        "ReadMcpResourceTool" => s("uri"),
+        "TaskCreate" => s("subject").or_else(|| s("description")),
+        "TaskUpdate" => {
+            let id = str_at(input, "taskId").or_else(|| str_at(input, "task_id"))?;
+            match str_at(input, "status") {
+                Some(st) => Some(Cow::Owned(format!("#{id} → {st}"))),
+                None => Some(Cow::Owned(format!("#{id}"))),
+            }
+        }
+        "SendMessage" => s("to").or_else(|| s("recipient")),
+        "CronCreate" => s("schedule").or_else(|| s("cron")),
+        "EnterWorktree" => s("name").or_else(|| s("path")),
+        "Monitor" | "ScheduleWakeup" | "PushNotification" | "Workflow" => {
+            s("description").or_else(|| s("name")).or_else(|| s("message"))
+        }
+        n if n.starts_with("mcp__") => first_string_arg(input),
+        _ => None,
+    }
+}
+
+fn first_line_cow(c: Cow<'_, str>) -> Cow<'_, str> {
+    match c {
+        Cow::Borrowed(b) => Cow::Borrowed(b.lines().next().unwrap_or("")),
+        Cow::Owned(o) => Cow::Owned(o.lines().next().unwrap_or("").to_string()),
+    }
+}
+
+/// MCP tools have no known schema: the first scalar argument says the most.
+fn first_string_arg<'v>(input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    let obj = input.as_object()?;
+    obj.iter().find_map(|(_, v)| match v {
+        Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
+        Value::Static(simd_json::StaticNode::Null) => None,
+        Value::Static(n) => Some(Cow::Owned(n.to_string())),
+        _ => None,
+    })
+}
+
+/// Text of a content value: a string, or blocks whose text parts are joined.
+pub(crate) fn content_text<'v>(c: &'v Value<'v>) -> Cow<'v, str> {
+    match c {
+        Value::String(s) => Cow::Borrowed(s.as_ref()),
+        Value::Array(items) => {
+            if let [one] = items.as_slice()
+                && let Some(t) = str_at(one, "text")
+            {
+                return Cow::Borrowed(t);
+            }
+            let mut out = String::new();
+            for item in items.iter() {
+                let piece: Cow<'_, str> = match (item.as_str(), str_at(item, "type")) {
+                    (Some(s), _) => Cow::Borrowed(s),
+                    (None, Some("text")) => Cow::Borrowed(str_at(item, "text").unwrap_or("")),
+                    (None, Some("image")) => Cow::Borrowed("[image]"),
+                    (None, Some("tool_reference")) => {
+                        Cow::Owned(format!("[tool {}]", str_at(item, "tool_name").unwrap_or("?")))
+                    }
+                    (None, Some(t)) => Cow::Owned(format!("[{t}]")),
+                    (None, None) => Cow::Owned(to_json(item)),
+                };
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&piece);
+            }
+            Cow::Owned(out)
+        }
+        Value::Static(simd_json::StaticNode::Null) => Cow::Borrowed(""),
+        other => Cow::Owned(to_json(other)),
+    }
+}

@@ -1,0 +1,267 @@
+//! From one line of bytes to normalized [`Event`]s.
+//!
+//! The [`Decoder`] owns the reused parse buffers (the line is copied into a
+//! scratch `Vec` and parsed in place by simd-json, so the original bytes stay
+//! intact for verbatim pass-through). Each producer is one module; this module
+//! only classifies the line and picks the module.
+
+mod claude;
+mod native;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io;
+
+use simd_json::BorrowedValue as Value;
+use simd_json::prelude::*;
+
+use crate::event::{Event, EventKind};
+use crate::input::Line;
+
+/// Why a line was skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineProblem {
+    /// The bytes are not UTF-8.
+    InvalidUtf8 {
+        /// Byte offset of the first invalid byte.
+        at: usize,
+    },
+    /// The line looks like JSON but does not parse.
+    InvalidJson {
+        /// Byte offset where parsing failed.
+        at: usize,
+        /// What the parser said.
+        what: String,
+        /// True when this was an unterminated last line (a cut-off stream).
+        truncated: bool,
+    },
+    /// Valid JSON, but not an object.
+    NotAnObject {
+        /// `array`, `string`, `number`, …
+        found: &'static str,
+    },
+    /// Longer than `--max-line-bytes`.
+    TooLong {
+        /// Length in bytes.
+        len: u64,
+        /// The limit.
+        max: usize,
+    },
+}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineProblem::InvalidUtf8 { at } => write!(f, "not valid UTF-8 (byte {})", at + 1),
+            LineProblem::InvalidJson { truncated: true, .. } => {
+                f.write_str("truncated last line (the input ended mid-line)")
+            }
+            LineProblem::InvalidJson { at, what, .. } => {
+                write!(f, "invalid JSON at byte {} ({what})", at + 1)
+            }
+            LineProblem::NotAnObject { found } => write!(f, "JSON {found}, not an object"),
+            LineProblem::TooLong { len, max } => {
+                write!(f, "line of {len} bytes exceeds --max-line-bytes {max}")
+            }
+        }
+    }
+}
+
+/// What became of one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decoded {
+    /// Empty or whitespace only: ignored.
+    Blank,
+    /// One or more events were emitted (plain text lines included).
+    Events,
+    /// Skipped, with the reason.
+    Skipped(LineProblem),
+}
+
+/// Callback receiving each decoded event.
+pub type Emit<'e> = dyn FnMut(&Event<'_>) -> io::Result<()> + 'e;
+
+/// Turns lines into events. One per input source: it carries per-stream
+/// state (which API message the last usage was reported for).
+pub struct Decoder {
+    scratch: Vec<u8>,
+    buffers: simd_json::Buffers,
+    claude: claude::State,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder::new()
+    }
+}
+
+impl Decoder {
+    /// A fresh decoder.
+    #[must_use]
+    pub fn new() -> Self {
+        Decoder { scratch: Vec::new(), buffers: simd_json::Buffers::default(), claude: claude::State::default() }
+    }
+
+    /// Decode one line, passing each event to `emit`.
+    ///
+    /// # Errors
+    /// Only errors returned by `emit` (a sink that cannot write).
+    pub fn decode(&mut self, line: &Line<'_>, emit: &mut Emit<'_>) -> io::Result<Decoded> {
+        let bytes = trim(line.bytes);
+        if bytes.is_empty() {
+            return Ok(Decoded::Blank);
+        }
+        let Decoder { scratch, buffers, claude } = self;
+        scratch.clear();
+        scratch.extend_from_slice(bytes);
+        let value = match simd_json::to_borrowed_value_with_buffers(scratch, buffers) {
+            Ok(v) => v,
+            Err(e) => return classify_failure(bytes, line, &e, emit),
+        };
+        let Some(raw) = std::str::from_utf8(bytes).ok() else {
+            // simd-json validated the strings; anything else is not UTF-8.
+            return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 { at: utf8_error_at(bytes) }));
+        };
+        if value.as_object().is_none() {
+            return Ok(Decoded::Skipped(LineProblem::NotAnObject { found: type_name(&value) }));
+        }
+        let ctx = Ctx { line: line.number, raw };
+        if native::is_native(&value) {
+            native::decode(&value, &ctx, emit)?;
+        } else {
+            claude::decode(&value, &ctx, claude, emit)?;
+        }
+        Ok(Decoded::Events)
+    }
+}
+
+/// What every producer module gets besides the parsed value.
+pub(crate) struct Ctx<'a> {
+    /// Line number.
+    pub line: u64,
+    /// The line as text (verbatim JSON).
+    pub raw: &'a str,
+}
+
+/// Blank, BOM and surrounding whitespace are not part of an event.
+fn trim(bytes: &[u8]) -> &[u8] {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
+    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |p| p + 1);
+    &bytes[start..end]
+}
+
+fn utf8_error_at(bytes: &[u8]) -> usize {
+    std::str::from_utf8(bytes).err().map_or(0, |e| e.valid_up_to())
+}
+
+/// A line that does not parse is either JSON gone wrong or plain text.
+fn classify_failure(
+    bytes: &[u8],
+    line: &Line<'_>,
+    err: &simd_json::Error,
+    emit: &mut Emit<'_>,
+) -> io::Result<Decoded> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 { at: utf8_error_at(bytes) }));
+    };
+    let looks_like_json = matches!(bytes.first(), Some(b'{' | b'['));
+    if looks_like_json {
+        return Ok(Decoded::Skipped(LineProblem::InvalidJson {
+            at: err.index(),
+            what: describe(err.error()),
+            truncated: line.partial,
+        }));
+    }
+    let ev = Event {
+        producer: crate::event::Producer::Claude,
+        line: line.number,
+        session: None,
+        parent: None,
+        kind: EventKind::PlainText(Cow::Borrowed(text)),
+    };
+    emit(&ev)?;
+    Ok(Decoded::Events)
+}
+
+fn describe(e: &simd_json::ErrorType) -> String {
+    use simd_json::ErrorType as E;
+    match e {
+        E::Eof => "unexpected end of line".into(),
+        E::InvalidUtf8 => "invalid UTF-8".into(),
+        E::InvalidEscape | E::InvalidUnicodeEscape | E::InvalidUnicodeCodepoint => {
+            "invalid escape in a string".into()
+        }
+        E::InvalidNumber | E::InvalidExponent => "invalid number".into(),
+        E::DepthLimitExceeded => "nested too deeply".into(),
+        E::Syntax => "syntax error".into(),
+        E::TrailingData => "extra data after the JSON value".into(),
+        other => {
+            // The Debug names (`ExpectedMapComma`, …) are terse but precise.
+            format!("{other:?}")
+        }
+    }
+}
+
+fn type_name(v: &Value<'_>) -> &'static str {
+    match v.value_type() {
+        simd_json::ValueType::Array => "array",
+        simd_json::ValueType::String => "string",
+        simd_json::ValueType::Null => "null",
+        simd_json::ValueType::Bool => "boolean",
+        _ => "number",
+    }
+}
+
+// Lenient field access: a missing or wrongly typed field is `None`, never an error.
+
+pub(crate) fn get<'v>(v: &'v Value<'v>, key: &str) -> Option<&'v Value<'v>> {
+    v.as_object()?.get(key)
+}
+
+pub(crate) fn str_at<'v>(v: &'v Value<'v>, key: &str) -> Option<&'v str> {
+    get(v, key)?.as_str()
+}
+
+pub(crate) fn cow_at<'v>(v: &'v Value<'v>, key: &str) -> Option<Cow<'v, str>> {
+    str_at(v, key).map(Cow::Borrowed)
+}
+
+pub(crate) fn u64_at(v: &Value<'_>, key: &str) -> Option<u64> {
+    let x = v.as_object()?.get(key)?;
+    x.as_u64().or_else(|| {
+        // Some producers write integral floats (`605.0`); accept them.
+        let f = x.as_f64()?;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // range checked
+        ((0.0..1.8e19).contains(&f) && f.fract() == 0.0).then_some(f as u64)
+    })
+}
+
+pub(crate) fn f64_at(v: &Value<'_>, key: &str) -> Option<f64> {
+    v.as_object()?.get(key)?.cast_f64().filter(|f| f.is_finite())
+}
+
+pub(crate) fn bool_at(v: &Value<'_>, key: &str) -> Option<bool> {
+    v.as_object()?.get(key)?.as_bool()
+}
+
+pub(crate) fn arr_at<'v>(v: &'v Value<'v>, key: &str) -> &'v [Value<'v>] {
+    get(v, key).and_then(|x| x.as_array()).map_or(&[], |a| a.as_slice())
+}
+
+/// Strings of an array (other items are skipped; `{name}` objects give their name).
+pub(crate) fn strings_at<'v>(v: &'v Value<'v>, key: &str) -> Vec<Cow<'v, str>> {
+    arr_at(v, key)
+        .iter()
+        .filter_map(|x| x.as_str().or_else(|| str_at(x, "name")))
+        .map(Cow::Borrowed)
+        .collect()
+}
+
+/// Compact JSON text of a value (for tool inputs and the like).
+pub(crate) fn to_json(v: &Value<'_>) -> String {
+    v.encode()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,149 @@
+//! streamview's own JSONL (`--format jsonl`), read back so that
+//! `streamview --format jsonl x | streamview` renders like `streamview x`.
+//! The schema is in `docs/schema.md`.
+
+use std::borrow::Cow;
+use std::io;
+
+use simd_json::BorrowedValue as Value;
+use simd_json::prelude::*;
+
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
+use crate::event::{
+    Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
+    Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult,
+    Unknown, Usage,
+};
+
+/// A line of our own schema has a numeric `v` and a string `kind`.
+pub(crate) fn is_native(v: &Value<'_>) -> bool {
+    u64_at(v, "v").is_some() && str_at(v, "kind").is_some() && get(v, "type").is_none()
+}
+
+pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let producer = str_at(v, "producer").and_then(Producer::from_name).unwrap_or(Producer::Claude);
+    let json = |k: &str| get(v, k).map_or(Cow::Borrowed("null"), |x| Cow::Owned(to_json(x)));
+    let kind = match str_at(v, "kind").unwrap_or("") {
+        "session_start" => EventKind::SessionStart(SessionStart {
+            model: cow_at(v, "model"),
+            cwd: cow_at(v, "cwd"),
+            version: cow_at(v, "version"),
+            permission_mode: cow_at(v, "permission_mode"),
+            api_key_source: cow_at(v, "api_key_source"),
+            tools: strings_at(v, "tools"),
+            mcp_servers: arr_at(v, "mcp_servers")
+                .iter()
+                .map(|s| McpServer {
+                    name: cow_at(s, "name").unwrap_or_default(),
+                    status: cow_at(s, "status").unwrap_or_default(),
+                })
+                .collect(),
+            agents: strings_at(v, "agents"),
+            skills: strings_at(v, "skills"),
+            slash_commands: strings_at(v, "slash_commands"),
+        }),
+        "text" => EventKind::Text(Text {
+            role: if str_at(v, "role") == Some("user") { Role::User } else { Role::Assistant },
+            text: cow_at(v, "text").unwrap_or_default(),
+            message_id: cow_at(v, "message_id"),
+        }),
+        "thinking" => EventKind::Thinking(Thinking {
+            text: cow_at(v, "text").unwrap_or_default(),
+            redacted: bool_at(v, "redacted").unwrap_or(false),
+            message_id: cow_at(v, "message_id"),
+        }),
+        "tool_call" => EventKind::ToolCall(ToolCall {
+            id: cow_at(v, "id").unwrap_or_default(),
+            name: cow_at(v, "name").unwrap_or_default(),
+            key_arg: cow_at(v, "key_arg"),
+            input: json("input"),
+            todos: arr_at(v, "todos")
+                .iter()
+                .map(|t| Todo {
+                    content: cow_at(t, "content").unwrap_or_default(),
+                    status: cow_at(t, "status").unwrap_or_default(),
+                })
+                .collect(),
+            questions: arr_at(v, "questions")
+                .iter()
+                .map(|q| Question { question: cow_at(q, "question").unwrap_or_default(), options: strings_at(q, "options") })
+                .collect(),
+            message_id: cow_at(v, "message_id"),
+        }),
+        "tool_result" => EventKind::ToolResult(ToolResult {
+            id: cow_at(v, "id").unwrap_or_default(),
+            is_error: bool_at(v, "is_error").unwrap_or(false),
+            denied: bool_at(v, "denied").unwrap_or(false),
+            content: cow_at(v, "content").unwrap_or_default(),
+        }),
+        "permission_denied" => EventKind::PermissionDenied(Denial {
+            id: cow_at(v, "id"),
+            tool: cow_at(v, "tool"),
+            key_arg: cow_at(v, "key_arg"),
+            message: cow_at(v, "message"),
+        }),
+        "usage" => EventKind::Usage(Usage {
+            message_id: cow_at(v, "message_id"),
+            model: cow_at(v, "model"),
+            tokens: get(v, "tokens").map(tokens).unwrap_or_default(),
+        }),
+        "notice" => EventKind::Notice(Notice {
+            subtype: cow_at(v, "subtype").unwrap_or_default(),
+            level: str_at(v, "level").and_then(Level::from_name).unwrap_or(Level::Info),
+            text: cow_at(v, "text").unwrap_or_default(),
+            raw: get(v, "raw").filter(|r| r.as_object().is_some()).map(|r| Cow::Owned(to_json(r))),
+        }),
+        "result" => EventKind::Result(Box::new(SessionResult {
+            is_error: bool_at(v, "is_error").unwrap_or(false),
+            subtype: cow_at(v, "subtype"),
+            text: cow_at(v, "text"),
+            errors: strings_at(v, "errors"),
+            num_turns: u64_at(v, "num_turns"),
+            duration_ms: u64_at(v, "duration_ms"),
+            duration_api_ms: u64_at(v, "duration_api_ms"),
+            cost_usd: f64_at(v, "cost_usd"),
+            tokens: get(v, "tokens").map(tokens).unwrap_or_default(),
+            model_usage: arr_at(v, "model_usage")
+                .iter()
+                .map(|m| ModelUsage {
+                    model: cow_at(m, "model").unwrap_or_default(),
+                    tokens: get(m, "tokens").map(tokens).unwrap_or_default(),
+                    cost_usd: f64_at(m, "cost_usd"),
+                })
+                .collect(),
+            stop_reason: cow_at(v, "stop_reason"),
+            terminal_reason: cow_at(v, "terminal_reason"),
+            api_error_status: u64_at(v, "api_error_status"),
+        })),
+        "delta" => EventKind::Delta(Delta {
+            kind: str_at(v, "delta_kind").and_then(DeltaKind::from_name).unwrap_or(DeltaKind::Text),
+            index: u64_at(v, "index"),
+            text: cow_at(v, "text").unwrap_or_default(),
+        }),
+        "plain_text" => EventKind::PlainText(cow_at(v, "text").unwrap_or_default()),
+        "unknown" => EventKind::Unknown(Unknown {
+            type_name: cow_at(v, "event_type").unwrap_or_default(),
+            raw: json("raw"),
+        }),
+        other => EventKind::Unknown(Unknown {
+            type_name: Cow::Owned(format!("streamview/{other}")),
+            raw: Cow::Borrowed(ctx.raw),
+        }),
+    };
+    emit(&Event {
+        producer,
+        line: u64_at(v, "line").unwrap_or(ctx.line),
+        session: cow_at(v, "session"),
+        parent: cow_at(v, "parent"),
+        kind,
+    })
+}
+
+fn tokens(t: &Value<'_>) -> Tokens {
+    Tokens {
+        input: u64_at(t, "input"),
+        output: u64_at(t, "output"),
+        cache_read: u64_at(t, "cache_read"),
+        cache_creation: u64_at(t, "cache_creation"),
+    }
+}

@@ -1,0 +1,75 @@
+//! Exit statuses and fatal errors.
+
+use std::fmt;
+use std::io;
+
+use crate::session::Outcome;
+
+/// The process exit status; see the README and the man page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ExitStatus {
+    /// 0: every session ended with a success result.
+    Success,
+    /// 1: a session ended with an error result.
+    SessionError,
+    /// 2: usage error or I/O error (a file cannot be opened or read, output cannot be written).
+    Failure,
+    /// 3: the input ended without a result event (agent crashed, stream cut off, empty input).
+    Incomplete,
+}
+
+impl ExitStatus {
+    /// The numeric code.
+    #[must_use]
+    pub fn code(self) -> u8 {
+        match self {
+            ExitStatus::Success => 0,
+            ExitStatus::SessionError => 1,
+            ExitStatus::Failure => 2,
+            ExitStatus::Incomplete => 3,
+        }
+    }
+
+    /// The status that tells how a session ended.
+    #[must_use]
+    pub fn from_outcome(o: Option<Outcome>) -> ExitStatus {
+        match o {
+            Some(Outcome::Success) => ExitStatus::Success,
+            Some(Outcome::Error) => ExitStatus::SessionError,
+            Some(Outcome::Incomplete) | None => ExitStatus::Incomplete,
+        }
+    }
+}
+
+/// A fatal error: the run stops.
+#[derive(Debug)]
+pub enum Error {
+    /// Output could not be written (a closed pipe is `BrokenPipe`).
+    Write(io::Error),
+}
+
+impl Error {
+    /// True for a reader that went away (`streamview … | head`): not an error.
+    #[must_use]
+    pub fn is_broken_pipe(&self) -> bool {
+        match self {
+            Error::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Write(e) => write!(f, "cannot write output: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Write(e) => Some(e),
+        }
+    }
+}

@@ -1,0 +1,465 @@
+//! The normalized event model: the one vocabulary every decoder produces and
+//! every sink consumes.
+//!
+//! Events borrow their strings from the line they were decoded from
+//! (`Cow::Borrowed`), so decoding a line allocates only where a producer's
+//! value has to be rebuilt (an escaped string, a tool input re-serialized as
+//! compact JSON). Nothing here does I/O or knows about colour.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// Which agent CLI printed the stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Producer {
+    /// Claude Code `--output-format stream-json --verbose`.
+    Claude,
+}
+
+impl Producer {
+    /// The stable name used in JSONL (`"producer"`) and on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Producer::Claude => "claude",
+        }
+    }
+
+    /// Parse a name written by [`Producer::name`].
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<Producer> {
+        match s {
+            "claude" => Some(Producer::Claude),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Producer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One normalized event. A single input line can yield several.
+#[derive(Clone, Debug)]
+pub struct Event<'a> {
+    /// The producer of the stream this event came from.
+    pub producer: Producer,
+    /// 1-based line number in its source.
+    pub line: u64,
+    /// Session id, when the producer gives one.
+    pub session: Option<Cow<'a, str>>,
+    /// Id of the tool call (Task/Agent) that started the sub-agent this event
+    /// belongs to; `None` for the main agent.
+    pub parent: Option<Cow<'a, str>>,
+    /// What happened.
+    pub kind: EventKind<'a>,
+}
+
+/// What an [`Event`] says.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum EventKind<'a> {
+    /// A session (or a new turn of it) starts: model, tools, working directory.
+    SessionStart(SessionStart<'a>),
+    /// Text written by the assistant (or, with `role: user`, injected as the user).
+    Text(Text<'a>),
+    /// Reasoning text; `redacted` when the producer only says that there was some.
+    Thinking(Thinking<'a>),
+    /// The agent calls a tool.
+    ToolCall(ToolCall<'a>),
+    /// A tool call's outcome.
+    ToolResult(ToolResult<'a>),
+    /// A tool call was refused by the permission system.
+    PermissionDenied(Denial<'a>),
+    /// Token usage of one model response (once per API message, not per line).
+    Usage(Usage<'a>),
+    /// Anything else the producer reports: retries, compaction, hooks, tasks…
+    Notice(Notice<'a>),
+    /// The final (or per-turn) result of a session: outcome and totals.
+    Result(Box<SessionResult<'a>>),
+    /// A fragment of a streamed (partial) message.
+    Delta(Delta<'a>),
+    /// A line that is not JSON at all (an agent's plain stderr in the stream).
+    PlainText(Cow<'a, str>),
+    /// A JSON event whose type streamview does not know; kept verbatim.
+    Unknown(Unknown<'a>),
+}
+
+impl EventKind<'_> {
+    /// The kind's name in the JSONL schema.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::SessionStart(_) => "session_start",
+            EventKind::Text(_) => "text",
+            EventKind::Thinking(_) => "thinking",
+            EventKind::ToolCall(_) => "tool_call",
+            EventKind::ToolResult(_) => "tool_result",
+            EventKind::PermissionDenied(_) => "permission_denied",
+            EventKind::Usage(_) => "usage",
+            EventKind::Notice(_) => "notice",
+            EventKind::Result(_) => "result",
+            EventKind::Delta(_) => "delta",
+            EventKind::PlainText(_) => "plain_text",
+            EventKind::Unknown(_) => "unknown",
+        }
+    }
+}
+
+/// An MCP server as listed at session start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct McpServer<'a> {
+    /// Server name.
+    pub name: Cow<'a, str>,
+    /// Connection status (`connected`, `failed`, `pending`, …).
+    pub status: Cow<'a, str>,
+}
+
+/// Session header.
+#[derive(Clone, Debug, Default)]
+pub struct SessionStart<'a> {
+    /// Model name.
+    pub model: Option<Cow<'a, str>>,
+    /// Working directory.
+    pub cwd: Option<Cow<'a, str>>,
+    /// Version of the producing CLI.
+    pub version: Option<Cow<'a, str>>,
+    /// Permission mode (`default`, `acceptEdits`, `bypassPermissions`, …).
+    pub permission_mode: Option<Cow<'a, str>>,
+    /// Where the API key came from.
+    pub api_key_source: Option<Cow<'a, str>>,
+    /// Tool names offered to the model.
+    pub tools: Vec<Cow<'a, str>>,
+    /// MCP servers and their status.
+    pub mcp_servers: Vec<McpServer<'a>>,
+    /// Sub-agent types available.
+    pub agents: Vec<Cow<'a, str>>,
+    /// Skills available.
+    pub skills: Vec<Cow<'a, str>>,
+    /// Slash commands available.
+    pub slash_commands: Vec<Cow<'a, str>>,
+}
+
+/// Who a [`Text`] is from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The model.
+    Assistant,
+    /// The user side of the conversation (prompts, injected content).
+    User,
+}
+
+impl Role {
+    /// Name in the JSONL schema.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Assistant => "assistant",
+            Role::User => "user",
+        }
+    }
+}
+
+/// Text content.
+#[derive(Clone, Debug)]
+pub struct Text<'a> {
+    /// Who wrote it.
+    pub role: Role,
+    /// The text, unmodified.
+    pub text: Cow<'a, str>,
+    /// Id of the API message this block belongs to.
+    pub message_id: Option<Cow<'a, str>>,
+}
+
+/// Reasoning content.
+#[derive(Clone, Debug)]
+pub struct Thinking<'a> {
+    /// The thinking text (may be empty when redacted or summarized away).
+    pub text: Cow<'a, str>,
+    /// True when the producer withheld the content.
+    pub redacted: bool,
+    /// Id of the API message this block belongs to.
+    pub message_id: Option<Cow<'a, str>>,
+}
+
+/// One item of a todo list (`TodoWrite` and friends).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Todo<'a> {
+    /// What to do.
+    pub content: Cow<'a, str>,
+    /// `pending`, `in_progress`, `completed` (or whatever the producer says).
+    pub status: Cow<'a, str>,
+}
+
+/// A question put to the user (`AskUserQuestion`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question<'a> {
+    /// The question.
+    pub question: Cow<'a, str>,
+    /// The labels of the offered options.
+    pub options: Vec<Cow<'a, str>>,
+}
+
+/// A tool call.
+#[derive(Clone, Debug)]
+pub struct ToolCall<'a> {
+    /// Call id, used to pair the result.
+    pub id: Cow<'a, str>,
+    /// Tool name as the producer spells it (`Read`, `mcp__server__tool`, …).
+    pub name: Cow<'a, str>,
+    /// The argument that says what the call does: a path, a command, a pattern…
+    pub key_arg: Option<Cow<'a, str>>,
+    /// The full input as compact JSON text.
+    pub input: Cow<'a, str>,
+    /// A todo list carried by the call, when it is one.
+    pub todos: Vec<Todo<'a>>,
+    /// Questions carried by the call, when it asks the user.
+    pub questions: Vec<Question<'a>>,
+    /// Id of the API message this block belongs to.
+    pub message_id: Option<Cow<'a, str>>,
+}
+
+/// A tool call's outcome.
+#[derive(Clone, Debug)]
+pub struct ToolResult<'a> {
+    /// Id of the call this answers.
+    pub id: Cow<'a, str>,
+    /// True when the tool reported an error.
+    pub is_error: bool,
+    /// True when the error is a permission refusal.
+    pub denied: bool,
+    /// The result content as text (text blocks joined; other blocks summarized).
+    pub content: Cow<'a, str>,
+}
+
+/// A permission denial.
+#[derive(Clone, Debug)]
+pub struct Denial<'a> {
+    /// Id of the denied call.
+    pub id: Option<Cow<'a, str>>,
+    /// Name of the denied tool.
+    pub tool: Option<Cow<'a, str>>,
+    /// Key argument of the denied call.
+    pub key_arg: Option<Cow<'a, str>>,
+    /// The explanation given by the producer.
+    pub message: Option<Cow<'a, str>>,
+}
+
+/// Token counts. Absent numbers are `None`, never invented zeros.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tokens {
+    /// Uncached input tokens.
+    pub input: Option<u64>,
+    /// Output tokens.
+    pub output: Option<u64>,
+    /// Input tokens read from the prompt cache.
+    pub cache_read: Option<u64>,
+    /// Input tokens written to the prompt cache.
+    pub cache_creation: Option<u64>,
+}
+
+impl Tokens {
+    /// True when no count is known.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.input.is_none()
+            && self.output.is_none()
+            && self.cache_read.is_none()
+            && self.cache_creation.is_none()
+    }
+
+    /// All input tokens: uncached + cache read + cache creation.
+    #[must_use]
+    pub fn total_input(&self) -> u64 {
+        self.input.unwrap_or(0) + self.cache_read.unwrap_or(0) + self.cache_creation.unwrap_or(0)
+    }
+
+    /// Share of input tokens served from the cache, in percent.
+    #[must_use]
+    pub fn cache_read_share(&self) -> Option<f64> {
+        let total = self.total_input();
+        let read = self.cache_read?;
+        if total == 0 {
+            return None;
+        }
+        #[allow(clippy::cast_precision_loss)] // token counts are far below 2^52
+        Some(read as f64 * 100.0 / total as f64)
+    }
+
+    /// Add another count field by field (absent + absent stays absent).
+    pub fn add(&mut self, other: &Tokens) {
+        fn sum(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+            match (a, b) {
+                (None, None) => None,
+                (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
+            }
+        }
+        self.input = sum(self.input, other.input);
+        self.output = sum(self.output, other.output);
+        self.cache_read = sum(self.cache_read, other.cache_read);
+        self.cache_creation = sum(self.cache_creation, other.cache_creation);
+    }
+}
+
+/// Usage of one model response.
+#[derive(Clone, Debug)]
+pub struct Usage<'a> {
+    /// API message id.
+    pub message_id: Option<Cow<'a, str>>,
+    /// Model that answered.
+    pub model: Option<Cow<'a, str>>,
+    /// Token counts as reported on the message (may be preliminary).
+    pub tokens: Tokens,
+}
+
+/// How much a notice matters; decides when it is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Bookkeeping: shown only in verbose mode.
+    Debug,
+    /// Worth one line at default verbosity.
+    Info,
+    /// Something went wrong but the session goes on (a retry, a failed hook).
+    Warning,
+    /// An error the user must see (an API error).
+    Error,
+}
+
+impl Level {
+    /// Name in the JSONL schema.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Debug => "debug",
+            Level::Info => "info",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+
+    /// Parse a name written by [`Level::name`].
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<Level> {
+        match s {
+            "debug" => Some(Level::Debug),
+            "info" => Some(Level::Info),
+            "warning" => Some(Level::Warning),
+            "error" => Some(Level::Error),
+            _ => None,
+        }
+    }
+}
+
+/// A system notice: one line of text plus the producer's own subtype.
+#[derive(Clone, Debug)]
+pub struct Notice<'a> {
+    /// Producer's name for it (`api_retry`, `compact_boundary`, `hook_response`…).
+    pub subtype: Cow<'a, str>,
+    /// How much it matters.
+    pub level: Level,
+    /// A one-line human summary.
+    pub text: Cow<'a, str>,
+    /// The original line, verbatim JSON, so JSONL keeps what the summary drops.
+    pub raw: Option<Cow<'a, str>>,
+}
+
+/// Per-model usage from a result.
+#[derive(Clone, Debug)]
+pub struct ModelUsage<'a> {
+    /// Model name.
+    pub model: Cow<'a, str>,
+    /// Token counts.
+    pub tokens: Tokens,
+    /// Cost in USD, when reported.
+    pub cost_usd: Option<f64>,
+}
+
+/// The outcome of a session (or of one turn of it).
+#[derive(Clone, Debug, Default)]
+pub struct SessionResult<'a> {
+    /// True when the session ended in error (any error subtype, `is_error`).
+    pub is_error: bool,
+    /// Producer's subtype (`success`, `error_max_turns`, …).
+    pub subtype: Option<Cow<'a, str>>,
+    /// Final text (or the error text when `is_error`).
+    pub text: Option<Cow<'a, str>>,
+    /// Error messages.
+    pub errors: Vec<Cow<'a, str>>,
+    /// Model round-trips.
+    pub num_turns: Option<u64>,
+    /// Wall-clock duration.
+    pub duration_ms: Option<u64>,
+    /// Time spent in API calls.
+    pub duration_api_ms: Option<u64>,
+    /// Total cost in USD (cumulative for the session).
+    pub cost_usd: Option<f64>,
+    /// Token totals.
+    pub tokens: Tokens,
+    /// Per-model usage.
+    pub model_usage: Vec<ModelUsage<'a>>,
+    /// Last stop reason.
+    pub stop_reason: Option<Cow<'a, str>>,
+    /// Why the session ended (`completed`, `max_turns`, `api_error`, …).
+    pub terminal_reason: Option<Cow<'a, str>>,
+    /// HTTP status of the API error that ended the session.
+    pub api_error_status: Option<u64>,
+}
+
+/// What a [`Delta`] adds to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeltaKind {
+    /// Assistant text.
+    Text,
+    /// Thinking text.
+    Thinking,
+    /// Partial JSON of a tool call's input.
+    ToolInput,
+}
+
+impl DeltaKind {
+    /// Name in the JSONL schema.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            DeltaKind::Text => "text",
+            DeltaKind::Thinking => "thinking",
+            DeltaKind::ToolInput => "tool_input",
+        }
+    }
+
+    /// Parse a name written by [`DeltaKind::name`].
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<DeltaKind> {
+        match s {
+            "text" => Some(DeltaKind::Text),
+            "thinking" => Some(DeltaKind::Thinking),
+            "tool_input" => Some(DeltaKind::ToolInput),
+            _ => None,
+        }
+    }
+}
+
+/// A streamed fragment (`--include-partial-messages`). The complete block
+/// follows later as an ordinary event, so sinks that do not stream may
+/// ignore deltas.
+#[derive(Clone, Debug)]
+pub struct Delta<'a> {
+    /// What the fragment belongs to.
+    pub kind: DeltaKind,
+    /// Content block index within the message.
+    pub index: Option<u64>,
+    /// The fragment.
+    pub text: Cow<'a, str>,
+}
+
+/// An event of a type streamview does not model.
+#[derive(Clone, Debug)]
+pub struct Unknown<'a> {
+    /// The producer's `type` (and `subtype`, when present, as `type/subtype`).
+    pub type_name: Cow<'a, str>,
+    /// The whole original line, verbatim JSON.
+    pub raw: Cow<'a, str>,
+}

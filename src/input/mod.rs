@@ -1,0 +1,57 @@
+//! Where bytes come from: standard input or files, and how they are cut into
+//! lines. Knows nothing about JSON.
+
+pub mod lines;
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::PathBuf;
+
+pub use lines::{Frame, Line, LineReader};
+
+/// One input named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input (no file given, or `-`).
+    Stdin,
+    /// A file.
+    Path(PathBuf),
+}
+
+impl Source {
+    /// Interpret a command-line argument: `-` is standard input.
+    #[must_use]
+    pub fn from_arg(arg: &std::ffi::OsStr) -> Source {
+        if arg == "-" {
+            Source::Stdin
+        } else {
+            Source::Path(PathBuf::from(arg))
+        }
+    }
+
+    /// The name used in messages (`<stdin>` or the path as given).
+    #[must_use]
+    pub fn display_name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_string(),
+            Source::Path(p) => p.display().to_string(),
+        }
+    }
+
+    /// Open the source for reading.
+    ///
+    /// # Errors
+    /// The file cannot be opened (missing, permission, a directory…).
+    pub fn open(&self) -> io::Result<Box<dyn Read>> {
+        match self {
+            Source::Stdin => Ok(Box::new(io::stdin().lock())),
+            Source::Path(p) => {
+                let f = File::open(p)?;
+                if f.metadata()?.is_dir() {
+                    return Err(io::Error::other("is a directory"));
+                }
+                Ok(Box::new(f))
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! streamview: a live viewer and normalizer for AI coding-agent event streams.
+//!
+//! ```text
+//! bytes ─▶ input::LineReader ─▶ decode::Decoder ─▶ event::Event ─▶ session::Session ─▶ render::Sink
+//!          (memchr, one        (simd-json in       (normalized     (correlation,       (Pretty, Jsonl)
+//!           reused buffer)      place, per          model)          nesting, totals,
+//!                               producer)                           outcome)
+//! ```
+//!
+//! The binary is a thin shell over [`run`]. Programs that receive a stream in
+//! chunks use [`Feeder`]:
+//!
+//! ```
+//! use streamview::{EventKind, Feeder, Outcome};
+//!
+//! let log = br#"{"type":"system","subtype":"init","session_id":"s","model":"m","tools":["Bash"]}
+//! {"type":"assistant","session_id":"s","message":{"id":"m1","content":[{"type":"text","text":"hi"}]}}
+//! {"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1}
+//! "#;
+//! let mut feeder = Feeder::new();
+//! let mut texts = Vec::new();
+//! feeder.feed(log, &mut |ev, _| {
+//!     if let EventKind::Text(t) = &ev.kind {
+//!         texts.push(t.text.to_string());
+//!     }
+//! });
+//! let session = feeder.finish(&mut |_, _| {});
+//! assert_eq!(texts, ["hi"]);
+//! assert_eq!(session.worst_outcome(), Some(Outcome::Success));
+//! ```
+
+pub mod cli;
+pub mod decode;
+pub mod diag;
+pub mod error;
+pub mod event;
+pub mod input;
+pub mod render;
+pub mod run;
+pub mod session;
+
+use std::io::{self, BufWriter, Write};
+
+use termcolor::{Ansi, NoColor, WriteColor};
+
+pub use cli::{Format, Options};
+pub use error::{Error, ExitStatus};
+pub use event::{Event, EventKind, Producer};
+pub use run::{Feeder, Runner};
+pub use session::{Outcome, Session};
+
+use render::{Jsonl, Pretty, PrettyOptions, Sink};
+
+/// Output buffer size: big enough that a saved log is written in large
+/// blocks; the run loop flushes whenever input pauses.
+const OUT_BUFFER: usize = 64 * 1024;
+
+/// Run streamview over the real stdin/files, stdout and stderr.
+///
+/// # Errors
+/// Output cannot be written ([`Error::is_broken_pipe`] tells a reader that
+/// went away, which is not worth a message).
+pub fn run(opts: &Options) -> Result<ExitStatus, Error> {
+    let stdout = BufWriter::with_capacity(OUT_BUFFER, io::stdout().lock());
+    let colored = |w: Box<dyn Write>, on: bool| -> Box<dyn WriteColor> {
+        if on { Box::new(Ansi::new(w)) } else { Box::new(NoColor::new(w)) }
+    };
+    let mut diag = diag::Diag::new(io::stderr(), opts.verbosity == render::Verbosity::Verbose);
+    match opts.format {
+        Format::Jsonl => {
+            let mut sink = Jsonl::new(stdout);
+            run_sink(opts, &mut sink, &mut diag)
+        }
+        Format::Pretty => {
+            let popts = PrettyOptions {
+                verbosity: opts.verbosity,
+                max_lines: opts.max_lines,
+                mirror_errors: opts.mirror_errors,
+            };
+            let out = colored(Box::new(stdout), opts.color_stdout);
+            let err = colored(Box::new(io::stderr()), opts.color_stderr);
+            let mut sink = Pretty::new(out, err, popts);
+            run_sink(opts, &mut sink, &mut diag)
+        }
+    }
+}
+
+/// Run over `opts.sources` into any sink.
+///
+/// # Errors
+/// The sink cannot write.
+pub fn run_sink<S: Sink + ?Sized, E: Write>(
+    opts: &Options,
+    sink: &mut S,
+    diag: &mut diag::Diag<E>,
+) -> Result<ExitStatus, Error> {
+    let mut runner = Runner::new(sink, diag, opts.max_line_bytes);
+    for src in &opts.sources {
+        let name = src.display_name();
+        match src.open() {
+            Ok(rdr) => runner.source(&name, rdr)?,
+            Err(e) => runner.open_failed(&name, &e),
+        }
+    }
+    let (_, status) = runner.finish()?;
+    Ok(status)
+}

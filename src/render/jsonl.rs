@@ -1,0 +1,310 @@
+//! `--format jsonl`: one normalized event per line, schema version
+//! [`SCHEMA_VERSION`], documented in `docs/schema.md` and
+//! `docs/streamview-event.schema.json`.
+//!
+//! Every field of a kind is always written (`null` when the producer did not
+//! say), so `jq` and `DuckDB` see one stable shape. Tool inputs and unknown
+//! events are embedded as JSON, not as strings. Output is built in one reused
+//! buffer; strings are escaped by `serde_json`.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+use crate::event::{Event, EventKind, Tokens};
+use crate::render::Sink;
+use crate::session::Session;
+
+/// Version of the JSONL schema (the `v` field of every line).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The JSONL sink.
+pub struct Jsonl<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> Jsonl<W> {
+    /// A sink writing to `out` (buffer it: the sink writes one line at a time).
+    pub fn new(out: W) -> Self {
+        Jsonl { out, buf: Vec::with_capacity(4096) }
+    }
+
+    /// Give back the writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+impl<W: Write> Sink for Jsonl<W> {
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        if s.note().duplicate {
+            // A denial already written (the result repeats earlier ones).
+            return Ok(());
+        }
+        self.buf.clear();
+        write_event(&mut self.buf, ev, s);
+        self.buf.push(b'\n');
+        self.out.write_all(&self.buf)
+    }
+
+    fn finish(&mut self, _s: &Session) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Serialize one event as a JSON object (without the newline).
+pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
+    let mut o = Obj::new(b);
+    o.num("v", u64::from(SCHEMA_VERSION));
+    o.str("kind", ev.kind.name());
+    o.str("producer", ev.producer.name());
+    o.num("line", ev.line);
+    o.opt_str("session", ev.session.as_deref());
+    o.opt_str("parent", ev.parent.as_deref());
+    match &ev.kind {
+        EventKind::SessionStart(st) => {
+            o.opt_str("model", st.model.as_deref());
+            o.opt_str("cwd", st.cwd.as_deref());
+            o.opt_str("version", st.version.as_deref());
+            o.opt_str("permission_mode", st.permission_mode.as_deref());
+            o.opt_str("api_key_source", st.api_key_source.as_deref());
+            o.str_list("tools", &st.tools);
+            o.key("mcp_servers");
+            o.b.push(b'[');
+            for (i, m) in st.mcp_servers.iter().enumerate() {
+                if i > 0 {
+                    o.b.push(b',');
+                }
+                let mut inner = Obj::new(o.b);
+                inner.str("name", &m.name);
+                inner.str("status", &m.status);
+                inner.end();
+            }
+            o.b.push(b']');
+            o.str_list("agents", &st.agents);
+            o.str_list("skills", &st.skills);
+            o.str_list("slash_commands", &st.slash_commands);
+        }
+        EventKind::Text(t) => {
+            o.str("role", t.role.name());
+            o.str("text", &t.text);
+            o.opt_str("message_id", t.message_id.as_deref());
+        }
+        EventKind::Thinking(t) => {
+            o.str("text", &t.text);
+            o.bool("redacted", t.redacted);
+            o.opt_str("message_id", t.message_id.as_deref());
+        }
+        EventKind::ToolCall(c) => {
+            o.str("id", &c.id);
+            o.str("name", &c.name);
+            o.opt_str("key_arg", c.key_arg.as_deref());
+            o.raw("input", &c.input);
+            o.key("todos");
+            o.b.push(b'[');
+            for (i, t) in c.todos.iter().enumerate() {
+                if i > 0 {
+                    o.b.push(b',');
+                }
+                let mut inner = Obj::new(o.b);
+                inner.str("content", &t.content);
+                inner.str("status", &t.status);
+                inner.end();
+            }
+            o.b.push(b']');
+            o.key("questions");
+            o.b.push(b'[');
+            for (i, q) in c.questions.iter().enumerate() {
+                if i > 0 {
+                    o.b.push(b',');
+                }
+                let mut inner = Obj::new(o.b);
+                inner.str("question", &q.question);
+                inner.str_list("options", &q.options);
+                inner.end();
+            }
+            o.b.push(b']');
+            o.opt_str("message_id", c.message_id.as_deref());
+        }
+        EventKind::ToolResult(r) => {
+            o.str("id", &r.id);
+            o.opt_str("name", s.note().tool.as_deref());
+            o.bool("is_error", r.is_error);
+            o.bool("denied", r.denied);
+            o.str("content", &r.content);
+        }
+        EventKind::PermissionDenied(d) => {
+            o.opt_str("id", d.id.as_deref());
+            o.opt_str("tool", s.note().tool.as_deref().or(d.tool.as_deref()));
+            o.opt_str("key_arg", s.note().key_arg.as_deref().or(d.key_arg.as_deref()));
+            o.opt_str("message", d.message.as_deref());
+        }
+        EventKind::Usage(u) => {
+            o.opt_str("message_id", u.message_id.as_deref());
+            o.opt_str("model", u.model.as_deref());
+            o.tokens("tokens", &u.tokens);
+        }
+        EventKind::Notice(n) => {
+            o.str("subtype", &n.subtype);
+            o.str("level", n.level.name());
+            o.str("text", &n.text);
+            match &n.raw {
+                Some(r) => o.raw("raw", r),
+                None => o.null("raw"),
+            }
+        }
+        EventKind::Result(r) => {
+            o.bool("is_error", r.is_error);
+            o.opt_str("subtype", r.subtype.as_deref());
+            o.opt_str("text", r.text.as_deref());
+            o.str_list("errors", &r.errors);
+            o.opt_num("num_turns", r.num_turns);
+            o.opt_num("duration_ms", r.duration_ms);
+            o.opt_num("duration_api_ms", r.duration_api_ms);
+            o.opt_f64("cost_usd", r.cost_usd);
+            o.tokens("tokens", &r.tokens);
+            o.key("model_usage");
+            o.b.push(b'[');
+            for (i, m) in r.model_usage.iter().enumerate() {
+                if i > 0 {
+                    o.b.push(b',');
+                }
+                let mut inner = Obj::new(o.b);
+                inner.str("model", &m.model);
+                inner.tokens("tokens", &m.tokens);
+                inner.opt_f64("cost_usd", m.cost_usd);
+                inner.end();
+            }
+            o.b.push(b']');
+            o.opt_str("stop_reason", r.stop_reason.as_deref());
+            o.opt_str("terminal_reason", r.terminal_reason.as_deref());
+            o.opt_num("api_error_status", r.api_error_status);
+        }
+        EventKind::Delta(d) => {
+            o.str("delta_kind", d.kind.name());
+            o.opt_num("index", d.index);
+            o.str("text", &d.text);
+        }
+        EventKind::PlainText(t) => o.str("text", t),
+        EventKind::Unknown(u) => {
+            o.str("event_type", &u.type_name);
+            o.raw("raw", &u.raw);
+        }
+    }
+    o.end();
+}
+
+/// A tiny JSON object writer over a byte buffer.
+struct Obj<'b> {
+    b: &'b mut Vec<u8>,
+    first: bool,
+}
+
+impl<'b> Obj<'b> {
+    fn new(b: &'b mut Vec<u8>) -> Self {
+        b.push(b'{');
+        Obj { b, first: true }
+    }
+
+    fn end(self) {
+        self.b.push(b'}');
+    }
+
+    fn key(&mut self, k: &str) {
+        if !self.first {
+            self.b.push(b',');
+        }
+        self.first = false;
+        self.b.push(b'"');
+        self.b.extend_from_slice(k.as_bytes());
+        self.b.extend_from_slice(b"\":");
+    }
+
+    fn str(&mut self, k: &str, v: &str) {
+        self.key(k);
+        push_json_str(self.b, v);
+    }
+
+    fn opt_str(&mut self, k: &str, v: Option<&str>) {
+        match v {
+            Some(v) => self.str(k, v),
+            None => self.null(k),
+        }
+    }
+
+    fn null(&mut self, k: &str) {
+        self.key(k);
+        self.b.extend_from_slice(b"null");
+    }
+
+    fn bool(&mut self, k: &str, v: bool) {
+        self.key(k);
+        self.b.extend_from_slice(if v { b"true" } else { b"false" });
+    }
+
+    fn num(&mut self, k: &str, v: u64) {
+        self.key(k);
+        let _ = write!(self.b, "{v}");
+    }
+
+    fn opt_num(&mut self, k: &str, v: Option<u64>) {
+        match v {
+            Some(v) => self.num(k, v),
+            None => self.null(k),
+        }
+    }
+
+    fn opt_f64(&mut self, k: &str, v: Option<f64>) {
+        self.key(k);
+        match v.filter(|f| f.is_finite()) {
+            // serde_json writes the shortest representation that round-trips.
+            Some(f) => {
+                let _ = serde_json::to_writer(&mut *self.b, &f);
+            }
+            None => self.b.extend_from_slice(b"null"),
+        }
+    }
+
+    /// Embed text that is already JSON: the decoders only put valid JSON
+    /// here (a re-encoded value, or a line that parsed), so it is copied.
+    fn raw(&mut self, k: &str, json: &str) {
+        self.key(k);
+        let t = json.trim();
+        if t.is_empty() {
+            self.b.extend_from_slice(b"null");
+        } else {
+            self.b.extend_from_slice(t.as_bytes());
+        }
+    }
+
+    fn str_list(&mut self, k: &str, items: &[Cow<'_, str>]) {
+        self.key(k);
+        self.b.push(b'[');
+        for (i, it) in items.iter().enumerate() {
+            if i > 0 {
+                self.b.push(b',');
+            }
+            push_json_str(self.b, it);
+        }
+        self.b.push(b']');
+    }
+
+    fn tokens(&mut self, k: &str, t: &Tokens) {
+        self.key(k);
+        let mut inner = Obj::new(self.b);
+        inner.opt_num("input", t.input);
+        inner.opt_num("output", t.output);
+        inner.opt_num("cache_read", t.cache_read);
+        inner.opt_num("cache_creation", t.cache_creation);
+        inner.end();
+    }
+}
+
+fn push_json_str(b: &mut Vec<u8>, s: &str) {
+    // Writing a &str into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *b, s);
+}

@@ -1,0 +1,111 @@
+//! Sinks: where normalized events go. One module per output format.
+
+pub mod jsonl;
+pub mod pretty;
+pub mod sanitize;
+
+use std::fmt::Write as _;
+use std::io;
+
+use crate::event::Event;
+use crate::session::Session;
+
+pub use jsonl::Jsonl;
+pub use pretty::{Pretty, PrettyOptions, Verbosity};
+
+/// An output format.
+pub trait Sink {
+    /// Render one event. `s` has already observed it (see [`Session::note`]).
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()>;
+
+    /// The input has ended and `s` has decided every outcome.
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    fn finish(&mut self, s: &Session) -> io::Result<()>;
+
+    /// Push buffered output out (called before the reader may block, and
+    /// before a diagnostic goes to stderr).
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    fn flush(&mut self) -> io::Result<()>;
+}
+
+/// `1234` → `1.2k`, `1234567` → `1.2M`.
+pub(crate) fn fmt_count(out: &mut String, n: u64) {
+    #[allow(clippy::cast_precision_loss)] // display only
+    let f = n as f64;
+    let _ = if n < 1000 {
+        write!(out, "{n}")
+    } else if n < 100_000 {
+        write!(out, "{:.1}k", f / 1e3)
+    } else if n < 1_000_000 {
+        write!(out, "{:.0}k", f / 1e3)
+    } else {
+        write!(out, "{:.1}M", f / 1e6)
+    };
+}
+
+/// `265` → `265ms`, `12345` → `12.3s`, `185000` → `3m05s`, hours as `1h02m`.
+pub(crate) fn fmt_duration(out: &mut String, ms: u64) {
+    let _ = if ms < 1000 {
+        write!(out, "{ms}ms")
+    } else if ms < 60_000 {
+        #[allow(clippy::cast_precision_loss)]
+        let s = ms as f64 / 1000.0;
+        write!(out, "{s:.1}s")
+    } else if ms < 3_600_000 {
+        write!(out, "{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
+    } else {
+        write!(out, "{}h{:02}m", ms / 3_600_000, (ms / 60_000) % 60)
+    };
+}
+
+/// Dollars with enough digits to be meaningful: `$0.0097`, `$1.23`.
+pub(crate) fn fmt_cost(out: &mut String, usd: f64) {
+    let _ = if usd == 0.0 {
+        write!(out, "$0")
+    } else if usd < 1.0 {
+        write!(out, "${usd:.4}")
+    } else {
+        write!(out, "${usd:.2}")
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(f: impl Fn(&mut String)) -> String {
+        let mut o = String::new();
+        f(&mut o);
+        o
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(s(|o| fmt_count(o, 999)), "999");
+        assert_eq!(s(|o| fmt_count(o, 1672)), "1.7k");
+        assert_eq!(s(|o| fmt_count(o, 123_456)), "123k");
+        assert_eq!(s(|o| fmt_count(o, 2_500_000)), "2.5M");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(s(|o| fmt_duration(o, 265)), "265ms");
+        assert_eq!(s(|o| fmt_duration(o, 12_345)), "12.3s");
+        assert_eq!(s(|o| fmt_duration(o, 185_000)), "3m05s");
+        assert_eq!(s(|o| fmt_duration(o, 3_720_000)), "1h02m");
+    }
+
+    #[test]
+    fn costs() {
+        assert_eq!(s(|o| fmt_cost(o, 0.0)), "$0");
+        assert_eq!(s(|o| fmt_cost(o, 0.009_66)), "$0.0097");
+        assert_eq!(s(|o| fmt_cost(o, 12.345)), "$12.35");
+    }
+}

@@ -1,0 +1,680 @@
+//! The human view: one line per tool call, the assistant's text, errors and
+//! denials that are never hidden, and a summary line per result.
+//!
+//! Everything that comes from the agent or its tools goes through
+//! [`sanitize`] first. Errors and denials are also mirrored to a second
+//! writer (stderr) when asked: in quiet mode, and when stdout is not a
+//! terminal, so `streamview > log 2> errors` separates them.
+
+use std::borrow::Cow;
+use std::io;
+
+use termcolor::{Color, ColorSpec, WriteColor};
+
+use super::sanitize::sanitize;
+use super::{Sink, fmt_cost, fmt_count, fmt_duration};
+use crate::event::{
+    Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, ToolCall, ToolResult,
+};
+use crate::session::{Outcome, Session};
+
+/// How much to show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verbosity {
+    /// Nothing on stdout; errors and denials on stderr.
+    Quiet,
+    /// Text, tool calls, errors, denials, notable notices, summaries.
+    #[default]
+    Normal,
+    /// Also tool results, thinking, usage, every notice, full session details.
+    Verbose,
+}
+
+/// Settings of the pretty sink.
+#[derive(Clone, Debug)]
+pub struct PrettyOptions {
+    /// How much to show.
+    pub verbosity: Verbosity,
+    /// Lines of a tool result (or error text) to show before cutting.
+    pub max_lines: usize,
+    /// Also write errors and denials to the second writer.
+    pub mirror_errors: bool,
+}
+
+impl Default for PrettyOptions {
+    fn default() -> Self {
+        PrettyOptions { verbosity: Verbosity::Normal, max_lines: 10, mirror_errors: false }
+    }
+}
+
+/// Longest key argument shown on a tool line, in characters.
+const MAX_KEY_CHARS: usize = 200;
+/// Longest compact-JSON input shown for tools without a key argument.
+const MAX_INPUT_CHARS: usize = 120;
+
+/// Colour specs, resolved once.
+struct Styles {
+    header: ColorSpec,
+    tool: ColorSpec,
+    error: ColorSpec,
+    warn: ColorSpec,
+    denied: ColorSpec,
+    ok: ColorSpec,
+    dim: ColorSpec,
+    plain: ColorSpec,
+}
+
+impl Styles {
+    fn new() -> Self {
+        let mut header = ColorSpec::new();
+        header.set_fg(Some(Color::Cyan)).set_bold(true);
+        let mut tool = ColorSpec::new();
+        tool.set_fg(Some(Color::Blue)).set_bold(true);
+        let mut error = ColorSpec::new();
+        error.set_fg(Some(Color::Red)).set_bold(true);
+        let mut warn = ColorSpec::new();
+        warn.set_fg(Some(Color::Yellow));
+        let mut denied = ColorSpec::new();
+        denied.set_fg(Some(Color::Magenta)).set_bold(true);
+        let mut ok = ColorSpec::new();
+        ok.set_fg(Some(Color::Green)).set_bold(true);
+        let mut dim = ColorSpec::new();
+        dim.set_dimmed(true);
+        Styles { header, tool, error, warn, denied, ok, dim, plain: ColorSpec::new() }
+    }
+}
+
+/// The pretty sink: `W` is stdout, `E` is where errors are mirrored (stderr).
+pub struct Pretty<W: WriteColor, E: WriteColor> {
+    out: W,
+    err: E,
+    opts: PrettyOptions,
+    st: Styles,
+    /// Last assistant text shown at depth 0: the result repeats it.
+    last_text: String,
+    /// Last error text shown: the error result usually repeats it.
+    last_error: String,
+}
+
+/// Where a piece of output goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum To {
+    /// stdout only (nothing in quiet mode).
+    Out,
+    /// An error or denial: stdout, plus stderr when mirroring (or quiet).
+    Alert,
+}
+
+impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
+    /// A pretty sink writing to `out`, mirroring errors to `err`.
+    pub fn new(out: W, err: E, opts: PrettyOptions) -> Self {
+        Pretty {
+            out,
+            err,
+            opts,
+            st: Styles::new(),
+            last_text: String::new(),
+            last_error: String::new(),
+        }
+    }
+
+    /// Give back the writers.
+    pub fn into_inner(self) -> (W, E) {
+        (self.out, self.err)
+    }
+
+    fn verbose(&self) -> bool {
+        self.opts.verbosity == Verbosity::Verbose
+    }
+
+    fn quiet(&self) -> bool {
+        self.opts.verbosity == Verbosity::Quiet
+    }
+
+    /// Write `lines` (already built) to the targets of `to`. Each element is a
+    /// list of (style, text) spans forming one line.
+    fn emit(&mut self, to: To, depth: usize, lines: &[Vec<(Style, Cow<'_, str>)>]) -> io::Result<()> {
+        if !self.quiet() {
+            write_lines(&mut self.out, &self.st, depth, lines)?;
+        }
+        if to == To::Alert && (self.quiet() || self.opts.mirror_errors) {
+            // stdout first, so the two streams stay in order on a terminal.
+            self.out.flush()?;
+            // Errors writing to stderr are not worth dying for.
+            let _ = write_lines(&mut self.err, &self.st, depth, lines);
+            let _ = self.err.flush();
+        }
+        Ok(())
+    }
+
+    fn session_start(&mut self, st: &SessionStart<'_>, producer: Producer, s: &Session) -> io::Result<()> {
+        let note = s.note();
+        if !note.new_session {
+            if note.header_changed {
+                let mut l = vec![(Style::Header, Cow::Borrowed("● "))];
+                l.push((Style::Plain, Cow::Owned(format!(
+                    "model {} · permission mode {}",
+                    sanitize(st.model.as_deref().unwrap_or("?")),
+                    sanitize(st.permission_mode.as_deref().unwrap_or("?"))
+                ))));
+                return self.emit(To::Out, 0, &[l]);
+            }
+            if self.verbose() {
+                return self.emit(To::Out, 0, &[vec![(Style::Dim, Cow::Borrowed("· new turn"))]]);
+            }
+            return Ok(());
+        }
+        let mut line = vec![(Style::Header, Cow::Borrowed("● "))];
+        let mut head = String::new();
+        head.push_str(&sanitize(st.model.as_deref().unwrap_or("unknown model")));
+        line.push((Style::Header, Cow::Owned(head)));
+        if let Some(cwd) = &st.cwd {
+            line.push((Style::Plain, Cow::Owned(format!(" in {}", sanitize(cwd)))));
+        }
+        line.push((Style::Dim, Cow::Owned(format!(" · {} tools", st.tools.len()))));
+        if !st.mcp_servers.is_empty() {
+            line.push((Style::Dim, Cow::Borrowed(" · MCP:")));
+            for m in &st.mcp_servers {
+                let bad = !matches!(m.status.as_ref(), "connected" | "pending");
+                let style = if bad { Style::Error } else { Style::Plain };
+                let text = if bad {
+                    format!(" {} ({})", sanitize(&m.name), sanitize(&m.status))
+                } else {
+                    format!(" {}", sanitize(&m.name))
+                };
+                line.push((style, Cow::Owned(text)));
+            }
+        }
+        let mut lines = vec![line];
+        if self.verbose() {
+            let mut d = String::new();
+            if let Some(v) = &st.version {
+                d.push_str(&format!("{} {} · ", producer_label(producer), sanitize(v)));
+            }
+            if let Some(m) = &st.permission_mode {
+                d.push_str(&format!("permission mode {} · ", sanitize(m)));
+            }
+            if let Some(k) = &st.api_key_source {
+                d.push_str(&format!("API key from {} · ", sanitize(k)));
+            }
+            d.push_str(&format!("session {}", sanitize(s.current().and_then(|c| c.id.as_deref()).unwrap_or("?"))));
+            lines.push(vec![(Style::Dim, Cow::Owned(format!("  {d}")))]);
+            for (label, list) in [
+                ("tools", &st.tools),
+                ("agents", &st.agents),
+                ("skills", &st.skills),
+                ("slash commands", &st.slash_commands),
+            ] {
+                if !list.is_empty() {
+                    let joined: Vec<Cow<'_, str>> = list.iter().map(|t| sanitize(t)).collect();
+                    lines.push(vec![(Style::Dim, Cow::Owned(format!("  {label}: {}", joined.join(", "))))]);
+                }
+            }
+        }
+        // A failed MCP server is an error the user must see.
+        let failed = st.mcp_servers.iter().any(|m| m.status == "failed");
+        self.emit(if failed { To::Alert } else { To::Out }, 0, &lines)
+    }
+
+    fn tool_call(&mut self, c: &ToolCall<'_>, depth: usize) -> io::Result<()> {
+        let mut line = vec![(Style::Tool, Cow::Borrowed("▸ ")), (Style::Tool, display_name(&c.name))];
+        match &c.key_arg {
+            Some(k) if !k.is_empty() => {
+                line.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, MAX_KEY_CHARS)))));
+            }
+            _ if c.todos.is_empty() && c.questions.is_empty() && c.input.len() > 2 => {
+                line.push((Style::Dim, Cow::Owned(format!(" {}", one_line(&c.input, MAX_INPUT_CHARS)))));
+            }
+            _ => {}
+        }
+        let mut lines = vec![line];
+        for t in &c.todos {
+            let mark = match t.status.as_ref() {
+                "completed" => "☑",
+                "in_progress" => "◐",
+                _ => "☐",
+            };
+            let style = if t.status == "completed" { Style::Dim } else { Style::Plain };
+            lines.push(vec![(style, Cow::Owned(format!("    {mark} {}", one_line(&t.content, MAX_KEY_CHARS))))]);
+        }
+        for q in &c.questions {
+            lines.push(vec![(Style::Plain, Cow::Owned(format!("    ? {}", one_line(&q.question, MAX_KEY_CHARS))))]);
+            for o in &q.options {
+                lines.push(vec![(Style::Dim, Cow::Owned(format!("      - {}", one_line(o, MAX_KEY_CHARS))))]);
+            }
+        }
+        self.emit(To::Out, depth, &lines)
+    }
+
+    fn tool_result(&mut self, r: &ToolResult<'_>, s: &Session, depth: usize) -> io::Result<()> {
+        let note = s.note();
+        let tool = note.tool.as_deref().unwrap_or("tool");
+        if r.denied && !self.verbose() {
+            // The permission_denied event that follows says it better.
+            return Ok(());
+        }
+        if r.is_error {
+            let text = strip_tool_error(&r.content);
+            let mut head = vec![(Style::Error, Cow::Borrowed("✗ ")), (Style::Error, Cow::Owned(sanitize(tool).into_owned()))];
+            if let Some(k) = &note.key_arg {
+                head.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, 80)))));
+            }
+            head.push((Style::Error, Cow::Borrowed(" failed")));
+            let mut lines = vec![head];
+            self.body_lines(&mut lines, text, Style::Error);
+            self.last_error.clear();
+            self.last_error.push_str(text.trim());
+            return self.emit(To::Alert, depth, &lines);
+        }
+        let agent = matches!(tool, "Agent" | "Task");
+        if agent || self.verbose() {
+            // A sub-agent's answer only exists here, so it is shown by default.
+            let mut text: &str = &r.content;
+            if agent && let Some(p) = text.find("\nagentId:") {
+                text = &text[..p];
+            }
+            let mut lines = Vec::new();
+            self.body_lines(&mut lines, text, Style::Dim);
+            if lines.is_empty() {
+                lines.push(vec![(Style::Dim, Cow::Borrowed("  ⎿ (no output)"))]);
+            }
+            return self.emit(To::Out, depth, &lines);
+        }
+        Ok(())
+    }
+
+    /// Up to `max_lines` lines of `text`, indented under a tool line.
+    fn body_lines<'t>(&self, lines: &mut Vec<Vec<(Style, Cow<'t, str>)>>, text: &'t str, style: Style) {
+        let text = text.trim_end_matches(['\n', '\r']);
+        if text.trim().is_empty() {
+            return;
+        }
+        let total = text.lines().count();
+        let max = self.opts.max_lines.max(1);
+        for (i, l) in text.lines().take(max).enumerate() {
+            let prefix = if i == 0 { "  ⎿ " } else { "    " };
+            lines.push(vec![(style, Cow::Owned(format!("{prefix}{}", sanitize(l))))]);
+        }
+        if total > max {
+            lines.push(vec![(Style::Dim, Cow::Owned(format!("    … {} more lines (--max-lines)", total - max)))]);
+        }
+    }
+
+    fn denial(&mut self, d: &Denial<'_>, s: &Session, depth: usize) -> io::Result<()> {
+        let note = s.note();
+        if note.duplicate {
+            return Ok(());
+        }
+        let tool = note.tool.as_deref().or(d.tool.as_deref()).unwrap_or("tool");
+        let mut line = vec![
+            (Style::Denied, Cow::Borrowed("⊘ permission denied: ")),
+            (Style::Denied, Cow::Owned(sanitize(tool).into_owned())),
+        ];
+        if let Some(k) = note.key_arg.as_deref().or(d.key_arg.as_deref()) {
+            line.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, MAX_KEY_CHARS)))));
+        }
+        let mut lines = vec![line];
+        if let Some(m) = d.message.as_deref().map(strip_tool_error).filter(|m| !m.is_empty()) {
+            lines.push(vec![(Style::Dim, Cow::Owned(format!("  ⎿ {}", one_line(m, 300))))]);
+        }
+        self.emit(To::Alert, depth, &lines)
+    }
+
+    fn notice(&mut self, n: &Notice<'_>, depth: usize) -> io::Result<()> {
+        let (style, mark, to) = match n.level {
+            Level::Debug if !self.verbose() => return Ok(()),
+            Level::Debug | Level::Info => (Style::Dim, "· ", To::Out),
+            Level::Warning => (Style::Warn, "! ", To::Out),
+            Level::Error => (Style::Error, "✗ ", To::Alert),
+        };
+        if n.level == Level::Error {
+            self.last_error.clear();
+            self.last_error.push_str(n.text.trim());
+        }
+        let text = sanitize(&n.text);
+        let mut lines = Vec::new();
+        for (i, l) in text.lines().enumerate() {
+            let prefix = if i == 0 { mark } else { "  " };
+            lines.push(vec![(style, Cow::Owned(format!("{prefix}{l}")))]);
+        }
+        if lines.is_empty() {
+            lines.push(vec![(style, Cow::Owned(format!("{mark}{}", sanitize(&n.subtype))))]);
+        }
+        self.emit(to, depth, &lines)
+    }
+
+    fn result(&mut self, r: &SessionResult<'_>, s: &Session) -> io::Result<()> {
+        let mut lines = Vec::new();
+        if r.is_error {
+            let mut what = String::from("session failed");
+            if let Some(st) = r.api_error_status {
+                what.push_str(&format!(" (API error {st})"));
+            } else if let Some(sub) = r.subtype.as_deref().filter(|s| *s != "success") {
+                what.push_str(&format!(" ({})", sanitize(sub)));
+            }
+            let mut msgs: Vec<&str> = r.errors.iter().map(AsRef::as_ref).collect();
+            if let Some(t) = r.text.as_deref() {
+                msgs.insert(0, t);
+            }
+            let msgs: Vec<&str> = msgs.into_iter().filter(|m| m.trim() != self.last_error).collect();
+            match msgs.first() {
+                Some(m) => what.push_str(&format!(": {}", one_line(m, 500))),
+                None if !self.last_error.is_empty() => {}
+                None => {}
+            }
+            lines.push(vec![(Style::Error, Cow::Borrowed("✗ ")), (Style::Error, Cow::Owned(what))]);
+            for m in msgs.iter().skip(1) {
+                lines.push(vec![(Style::Error, Cow::Owned(format!("  {}", one_line(m, 500))))]);
+            }
+        } else if let Some(t) = r.text.as_deref()
+            && !t.trim().is_empty()
+            && t.trim() != self.last_text.trim()
+        {
+            // The result repeats the last text; show it only when it was not shown.
+            for l in sanitize(t).lines() {
+                lines.push(vec![(Style::Plain, Cow::Owned(l.to_string()))]);
+            }
+        }
+        let mut stats = String::new();
+        let sep = |stats: &mut String| {
+            if !stats.is_empty() {
+                stats.push_str(" · ");
+            }
+        };
+        if let Some(n) = r.num_turns {
+            sep(&mut stats);
+            stats.push_str(&format!("{n} turn{}", if n == 1 { "" } else { "s" }));
+        }
+        if let Some(ms) = r.duration_ms {
+            sep(&mut stats);
+            fmt_duration(&mut stats, ms);
+            if let (true, Some(api)) = (self.verbose(), r.duration_api_ms) {
+                stats.push_str(" (API ");
+                fmt_duration(&mut stats, api);
+                stats.push(')');
+            }
+        }
+        if let Some(c) = r.cost_usd {
+            sep(&mut stats);
+            fmt_cost(&mut stats, c);
+        }
+        if !r.tokens.is_empty() {
+            sep(&mut stats);
+            fmt_tokens(&mut stats, &r.tokens);
+        }
+        let (style, mark, label) =
+            if r.is_error { (Style::Error, "✗ ", "error") } else { (Style::Ok, "✓ ", "done") };
+        let mut line = vec![(style, Cow::Borrowed(mark)), (style, Cow::Borrowed(label))];
+        if !stats.is_empty() {
+            line.push((Style::Plain, Cow::Owned(format!(" · {stats}"))));
+        }
+        lines.push(line);
+        if self.verbose() {
+            for m in &r.model_usage {
+                let mut t = format!("  {}: ", sanitize(&m.model));
+                fmt_tokens(&mut t, &m.tokens);
+                if let Some(c) = m.cost_usd {
+                    t.push_str(" · ");
+                    fmt_cost(&mut t, c);
+                }
+                lines.push(vec![(Style::Dim, Cow::Owned(t))]);
+            }
+            let mut why = Vec::new();
+            if let Some(x) = &r.stop_reason {
+                why.push(format!("stop reason {}", sanitize(x)));
+            }
+            if let Some(x) = &r.terminal_reason {
+                why.push(format!("terminal reason {}", sanitize(x)));
+            }
+            if let Some(id) = s.current().and_then(|c| c.id.as_deref()) {
+                why.push(format!("session {}", sanitize(id)));
+            }
+            if !why.is_empty() {
+                lines.push(vec![(Style::Dim, Cow::Owned(format!("  {}", why.join(" · "))))]);
+            }
+        }
+        self.last_text.clear();
+        self.emit(if r.is_error { To::Alert } else { To::Out }, 0, &lines)
+    }
+
+    fn incomplete(&mut self, s: &Session) -> io::Result<()> {
+        let mut lines = vec![vec![(Style::Error, Cow::Borrowed("✗ stream ended without a result"))]];
+        let mut open: Vec<_> = s.unanswered_calls().collect();
+        open.sort_by(|a, b| a.0.cmp(b.0));
+        for (_, c) in open {
+            let mut t = format!("  interrupted: {}", display_name(&c.name));
+            if let Some(k) = &c.key_arg {
+                t.push(' ');
+                t.push_str(&one_line(k, 80));
+            }
+            lines.push(vec![(Style::Warn, Cow::Owned(t))]);
+        }
+        if let Some(cur) = s.current() {
+            let mut stats = String::new();
+            if cur.messages > 0 {
+                stats.push_str(&format!("{} responses", cur.messages));
+            }
+            if cur.tool_calls > 0 {
+                stats.push_str(&format!("{}{} tool calls", if stats.is_empty() { "" } else { " · " }, cur.tool_calls));
+            }
+            if !cur.message_tokens.is_empty() {
+                if !stats.is_empty() {
+                    stats.push_str(" · ");
+                }
+                fmt_tokens(&mut stats, &cur.message_tokens);
+            }
+            if !stats.is_empty() {
+                lines.push(vec![(Style::Dim, Cow::Owned(format!("  so far: {stats}")))]);
+            }
+        }
+        self.emit(To::Alert, 0, &lines)
+    }
+}
+
+fn producer_label(p: Producer) -> &'static str {
+    match p {
+        Producer::Claude => "Claude Code",
+    }
+}
+
+impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        let depth = s.note().depth;
+        match &ev.kind {
+            EventKind::SessionStart(st) => {
+                if s.note().new_session && s.note().previous_incomplete {
+                    self.incomplete_previous()?;
+                }
+                self.session_start(st, ev.producer, s)
+            }
+            EventKind::Text(t) => {
+                if t.role == Role::User && !self.verbose() {
+                    return Ok(());
+                }
+                let style = if t.role == Role::User { Style::Dim } else { Style::Plain };
+                let text = sanitize(&t.text);
+                let text = text.trim_matches('\n');
+                if text.is_empty() {
+                    return Ok(());
+                }
+                if depth == 0 && t.role == Role::Assistant {
+                    self.last_text.clear();
+                    self.last_text.push_str(t.text.trim());
+                }
+                let lines: Vec<_> = text
+                    .lines()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        let prefix = if t.role == Role::User && i == 0 { "› " } else { "" };
+                        vec![(style, Cow::Owned(format!("{prefix}{l}")))]
+                    })
+                    .collect();
+                self.emit(To::Out, depth, &lines)
+            }
+            EventKind::Thinking(t) => {
+                if !self.verbose() {
+                    return Ok(());
+                }
+                let text = if t.redacted || t.text.trim().is_empty() {
+                    Cow::Borrowed("[redacted thinking]")
+                } else {
+                    sanitize(&t.text)
+                };
+                let lines: Vec<_> = text
+                    .trim_matches('\n')
+                    .lines()
+                    .enumerate()
+                    .map(|(i, l)| vec![(Style::Dim, Cow::Owned(format!("{}{l}", if i == 0 { "✻ " } else { "  " })))])
+                    .collect();
+                self.emit(To::Out, depth, &lines)
+            }
+            EventKind::ToolCall(c) => self.tool_call(c, depth),
+            EventKind::ToolResult(r) => self.tool_result(r, s, depth),
+            EventKind::PermissionDenied(d) => self.denial(d, s, depth),
+            EventKind::Usage(u) => {
+                if !self.verbose() {
+                    return Ok(());
+                }
+                let mut t = String::from("· usage: ");
+                fmt_tokens(&mut t, &u.tokens);
+                if let Some(m) = &u.model {
+                    t.push_str(&format!(" ({})", sanitize(m)));
+                }
+                self.emit(To::Out, depth, &[vec![(Style::Dim, Cow::Owned(t))]])
+            }
+            EventKind::Notice(n) => self.notice(n, depth),
+            EventKind::Result(r) => self.result(r, s),
+            EventKind::Delta(_) => Ok(()),
+            EventKind::PlainText(t) => {
+                let text = sanitize(t);
+                self.emit(To::Out, 0, &[vec![(Style::Plain, Cow::Owned(text.into_owned()))]])
+            }
+            EventKind::Unknown(u) => {
+                if !self.verbose() {
+                    return Ok(());
+                }
+                let t = format!("? unknown event {}", sanitize(&u.type_name));
+                self.emit(To::Out, depth, &[vec![(Style::Dim, Cow::Owned(t))]])
+            }
+        }
+    }
+
+    fn finish(&mut self, s: &Session) -> io::Result<()> {
+        if s.current().and_then(|c| c.outcome) == Some(Outcome::Incomplete) {
+            self.incomplete(s)?;
+        }
+        self.out.flush()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
+    fn incomplete_previous(&mut self) -> io::Result<()> {
+        let lines = vec![vec![(Style::Error, Cow::Borrowed("✗ previous session ended without a result"))]];
+        self.emit(To::Alert, 0, &lines)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Style {
+    Header,
+    Tool,
+    Error,
+    Warn,
+    Denied,
+    Ok,
+    Dim,
+    Plain,
+}
+
+fn spec(st: &Styles, s: Style) -> &ColorSpec {
+    match s {
+        Style::Header => &st.header,
+        Style::Tool => &st.tool,
+        Style::Error => &st.error,
+        Style::Warn => &st.warn,
+        Style::Denied => &st.denied,
+        Style::Ok => &st.ok,
+        Style::Dim => &st.dim,
+        Style::Plain => &st.plain,
+    }
+}
+
+fn write_lines<W: WriteColor>(
+    w: &mut W,
+    st: &Styles,
+    depth: usize,
+    lines: &[Vec<(Style, Cow<'_, str>)>],
+) -> io::Result<()> {
+    for line in lines {
+        for _ in 0..depth {
+            w.set_color(&st.dim)?;
+            w.write_all("  │ ".as_bytes())?;
+        }
+        for (style, text) in line {
+            if *style == Style::Plain {
+                w.reset()?;
+            } else {
+                w.set_color(spec(st, *style))?;
+            }
+            w.write_all(text.as_bytes())?;
+        }
+        w.reset()?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// `mcp__server__tool` → `server/tool`; other names unchanged.
+fn display_name(name: &str) -> Cow<'_, str> {
+    if let Some(rest) = name.strip_prefix("mcp__")
+        && let Some((server, tool)) = rest.split_once("__")
+    {
+        return Cow::Owned(format!("{}/{}", sanitize(server), sanitize(tool)));
+    }
+    sanitize(name)
+}
+
+/// Sanitized, on one line, at most `max` characters (cuts are marked).
+fn one_line(s: &str, max: usize) -> String {
+    let s = sanitize(s);
+    let mut lines = s.lines();
+    let first = lines.next().unwrap_or("");
+    let more = lines.count();
+    let mut out: String = first.chars().take(max).collect();
+    if out.len() < first.len() {
+        out.push('…');
+    }
+    if more > 0 {
+        out.push_str(&format!(" (+{more} line{})", if more == 1 { "" } else { "s" }));
+    }
+    out
+}
+
+/// Claude wraps validation errors in `<tool_use_error>…</tool_use_error>`.
+fn strip_tool_error(s: &str) -> &str {
+    let t = s.trim();
+    t.strip_prefix("<tool_use_error>")
+        .and_then(|x| x.strip_suffix("</tool_use_error>"))
+        .unwrap_or(t)
+}
+
+fn fmt_tokens(out: &mut String, t: &crate::event::Tokens) {
+    if t.input.is_some() || t.cache_read.is_some() || t.cache_creation.is_some() {
+        fmt_count(out, t.total_input());
+        out.push_str(" in");
+    }
+    if let Some(o) = t.output {
+        if !out.ends_with(' ') && !out.is_empty() && !out.ends_with(": ") {
+            out.push_str(" / ");
+        }
+        fmt_count(out, o);
+        out.push_str(" out");
+    }
+    if let Some(share) = t.cache_read_share() {
+        out.push_str(&format!(" · cache read {share:.0}%"));
+    }
+}

@@ -1,0 +1,303 @@
+//! The loop: lines → decode → session → sink, and the flush policy.
+//!
+//! Output is block-buffered and flushed every time the reader is about to
+//! wait for more input (and before any diagnostic goes to stderr). A live
+//! agent stream therefore shows each line the moment it arrives, also through
+//! a pipe, while a large saved log is written in big blocks.
+
+use std::io::{Read, Write};
+
+use crate::decode::{Decoded, Decoder, LineProblem};
+use crate::diag::Diag;
+use crate::error::{Error, ExitStatus};
+use crate::event::Event;
+use crate::input::{Frame, Line, LineReader};
+use crate::render::Sink;
+use crate::session::Session;
+
+/// Default `--max-line-bytes`: 64 MiB. Real sessions have single lines of
+/// several megabytes (a Write of a big file is echoed twice); nothing sane is
+/// near this.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Drives one or more inputs through a sink.
+pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
+    session: Session,
+    sink: &'a mut S,
+    diag: &'a mut Diag<E>,
+    max_line: usize,
+    io_failed: bool,
+    lines: u64,
+}
+
+impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
+    /// A runner writing events to `sink` and problems to `diag`.
+    pub fn new(sink: &'a mut S, diag: &'a mut Diag<E>, max_line: usize) -> Self {
+        Runner { session: Session::new(), sink, diag, max_line, io_failed: false, lines: 0 }
+    }
+
+    /// The session state so far.
+    #[must_use]
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Report that an input could not be opened; the run goes on with the
+    /// others and ends with status 2.
+    pub fn open_failed(&mut self, name: &str, err: &std::io::Error) {
+        self.io_failed = true;
+        self.diag.message(&format!("cannot open {name}: {}", describe_io(err)));
+    }
+
+    /// Process one input to its end.
+    ///
+    /// # Errors
+    /// Output cannot be written. A read error is reported, ends this input
+    /// and makes the exit status 2, but is not fatal.
+    pub fn source<R: Read>(&mut self, name: &str, rdr: R) -> Result<(), Error> {
+        let mut rdr = LineReader::new(rdr, self.max_line);
+        let mut dec = Decoder::new();
+        loop {
+            while let Some(frame) = rdr.next_frame() {
+                self.frame(name, &frame, &mut dec)?;
+            }
+            if rdr.is_eof() {
+                return Ok(());
+            }
+            // About to block on read: whatever was rendered goes out now.
+            self.sink.flush().map_err(Error::Write)?;
+            if let Err(e) = rdr.fill() {
+                self.io_failed = true;
+                self.diag.message(&format!("error reading {name}: {}", describe_io(&e)));
+                return Ok(());
+            }
+        }
+    }
+
+    fn frame(&mut self, name: &str, frame: &Frame<'_>, dec: &mut Decoder) -> Result<(), Error> {
+        self.lines += 1;
+        match frame {
+            Frame::TooLong { number, len, partial } => {
+                let problem = LineProblem::TooLong { len: *len, max: self.max_line };
+                self.skip(name, *number, &problem, &[], *partial)
+            }
+            Frame::Line(line) => {
+                let Runner { session, sink, .. } = self;
+                let res = dec
+                    .decode(line, &mut |ev: &Event<'_>| {
+                        session.observe(ev);
+                        sink.event(ev, session)
+                    })
+                    .map_err(Error::Write)?;
+                if let Decoded::Skipped(problem) = res {
+                    self.skip_line(name, line, &problem)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn skip_line(&mut self, name: &str, line: &Line<'_>, problem: &LineProblem) -> Result<(), Error> {
+        self.skip(name, line.number, problem, line.bytes, line.partial)
+    }
+
+    fn skip(&mut self, name: &str, number: u64, problem: &LineProblem, bytes: &[u8], partial: bool) -> Result<(), Error> {
+        if partial {
+            // The producer was cut off mid-line.
+            self.session.mark_cut();
+        }
+        self.sink.flush().map_err(Error::Write)?;
+        self.diag.skipped_line(name, number, problem, bytes);
+        Ok(())
+    }
+
+    /// End of all input: close the sessions, let the sink finish, print the
+    /// closing diagnostics and decide the exit status.
+    ///
+    /// # Errors
+    /// Output cannot be written.
+    pub fn finish(mut self) -> Result<(Session, ExitStatus), Error> {
+        self.session.finish();
+        self.sink.finish(&self.session).map_err(Error::Write)?;
+        if self.session.is_empty() {
+            let plain = self.session.stats().plain_text;
+            let msg = if plain > 0 {
+                format!(
+                    "no JSON events in the input, only {plain} line{} of text; run the agent with \
+                     --output-format stream-json --verbose (e.g. claude -p \"…\" --output-format stream-json --verbose | streamview)",
+                    if plain == 1 { "" } else { "s" }
+                )
+            } else if self.lines == 0 {
+                "the input is empty; run the agent with --output-format stream-json --verbose \
+                 (e.g. claude -p \"…\" --output-format stream-json --verbose | streamview)"
+                    .to_string()
+            } else {
+                "no events in the input: every line was blank or skipped".to_string()
+            };
+            self.diag.message(&msg);
+        }
+        self.diag.finish();
+        let status = if self.io_failed {
+            ExitStatus::Failure
+        } else {
+            ExitStatus::from_outcome(self.session.worst_outcome())
+        };
+        Ok((self.session, status))
+    }
+}
+
+fn describe_io(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// Push-style use of the pipeline for programs that receive the stream in
+/// chunks (from a child process, a socket…): feed bytes as they come, get
+/// normalized events and the session state.
+///
+/// ```
+/// use streamview::{Feeder, EventKind};
+///
+/// let mut feeder = Feeder::new();
+/// let mut tools = Vec::new();
+/// let stream = concat!(
+///     r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":["#,
+///     r#"{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#, "\n",
+///     r#"{"type":"result","subtype":"success","is_error":false,"num_turns":1,"total_cost_usd":0.01}"#,
+/// );
+/// // Chunks may split lines anywhere.
+/// for chunk in stream.as_bytes().chunks(7) {
+///     feeder.feed(chunk, &mut |ev, _session| {
+///         if let EventKind::ToolCall(c) = &ev.kind {
+///             tools.push(format!("{} {}", c.name, c.key_arg.as_deref().unwrap_or("")));
+///         }
+///     });
+/// }
+/// let session = feeder.finish(&mut |_, _| {});
+/// assert_eq!(tools, ["Bash ls"]);
+/// assert_eq!(session.worst_outcome(), Some(streamview::Outcome::Success));
+/// assert_eq!(session.current().and_then(|s| s.cost_usd), Some(0.01));
+/// ```
+pub struct Feeder {
+    pending: Vec<u8>,
+    line: u64,
+    max_line: usize,
+    /// Bytes of an over-long line dropped so far (`Some` while discarding).
+    discarding: Option<u64>,
+    decoder: Decoder,
+    session: Session,
+    problems: Vec<(u64, LineProblem)>,
+}
+
+impl Default for Feeder {
+    fn default() -> Self {
+        Feeder::new()
+    }
+}
+
+impl Feeder {
+    /// A feeder with the default line limit.
+    #[must_use]
+    pub fn new() -> Self {
+        Feeder::with_max_line(DEFAULT_MAX_LINE_BYTES)
+    }
+
+    /// A feeder that skips lines longer than `max_line` bytes.
+    #[must_use]
+    pub fn with_max_line(max_line: usize) -> Self {
+        Feeder {
+            pending: Vec::new(),
+            line: 0,
+            max_line,
+            discarding: None,
+            decoder: Decoder::new(),
+            session: Session::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// The session state so far.
+    #[must_use]
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Lines skipped so far, with their numbers and reasons.
+    #[must_use]
+    pub fn problems(&self) -> &[(u64, LineProblem)] {
+        &self.problems
+    }
+
+    /// Feed a chunk; every complete line in it is decoded at once.
+    pub fn feed(&mut self, mut bytes: &[u8], on_event: &mut dyn FnMut(&Event<'_>, &Session)) {
+        while let Some(pos) = memchr::memchr(b'\n', bytes) {
+            let (head, rest) = (&bytes[..pos], &bytes[pos + 1..]);
+            bytes = rest;
+            self.line += 1;
+            if let Some(n) = self.discarding.take() {
+                let len = n + head.len() as u64;
+                self.problems.push((self.line, LineProblem::TooLong { len, max: self.max_line }));
+                continue;
+            }
+            if self.pending.is_empty() {
+                self.process(head, false, on_event);
+            } else {
+                let mut line = std::mem::take(&mut self.pending);
+                line.extend_from_slice(head);
+                self.process(&line, false, on_event);
+                line.clear();
+                self.pending = line;
+            }
+        }
+        if let Some(n) = self.discarding.as_mut() {
+            *n += bytes.len() as u64;
+        } else {
+            self.pending.extend_from_slice(bytes);
+            if self.pending.len() > self.max_line.saturating_add(1) {
+                self.discarding = Some(self.pending.len() as u64);
+                self.pending = Vec::new();
+            }
+        }
+    }
+
+    /// End of input: decode an unterminated last line, close the session and
+    /// return the final state.
+    pub fn finish(mut self, on_event: &mut dyn FnMut(&Event<'_>, &Session)) -> Session {
+        if let Some(n) = self.discarding.take() {
+            self.line += 1;
+            self.problems.push((self.line, LineProblem::TooLong { len: n, max: self.max_line }));
+            self.session.mark_cut();
+        } else if !self.pending.is_empty() {
+            self.line += 1;
+            let line = std::mem::take(&mut self.pending);
+            self.process(&line, true, on_event);
+        }
+        self.session.finish();
+        self.session
+    }
+
+    fn process(&mut self, bytes: &[u8], partial: bool, on_event: &mut dyn FnMut(&Event<'_>, &Session)) {
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        let number = self.line;
+        if bytes.len() > self.max_line {
+            self.problems.push((number, LineProblem::TooLong { len: bytes.len() as u64, max: self.max_line }));
+            return;
+        }
+        let line = Line { number, bytes, partial };
+        let session = &mut self.session;
+        let res = self.decoder.decode(&line, &mut |ev: &Event<'_>| {
+            session.observe(ev);
+            on_event(ev, session);
+            Ok(())
+        });
+        if let Ok(Decoded::Skipped(p)) = res {
+            if partial {
+                self.session.mark_cut();
+            }
+            self.problems.push((number, p));
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! Cross-event state: pairs tool results with their calls, tracks sub-agent
+//! nesting, sums totals and decides how each session ended.
+//!
+//! [`Session::observe`] is called once per event, before the sinks see it;
+//! sinks read the state (and the [`Note`] about the event just observed) but
+//! never change it. One input may hold several sessions (concatenated logs):
+//! a `session_start` with a new session id, or an event of another session
+//! after a result, closes the current one.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::event::{Event, EventKind, Role, Tokens};
+
+/// How a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The last result reported success.
+    Success,
+    /// The last result reported an error (any `error_*` subtype, `is_error`).
+    Error,
+    /// The input ended without a result (agent crashed, stream cut off), or
+    /// the session was still working after its last result.
+    Incomplete,
+}
+
+impl Outcome {
+    /// Name used in messages and summaries.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Success => "success",
+            Outcome::Error => "error",
+            Outcome::Incomplete => "incomplete",
+        }
+    }
+}
+
+/// What is known about one tool call.
+#[derive(Clone, Debug, Default)]
+pub struct CallInfo {
+    /// Tool name.
+    pub name: String,
+    /// Its key argument, if any.
+    pub key_arg: Option<String>,
+    /// Nesting depth: 0 for the main agent, 1 inside a sub-agent…
+    pub depth: usize,
+    /// True once its result arrived.
+    pub answered: bool,
+    /// True when the result was an error.
+    pub failed: bool,
+}
+
+/// Totals of one session.
+#[derive(Clone, Debug, Default)]
+pub struct SessionSummary {
+    /// Session id.
+    pub id: Option<String>,
+    /// Model from the session start.
+    pub model: Option<String>,
+    /// How it ended; `None` while it is still running.
+    pub outcome: Option<Outcome>,
+    /// Number of `result` events seen.
+    pub results: u64,
+    /// Tool calls made (sub-agents included).
+    pub tool_calls: u64,
+    /// Tool results that were errors.
+    pub tool_errors: u64,
+    /// Distinct permission denials.
+    pub denials: u64,
+    /// Tool calls that never got a result (known at the end).
+    pub unanswered: u64,
+    /// Model responses of the main agent, counted per API message.
+    pub messages: u64,
+    /// Tokens summed over API messages (each counted once); preliminary
+    /// output counts, so the result's totals are preferred when present.
+    pub message_tokens: Tokens,
+    /// Turns reported by the last result.
+    pub num_turns: Option<u64>,
+    /// Duration reported by the last result.
+    pub duration_ms: Option<u64>,
+    /// Cost reported by the last result (cumulative).
+    pub cost_usd: Option<f64>,
+    /// Tokens reported by the last result.
+    pub result_tokens: Option<Tokens>,
+    /// Error text of an error result.
+    pub error: Option<String>,
+}
+
+/// What the session learned from the event it just observed; sinks use it.
+#[derive(Clone, Debug, Default)]
+pub struct Note {
+    /// Nesting depth of the event (0 = main agent).
+    pub depth: usize,
+    /// The event repeats something already reported (a denial seen before);
+    /// sinks should not show it again.
+    pub duplicate: bool,
+    /// For a session start: true when it opens a new session (false for the
+    /// repeated per-turn header of the same session).
+    pub new_session: bool,
+    /// For a repeated session start: the model or permission mode changed.
+    pub header_changed: bool,
+    /// For a session start that opens a new session: the previous session
+    /// ended without a result.
+    pub previous_incomplete: bool,
+    /// Name of the tool a result or denial belongs to.
+    pub tool: Option<String>,
+    /// Key argument of that tool call.
+    pub key_arg: Option<String>,
+}
+
+/// Counters over the whole input.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Events observed.
+    pub events: u64,
+    /// Streaming fragments observed (not rendered by the pretty sink).
+    pub deltas: u64,
+    /// Events of unknown type.
+    pub unknown: u64,
+    /// Lines that were not JSON and were shown as text.
+    pub plain_text: u64,
+}
+
+/// The state machine; see the module docs.
+#[derive(Default)]
+pub struct Session {
+    done: Vec<SessionSummary>,
+    current: Option<SessionSummary>,
+    calls: HashMap<String, CallInfo>,
+    denied: HashSet<String>,
+    last_model: Option<String>,
+    last_permission_mode: Option<String>,
+    /// A session start was seen for the current session.
+    seen_header: bool,
+    /// Work (text, tool calls) seen since the last result.
+    active_since_result: bool,
+    /// The input was cut in the middle of a line.
+    cut: bool,
+    note: Note,
+    stats: Stats,
+}
+
+impl Session {
+    /// A fresh state.
+    #[must_use]
+    pub fn new() -> Self {
+        Session::default()
+    }
+
+    /// What was learned from the last observed event.
+    #[must_use]
+    pub fn note(&self) -> &Note {
+        &self.note
+    }
+
+    /// Counters over the whole input.
+    #[must_use]
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The tool call with this id, if it was seen.
+    #[must_use]
+    pub fn call(&self, id: &str) -> Option<&CallInfo> {
+        self.calls.get(id)
+    }
+
+    /// The session in progress (the last one, once the input has ended).
+    #[must_use]
+    pub fn current(&self) -> Option<&SessionSummary> {
+        self.current.as_ref().or(self.done.last())
+    }
+
+    /// All sessions seen so far, finished ones first.
+    pub fn sessions(&self) -> impl Iterator<Item = &SessionSummary> {
+        self.done.iter().chain(self.current.iter())
+    }
+
+    /// True when no event at all was observed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.stats.events == self.stats.plain_text && self.done.is_empty() && self.current.is_none()
+    }
+
+    /// Record that the input ended in the middle of a line: the producer was
+    /// cut off, so the session cannot count as complete.
+    pub fn mark_cut(&mut self) {
+        self.cut = true;
+    }
+
+    /// Update the state with one event. Call before handing it to sinks.
+    pub fn observe(&mut self, ev: &Event<'_>) {
+        self.note = Note::default();
+        self.stats.events += 1;
+        if let EventKind::PlainText(_) = ev.kind {
+            self.stats.plain_text += 1;
+            return;
+        }
+        self.switch_session_if_needed(ev);
+        self.note.depth = self.depth_of(ev.parent.as_deref());
+        let cur = self.current.get_or_insert_with(|| SessionSummary {
+            id: ev.session.as_deref().map(str::to_string),
+            ..SessionSummary::default()
+        });
+        if cur.id.is_none() {
+            cur.id = ev.session.as_deref().map(str::to_string);
+        }
+        match &ev.kind {
+            EventKind::SessionStart(s) => {
+                let model = s.model.as_deref().map(str::to_string);
+                let mode = s.permission_mode.as_deref().map(str::to_string);
+                if cur.model.is_none() {
+                    cur.model.clone_from(&model);
+                }
+                self.note.new_session = !self.seen_header;
+                self.note.header_changed = (model.is_some() && model != self.last_model)
+                    || (mode.is_some() && mode != self.last_permission_mode);
+                self.seen_header = true;
+                self.last_model = model;
+                self.last_permission_mode = mode;
+            }
+            EventKind::Text(t) => {
+                if t.role == Role::Assistant {
+                    self.active_since_result = true;
+                }
+            }
+            EventKind::Thinking(_) => self.active_since_result = true,
+            EventKind::ToolCall(c) => {
+                self.active_since_result = true;
+                cur.tool_calls += 1;
+                let depth = self.note.depth;
+                self.calls.insert(
+                    c.id.to_string(),
+                    CallInfo {
+                        name: c.name.to_string(),
+                        key_arg: c.key_arg.as_deref().map(str::to_string),
+                        depth,
+                        answered: false,
+                        failed: false,
+                    },
+                );
+            }
+            EventKind::ToolResult(r) => {
+                self.active_since_result = true;
+                if r.is_error {
+                    cur.tool_errors += 1;
+                }
+                if let Some(call) = self.calls.get_mut(r.id.as_ref()) {
+                    call.answered = true;
+                    call.failed = r.is_error;
+                    self.note.tool = Some(call.name.clone());
+                    self.note.key_arg.clone_from(&call.key_arg);
+                }
+            }
+            EventKind::PermissionDenied(d) => {
+                let id = d.id.as_deref().unwrap_or("");
+                // One denial can be reported three times (the tool result, a
+                // system line, the result's list): count and show it once.
+                if !id.is_empty() && !self.denied.insert(id.to_string()) {
+                    self.note.duplicate = true;
+                } else {
+                    cur.denials += 1;
+                }
+                let call = self.calls.get(id);
+                self.note.tool = d.tool.as_deref().map(str::to_string).or_else(|| call.map(|c| c.name.clone()));
+                self.note.key_arg =
+                    d.key_arg.as_deref().map(str::to_string).or_else(|| call.and_then(|c| c.key_arg.clone()));
+            }
+            EventKind::Usage(u) => {
+                if ev.parent.is_none() {
+                    cur.messages += 1;
+                    cur.message_tokens.add(&u.tokens);
+                }
+            }
+            EventKind::Result(r) => {
+                self.active_since_result = false;
+                cur.results += 1;
+                cur.outcome = Some(if r.is_error { Outcome::Error } else { Outcome::Success });
+                cur.num_turns = r.num_turns.or(cur.num_turns);
+                cur.duration_ms = r.duration_ms.or(cur.duration_ms);
+                cur.cost_usd = r.cost_usd.or(cur.cost_usd);
+                if !r.tokens.is_empty() {
+                    cur.result_tokens = Some(r.tokens);
+                }
+                cur.error = if r.is_error {
+                    r.text.as_deref().map(str::to_string).or_else(|| r.errors.first().map(std::string::ToString::to_string))
+                } else {
+                    None
+                };
+            }
+            EventKind::Delta(_) => self.stats.deltas += 1,
+            EventKind::Unknown(_) => self.stats.unknown += 1,
+            EventKind::Notice(_) | EventKind::PlainText(_) => {}
+        }
+    }
+
+    /// Close the input: decide the outcome of the session in progress.
+    pub fn finish(&mut self) {
+        if let Some(mut cur) = self.current.take() {
+            self.close(&mut cur);
+            self.done.push(cur);
+        }
+    }
+
+    /// The worst outcome over all sessions; `None` when there was none.
+    #[must_use]
+    pub fn worst_outcome(&self) -> Option<Outcome> {
+        self.sessions().filter_map(|s| s.outcome).max()
+    }
+
+    /// Calls that have not (yet) received a result, in no particular order.
+    pub fn unanswered_calls(&self) -> impl Iterator<Item = (&String, &CallInfo)> {
+        self.calls.iter().filter(|(_, c)| !c.answered)
+    }
+
+    fn close(&mut self, cur: &mut SessionSummary) {
+        cur.unanswered = self.calls.values().filter(|c| !c.answered).count() as u64;
+        if cur.results == 0 || self.active_since_result || self.cut {
+            cur.outcome = Some(Outcome::Incomplete);
+        }
+    }
+
+    fn switch_session_if_needed(&mut self, ev: &Event<'_>) {
+        let Some(cur) = self.current.as_ref() else { return };
+        let (Some(new_id), Some(cur_id)) = (ev.session.as_deref(), cur.id.as_deref()) else { return };
+        if new_id == cur_id {
+            return;
+        }
+        let starts = matches!(ev.kind, EventKind::SessionStart(_));
+        if starts || cur.results > 0 {
+            let mut old = self.current.take().unwrap_or_default();
+            let cut = std::mem::take(&mut self.cut);
+            self.close(&mut old);
+            self.cut = cut;
+            self.note.previous_incomplete = old.outcome == Some(Outcome::Incomplete);
+            self.done.push(old);
+            self.calls.clear();
+            self.denied.clear();
+            self.last_model = None;
+            self.last_permission_mode = None;
+            self.active_since_result = false;
+            self.seen_header = false;
+        }
+    }
+
+    fn depth_of(&self, parent: Option<&str>) -> usize {
+        match parent {
+            None | Some("") => 0,
+            Some(p) => self.calls.get(p).map_or(1, |c| c.depth + 1),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
