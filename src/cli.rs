@@ -109,11 +109,15 @@ fn parse_size(s: &str) -> Result<usize, String> {
         Some((i, 'g' | 'G')) => (&s[..i], 1 << 30),
         _ => (s, 1),
     };
-    let n: usize = num.trim().parse().map_err(|_| format!("`{s}` is not a size (examples: 1000000, 512K, 64M)"))?;
+    let n: usize = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (examples: 1000000, 512K, 64M)"))?;
     if n == 0 {
         return Err("the limit must be at least 1 byte".into());
     }
-    n.checked_mul(mult).ok_or_else(|| format!("`{s}` is too large"))
+    n.checked_mul(mult)
+        .ok_or_else(|| format!("`{s}` is too large"))
 }
 
 /// Everything the run needs, decided once.
@@ -247,26 +251,45 @@ mod tests {
 
     #[test]
     fn flag_beats_environment() {
-        let env = Env { verbose: Some("1".into()), ..Env::default() };
+        let env = Env {
+            verbose: Some("1".into()),
+            ..Env::default()
+        };
         assert_eq!(resolve(&cli(&[]), &env).verbosity, Verbosity::Verbose);
         assert_eq!(resolve(&cli(&["-q"]), &env).verbosity, Verbosity::Quiet);
-        let env = Env { quiet: Some("1".into()), ..Env::default() };
+        let env = Env {
+            quiet: Some("1".into()),
+            ..Env::default()
+        };
         assert_eq!(resolve(&cli(&["-v"]), &env).verbosity, Verbosity::Verbose);
         assert_eq!(resolve(&cli(&[]), &env).verbosity, Verbosity::Quiet);
-        let env = Env { quiet: Some("0".into()), ..Env::default() };
+        let env = Env {
+            quiet: Some("0".into()),
+            ..Env::default()
+        };
         assert_eq!(resolve(&cli(&[]), &env).verbosity, Verbosity::Normal);
     }
 
     #[test]
     fn colour_decisions() {
-        let tty = Env { stdout_tty: true, stderr_tty: true, ..Env::default() };
+        let tty = Env {
+            stdout_tty: true,
+            stderr_tty: true,
+            ..Env::default()
+        };
         assert!(resolve(&cli(&[]), &tty).color_stdout);
-        let no = Env { no_color: Some("1".into()), ..tty.clone() };
+        let no = Env {
+            no_color: Some("1".into()),
+            ..tty.clone()
+        };
         assert!(!resolve(&cli(&[]), &no).color_stdout);
         assert!(resolve(&cli(&["--color", "always"]), &no).color_stdout);
         let pipe = Env::default();
         assert!(!resolve(&cli(&[]), &pipe).color_stdout);
-        let forced = Env { clicolor_force: Some("1".into()), ..Env::default() };
+        let forced = Env {
+            clicolor_force: Some("1".into()),
+            ..Env::default()
+        };
         assert!(resolve(&cli(&[]), &forced).color_stdout);
         assert!(!resolve(&cli(&["--color", "never"]), &forced).color_stdout);
         assert!(!resolve(&cli(&["--format", "jsonl", "--color", "always"]), &tty).color_stdout);
@@ -275,7 +298,10 @@ mod tests {
     #[test]
     fn mirror_only_off_terminal() {
         assert!(resolve(&cli(&[]), &Env::default()).mirror_errors);
-        let tty = Env { stdout_tty: true, ..Env::default() };
+        let tty = Env {
+            stdout_tty: true,
+            ..Env::default()
+        };
         assert!(!resolve(&cli(&[]), &tty).mirror_errors);
     }
 

@@ -19,7 +19,16 @@ pub struct Diag<E: Write> {
 impl<E: Write> Diag<E> {
     /// Diagnostics to `err`; `verbose` adds an excerpt of each skipped line.
     pub fn new(err: E, verbose: bool) -> Self {
-        Diag { err, verbose, skipped: 0 }
+        Diag {
+            err,
+            verbose,
+            skipped: 0,
+        }
+    }
+
+    /// Give back the writer.
+    pub fn into_inner(self) -> E {
+        self.err
     }
 
     /// Lines skipped so far.
@@ -36,7 +45,11 @@ impl<E: Write> Diag<E> {
         if self.verbose && !bytes.is_empty() {
             let text = String::from_utf8_lossy(bytes);
             let excerpt: String = sanitize(&text).chars().take(EXCERPT_CHARS).collect();
-            let more = if text.chars().count() > EXCERPT_CHARS { "…" } else { "" };
+            let more = if text.chars().count() > EXCERPT_CHARS {
+                "…"
+            } else {
+                ""
+            };
             let _ = writeln!(self.err, "streamview:   | {excerpt}{more}");
         }
         let _ = self.err.flush();
@@ -52,7 +65,11 @@ impl<E: Write> Diag<E> {
     pub fn finish(&mut self) {
         if self.skipped > 0 {
             let n = self.skipped;
-            let _ = writeln!(self.err, "streamview: {n} line{} skipped", if n == 1 { "" } else { "s" });
+            let _ = writeln!(
+                self.err,
+                "streamview: {n} line{} skipped",
+                if n == 1 { "" } else { "s" }
+            );
             let _ = self.err.flush();
         }
     }

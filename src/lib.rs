@@ -63,7 +63,11 @@ const OUT_BUFFER: usize = 64 * 1024;
 pub fn run(opts: &Options) -> Result<ExitStatus, Error> {
     let stdout = BufWriter::with_capacity(OUT_BUFFER, io::stdout().lock());
     let colored = |w: Box<dyn Write>, on: bool| -> Box<dyn WriteColor> {
-        if on { Box::new(Ansi::new(w)) } else { Box::new(NoColor::new(w)) }
+        if on {
+            Box::new(Ansi::new(w))
+        } else {
+            Box::new(NoColor::new(w))
+        }
     };
     let mut diag = diag::Diag::new(io::stderr(), opts.verbosity == render::Verbosity::Verbose);
     match opts.format {

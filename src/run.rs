@@ -33,7 +33,14 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// A runner writing events to `sink` and problems to `diag`.
     pub fn new(sink: &'a mut S, diag: &'a mut Diag<E>, max_line: usize) -> Self {
-        Runner { session: Session::new(), sink, diag, max_line, io_failed: false, lines: 0 }
+        Runner {
+            session: Session::new(),
+            sink,
+            diag,
+            max_line,
+            io_failed: false,
+            lines: 0,
+        }
     }
 
     /// The session state so far.
@@ -46,7 +53,8 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// others and ends with status 2.
     pub fn open_failed(&mut self, name: &str, err: &std::io::Error) {
         self.io_failed = true;
-        self.diag.message(&format!("cannot open {name}: {}", describe_io(err)));
+        self.diag
+            .message(&format!("cannot open {name}: {}", describe_io(err)));
     }
 
     /// Process one input to its end.
@@ -68,7 +76,8 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             self.sink.flush().map_err(Error::Write)?;
             if let Err(e) = rdr.fill() {
                 self.io_failed = true;
-                self.diag.message(&format!("error reading {name}: {}", describe_io(&e)));
+                self.diag
+                    .message(&format!("error reading {name}: {}", describe_io(&e)));
                 return Ok(());
             }
         }
@@ -77,8 +86,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     fn frame(&mut self, name: &str, frame: &Frame<'_>, dec: &mut Decoder) -> Result<(), Error> {
         self.lines += 1;
         match frame {
-            Frame::TooLong { number, len, partial } => {
-                let problem = LineProblem::TooLong { len: *len, max: self.max_line };
+            Frame::TooLong {
+                number,
+                len,
+                partial,
+            } => {
+                let problem = LineProblem::TooLong {
+                    len: *len,
+                    max: self.max_line,
+                };
                 self.skip(name, *number, &problem, &[], *partial)
             }
             Frame::Line(line) => {
@@ -97,11 +113,23 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         }
     }
 
-    fn skip_line(&mut self, name: &str, line: &Line<'_>, problem: &LineProblem) -> Result<(), Error> {
+    fn skip_line(
+        &mut self,
+        name: &str,
+        line: &Line<'_>,
+        problem: &LineProblem,
+    ) -> Result<(), Error> {
         self.skip(name, line.number, problem, line.bytes, line.partial)
     }
 
-    fn skip(&mut self, name: &str, number: u64, problem: &LineProblem, bytes: &[u8], partial: bool) -> Result<(), Error> {
+    fn skip(
+        &mut self,
+        name: &str,
+        number: u64,
+        problem: &LineProblem,
+        bytes: &[u8],
+        partial: bool,
+    ) -> Result<(), Error> {
         if partial {
             // The producer was cut off mid-line.
             self.session.mark_cut();
@@ -239,7 +267,13 @@ impl Feeder {
             self.line += 1;
             if let Some(n) = self.discarding.take() {
                 let len = n + head.len() as u64;
-                self.problems.push((self.line, LineProblem::TooLong { len, max: self.max_line }));
+                self.problems.push((
+                    self.line,
+                    LineProblem::TooLong {
+                        len,
+                        max: self.max_line,
+                    },
+                ));
                 continue;
             }
             if self.pending.is_empty() {
@@ -268,7 +302,13 @@ impl Feeder {
     pub fn finish(mut self, on_event: &mut dyn FnMut(&Event<'_>, &Session)) -> Session {
         if let Some(n) = self.discarding.take() {
             self.line += 1;
-            self.problems.push((self.line, LineProblem::TooLong { len: n, max: self.max_line }));
+            self.problems.push((
+                self.line,
+                LineProblem::TooLong {
+                    len: n,
+                    max: self.max_line,
+                },
+            ));
             self.session.mark_cut();
         } else if !self.pending.is_empty() {
             self.line += 1;
@@ -279,14 +319,29 @@ impl Feeder {
         self.session
     }
 
-    fn process(&mut self, bytes: &[u8], partial: bool, on_event: &mut dyn FnMut(&Event<'_>, &Session)) {
+    fn process(
+        &mut self,
+        bytes: &[u8],
+        partial: bool,
+        on_event: &mut dyn FnMut(&Event<'_>, &Session),
+    ) {
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         let number = self.line;
         if bytes.len() > self.max_line {
-            self.problems.push((number, LineProblem::TooLong { len: bytes.len() as u64, max: self.max_line }));
+            self.problems.push((
+                number,
+                LineProblem::TooLong {
+                    len: bytes.len() as u64,
+                    max: self.max_line,
+                },
+            ));
             return;
         }
-        let line = Line { number, bytes, partial };
+        let line = Line {
+            number,
+            bytes,
+            partial,
+        };
         let session = &mut self.session;
         let res = self.decoder.decode(&line, &mut |ev: &Event<'_>| {
             session.observe(ev);

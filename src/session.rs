@@ -262,9 +262,16 @@ impl Session {
                     cur.denials += 1;
                 }
                 let call = self.calls.get(id);
-                self.note.tool = d.tool.as_deref().map(str::to_string).or_else(|| call.map(|c| c.name.clone()));
-                self.note.key_arg =
-                    d.key_arg.as_deref().map(str::to_string).or_else(|| call.and_then(|c| c.key_arg.clone()));
+                self.note.tool = d
+                    .tool
+                    .as_deref()
+                    .map(str::to_string)
+                    .or_else(|| call.map(|c| c.name.clone()));
+                self.note.key_arg = d
+                    .key_arg
+                    .as_deref()
+                    .map(str::to_string)
+                    .or_else(|| call.and_then(|c| c.key_arg.clone()));
             }
             EventKind::Usage(u) => {
                 if ev.parent.is_none() {
@@ -275,7 +282,11 @@ impl Session {
             EventKind::Result(r) => {
                 self.active_since_result = false;
                 cur.results += 1;
-                cur.outcome = Some(if r.is_error { Outcome::Error } else { Outcome::Success });
+                cur.outcome = Some(if r.is_error {
+                    Outcome::Error
+                } else {
+                    Outcome::Success
+                });
                 cur.num_turns = r.num_turns.or(cur.num_turns);
                 cur.duration_ms = r.duration_ms.or(cur.duration_ms);
                 cur.cost_usd = r.cost_usd.or(cur.cost_usd);
@@ -283,7 +294,10 @@ impl Session {
                     cur.result_tokens = Some(r.tokens);
                 }
                 cur.error = if r.is_error {
-                    r.text.as_deref().map(str::to_string).or_else(|| r.errors.first().map(std::string::ToString::to_string))
+                    r.text
+                        .as_deref()
+                        .map(str::to_string)
+                        .or_else(|| r.errors.first().map(std::string::ToString::to_string))
                 } else {
                     None
                 };
@@ -321,8 +335,12 @@ impl Session {
     }
 
     fn switch_session_if_needed(&mut self, ev: &Event<'_>) {
-        let Some(cur) = self.current.as_ref() else { return };
-        let (Some(new_id), Some(cur_id)) = (ev.session.as_deref(), cur.id.as_deref()) else { return };
+        let Some(cur) = self.current.as_ref() else {
+            return;
+        };
+        let (Some(new_id), Some(cur_id)) = (ev.session.as_deref(), cur.id.as_deref()) else {
+            return;
+        };
         if new_id == cur_id {
             return;
         }

@@ -16,8 +16,8 @@ use simd_json::prelude::*;
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
-    Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult,
-    Unknown, Usage,
+    Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
+    ToolResult, Unknown, Usage,
 };
 
 /// Per-stream state.
@@ -46,7 +46,12 @@ impl<'v> Base<'v> {
     }
 }
 
-pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+pub(crate) fn decode<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
     let ty = str_at(v, "type").unwrap_or("");
     let base = Base {
         line: ctx.line,
@@ -79,11 +84,25 @@ pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, state: &mut State, emi
         "tool_progress" => {
             let name = str_at(v, "tool_name").unwrap_or("tool");
             let secs = f64_at(v, "elapsed_time_seconds").unwrap_or(0.0);
-            notice(&base, ctx, "tool_progress", Level::Debug, format!("{name} still running ({secs:.0}s)"), emit)
+            notice(
+                &base,
+                ctx,
+                "tool_progress",
+                Level::Debug,
+                format!("{name} still running ({secs:.0}s)"),
+                emit,
+            )
         }
         "tool_use_summary" => {
             let s = str_at(v, "summary").unwrap_or("");
-            notice(&base, ctx, "tool_use_summary", Level::Info, s.to_string(), emit)
+            notice(
+                &base,
+                ctx,
+                "tool_use_summary",
+                Level::Info,
+                s.to_string(),
+                emit,
+            )
         }
         "auth_status" => {
             let (level, text) = match str_at(v, "error") {
@@ -92,13 +111,29 @@ pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, state: &mut State, emi
             };
             notice(&base, ctx, "auth_status", level, text, emit)
         }
-        "conversation_reset" => notice(&base, ctx, "conversation_reset", Level::Info, "conversation reset".into(), emit),
-        "keep_alive" | "prompt_suggestion" | "active_goal" | "control_request" | "control_response"
+        "conversation_reset" => notice(
+            &base,
+            ctx,
+            "conversation_reset",
+            Level::Info,
+            "conversation reset".into(),
+            emit,
+        ),
+        "keep_alive"
+        | "prompt_suggestion"
+        | "active_goal"
+        | "control_request"
+        | "control_response"
         | "control_cancel_request" => {
             let text = match ty {
-                "prompt_suggestion" => format!("suggested prompt: {}", str_at(v, "suggestion").unwrap_or("")),
+                "prompt_suggestion" => format!(
+                    "suggested prompt: {}",
+                    str_at(v, "suggestion").unwrap_or("")
+                ),
                 "control_request" => {
-                    let sub = get(v, "request").and_then(|r| str_at(r, "subtype")).unwrap_or("?");
+                    let sub = get(v, "request")
+                        .and_then(|r| str_at(r, "subtype"))
+                        .unwrap_or("?");
                     format!("control request: {sub}")
                 }
                 _ => ty.replace('_', " "),
@@ -125,7 +160,13 @@ fn notice<'v>(
     })))
 }
 
-fn unknown<'v>(base: &Base<'v>, ctx: &Ctx<'v>, ty: &str, sub: Option<&str>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn unknown<'v>(
+    base: &Base<'v>,
+    ctx: &Ctx<'v>,
+    ty: &str,
+    sub: Option<&str>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
     let type_name = match sub {
         Some(s) => format!("{ty}/{s}"),
         None => ty.to_string(),
@@ -136,7 +177,12 @@ fn unknown<'v>(base: &Base<'v>, ctx: &Ctx<'v>, ty: &str, sub: Option<&str>, emit
     })))
 }
 
-fn system<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn system<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
     let sub = str_at(v, "subtype").unwrap_or("");
     let (level, text): (Level, String) = match sub {
         "init" => return emit(&base.event(EventKind::SessionStart(init(v)))),
@@ -222,12 +268,26 @@ fn system<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<
         "task_notification" => {
             let st = str_at(v, "status").unwrap_or("done");
             let summary = str_at(v, "summary").unwrap_or("");
-            let level = if st == "completed" { Level::Info } else { Level::Warning };
+            let level = if st == "completed" {
+                Level::Info
+            } else {
+                Level::Warning
+            };
             (level, format!("task {st}: {summary}"))
         }
         "hook_started" | "hook_progress" => {
             let name = str_at(v, "hook_name").unwrap_or("hook");
-            (Level::Debug, format!("hook {name} {}", if sub == "hook_started" { "started" } else { "running" }))
+            (
+                Level::Debug,
+                format!(
+                    "hook {name} {}",
+                    if sub == "hook_started" {
+                        "started"
+                    } else {
+                        "running"
+                    }
+                ),
+            )
         }
         "hook_response" => {
             let name = str_at(v, "hook_name").unwrap_or("hook");
@@ -247,7 +307,9 @@ fn system<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<
             }
         }
         "informational" | "notification" => {
-            let text = str_at(v, "content").or_else(|| str_at(v, "text")).unwrap_or("");
+            let text = str_at(v, "content")
+                .or_else(|| str_at(v, "text"))
+                .unwrap_or("");
             let level = match str_at(v, "level").or_else(|| str_at(v, "priority")) {
                 Some("warning" | "high" | "immediate") => Level::Warning,
                 _ => Level::Info,
@@ -270,11 +332,18 @@ fn system<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<
             let n = arr_at(v, "tasks").len();
             (Level::Debug, format!("background tasks: {n}"))
         }
-        "session_state_changed" => (Level::Debug, format!("session {}", str_at(v, "state").unwrap_or("changed"))),
-        "files_persisted" | "plugin_install" | "commands_changed" | "memory_recall" | "elicitation_complete"
-        | "control_request_progress" | "mirror_error" | "worker_shutting_down" => {
-            (Level::Debug, sub.replace('_', " "))
-        }
+        "session_state_changed" => (
+            Level::Debug,
+            format!("session {}", str_at(v, "state").unwrap_or("changed")),
+        ),
+        "files_persisted"
+        | "plugin_install"
+        | "commands_changed"
+        | "memory_recall"
+        | "elicitation_complete"
+        | "control_request_progress"
+        | "mirror_error"
+        | "worker_shutting_down" => (Level::Debug, sub.replace('_', " ")),
         _ => return unknown(base, ctx, "system", Some(sub), emit),
     };
     emit(&base.event(EventKind::Notice(Notice {
@@ -395,10 +464,14 @@ fn assistant_block<'v>(
             redacted: false,
             message_id,
         }),
-        "redacted_thinking" => {
-            EventKind::Thinking(Thinking { text: Cow::Borrowed(""), redacted: true, message_id })
+        "redacted_thinking" => EventKind::Thinking(Thinking {
+            text: Cow::Borrowed(""),
+            redacted: true,
+            message_id,
+        }),
+        "tool_use" | "server_tool_use" | "mcp_tool_use" => {
+            EventKind::ToolCall(tool_call(block, message_id))
         }
-        "tool_use" | "server_tool_use" | "mcp_tool_use" => EventKind::ToolCall(tool_call(block, message_id)),
         "mcp_tool_result" => EventKind::ToolResult(ToolResult {
             id: cow_at(block, "tool_use_id").unwrap_or_default(),
             is_error: bool_at(block, "is_error").unwrap_or(false),
@@ -430,7 +503,12 @@ fn assistant_block<'v>(
     emit(&base.event(kind))
 }
 
-fn user<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn user<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
     let content = get(v, "message").and_then(|m| get(m, "content"));
     match content {
         Some(Value::String(s)) => emit(&base.event(EventKind::Text(Text {
@@ -507,7 +585,8 @@ fn result<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Res
         })))?;
     }
     let subtype = str_at(v, "subtype");
-    let is_error = bool_at(v, "is_error").unwrap_or(false) || subtype.is_some_and(|s| s.starts_with("error"));
+    let is_error =
+        bool_at(v, "is_error").unwrap_or(false) || subtype.is_some_and(|s| s.starts_with("error"));
     let text = match get(v, "result") {
         Some(Value::String(s)) => Some(Cow::Borrowed(s.as_ref())),
         Some(Value::Static(simd_json::StaticNode::Null)) | None => None,
@@ -534,7 +613,10 @@ fn result<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Res
         .or_else(|| f64_at(v, "cost_usd"))
         .or_else(|| f64_at(v, "total_cost"))
         .or_else(|| {
-            let costs: Vec<f64> = model_usage.iter().filter_map(|m: &ModelUsage<'_>| m.cost_usd).collect();
+            let costs: Vec<f64> = model_usage
+                .iter()
+                .filter_map(|m: &ModelUsage<'_>| m.cost_usd)
+                .collect();
             (!costs.is_empty()).then(|| costs.iter().sum())
         });
     let res = SessionResult {
@@ -556,13 +638,17 @@ fn result<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Res
 }
 
 fn stream_event<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-    let Some(ev) = get(v, "event") else { return Ok(()) };
+    let Some(ev) = get(v, "event") else {
+        return Ok(());
+    };
     if str_at(ev, "type") != Some("content_block_delta") {
         // message_start/stop, block start/stop, message_delta: the complete
         // `assistant` line that follows carries what they announce.
         return Ok(());
     }
-    let Some(delta) = get(ev, "delta") else { return Ok(()) };
+    let Some(delta) = get(ev, "delta") else {
+        return Ok(());
+    };
     let (kind, text) = match str_at(delta, "type") {
         Some("text_delta") => (DeltaKind::Text, cow_at(delta, "text")),
         Some("thinking_delta") => (DeltaKind::Thinking, cow_at(delta, "thinking")),
@@ -603,7 +689,9 @@ fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> Tool
                 call.todos = arr_at(input, "todos")
                     .iter()
                     .map(|t| Todo {
-                        content: cow_at(t, "content").or_else(|| cow_at(t, "subject")).unwrap_or_default(),
+                        content: cow_at(t, "content")
+                            .or_else(|| cow_at(t, "subject"))
+                            .unwrap_or_default(),
                         status: cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
                     })
                     .collect();
@@ -636,7 +724,9 @@ pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, st
         "Bash" => s("command"),
         "BashOutput" => s("bash_id"),
         "KillBash" | "KillShell" => s("shell_id"),
-        "TaskOutput" | "TaskStop" | "TaskGet" => s("task_id").or_else(|| s("shell_id")).or_else(|| s("taskId")),
+        "TaskOutput" | "TaskStop" | "TaskGet" => s("task_id")
+            .or_else(|| s("shell_id"))
+            .or_else(|| s("taskId")),
         "Glob" | "Grep" => {
             let pattern = str_at(input, "pattern")?;
             let mut out = pattern.to_string();
@@ -646,7 +736,11 @@ pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, st
             if let Some(g) = str_at(input, "glob") {
                 let _ = write!(out, " ({g})");
             }
-            if out.len() == pattern.len() { Some(Cow::Borrowed(pattern)) } else { Some(Cow::Owned(out)) }
+            if out.len() == pattern.len() {
+                Some(Cow::Borrowed(pattern))
+            } else {
+                Some(Cow::Owned(out))
+            }
         }
         "LS" => s("path"),
         "Task" | "Agent" => {
@@ -662,12 +756,19 @@ pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, st
         "web_fetch" => s("url"),
         "TodoWrite" => {
             let n = arr_at(input, "todos").len();
-            Some(Cow::Owned(format!("{n} item{}", if n == 1 { "" } else { "s" })))
+            Some(Cow::Owned(format!(
+                "{n} item{}",
+                if n == 1 { "" } else { "s" }
+            )))
         }
-        "AskUserQuestion" => {
-            arr_at(input, "questions").first().and_then(|q| cow_at(q, "question")).or_else(|| s("question"))
-        }
-        "Skill" => match (str_at(input, "skill").or_else(|| str_at(input, "command")), str_at(input, "args")) {
+        "AskUserQuestion" => arr_at(input, "questions")
+            .first()
+            .and_then(|q| cow_at(q, "question"))
+            .or_else(|| s("question")),
+        "Skill" => match (
+            str_at(input, "skill").or_else(|| str_at(input, "command")),
+            str_at(input, "args"),
+        ) {
             (Some(k), Some(a)) if !a.is_empty() => Some(Cow::Owned(format!("{k} {a}"))),
             (Some(k), _) => Some(Cow::Borrowed(k)),
             _ => None,
@@ -687,9 +788,9 @@ pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, st
         "SendMessage" => s("to").or_else(|| s("recipient")),
         "CronCreate" => s("schedule").or_else(|| s("cron")),
         "EnterWorktree" => s("name").or_else(|| s("path")),
-        "Monitor" | "ScheduleWakeup" | "PushNotification" | "Workflow" => {
-            s("description").or_else(|| s("name")).or_else(|| s("message"))
-        }
+        "Monitor" | "ScheduleWakeup" | "PushNotification" | "Workflow" => s("description")
+            .or_else(|| s("name"))
+            .or_else(|| s("message")),
         n if n.starts_with("mcp__") => first_string_arg(input),
         _ => None,
     }
@@ -729,9 +830,10 @@ pub(crate) fn content_text<'v>(c: &'v Value<'v>) -> Cow<'v, str> {
                     (Some(s), _) => Cow::Borrowed(s),
                     (None, Some("text")) => Cow::Borrowed(str_at(item, "text").unwrap_or("")),
                     (None, Some("image")) => Cow::Borrowed("[image]"),
-                    (None, Some("tool_reference")) => {
-                        Cow::Owned(format!("[tool {}]", str_at(item, "tool_name").unwrap_or("?")))
-                    }
+                    (None, Some("tool_reference")) => Cow::Owned(format!(
+                        "[tool {}]",
+                        str_at(item, "tool_name").unwrap_or("?")
+                    )),
                     (None, Some(t)) => Cow::Owned(format!("[{t}]")),
                     (None, None) => Cow::Owned(to_json(item)),
                 };

@@ -53,9 +53,9 @@ impl fmt::Display for LineProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LineProblem::InvalidUtf8 { at } => write!(f, "not valid UTF-8 (byte {})", at + 1),
-            LineProblem::InvalidJson { truncated: true, .. } => {
-                f.write_str("truncated last line (the input ended mid-line)")
-            }
+            LineProblem::InvalidJson {
+                truncated: true, ..
+            } => f.write_str("truncated last line (the input ended mid-line)"),
             LineProblem::InvalidJson { at, what, .. } => {
                 write!(f, "invalid JSON at byte {} ({what})", at + 1)
             }
@@ -99,7 +99,11 @@ impl Decoder {
     /// A fresh decoder.
     #[must_use]
     pub fn new() -> Self {
-        Decoder { scratch: Vec::new(), buffers: simd_json::Buffers::default(), claude: claude::State::default() }
+        Decoder {
+            scratch: Vec::new(),
+            buffers: simd_json::Buffers::default(),
+            claude: claude::State::default(),
+        }
     }
 
     /// Decode one line, passing each event to `emit`.
@@ -111,7 +115,11 @@ impl Decoder {
         if bytes.is_empty() {
             return Ok(Decoded::Blank);
         }
-        let Decoder { scratch, buffers, claude } = self;
+        let Decoder {
+            scratch,
+            buffers,
+            claude,
+        } = self;
         scratch.clear();
         scratch.extend_from_slice(bytes);
         let value = match simd_json::to_borrowed_value_with_buffers(scratch, buffers) {
@@ -120,12 +128,19 @@ impl Decoder {
         };
         let Some(raw) = std::str::from_utf8(bytes).ok() else {
             // simd-json validated the strings; anything else is not UTF-8.
-            return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 { at: utf8_error_at(bytes) }));
+            return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 {
+                at: utf8_error_at(bytes),
+            }));
         };
         if value.as_object().is_none() {
-            return Ok(Decoded::Skipped(LineProblem::NotAnObject { found: type_name(&value) }));
+            return Ok(Decoded::Skipped(LineProblem::NotAnObject {
+                found: type_name(&value),
+            }));
         }
-        let ctx = Ctx { line: line.number, raw };
+        let ctx = Ctx {
+            line: line.number,
+            raw,
+        };
         if native::is_native(&value) {
             native::decode(&value, &ctx, emit)?;
         } else {
@@ -146,13 +161,21 @@ pub(crate) struct Ctx<'a> {
 /// Blank, BOM and surrounding whitespace are not part of an event.
 fn trim(bytes: &[u8]) -> &[u8] {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
-    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |p| p + 1);
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |p| p + 1);
     &bytes[start..end]
 }
 
 fn utf8_error_at(bytes: &[u8]) -> usize {
-    std::str::from_utf8(bytes).err().map_or(0, |e| e.valid_up_to())
+    std::str::from_utf8(bytes)
+        .err()
+        .map_or(0, |e| e.valid_up_to())
 }
 
 /// A line that does not parse is either JSON gone wrong or plain text.
@@ -163,7 +186,9 @@ fn classify_failure(
     emit: &mut Emit<'_>,
 ) -> io::Result<Decoded> {
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 { at: utf8_error_at(bytes) }));
+        return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 {
+            at: utf8_error_at(bytes),
+        }));
     };
     let looks_like_json = matches!(bytes.first(), Some(b'{' | b'['));
     if looks_like_json {
@@ -238,7 +263,10 @@ pub(crate) fn u64_at(v: &Value<'_>, key: &str) -> Option<u64> {
 }
 
 pub(crate) fn f64_at(v: &Value<'_>, key: &str) -> Option<f64> {
-    v.as_object()?.get(key)?.cast_f64().filter(|f| f.is_finite())
+    v.as_object()?
+        .get(key)?
+        .cast_f64()
+        .filter(|f| f.is_finite())
 }
 
 pub(crate) fn bool_at(v: &Value<'_>, key: &str) -> Option<bool> {
@@ -246,7 +274,9 @@ pub(crate) fn bool_at(v: &Value<'_>, key: &str) -> Option<bool> {
 }
 
 pub(crate) fn arr_at<'v>(v: &'v Value<'v>, key: &str) -> &'v [Value<'v>] {
-    get(v, key).and_then(|x| x.as_array()).map_or(&[], |a| a.as_slice())
+    get(v, key)
+        .and_then(|x| x.as_array())
+        .map_or(&[], |a| a.as_slice())
 }
 
 /// Strings of an array (other items are skipped; `{name}` objects give their name).

@@ -11,8 +11,8 @@ use simd_json::prelude::*;
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
-    Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult,
-    Unknown, Usage,
+    Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
+    ToolResult, Unknown, Usage,
 };
 
 /// A line of our own schema has a numeric `v` and a string `kind`.
@@ -21,7 +21,9 @@ pub(crate) fn is_native(v: &Value<'_>) -> bool {
 }
 
 pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-    let producer = str_at(v, "producer").and_then(Producer::from_name).unwrap_or(Producer::Claude);
+    let producer = str_at(v, "producer")
+        .and_then(Producer::from_name)
+        .unwrap_or(Producer::Claude);
     let json = |k: &str| get(v, k).map_or(Cow::Borrowed("null"), |x| Cow::Owned(to_json(x)));
     let kind = match str_at(v, "kind").unwrap_or("") {
         "session_start" => EventKind::SessionStart(SessionStart {
@@ -43,7 +45,11 @@ pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -
             slash_commands: strings_at(v, "slash_commands"),
         }),
         "text" => EventKind::Text(Text {
-            role: if str_at(v, "role") == Some("user") { Role::User } else { Role::Assistant },
+            role: if str_at(v, "role") == Some("user") {
+                Role::User
+            } else {
+                Role::Assistant
+            },
             text: cow_at(v, "text").unwrap_or_default(),
             message_id: cow_at(v, "message_id"),
         }),
@@ -66,7 +72,10 @@ pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -
                 .collect(),
             questions: arr_at(v, "questions")
                 .iter()
-                .map(|q| Question { question: cow_at(q, "question").unwrap_or_default(), options: strings_at(q, "options") })
+                .map(|q| Question {
+                    question: cow_at(q, "question").unwrap_or_default(),
+                    options: strings_at(q, "options"),
+                })
                 .collect(),
             message_id: cow_at(v, "message_id"),
         }),
@@ -89,9 +98,13 @@ pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -
         }),
         "notice" => EventKind::Notice(Notice {
             subtype: cow_at(v, "subtype").unwrap_or_default(),
-            level: str_at(v, "level").and_then(Level::from_name).unwrap_or(Level::Info),
+            level: str_at(v, "level")
+                .and_then(Level::from_name)
+                .unwrap_or(Level::Info),
             text: cow_at(v, "text").unwrap_or_default(),
-            raw: get(v, "raw").filter(|r| r.as_object().is_some()).map(|r| Cow::Owned(to_json(r))),
+            raw: get(v, "raw")
+                .filter(|r| r.as_object().is_some())
+                .map(|r| Cow::Owned(to_json(r))),
         }),
         "result" => EventKind::Result(Box::new(SessionResult {
             is_error: bool_at(v, "is_error").unwrap_or(false),
@@ -116,7 +129,9 @@ pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -
             api_error_status: u64_at(v, "api_error_status"),
         })),
         "delta" => EventKind::Delta(Delta {
-            kind: str_at(v, "delta_kind").and_then(DeltaKind::from_name).unwrap_or(DeltaKind::Text),
+            kind: str_at(v, "delta_kind")
+                .and_then(DeltaKind::from_name)
+                .unwrap_or(DeltaKind::Text),
             index: u64_at(v, "index"),
             text: cow_at(v, "text").unwrap_or_default(),
         }),

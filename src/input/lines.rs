@@ -104,13 +104,25 @@ impl<R: Read> LineReader<R> {
             self.scanned = self.start;
             if let Some(skipped) = self.discarding.take() {
                 let len = skipped + (nl - line_start) as u64;
-                return Some(Frame::TooLong { number, len: trim_cr_len(len, &self.buf[line_start..nl]), partial: false });
+                return Some(Frame::TooLong {
+                    number,
+                    len: trim_cr_len(len, &self.buf[line_start..nl]),
+                    partial: false,
+                });
             }
             let bytes = strip_cr(&self.buf[line_start..nl]);
             if bytes.len() > self.max_line {
-                return Some(Frame::TooLong { number, len: bytes.len() as u64, partial: false });
+                return Some(Frame::TooLong {
+                    number,
+                    len: bytes.len() as u64,
+                    partial: false,
+                });
             }
-            return Some(Frame::Line(Line { number, bytes, partial: false }));
+            return Some(Frame::Line(Line {
+                number,
+                bytes,
+                partial: false,
+            }));
         }
         self.scanned = self.end;
         if !self.eof {
@@ -123,7 +135,11 @@ impl<R: Read> LineReader<R> {
         if let Some(skipped) = self.discarding.take() {
             self.line_no += 1;
             let len = skipped + (self.end - line_start) as u64;
-            return Some(Frame::TooLong { number: self.line_no, len, partial: true });
+            return Some(Frame::TooLong {
+                number: self.line_no,
+                len,
+                partial: true,
+            });
         }
         if line_start == self.end {
             return None;
@@ -131,9 +147,17 @@ impl<R: Read> LineReader<R> {
         self.line_no += 1;
         let bytes = strip_cr(&self.buf[line_start..self.end]);
         if bytes.len() > self.max_line {
-            return Some(Frame::TooLong { number: self.line_no, len: bytes.len() as u64, partial: true });
+            return Some(Frame::TooLong {
+                number: self.line_no,
+                len: bytes.len() as u64,
+                partial: true,
+            });
         }
-        Some(Frame::Line(Line { number: self.line_no, bytes, partial: true }))
+        Some(Frame::Line(Line {
+            number: self.line_no,
+            bytes,
+            partial: true,
+        }))
     }
 
     /// Read more input. Returns `Ok(false)` at end of input. Call only after
@@ -209,7 +233,12 @@ impl<R: Read> LineReader<R> {
         // Buffer full of one partial line: grow, up to just past the limit so
         // that crossing it is detected.
         let limit = self.max_line.saturating_add(2);
-        let new_len = self.buf.len().saturating_mul(2).min(limit).max(self.buf.len() + 1);
+        let new_len = self
+            .buf
+            .len()
+            .saturating_mul(2)
+            .min(limit)
+            .max(self.buf.len() + 1);
         self.buf.resize(new_len, 0);
     }
 }
@@ -222,7 +251,11 @@ fn strip_cr(bytes: &[u8]) -> &[u8] {
 }
 
 fn trim_cr_len(len: u64, tail: &[u8]) -> u64 {
-    if tail.last() == Some(&b'\r') { len.saturating_sub(1) } else { len }
+    if tail.last() == Some(&b'\r') {
+        len.saturating_sub(1)
+    } else {
+        len
+    }
 }
 
 #[cfg(test)]

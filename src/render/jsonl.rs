@@ -26,7 +26,10 @@ pub struct Jsonl<W: Write> {
 impl<W: Write> Jsonl<W> {
     /// A sink writing to `out` (buffer it: the sink writes one line at a time).
     pub fn new(out: W) -> Self {
-        Jsonl { out, buf: Vec::with_capacity(4096) }
+        Jsonl {
+            out,
+            buf: Vec::with_capacity(4096),
+        }
     }
 
     /// Give back the writer.
@@ -140,7 +143,10 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
         EventKind::PermissionDenied(d) => {
             o.opt_str("id", d.id.as_deref());
             o.opt_str("tool", s.note().tool.as_deref().or(d.tool.as_deref()));
-            o.opt_str("key_arg", s.note().key_arg.as_deref().or(d.key_arg.as_deref()));
+            o.opt_str(
+                "key_arg",
+                s.note().key_arg.as_deref().or(d.key_arg.as_deref()),
+            );
             o.opt_str("message", d.message.as_deref());
         }
         EventKind::Usage(u) => {

@@ -7,6 +7,8 @@
 //! terminal, so `streamview > log 2> errors` separates them.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
@@ -14,7 +16,8 @@ use termcolor::{Color, ColorSpec, WriteColor};
 use super::sanitize::sanitize;
 use super::{Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{
-    Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, ToolCall, ToolResult,
+    Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, ToolCall,
+    ToolResult,
 };
 use crate::session::{Outcome, Session};
 
@@ -43,7 +46,11 @@ pub struct PrettyOptions {
 
 impl Default for PrettyOptions {
     fn default() -> Self {
-        PrettyOptions { verbosity: Verbosity::Normal, max_lines: 10, mirror_errors: false }
+        PrettyOptions {
+            verbosity: Verbosity::Normal,
+            max_lines: 10,
+            mirror_errors: false,
+        }
     }
 }
 
@@ -80,7 +87,16 @@ impl Styles {
         ok.set_fg(Some(Color::Green)).set_bold(true);
         let mut dim = ColorSpec::new();
         dim.set_dimmed(true);
-        Styles { header, tool, error, warn, denied, ok, dim, plain: ColorSpec::new() }
+        Styles {
+            header,
+            tool,
+            error,
+            warn,
+            denied,
+            ok,
+            dim,
+            plain: ColorSpec::new(),
+        }
     }
 }
 
@@ -90,8 +106,9 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     err: E,
     opts: PrettyOptions,
     st: Styles,
-    /// Last assistant text shown at depth 0: the result repeats it.
-    last_text: String,
+    /// Hashes of the main agent's texts shown in this session: a result
+    /// repeats the last one, and is printed only when it was not shown.
+    shown_texts: HashSet<u64>,
     /// Last error text shown: the error result usually repeats it.
     last_error: String,
 }
@@ -113,7 +130,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             err,
             opts,
             st: Styles::new(),
-            last_text: String::new(),
+            shown_texts: HashSet::new(),
             last_error: String::new(),
         }
     }
@@ -133,7 +150,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
 
     /// Write `lines` (already built) to the targets of `to`. Each element is a
     /// list of (style, text) spans forming one line.
-    fn emit(&mut self, to: To, depth: usize, lines: &[Vec<(Style, Cow<'_, str>)>]) -> io::Result<()> {
+    fn emit(
+        &mut self,
+        to: To,
+        depth: usize,
+        lines: &[Vec<(Style, Cow<'_, str>)>],
+    ) -> io::Result<()> {
         if !self.quiet() {
             write_lines(&mut self.out, &self.st, depth, lines)?;
         }
@@ -147,20 +169,32 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         Ok(())
     }
 
-    fn session_start(&mut self, st: &SessionStart<'_>, producer: Producer, s: &Session) -> io::Result<()> {
+    fn session_start(
+        &mut self,
+        st: &SessionStart<'_>,
+        producer: Producer,
+        s: &Session,
+    ) -> io::Result<()> {
         let note = s.note();
         if !note.new_session {
             if note.header_changed {
                 let mut l = vec![(Style::Header, Cow::Borrowed("● "))];
-                l.push((Style::Plain, Cow::Owned(format!(
-                    "model {} · permission mode {}",
-                    sanitize(st.model.as_deref().unwrap_or("?")),
-                    sanitize(st.permission_mode.as_deref().unwrap_or("?"))
-                ))));
+                l.push((
+                    Style::Plain,
+                    Cow::Owned(format!(
+                        "model {} · permission mode {}",
+                        sanitize(st.model.as_deref().unwrap_or("?")),
+                        sanitize(st.permission_mode.as_deref().unwrap_or("?"))
+                    )),
+                ));
                 return self.emit(To::Out, 0, &[l]);
             }
             if self.verbose() {
-                return self.emit(To::Out, 0, &[vec![(Style::Dim, Cow::Borrowed("· new turn"))]]);
+                return self.emit(
+                    To::Out,
+                    0,
+                    &[vec![(Style::Dim, Cow::Borrowed("· new turn"))]],
+                );
             }
             return Ok(());
         }
@@ -171,7 +205,10 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if let Some(cwd) = &st.cwd {
             line.push((Style::Plain, Cow::Owned(format!(" in {}", sanitize(cwd)))));
         }
-        line.push((Style::Dim, Cow::Owned(format!(" · {} tools", st.tools.len()))));
+        line.push((
+            Style::Dim,
+            Cow::Owned(format!(" · {} tools", st.tools.len())),
+        ));
         if !st.mcp_servers.is_empty() {
             line.push((Style::Dim, Cow::Borrowed(" · MCP:")));
             for m in &st.mcp_servers {
@@ -197,7 +234,10 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             if let Some(k) = &st.api_key_source {
                 d.push_str(&format!("API key from {} · ", sanitize(k)));
             }
-            d.push_str(&format!("session {}", sanitize(s.current().and_then(|c| c.id.as_deref()).unwrap_or("?"))));
+            d.push_str(&format!(
+                "session {}",
+                sanitize(s.current().and_then(|c| c.id.as_deref()).unwrap_or("?"))
+            ));
             lines.push(vec![(Style::Dim, Cow::Owned(format!("  {d}")))]);
             for (label, list) in [
                 ("tools", &st.tools),
@@ -207,7 +247,10 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             ] {
                 if !list.is_empty() {
                     let joined: Vec<Cow<'_, str>> = list.iter().map(|t| sanitize(t)).collect();
-                    lines.push(vec![(Style::Dim, Cow::Owned(format!("  {label}: {}", joined.join(", "))))]);
+                    lines.push(vec![(
+                        Style::Dim,
+                        Cow::Owned(format!("  {label}: {}", joined.join(", "))),
+                    )]);
                 }
             }
         }
@@ -217,13 +260,22 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     fn tool_call(&mut self, c: &ToolCall<'_>, depth: usize) -> io::Result<()> {
-        let mut line = vec![(Style::Tool, Cow::Borrowed("▸ ")), (Style::Tool, display_name(&c.name))];
+        let mut line = vec![
+            (Style::Tool, Cow::Borrowed("▸ ")),
+            (Style::Tool, display_name(&c.name)),
+        ];
         match &c.key_arg {
             Some(k) if !k.is_empty() => {
-                line.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, MAX_KEY_CHARS)))));
+                line.push((
+                    Style::Plain,
+                    Cow::Owned(format!(" {}", one_line(k, MAX_KEY_CHARS))),
+                ));
             }
             _ if c.todos.is_empty() && c.questions.is_empty() && c.input.len() > 2 => {
-                line.push((Style::Dim, Cow::Owned(format!(" {}", one_line(&c.input, MAX_INPUT_CHARS)))));
+                line.push((
+                    Style::Dim,
+                    Cow::Owned(format!(" {}", one_line(&c.input, MAX_INPUT_CHARS))),
+                ));
             }
             _ => {}
         }
@@ -234,13 +286,29 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 "in_progress" => "◐",
                 _ => "☐",
             };
-            let style = if t.status == "completed" { Style::Dim } else { Style::Plain };
-            lines.push(vec![(style, Cow::Owned(format!("    {mark} {}", one_line(&t.content, MAX_KEY_CHARS))))]);
+            let style = if t.status == "completed" {
+                Style::Dim
+            } else {
+                Style::Plain
+            };
+            lines.push(vec![(
+                style,
+                Cow::Owned(format!(
+                    "    {mark} {}",
+                    one_line(&t.content, MAX_KEY_CHARS)
+                )),
+            )]);
         }
         for q in &c.questions {
-            lines.push(vec![(Style::Plain, Cow::Owned(format!("    ? {}", one_line(&q.question, MAX_KEY_CHARS))))]);
+            lines.push(vec![(
+                Style::Plain,
+                Cow::Owned(format!("    ? {}", one_line(&q.question, MAX_KEY_CHARS))),
+            )]);
             for o in &q.options {
-                lines.push(vec![(Style::Dim, Cow::Owned(format!("      - {}", one_line(o, MAX_KEY_CHARS))))]);
+                lines.push(vec![(
+                    Style::Dim,
+                    Cow::Owned(format!("      - {}", one_line(o, MAX_KEY_CHARS))),
+                )]);
             }
         }
         self.emit(To::Out, depth, &lines)
@@ -255,7 +323,10 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         }
         if r.is_error {
             let text = strip_tool_error(&r.content);
-            let mut head = vec![(Style::Error, Cow::Borrowed("✗ ")), (Style::Error, Cow::Owned(sanitize(tool).into_owned()))];
+            let mut head = vec![
+                (Style::Error, Cow::Borrowed("✗ ")),
+                (Style::Error, Cow::Owned(sanitize(tool).into_owned())),
+            ];
             if let Some(k) = &note.key_arg {
                 head.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, 80)))));
             }
@@ -270,12 +341,27 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if agent || self.verbose() {
             // A sub-agent's answer only exists here, so it is shown by default.
             let mut text: &str = &r.content;
-            if agent && let Some(p) = text.find("\nagentId:") {
-                text = &text[..p];
-            }
             let mut lines = Vec::new();
+            if agent {
+                if let Some(p) = text.find("\nagentId:") {
+                    text = &text[..p];
+                }
+                if text.starts_with("Async agent launched") {
+                    // Newer CLIs run sub-agents in the background; the
+                    // result is metadata the model is told not to quote.
+                    text = "(running in the background)";
+                }
+                let mut head = vec![
+                    (Style::Tool, Cow::Borrowed("◂ ")),
+                    (Style::Tool, Cow::Owned(tool.to_string())),
+                ];
+                if let Some(k) = &note.key_arg {
+                    head.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, 80)))));
+                }
+                lines.push(head);
+            }
             self.body_lines(&mut lines, text, Style::Dim);
-            if lines.is_empty() {
+            if lines.len() <= usize::from(agent) {
                 lines.push(vec![(Style::Dim, Cow::Borrowed("  ⎿ (no output)"))]);
             }
             return self.emit(To::Out, depth, &lines);
@@ -284,7 +370,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     /// Up to `max_lines` lines of `text`, indented under a tool line.
-    fn body_lines<'t>(&self, lines: &mut Vec<Vec<(Style, Cow<'t, str>)>>, text: &'t str, style: Style) {
+    fn body_lines<'t>(
+        &self,
+        lines: &mut Vec<Vec<(Style, Cow<'t, str>)>>,
+        text: &'t str,
+        style: Style,
+    ) {
         let text = text.trim_end_matches(['\n', '\r']);
         if text.trim().is_empty() {
             return;
@@ -293,10 +384,16 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let max = self.opts.max_lines.max(1);
         for (i, l) in text.lines().take(max).enumerate() {
             let prefix = if i == 0 { "  ⎿ " } else { "    " };
-            lines.push(vec![(style, Cow::Owned(format!("{prefix}{}", sanitize(l))))]);
+            lines.push(vec![(
+                style,
+                Cow::Owned(format!("{prefix}{}", sanitize(l))),
+            )]);
         }
         if total > max {
-            lines.push(vec![(Style::Dim, Cow::Owned(format!("    … {} more lines (--max-lines)", total - max)))]);
+            lines.push(vec![(
+                Style::Dim,
+                Cow::Owned(format!("    … {} more lines (--max-lines)", total - max)),
+            )]);
         }
     }
 
@@ -311,11 +408,22 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             (Style::Denied, Cow::Owned(sanitize(tool).into_owned())),
         ];
         if let Some(k) = note.key_arg.as_deref().or(d.key_arg.as_deref()) {
-            line.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, MAX_KEY_CHARS)))));
+            line.push((
+                Style::Plain,
+                Cow::Owned(format!(" {}", one_line(k, MAX_KEY_CHARS))),
+            ));
         }
         let mut lines = vec![line];
-        if let Some(m) = d.message.as_deref().map(strip_tool_error).filter(|m| !m.is_empty()) {
-            lines.push(vec![(Style::Dim, Cow::Owned(format!("  ⎿ {}", one_line(m, 300))))]);
+        if let Some(m) = d
+            .message
+            .as_deref()
+            .map(strip_tool_error)
+            .filter(|m| !m.is_empty())
+        {
+            lines.push(vec![(
+                Style::Dim,
+                Cow::Owned(format!("  ⎿ {}", one_line(m, 300))),
+            )]);
         }
         self.emit(To::Alert, depth, &lines)
     }
@@ -338,55 +446,32 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             lines.push(vec![(style, Cow::Owned(format!("{prefix}{l}")))]);
         }
         if lines.is_empty() {
-            lines.push(vec![(style, Cow::Owned(format!("{mark}{}", sanitize(&n.subtype))))]);
+            lines.push(vec![(
+                style,
+                Cow::Owned(format!("{mark}{}", sanitize(&n.subtype))),
+            )]);
         }
         self.emit(to, depth, &lines)
     }
 
     fn result(&mut self, r: &SessionResult<'_>, s: &Session) -> io::Result<()> {
         let mut lines = Vec::new();
-        if r.is_error {
-            let mut what = String::from("session failed");
-            if let Some(st) = r.api_error_status {
-                what.push_str(&format!(" (API error {st})"));
-            } else if let Some(sub) = r.subtype.as_deref().filter(|s| *s != "success") {
-                what.push_str(&format!(" ({})", sanitize(sub)));
-            }
-            let mut msgs: Vec<&str> = r.errors.iter().map(AsRef::as_ref).collect();
-            if let Some(t) = r.text.as_deref() {
-                msgs.insert(0, t);
-            }
-            let msgs: Vec<&str> = msgs.into_iter().filter(|m| m.trim() != self.last_error).collect();
-            match msgs.first() {
-                Some(m) => what.push_str(&format!(": {}", one_line(m, 500))),
-                None if !self.last_error.is_empty() => {}
-                None => {}
-            }
-            lines.push(vec![(Style::Error, Cow::Borrowed("✗ ")), (Style::Error, Cow::Owned(what))]);
-            for m in msgs.iter().skip(1) {
-                lines.push(vec![(Style::Error, Cow::Owned(format!("  {}", one_line(m, 500))))]);
-            }
-        } else if let Some(t) = r.text.as_deref()
+        if !r.is_error
+            && let Some(t) = r.text.as_deref()
             && !t.trim().is_empty()
-            && t.trim() != self.last_text.trim()
+            && !self.shown_texts.contains(&text_hash(t))
         {
             // The result repeats the last text; show it only when it was not shown.
-            for l in sanitize(t).lines() {
+            for l in sanitize(t).trim_matches('\n').lines() {
                 lines.push(vec![(Style::Plain, Cow::Owned(l.to_string()))]);
             }
         }
         let mut stats = String::new();
-        let sep = |stats: &mut String| {
-            if !stats.is_empty() {
-                stats.push_str(" · ");
-            }
-        };
         if let Some(n) = r.num_turns {
-            sep(&mut stats);
-            stats.push_str(&format!("{n} turn{}", if n == 1 { "" } else { "s" }));
+            stats.push_str(&format!(" · {n} turn{}", if n == 1 { "" } else { "s" }));
         }
         if let Some(ms) = r.duration_ms {
-            sep(&mut stats);
+            stats.push_str(" · ");
             fmt_duration(&mut stats, ms);
             if let (true, Some(api)) = (self.verbose(), r.duration_api_ms) {
                 stats.push_str(" (API ");
@@ -395,20 +480,46 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             }
         }
         if let Some(c) = r.cost_usd {
-            sep(&mut stats);
+            stats.push_str(" · ");
             fmt_cost(&mut stats, c);
         }
         if !r.tokens.is_empty() {
-            sep(&mut stats);
+            stats.push_str(" · ");
             fmt_tokens(&mut stats, &r.tokens);
         }
-        let (style, mark, label) =
-            if r.is_error { (Style::Error, "✗ ", "error") } else { (Style::Ok, "✓ ", "done") };
-        let mut line = vec![(style, Cow::Borrowed(mark)), (style, Cow::Borrowed(label))];
-        if !stats.is_empty() {
-            line.push((Style::Plain, Cow::Owned(format!(" · {stats}"))));
+        if r.is_error {
+            let mut what = String::from("session failed");
+            if let Some(st) = r.api_error_status {
+                what.push_str(&format!(" (API error {st})"));
+            } else if let Some(sub) = r.subtype.as_deref().filter(|s| *s != "success") {
+                what.push_str(&format!(" ({})", sanitize(sub)));
+            }
+            lines.push(vec![
+                (Style::Error, Cow::Borrowed("✗ ")),
+                (Style::Error, Cow::Owned(what)),
+                (Style::Plain, Cow::Owned(stats)),
+            ]);
+            // The reason, unless the API error notice just said it.
+            let mut msgs: Vec<&str> = r.errors.iter().map(AsRef::as_ref).collect();
+            if let Some(t) = r.text.as_deref() {
+                msgs.insert(0, t);
+            }
+            for m in msgs
+                .iter()
+                .filter(|m| !m.trim().is_empty() && m.trim() != self.last_error)
+            {
+                lines.push(vec![(
+                    Style::Error,
+                    Cow::Owned(format!("  ⎿ {}", one_line(m, 500))),
+                )]);
+            }
+        } else {
+            lines.push(vec![
+                (Style::Ok, Cow::Borrowed("✓ ")),
+                (Style::Ok, Cow::Borrowed("done")),
+                (Style::Plain, Cow::Owned(stats)),
+            ]);
         }
-        lines.push(line);
         if self.verbose() {
             for m in &r.model_usage {
                 let mut t = format!("  {}: ", sanitize(&m.model));
@@ -430,15 +541,20 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 why.push(format!("session {}", sanitize(id)));
             }
             if !why.is_empty() {
-                lines.push(vec![(Style::Dim, Cow::Owned(format!("  {}", why.join(" · "))))]);
+                lines.push(vec![(
+                    Style::Dim,
+                    Cow::Owned(format!("  {}", why.join(" · "))),
+                )]);
             }
         }
-        self.last_text.clear();
         self.emit(if r.is_error { To::Alert } else { To::Out }, 0, &lines)
     }
 
     fn incomplete(&mut self, s: &Session) -> io::Result<()> {
-        let mut lines = vec![vec![(Style::Error, Cow::Borrowed("✗ stream ended without a result"))]];
+        let mut lines = vec![vec![(
+            Style::Error,
+            Cow::Borrowed("✗ stream ended without a result"),
+        )]];
         let mut open: Vec<_> = s.unanswered_calls().collect();
         open.sort_by(|a, b| a.0.cmp(b.0));
         for (_, c) in open {
@@ -455,7 +571,11 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 stats.push_str(&format!("{} responses", cur.messages));
             }
             if cur.tool_calls > 0 {
-                stats.push_str(&format!("{}{} tool calls", if stats.is_empty() { "" } else { " · " }, cur.tool_calls));
+                stats.push_str(&format!(
+                    "{}{} tool calls",
+                    if stats.is_empty() { "" } else { " · " },
+                    cur.tool_calls
+                ));
             }
             if !cur.message_tokens.is_empty() {
                 if !stats.is_empty() {
@@ -482,8 +602,12 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         let depth = s.note().depth;
         match &ev.kind {
             EventKind::SessionStart(st) => {
-                if s.note().new_session && s.note().previous_incomplete {
-                    self.incomplete_previous()?;
+                if s.note().new_session {
+                    if s.note().previous_incomplete {
+                        self.incomplete_previous()?;
+                    }
+                    self.shown_texts.clear();
+                    self.last_error.clear();
                 }
                 self.session_start(st, ev.producer, s)
             }
@@ -491,21 +615,28 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
                 if t.role == Role::User && !self.verbose() {
                     return Ok(());
                 }
-                let style = if t.role == Role::User { Style::Dim } else { Style::Plain };
+                let style = if t.role == Role::User {
+                    Style::Dim
+                } else {
+                    Style::Plain
+                };
                 let text = sanitize(&t.text);
                 let text = text.trim_matches('\n');
                 if text.is_empty() {
                     return Ok(());
                 }
                 if depth == 0 && t.role == Role::Assistant {
-                    self.last_text.clear();
-                    self.last_text.push_str(t.text.trim());
+                    self.shown_texts.insert(text_hash(&t.text));
                 }
                 let lines: Vec<_> = text
                     .lines()
                     .enumerate()
                     .map(|(i, l)| {
-                        let prefix = if t.role == Role::User && i == 0 { "› " } else { "" };
+                        let prefix = if t.role == Role::User && i == 0 {
+                            "› "
+                        } else {
+                            ""
+                        };
                         vec![(style, Cow::Owned(format!("{prefix}{l}")))]
                     })
                     .collect();
@@ -524,7 +655,12 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
                     .trim_matches('\n')
                     .lines()
                     .enumerate()
-                    .map(|(i, l)| vec![(Style::Dim, Cow::Owned(format!("{}{l}", if i == 0 { "✻ " } else { "  " })))])
+                    .map(|(i, l)| {
+                        vec![(
+                            Style::Dim,
+                            Cow::Owned(format!("{}{l}", if i == 0 { "✻ " } else { "  " })),
+                        )]
+                    })
                     .collect();
                 self.emit(To::Out, depth, &lines)
             }
@@ -535,8 +671,16 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
                 if !self.verbose() {
                     return Ok(());
                 }
-                let mut t = String::from("· usage: ");
-                fmt_tokens(&mut t, &u.tokens);
+                // Output counts on these lines are preliminary (Claude
+                // repeats the message_start usage): show the input side.
+                let mut t = String::from("· API call: ");
+                fmt_tokens(
+                    &mut t,
+                    &crate::event::Tokens {
+                        output: None,
+                        ..u.tokens
+                    },
+                );
                 if let Some(m) = &u.model {
                     t.push_str(&format!(" ({})", sanitize(m)));
                 }
@@ -547,7 +691,11 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
             EventKind::Delta(_) => Ok(()),
             EventKind::PlainText(t) => {
                 let text = sanitize(t);
-                self.emit(To::Out, 0, &[vec![(Style::Plain, Cow::Owned(text.into_owned()))]])
+                self.emit(
+                    To::Out,
+                    0,
+                    &[vec![(Style::Plain, Cow::Owned(text.into_owned()))]],
+                )
             }
             EventKind::Unknown(u) => {
                 if !self.verbose() {
@@ -573,7 +721,10 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
 
 impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     fn incomplete_previous(&mut self) -> io::Result<()> {
-        let lines = vec![vec![(Style::Error, Cow::Borrowed("✗ previous session ended without a result"))]];
+        let lines = vec![vec![(
+            Style::Error,
+            Cow::Borrowed("✗ previous session ended without a result"),
+        )]];
         self.emit(To::Alert, 0, &lines)
     }
 }
@@ -610,19 +761,31 @@ fn write_lines<W: WriteColor>(
     lines: &[Vec<(Style, Cow<'_, str>)>],
 ) -> io::Result<()> {
     for line in lines {
+        // Switch colours only where the style changes.
+        let mut current = Style::Plain;
+        let set = |w: &mut W, style: Style, current: &mut Style| -> io::Result<()> {
+            if style != *current {
+                if style == Style::Plain {
+                    w.reset()?;
+                } else {
+                    w.set_color(spec(st, style))?;
+                }
+                *current = style;
+            }
+            Ok(())
+        };
         for _ in 0..depth {
-            w.set_color(&st.dim)?;
+            set(w, Style::Dim, &mut current)?;
             w.write_all("  │ ".as_bytes())?;
         }
         for (style, text) in line {
-            if *style == Style::Plain {
-                w.reset()?;
-            } else {
-                w.set_color(spec(st, *style))?;
+            if text.is_empty() {
+                continue;
             }
+            set(w, *style, &mut current)?;
             w.write_all(text.as_bytes())?;
         }
-        w.reset()?;
+        set(w, Style::Plain, &mut current)?;
         w.write_all(b"\n")?;
     }
     Ok(())
@@ -649,7 +812,10 @@ fn one_line(s: &str, max: usize) -> String {
         out.push('…');
     }
     if more > 0 {
-        out.push_str(&format!(" (+{more} line{})", if more == 1 { "" } else { "s" }));
+        out.push_str(&format!(
+            " (+{more} line{})",
+            if more == 1 { "" } else { "s" }
+        ));
     }
     out
 }
@@ -677,4 +843,10 @@ fn fmt_tokens(out: &mut String, t: &crate::event::Tokens) {
     if let Some(share) = t.cache_read_share() {
         out.push_str(&format!(" · cache read {share:.0}%"));
     }
+}
+
+fn text_hash(t: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    t.trim().hash(&mut h);
+    h.finish()
 }

@@ -23,7 +23,11 @@ fn needs_escape(c: char) -> bool {
     match c {
         '\n' | '\t' => false,
         '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
-        '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => true,
+        '\u{200e}'
+        | '\u{200f}'
+        | '\u{061c}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}' => true,
         _ => false,
     }
 }
@@ -32,7 +36,11 @@ fn needs_escape(c: char) -> bool {
 #[must_use]
 pub fn sanitize(s: &str) -> Cow<'_, str> {
     // Fast path: ASCII printable text (the common case) needs no work.
-    let Some(first) = s.char_indices().find(|&(_, c)| needs_escape(c)).map(|(i, _)| i) else {
+    let Some(first) = s
+        .char_indices()
+        .find(|&(_, c)| needs_escape(c))
+        .map(|(i, _)| i)
+    else {
         return Cow::Borrowed(s);
     };
     let mut out = String::with_capacity(s.len() + 16);
@@ -64,7 +72,10 @@ mod tests {
 
     #[test]
     fn plain_text_is_borrowed() {
-        assert!(matches!(sanitize("hello, wörld — 你好 👍\n\tx"), Cow::Borrowed(_)));
+        assert!(matches!(
+            sanitize("hello, wörld — 你好 👍\n\tx"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -92,6 +103,9 @@ mod tests {
     fn output_never_contains_controls() {
         let all: String = (0u32..0x300).filter_map(char::from_u32).collect();
         let out = sanitize(&all);
-        assert!(!out.chars().any(|c| c != '\n' && c != '\t' && (c.is_control() || c == '\u{202e}')));
+        assert!(
+            !out.chars()
+                .any(|c| c != '\n' && c != '\t' && (c.is_control() || c == '\u{202e}'))
+        );
     }
 }

@@ -1,0 +1,160 @@
+//! Golden tests: every captured real stream in `tests/fixtures/`, rendered
+//! pretty (default and verbose, no colour), as JSONL, and a few in colour
+//! (ESC shown as `␛`). Review changes with `cargo insta review`.
+//!
+//! Also checks, for every fixture, that reading our own JSONL back renders
+//! exactly like the original stream.
+
+use streamview::diag::Diag;
+use streamview::render::{Jsonl, Pretty, PrettyOptions, Sink, Verbosity};
+use streamview::{ExitStatus, Runner};
+use termcolor::{Ansi, NoColor};
+
+const MAX_LINE: usize = 64 << 20;
+
+/// Run `input` through `sink`; returns (exit status, diagnostics).
+fn drive<S: Sink>(name: &str, input: &[u8], sink: &mut S, verbose: bool) -> (ExitStatus, String) {
+    let mut diag = Diag::new(Vec::new(), verbose);
+    let mut runner = Runner::new(sink, &mut diag, MAX_LINE);
+    runner.source(name, input).unwrap();
+    let (_, status) = runner.finish().unwrap();
+    (status, String::from_utf8(diag.into_inner()).unwrap())
+}
+
+fn pretty(name: &str, input: &[u8], verbosity: Verbosity) -> (ExitStatus, String, String) {
+    let opts = PrettyOptions {
+        verbosity,
+        max_lines: 10,
+        mirror_errors: false,
+    };
+    let mut sink = Pretty::new(NoColor::new(Vec::new()), NoColor::new(Vec::new()), opts);
+    let (status, diag) = drive(name, input, &mut sink, verbosity == Verbosity::Verbose);
+    let (out, _) = sink.into_inner();
+    (status, String::from_utf8(out.into_inner()).unwrap(), diag)
+}
+
+fn colour(name: &str, input: &[u8]) -> String {
+    let opts = PrettyOptions {
+        verbosity: Verbosity::Normal,
+        max_lines: 10,
+        mirror_errors: false,
+    };
+    let mut sink = Pretty::new(Ansi::new(Vec::new()), NoColor::new(Vec::new()), opts);
+    drive(name, input, &mut sink, false);
+    let (out, _) = sink.into_inner();
+    String::from_utf8(out.into_inner())
+        .unwrap()
+        .replace('\x1b', "␛")
+}
+
+fn jsonl(name: &str, input: &[u8]) -> (ExitStatus, String) {
+    let mut sink = Jsonl::new(Vec::new());
+    let (status, _) = drive(name, input, &mut sink, false);
+    (status, String::from_utf8(sink.into_inner()).unwrap())
+}
+
+fn report(status: ExitStatus, out: &str, diag: &str) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{out}--- stderr\n{diag}",
+        status.code()
+    )
+}
+
+#[test]
+fn pretty_default() {
+    insta::glob!("fixtures/claude*/*.jsonl", |path| {
+        let input = std::fs::read(path).unwrap();
+        let (status, out, diag) = pretty("fixture", &input, Verbosity::Normal);
+        insta::assert_snapshot!(report(status, &out, &diag));
+    });
+}
+
+#[test]
+fn pretty_verbose() {
+    insta::glob!("fixtures/claude*/*.jsonl", |path| {
+        let input = std::fs::read(path).unwrap();
+        let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
+        insta::assert_snapshot!(report(status, &out, &diag));
+    });
+}
+
+#[test]
+fn jsonl_output() {
+    insta::glob!("fixtures/claude*/*.jsonl", |path| {
+        let input = std::fs::read(path).unwrap();
+        let (status, out) = jsonl("fixture", &input);
+        insta::assert_snapshot!(report(status, &out, ""));
+    });
+}
+
+#[test]
+fn pretty_colour() {
+    for name in [
+        "tools_basic",
+        "tool_errors",
+        "permission_denied",
+        "api_error_500",
+    ] {
+        let input = std::fs::read(format!("tests/fixtures/claude/{name}.jsonl")).unwrap();
+        insta::assert_snapshot!(format!("colour__{name}"), colour("fixture", &input));
+    }
+}
+
+/// `streamview --format jsonl x | streamview` renders like `streamview x`,
+/// with the same exit status, in every verbosity.
+#[test]
+fn jsonl_reads_back_identically() {
+    insta::glob!("fixtures/claude*/*.jsonl", |path| {
+        let input = std::fs::read(path).unwrap();
+        let (status, normalized) = jsonl("fixture", &input);
+        for v in [Verbosity::Quiet, Verbosity::Normal, Verbosity::Verbose] {
+            let direct = pretty("fixture", &input, v);
+            let again = pretty("fixture", normalized.as_bytes(), v);
+            assert_eq!(direct.0, status, "{}", path.display());
+            assert_eq!(
+                direct.0,
+                again.0,
+                "exit status differs for {}",
+                path.display()
+            );
+            assert_eq!(
+                direct.1,
+                again.1,
+                "rendering differs for {} at {v:?}",
+                path.display()
+            );
+        }
+        // And the normalized form is a fixed point.
+        let (_, twice) = jsonl("fixture", normalized.as_bytes());
+        let strip = |s: &str| s.lines().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(
+            strip(&normalized).len(),
+            strip(&twice).len(),
+            "{}",
+            path.display()
+        );
+    });
+}
+
+/// The 5 MB capture with single lines over 1 MB renders completely: every
+/// tool call, the whole 1.2 MB answer, the tool errors, the summary.
+#[test]
+fn big_lines_render_completely() {
+    let input = std::fs::read("tests/fixtures/misc/claude_big_output.jsonl").unwrap();
+    let (status, out, diag) = pretty("big", &input, Verbosity::Normal);
+    assert_eq!(status, ExitStatus::Success);
+    assert_eq!(diag, "");
+    let longest = out.lines().map(str::len).max().unwrap();
+    assert!(
+        longest > 1_000_000,
+        "the 1.2 MB answer must not be cut (longest line {longest})"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("▸ ")).count(),
+        4,
+        "{}",
+        &out[..2000.min(out.len())]
+    );
+    assert!(out.contains("exceeds maximum allowed size"));
+    assert!(out.lines().last().unwrap().starts_with("✓ done"));
+}
