@@ -5,6 +5,8 @@
 //! Also checks, for every fixture, that reading our own JSONL back renders
 //! exactly like the original stream.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
 use streamview::diag::Diag;
 use streamview::render::{Jsonl, Pretty, PrettyOptions, Sink, Verbosity};
 use streamview::{ExitStatus, Runner};
