@@ -70,7 +70,14 @@ pub fn run(opts: &Options) -> Result<ExitStatus, Error> {
         }
     };
     let mut diag = diag::Diag::new(io::stderr(), opts.verbosity == render::Verbosity::Verbose);
-    match opts.format {
+    // Quiet means nothing on stdout in every format: only the pretty sink
+    // knows how to send errors and denials to stderr instead.
+    let format = if opts.verbosity == render::Verbosity::Quiet {
+        Format::Pretty
+    } else {
+        opts.format
+    };
+    match format {
         Format::Jsonl => {
             let mut sink = Jsonl::new(stdout);
             run_sink(opts, &mut sink, &mut diag)

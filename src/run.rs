@@ -147,7 +147,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     pub fn finish(mut self) -> Result<(Session, ExitStatus), Error> {
         self.session.finish();
         self.sink.finish(&self.session).map_err(Error::Write)?;
-        if self.session.is_empty() {
+        if self.session.is_empty() && !(self.io_failed && self.lines == 0) {
             let plain = self.session.stats().plain_text;
             let msg = if plain > 0 {
                 format!(

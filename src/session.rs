@@ -346,10 +346,10 @@ impl Session {
         }
         let starts = matches!(ev.kind, EventKind::SessionStart(_));
         if starts || cur.results > 0 {
+            // A cut recorded so far belongs to the session being closed.
             let mut old = self.current.take().unwrap_or_default();
-            let cut = std::mem::take(&mut self.cut);
             self.close(&mut old);
-            self.cut = cut;
+            self.cut = false;
             self.note.previous_incomplete = old.outcome == Some(Outcome::Incomplete);
             self.done.push(old);
             self.calls.clear();

@@ -20,12 +20,34 @@ use crate::event::{
     ToolResult, Unknown, Usage,
 };
 
+/// How many recent message ids to remember. Lines of one message are
+/// consecutive in the main agent, but parallel sub-agents interleave theirs.
+const RECENT_MESSAGES: usize = 32;
+
 /// Per-stream state.
 #[derive(Default)]
 pub(crate) struct State {
-    /// The API message whose usage was last emitted: usage repeats on every
+    /// API messages whose usage was emitted recently: usage repeats on every
     /// line of a message and must be counted once.
-    last_usage_message: String,
+    recent_usage: std::collections::VecDeque<String>,
+}
+
+impl State {
+    /// True the first time `id` is seen (within the recent window).
+    fn first_usage_of(&mut self, id: &str) -> bool {
+        if self.recent_usage.iter().any(|m| m == id) {
+            return false;
+        }
+        let mut slot = if self.recent_usage.len() >= RECENT_MESSAGES {
+            self.recent_usage.pop_front().unwrap_or_default()
+        } else {
+            String::new()
+        };
+        slot.clear();
+        slot.push_str(id);
+        self.recent_usage.push_back(slot);
+        true
+    }
 }
 
 struct Base<'v> {
@@ -409,11 +431,9 @@ fn assistant<'v>(
 
     // Usage repeats on every line of one API message: report it once.
     if let (Some(m), Some(id)) = (msg, message_id.as_deref())
-        && id != state.last_usage_message
         && let Some(u) = get(m, "usage")
+        && state.first_usage_of(id)
     {
-        state.last_usage_message.clear();
-        state.last_usage_message.push_str(id);
         emit(&base.event(EventKind::Usage(Usage {
             message_id: message_id.clone(),
             model: model.map(Cow::Borrowed),

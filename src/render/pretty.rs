@@ -207,7 +207,10 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         }
         line.push((
             Style::Dim,
-            Cow::Owned(format!(" · {} tools", st.tools.len())),
+            Cow::Owned(format!(
+                " · {}",
+                plural(st.tools.len() as u64, "tool", "tools")
+            )),
         ));
         if !st.mcp_servers.is_empty() {
             line.push((Style::Dim, Cow::Borrowed(" · MCP:")));
@@ -566,22 +569,26 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             lines.push(vec![(Style::Warn, Cow::Owned(t))]);
         }
         if let Some(cur) = s.current() {
-            let mut stats = String::new();
+            let mut parts = Vec::new();
             if cur.messages > 0 {
-                stats.push_str(&format!("{} responses", cur.messages));
+                parts.push(plural(cur.messages, "API response", "API responses"));
             }
             if cur.tool_calls > 0 {
-                stats.push_str(&format!(
-                    "{}{} tool calls",
-                    if stats.is_empty() { "" } else { " · " },
-                    cur.tool_calls
-                ));
+                parts.push(plural(cur.tool_calls, "tool call", "tool calls"));
             }
+            let mut stats = parts.join(" · ");
             if !cur.message_tokens.is_empty() {
                 if !stats.is_empty() {
                     stats.push_str(" · ");
                 }
-                fmt_tokens(&mut stats, &cur.message_tokens);
+                // Output counts before the result are preliminary: input only.
+                fmt_tokens(
+                    &mut stats,
+                    &crate::event::Tokens {
+                        output: None,
+                        ..cur.message_tokens
+                    },
+                );
             }
             if !stats.is_empty() {
                 lines.push(vec![(Style::Dim, Cow::Owned(format!("  so far: {stats}")))]);
@@ -849,4 +856,8 @@ fn text_hash(t: &str) -> u64 {
     let mut h = DefaultHasher::new();
     t.trim().hash(&mut h);
     h.finish()
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
