@@ -215,6 +215,8 @@ pub struct Feeder {
     max_line: usize,
     /// Bytes of an over-long line dropped so far (`Some` while discarding).
     discarding: Option<u64>,
+    /// The last dropped byte of the over-long line was `\r`.
+    discarded_cr: bool,
     decoder: Decoder,
     session: Session,
     problems: Vec<(u64, LineProblem)>,
@@ -241,6 +243,7 @@ impl Feeder {
             line: 0,
             max_line,
             discarding: None,
+            discarded_cr: false,
             decoder: Decoder::new(),
             session: Session::new(),
             problems: Vec::new(),
@@ -266,7 +269,11 @@ impl Feeder {
             bytes = rest;
             self.line += 1;
             if let Some(n) = self.discarding.take() {
-                let len = n + head.len() as u64;
+                let cr = match head.last() {
+                    Some(b) => *b == b'\r',
+                    None => self.discarded_cr,
+                };
+                let len = n + head.len() as u64 - u64::from(cr);
                 self.problems.push((
                     self.line,
                     LineProblem::TooLong {
@@ -288,9 +295,13 @@ impl Feeder {
         }
         if let Some(n) = self.discarding.as_mut() {
             *n += bytes.len() as u64;
+            if let Some(b) = bytes.last() {
+                self.discarded_cr = *b == b'\r';
+            }
         } else {
             self.pending.extend_from_slice(bytes);
             if self.pending.len() > self.max_line.saturating_add(1) {
+                self.discarded_cr = self.pending.last() == Some(&b'\r');
                 self.discarding = Some(self.pending.len() as u64);
                 self.pending = Vec::new();
             }

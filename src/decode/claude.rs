@@ -78,7 +78,7 @@ pub(crate) fn decode<'v>(
     let base = Base {
         line: ctx.line,
         session: cow_at(v, "session_id").or_else(|| cow_at(v, "sessionId")),
-        parent: cow_at(v, "parent_tool_use_id"),
+        parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),
     };
     match ty {
         "system" => system(v, ctx, &base, emit),
@@ -189,7 +189,7 @@ fn unknown<'v>(
     sub: Option<&str>,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    let type_name = match sub {
+    let type_name = match sub.filter(|s| !s.is_empty()) {
         Some(s) => format!("{ty}/{s}"),
         None => ty.to_string(),
     };

@@ -111,7 +111,7 @@ impl Decoder {
     /// # Errors
     /// Only errors returned by `emit` (a sink that cannot write).
     pub fn decode(&mut self, line: &Line<'_>, emit: &mut Emit<'_>) -> io::Result<Decoded> {
-        let bytes = trim(line.bytes);
+        let (offset, bytes) = trim(line.bytes);
         if bytes.is_empty() {
             return Ok(Decoded::Blank);
         }
@@ -124,12 +124,12 @@ impl Decoder {
         scratch.extend_from_slice(bytes);
         let value = match simd_json::to_borrowed_value_with_buffers(scratch, buffers) {
             Ok(v) => v,
-            Err(e) => return classify_failure(bytes, line, &e, emit),
+            Err(e) => return classify_failure(bytes, offset, line, &e, emit),
         };
         let Some(raw) = std::str::from_utf8(bytes).ok() else {
             // simd-json validated the strings; anything else is not UTF-8.
             return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 {
-                at: utf8_error_at(bytes),
+                at: offset + utf8_error_at(bytes),
             }));
         };
         if value.as_object().is_none() {
@@ -158,9 +158,15 @@ pub(crate) struct Ctx<'a> {
     pub raw: &'a str,
 }
 
-/// Blank, BOM and surrounding whitespace are not part of an event.
-fn trim(bytes: &[u8]) -> &[u8] {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+/// Blank, BOM and surrounding whitespace are not part of an event. Returns
+/// the offset of what is left in the line, for error positions.
+fn trim(line: &[u8]) -> (usize, &[u8]) {
+    let bom = if line.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let bytes = &line[bom..];
     let start = bytes
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -169,7 +175,7 @@ fn trim(bytes: &[u8]) -> &[u8] {
         .iter()
         .rposition(|b| !b.is_ascii_whitespace())
         .map_or(start, |p| p + 1);
-    &bytes[start..end]
+    (bom + start, &bytes[start..end])
 }
 
 fn utf8_error_at(bytes: &[u8]) -> usize {
@@ -181,19 +187,20 @@ fn utf8_error_at(bytes: &[u8]) -> usize {
 /// A line that does not parse is either JSON gone wrong or plain text.
 fn classify_failure(
     bytes: &[u8],
+    offset: usize,
     line: &Line<'_>,
     err: &simd_json::Error,
     emit: &mut Emit<'_>,
 ) -> io::Result<Decoded> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 {
-            at: utf8_error_at(bytes),
+            at: offset + utf8_error_at(bytes),
         }));
     };
     let looks_like_json = matches!(bytes.first(), Some(b'{' | b'['));
     if looks_like_json {
         return Ok(Decoded::Skipped(LineProblem::InvalidJson {
-            at: err.index(),
+            at: offset + err.index(),
             what: describe(err.error()),
             truncated: line.partial,
         }));

@@ -57,6 +57,9 @@ pub struct LineReader<R> {
     eof: bool,
     /// `Some(len)` while skipping the rest of an over-long line.
     discarding: Option<u64>,
+    /// The last byte dropped while discarding was `\r` (it may belong to a
+    /// `\r\n` whose `\n` comes in the next read; it is not counted then).
+    discarded_cr: bool,
     bytes_read: u64,
 }
 
@@ -74,6 +77,7 @@ impl<R: Read> LineReader<R> {
             line_no: 0,
             eof: false,
             discarding: None,
+            discarded_cr: false,
             bytes_read: 0,
         }
     }
@@ -106,7 +110,7 @@ impl<R: Read> LineReader<R> {
                 let len = skipped + (nl - line_start) as u64;
                 return Some(Frame::TooLong {
                     number,
-                    len: trim_cr_len(len, &self.buf[line_start..nl]),
+                    len: self.trim_cr_len(len, line_start, nl),
                     partial: false,
                 });
             }
@@ -135,6 +139,7 @@ impl<R: Read> LineReader<R> {
         if let Some(skipped) = self.discarding.take() {
             self.line_no += 1;
             let len = skipped + (self.end - line_start) as u64;
+            let len = self.trim_cr_len(len, line_start, self.end);
             return Some(Frame::TooLong {
                 number: self.line_no,
                 len,
@@ -187,6 +192,16 @@ impl<R: Read> LineReader<R> {
         }
     }
 
+    /// The length of an over-long line without its trailing `\r`, which may
+    /// still be in the buffer (`buf[from..to]`) or among the dropped bytes.
+    fn trim_cr_len(&self, len: u64, from: usize, to: usize) -> u64 {
+        let cr = match self.buf[from..to].last() {
+            Some(b) => *b == b'\r',
+            None => self.discarded_cr,
+        };
+        if cr { len.saturating_sub(1) } else { len }
+    }
+
     /// Ensure there is free space after `end`: compact, grow, or (for an
     /// over-long line) drop what is buffered and keep only its length.
     fn make_room(&mut self) {
@@ -204,6 +219,9 @@ impl<R: Read> LineReader<R> {
         if let Some(skipped) = self.discarding.as_mut() {
             // Only the length of an over-long line matters from here on.
             *skipped += pending as u64;
+            if pending > 0 {
+                self.discarded_cr = self.buf[self.end - 1] == b'\r';
+            }
             self.start = 0;
             self.end = 0;
             self.scanned = 0;
@@ -213,6 +231,7 @@ impl<R: Read> LineReader<R> {
         // counted, so allow max_line + 1 bytes before calling it too long.
         if pending > self.max_line.saturating_add(1) {
             self.discarding = Some(pending as u64);
+            self.discarded_cr = self.buf[self.end - 1] == b'\r';
             self.start = 0;
             self.end = 0;
             self.scanned = 0;
@@ -247,14 +266,6 @@ fn strip_cr(bytes: &[u8]) -> &[u8] {
     match bytes.split_last() {
         Some((b'\r', rest)) => rest,
         _ => bytes,
-    }
-}
-
-fn trim_cr_len(len: u64, tail: &[u8]) -> u64 {
-    if tail.last() == Some(&b'\r') {
-        len.saturating_sub(1)
-    } else {
-        len
     }
 }
 

@@ -880,3 +880,13 @@ fn note_is_reset_for_every_event() {
     assert!(!text.note.duplicate);
     assert!(!text.note.new_session);
 }
+
+#[test]
+fn empty_parent_usage_counts_for_the_main_agent() {
+    let line = r#"{"type":"assistant","session_id":"s","parent_tool_use_id":"","message":{"id":"m1","content":[{"type":"text","text":"x"}],"usage":{"input_tokens":7,"output_tokens":1}}}"#;
+    let (s, obs) = run(&stream(&[line.to_string()]));
+    assert!(obs.iter().all(|o| o.note.depth == 0));
+    let sum = only(&s);
+    assert_eq!(sum.messages, 1);
+    assert_eq!(sum.message_tokens.input, Some(7));
+}
