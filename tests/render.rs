@@ -1,0 +1,192 @@
+//! Rendering of event shapes the captured fixtures do not contain (MCP
+//! servers, AskUserQuestion, MCP tools, compaction, hostile text), and the
+//! push-style library API against the pull-style one.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use streamview::diag::Diag;
+use streamview::render::jsonl::write_event;
+use streamview::render::{Jsonl, Pretty, PrettyOptions, Verbosity};
+use streamview::{ExitStatus, Feeder, Runner};
+use termcolor::{Ansi, NoColor};
+
+fn pretty_with(input: &str, verbosity: Verbosity, colour: bool) -> (ExitStatus, String) {
+    let opts = PrettyOptions {
+        verbosity,
+        max_lines: 3,
+        mirror_errors: false,
+    };
+    let mut diag = Diag::new(Vec::new(), false);
+    if colour {
+        let mut sink = Pretty::new(Ansi::new(Vec::new()), NoColor::new(Vec::new()), opts);
+        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20);
+        runner.source("t", input.as_bytes()).unwrap();
+        let (_, st) = runner.finish().unwrap();
+        (
+            st,
+            String::from_utf8(sink.into_inner().0.into_inner()).unwrap(),
+        )
+    } else {
+        let mut sink = Pretty::new(NoColor::new(Vec::new()), NoColor::new(Vec::new()), opts);
+        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20);
+        runner.source("t", input.as_bytes()).unwrap();
+        let (_, st) = runner.finish().unwrap();
+        (
+            st,
+            String::from_utf8(sink.into_inner().0.into_inner()).unwrap(),
+        )
+    }
+}
+
+fn pretty(input: &str) -> String {
+    pretty_with(input, Verbosity::Normal, false).1
+}
+
+const INIT_MCP: &str = r#"{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":["Read","mcp__github__search"],"mcp_servers":[{"name":"github","status":"connected"},{"name":"db","status":"failed"}]}"#;
+
+#[test]
+fn header_lists_mcp_servers_and_marks_failed_ones() {
+    let out = pretty(INIT_MCP);
+    let header = out.lines().next().unwrap();
+    assert_eq!(header, "● m in /w · 2 tools · MCP: github db (failed)");
+    let (_, coloured) = pretty_with(INIT_MCP, Verbosity::Normal, true);
+    // The failed server is in bold red.
+    assert!(
+        coloured.contains("\x1b[1m\x1b[31m db (failed)"),
+        "{coloured:?}"
+    );
+}
+
+#[test]
+fn ask_user_question_shows_questions_and_options() {
+    let line = r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"AskUserQuestion","input":{"questions":[{"question":"Which database?","header":"DB","multiSelect":false,"options":[{"label":"Postgres","description":"a"},{"label":"SQLite","description":"b"}]}]}}]}}"#;
+    let out = pretty(line);
+    let lines: Vec<&str> = out.lines().take(4).collect();
+    assert_eq!(
+        lines,
+        [
+            "▸ AskUserQuestion Which database?",
+            "    ? Which database?",
+            "      - Postgres",
+            "      - SQLite"
+        ]
+    );
+}
+
+#[test]
+fn mcp_tools_show_server_slash_tool_and_first_argument() {
+    let line = r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"mcp__github__search_issues","input":{"query":"is:open label:bug","limit":5}}]}}"#;
+    assert!(pretty(line).starts_with("▸ github/search_issues is:open label:bug\n"));
+}
+
+#[test]
+fn unknown_tools_show_compact_input_cut_visibly() {
+    let long = "x".repeat(300);
+    let line = format!(
+        r#"{{"type":"assistant","session_id":"s1","message":{{"id":"m1","content":[{{"type":"tool_use","id":"t1","name":"FancyTool","input":{{"a":1,"b":"{long}"}}}}]}}}}"#
+    );
+    let out = pretty(&line);
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with(r#"▸ FancyTool {"a":1,"b":"xxx"#),
+        "{first}"
+    );
+    assert!(first.ends_with('…'), "a cut must be marked: {first}");
+    assert!(first.chars().count() < 140);
+}
+
+#[test]
+fn compaction_and_hostile_text_are_one_safe_line_each() {
+    let input = [
+        r#"{"type":"system","subtype":"compact_boundary","session_id":"s1","compact_metadata":{"trigger":"auto","pre_tokens":150000}}"#,
+        r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"text","text":"ok \u001b]52;c;ZXZpbA==\u0007 \u001b[2J\r\u009b31m \u202egnp.exe"}]}}"#,
+    ]
+    .join("\n");
+    for colour in [false, true] {
+        let (_, out) = pretty_with(&input, Verbosity::Normal, colour);
+        assert!(
+            out.contains("· context compacted (auto): 150000 tokens before"),
+            "{out}"
+        );
+        assert!(
+            out.contains("ok ␛]52;c;ZXZpbA==␇ ␛[2J␍<U+009B>31m <U+202E>gnp.exe"),
+            "{out}"
+        );
+        // The only ESC bytes are streamview's own colour codes.
+        let stripped = out
+            .replace("\x1b[0m", "")
+            .replace("\x1b[1m", "")
+            .replace("\x1b[2m", "");
+        assert!(
+            !stripped.contains("\x1b]") && !stripped.contains("\x1b[2J"),
+            "{out:?}"
+        );
+        assert!(!out.contains('\u{9b}') && !out.contains('\u{202e}') && !out.contains('\r'));
+    }
+}
+
+#[test]
+fn long_tool_errors_are_cut_with_a_count() {
+    let input = [
+        r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}}]}}"#,
+        r#"{"type":"user","session_id":"s1","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"Exit code 2\na\nb\nc\nd\ne"}]}}"#,
+    ]
+    .join("\n");
+    let out = pretty(&input);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        &lines[..5],
+        [
+            "▸ Bash make",
+            "✗ Bash make failed",
+            "  ⎿ Exit code 2",
+            "    a",
+            "    b"
+        ]
+    );
+    assert_eq!(lines[5], "    … 3 more lines (--max-lines)");
+}
+
+/// Feeding any chunking of a fixture to `Feeder` gives the same events as
+/// `Runner` reading the file.
+#[test]
+fn feeder_matches_runner_for_every_chunk_size() {
+    for name in [
+        "subagent",
+        "permission_denied",
+        "partial_messages",
+        "max_budget",
+    ] {
+        let input = std::fs::read(format!("tests/fixtures/claude/{name}.jsonl")).unwrap();
+        let mut sink = Jsonl::new(Vec::new());
+        let mut diag = Diag::new(Vec::new(), false);
+        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20);
+        runner.source("t", &input[..]).unwrap();
+        let (_, status) = runner.finish().unwrap();
+        let expected = String::from_utf8(sink.into_inner()).unwrap();
+        for chunk in [1, 2, 7, 64, 4096, input.len()] {
+            let mut got = Vec::new();
+            let mut feeder = Feeder::new();
+            let mut on = |ev: &streamview::Event<'_>, s: &streamview::Session| {
+                if !s.note().duplicate {
+                    write_event(&mut got, ev, s);
+                    got.push(b'\n');
+                }
+            };
+            for c in input.chunks(chunk) {
+                feeder.feed(c, &mut on);
+            }
+            let session = feeder.finish(&mut on);
+            assert_eq!(
+                String::from_utf8(got).unwrap(),
+                expected,
+                "{name} in chunks of {chunk}"
+            );
+            assert_eq!(
+                ExitStatus::from_outcome(session.worst_outcome()),
+                status,
+                "{name}"
+            );
+        }
+    }
+}
