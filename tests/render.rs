@@ -1,5 +1,5 @@
 //! Rendering of event shapes the captured fixtures do not contain (MCP
-//! servers, AskUserQuestion, MCP tools, compaction, hostile text), and the
+//! servers, `AskUserQuestion`, MCP tools, compaction, hostile text), and the
 //! push-style library API against the pull-style one.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
