@@ -48,6 +48,10 @@ pub struct CallInfo {
     pub answered: bool,
     /// True when the result was an error.
     pub failed: bool,
+    /// Order of the call in the session.
+    pub seq: u64,
+    /// Already listed as never answered by a result.
+    pub reported: bool,
 }
 
 /// Totals of one session.
@@ -102,6 +106,9 @@ pub struct Note {
     /// For a session start that opens a new session: the previous session
     /// ended without a result.
     pub previous_incomplete: bool,
+    /// For a result: main-agent tool calls that never got a result, in call
+    /// order (name, key argument).
+    pub unanswered: Vec<(String, Option<String>)>,
     /// Name of the tool a result or denial belongs to.
     pub tool: Option<String>,
     /// Key argument of that tool call.
@@ -237,6 +244,8 @@ impl Session {
                         depth,
                         answered: false,
                         failed: false,
+                        seq: cur.tool_calls,
+                        reported: false,
                     },
                 );
             }
@@ -281,6 +290,20 @@ impl Session {
             }
             EventKind::Result(r) => {
                 self.active_since_result = false;
+                // Calls of the main agent still open when its turn ends never
+                // ran (a budget or turn limit stopped the agent first).
+                let mut open: Vec<&mut CallInfo> = self
+                    .calls
+                    .values_mut()
+                    .filter(|c| !c.answered && !c.reported && c.depth == 0 && !is_agent(&c.name))
+                    .collect();
+                open.sort_by_key(|c| c.seq);
+                for c in open {
+                    c.reported = true;
+                    self.note
+                        .unanswered
+                        .push((c.name.clone(), c.key_arg.clone()));
+                }
                 cur.results += 1;
                 cur.outcome = Some(if r.is_error {
                     Outcome::Error
@@ -371,3 +394,9 @@ impl Session {
 
 #[cfg(test)]
 mod tests;
+
+/// Sub-agent calls of newer CLIs return only when the sub-agent finishes,
+/// which can be after a result: not "never ran".
+fn is_agent(name: &str) -> bool {
+    matches!(name, "Agent" | "Task")
+}

@@ -523,6 +523,14 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 (Style::Plain, Cow::Owned(stats)),
             ]);
         }
+        for (name, key) in &s.note().unanswered {
+            let mut t = format!("  ⎿ never answered: {}", display_name(name));
+            if let Some(k) = key {
+                t.push(' ');
+                t.push_str(&one_line(k, 80));
+            }
+            lines.push(vec![(Style::Warn, Cow::Owned(t))]);
+        }
         if self.verbose() {
             for m in &r.model_usage {
                 let mut t = format!("  {}: ", sanitize(&m.model));
