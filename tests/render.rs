@@ -11,31 +11,27 @@ use streamview::{ExitStatus, Feeder, Runner};
 use termcolor::{Ansi, NoColor};
 
 fn pretty_with(input: &str, verbosity: Verbosity, colour: bool) -> (ExitStatus, String) {
+    fn go<W: termcolor::WriteColor>(input: &str, opts: PrettyOptions, out: W) -> (ExitStatus, W) {
+        let mut diag = Diag::new(Vec::new(), false);
+        let mut sink = Pretty::new(out, NoColor::new(Vec::new()), opts);
+        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20);
+        runner.source("t", input.as_bytes()).unwrap();
+        let (_, st) = runner.finish().unwrap();
+        (st, sink.into_inner().0)
+    }
     let opts = PrettyOptions {
         verbosity,
         max_lines: 3,
         mirror_errors: false,
     };
-    let mut diag = Diag::new(Vec::new(), false);
-    if colour {
-        let mut sink = Pretty::new(Ansi::new(Vec::new()), NoColor::new(Vec::new()), opts);
-        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20);
-        runner.source("t", input.as_bytes()).unwrap();
-        let (_, st) = runner.finish().unwrap();
-        (
-            st,
-            String::from_utf8(sink.into_inner().0.into_inner()).unwrap(),
-        )
+    let (st, bytes) = if colour {
+        let (st, w) = go(input, opts, Ansi::new(Vec::new()));
+        (st, w.into_inner())
     } else {
-        let mut sink = Pretty::new(NoColor::new(Vec::new()), NoColor::new(Vec::new()), opts);
-        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20);
-        runner.source("t", input.as_bytes()).unwrap();
-        let (_, st) = runner.finish().unwrap();
-        (
-            st,
-            String::from_utf8(sink.into_inner().0.into_inner()).unwrap(),
-        )
-    }
+        let (st, w) = go(input, opts, NoColor::new(Vec::new()));
+        (st, w.into_inner())
+    };
+    (st, String::from_utf8(bytes).unwrap())
 }
 
 fn pretty(input: &str) -> String {
