@@ -7,6 +7,7 @@ use std::io::IsTerminal;
 
 use clap::{Parser, ValueEnum};
 
+use crate::event::Producer;
 use crate::input::Source;
 use crate::render::Verbosity;
 use crate::run::DEFAULT_MAX_LINE_BYTES;
@@ -46,6 +47,47 @@ pub enum Format {
     Pretty,
     /// One normalized JSON event per line (schema: docs/schema.md).
     Jsonl,
+}
+
+/// The producer named by `--from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum From {
+    /// Detect it.
+    Auto,
+    /// Claude Code `-p --output-format stream-json --verbose`.
+    Claude,
+    /// Claude Code saved transcripts (`~/.claude/projects/…/<session>.jsonl`).
+    ClaudeTranscript,
+    /// Codex `exec --json`.
+    Codex,
+    /// Gemini CLI `--output-format stream-json`.
+    Gemini,
+    /// `OpenCode` `run --format json`.
+    Opencode,
+    /// Qwen Code `--output-format stream-json`.
+    Qwen,
+    /// Amp `--stream-json`.
+    Amp,
+    /// Cursor Agent `--output-format stream-json`.
+    Cursor,
+}
+
+impl From {
+    /// The producer, or `None` for `auto`.
+    #[must_use]
+    pub fn producer(self) -> Option<Producer> {
+        match self {
+            From::Auto => None,
+            From::Claude => Some(Producer::Claude),
+            From::ClaudeTranscript => Some(Producer::ClaudeTranscript),
+            From::Codex => Some(Producer::Codex),
+            From::Gemini => Some(Producer::Gemini),
+            From::Opencode => Some(Producer::OpenCode),
+            From::Qwen => Some(Producer::Qwen),
+            From::Amp => Some(Producer::Amp),
+            From::Cursor => Some(Producer::Cursor),
+        }
+    }
 }
 
 /// When to use colour.
@@ -89,6 +131,11 @@ pub struct Cli {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
+
+    /// Which agent printed the input; `auto` detects it for each input from its first
+    /// recognisable line.
+    #[arg(long, value_enum, default_value_t = From::Auto, value_name = "PRODUCER")]
+    pub from: From,
 
     /// Skip lines longer than this many bytes (suffixes K, M, G), reporting them.
     ///
@@ -135,6 +182,8 @@ pub struct Options {
     pub color_stderr: bool,
     /// Mirror errors and denials to stderr (stdout is not a terminal).
     pub mirror_errors: bool,
+    /// The producer forced with `--from` (`None`: detect).
+    pub from: Option<Producer>,
     /// Line length limit.
     pub max_line_bytes: usize,
     /// Lines of tool output to show.
@@ -212,6 +261,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         color_stdout: color_stdout && cli.format == Format::Pretty,
         color_stderr,
         mirror_errors: !env.stdout_tty,
+        from: cli.from.producer(),
         max_line_bytes: cli.max_line_bytes,
         max_lines: cli.max_lines,
     }
@@ -226,6 +276,7 @@ impl Default for Options {
             color_stdout: false,
             color_stderr: false,
             mirror_errors: false,
+            from: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_lines: 10,
         }

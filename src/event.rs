@@ -15,24 +15,69 @@ use std::fmt;
 pub enum Producer {
     /// Claude Code `--output-format stream-json --verbose`.
     Claude,
+    /// Claude Code's saved session transcripts (`~/.claude/projects/…/<session>.jsonl`).
+    ClaudeTranscript,
+    /// `OpenAI` Codex `codex exec --json`.
+    Codex,
+    /// Google Gemini CLI `--output-format stream-json`.
+    Gemini,
+    /// `OpenCode` `opencode run --format json`.
+    OpenCode,
+    /// Qwen Code `--output-format stream-json`.
+    Qwen,
+    /// Amp `--execute … --stream-json`.
+    Amp,
+    /// Cursor Agent `--output-format stream-json`.
+    Cursor,
 }
 
 impl Producer {
+    /// Every producer, in the order they are documented.
+    pub const ALL: [Producer; 8] = [
+        Producer::Claude,
+        Producer::ClaudeTranscript,
+        Producer::Codex,
+        Producer::Gemini,
+        Producer::OpenCode,
+        Producer::Qwen,
+        Producer::Amp,
+        Producer::Cursor,
+    ];
+
     /// The stable name used in JSONL (`"producer"`) and on the command line.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Producer::Claude => "claude",
+            Producer::ClaudeTranscript => "claude-transcript",
+            Producer::Codex => "codex",
+            Producer::Gemini => "gemini",
+            Producer::OpenCode => "opencode",
+            Producer::Qwen => "qwen",
+            Producer::Amp => "amp",
+            Producer::Cursor => "cursor",
+        }
+    }
+
+    /// The product's name, for people.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Producer::Claude => "Claude Code",
+            Producer::ClaudeTranscript => "Claude Code transcript",
+            Producer::Codex => "Codex",
+            Producer::Gemini => "Gemini CLI",
+            Producer::OpenCode => "OpenCode",
+            Producer::Qwen => "Qwen Code",
+            Producer::Amp => "Amp",
+            Producer::Cursor => "Cursor Agent",
         }
     }
 
     /// Parse a name written by [`Producer::name`].
     #[must_use]
     pub fn from_name(s: &str) -> Option<Producer> {
-        match s {
-            "claude" => Some(Producer::Claude),
-            _ => None,
-        }
+        Producer::ALL.into_iter().find(|p| p.name() == s)
     }
 }
 

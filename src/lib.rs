@@ -105,7 +105,7 @@ pub fn run_sink<S: Sink + ?Sized, E: Write>(
     sink: &mut S,
     diag: &mut diag::Diag<E>,
 ) -> Result<ExitStatus, Error> {
-    let mut runner = Runner::new(sink, diag, opts.max_line_bytes);
+    let mut runner = Runner::new(sink, diag, opts.max_line_bytes).with_producer(opts.from);
     for src in &opts.sources {
         let name = src.display_name();
         match src.open() {

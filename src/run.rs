@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use crate::decode::{Decoded, Decoder, LineProblem};
 use crate::diag::Diag;
 use crate::error::{Error, ExitStatus};
-use crate::event::Event;
+use crate::event::{Event, Producer};
 use crate::input::{Frame, Line, LineReader};
 use crate::render::Sink;
 use crate::session::Session;
@@ -28,6 +28,7 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     max_line: usize,
     io_failed: bool,
     lines: u64,
+    from: Option<Producer>,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -40,7 +41,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             max_line,
             io_failed: false,
             lines: 0,
+            from: None,
         }
+    }
+
+    /// Read every input as `producer` instead of detecting it (`--from`).
+    #[must_use]
+    pub fn with_producer(mut self, producer: Option<Producer>) -> Self {
+        self.from = producer;
+        self
     }
 
     /// The session state so far.
@@ -64,13 +73,19 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// and makes the exit status 2, but is not fatal.
     pub fn source<R: Read>(&mut self, name: &str, rdr: R) -> Result<(), Error> {
         let mut rdr = LineReader::new(rdr, self.max_line);
-        let mut dec = Decoder::new();
+        let mut dec = Decoder::with_producer(self.from);
         loop {
             while let Some(frame) = rdr.next_frame() {
                 self.frame(name, &frame, &mut dec)?;
             }
             if rdr.is_eof() {
-                return Ok(());
+                let Runner { session, sink, .. } = self;
+                return dec
+                    .finish(&mut |ev: &Event<'_>| {
+                        session.observe(ev);
+                        sink.event(ev, session)
+                    })
+                    .map_err(Error::Write);
             }
             // About to block on read: whatever was rendered goes out now.
             self.sink.flush().map_err(Error::Write)?;
@@ -326,6 +341,12 @@ impl Feeder {
             let line = std::mem::take(&mut self.pending);
             self.process(&line, true, on_event);
         }
+        let session = &mut self.session;
+        let _ = self.decoder.finish(&mut |ev: &Event<'_>| {
+            session.observe(ev);
+            on_event(ev, session);
+            Ok(())
+        });
         self.session.finish();
         self.session
     }

@@ -51,6 +51,7 @@ impl State {
 }
 
 struct Base<'v> {
+    producer: Producer,
     line: u64,
     session: Option<Cow<'v, str>>,
     parent: Option<Cow<'v, str>>,
@@ -59,7 +60,7 @@ struct Base<'v> {
 impl<'v> Base<'v> {
     fn event(&self, kind: EventKind<'v>) -> Event<'v> {
         Event {
-            producer: Producer::Claude,
+            producer: self.producer,
             line: self.line,
             session: self.session.clone(),
             parent: self.parent.clone(),
@@ -76,6 +77,7 @@ pub(crate) fn decode<'v>(
 ) -> io::Result<()> {
     let ty = str_at(v, "type").unwrap_or("");
     let base = Base {
+        producer: ctx.producer,
         line: ctx.line,
         session: cow_at(v, "session_id").or_else(|| cow_at(v, "sessionId")),
         parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),

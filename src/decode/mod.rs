@@ -5,8 +5,18 @@
 //! intact for verbatim pass-through). Each producer is one module; this module
 //! only classifies the line and picks the module.
 
+mod amp;
 mod claude;
+mod codex;
+mod cursor;
+mod detect;
+mod gemini;
 mod native;
+mod opencode;
+mod qwen;
+mod transcript;
+
+pub use detect::detect;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -15,7 +25,7 @@ use std::io;
 use simd_json::BorrowedValue as Value;
 use simd_json::prelude::*;
 
-use crate::event::{Event, EventKind};
+use crate::event::{Event, EventKind, Producer, Unknown};
 use crate::input::Line;
 
 /// Why a line was skipped.
@@ -82,11 +92,28 @@ pub enum Decoded {
 pub type Emit<'e> = dyn FnMut(&Event<'_>) -> io::Result<()> + 'e;
 
 /// Turns lines into events. One per input source: it carries per-stream
-/// state (which API message the last usage was reported for).
+/// state (the producer it detected, which API messages were counted…).
 pub struct Decoder {
     scratch: Vec<u8>,
     buffers: simd_json::Buffers,
+    /// Forced with `--from`.
+    forced: Option<Producer>,
+    /// Decided from the first recognisable line.
+    latched: Option<Producer>,
+    states: States,
+}
+
+/// Each producer module's own per-stream state.
+#[derive(Default)]
+struct States {
     claude: claude::State,
+    transcript: transcript::State,
+    codex: codex::State,
+    gemini: gemini::State,
+    opencode: opencode::State,
+    qwen: qwen::State,
+    amp: amp::State,
+    cursor: cursor::State,
 }
 
 impl Default for Decoder {
@@ -99,10 +126,45 @@ impl Decoder {
     /// A fresh decoder.
     #[must_use]
     pub fn new() -> Self {
+        Decoder::with_producer(None)
+    }
+
+    /// A decoder that reads every line as `producer` (`--from`), or detects
+    /// it from the first recognisable line when `None`.
+    #[must_use]
+    pub fn with_producer(producer: Option<Producer>) -> Self {
         Decoder {
             scratch: Vec::new(),
             buffers: simd_json::Buffers::default(),
-            claude: claude::State::default(),
+            forced: producer,
+            latched: None,
+            states: States::default(),
+        }
+    }
+
+    /// The producer of this stream, once known.
+    #[must_use]
+    pub fn producer(&self) -> Option<Producer> {
+        self.forced.or(self.latched)
+    }
+
+    /// End of this input: producers that hold back events (joined deltas,
+    /// reconstructed totals) emit them now.
+    ///
+    /// # Errors
+    /// Only errors returned by `emit`.
+    pub fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        let producer = self.producer();
+        let s = &mut self.states;
+        match producer {
+            Some(Producer::ClaudeTranscript) => transcript::finish(&mut s.transcript, emit),
+            Some(Producer::Codex) => codex::finish(&mut s.codex, emit),
+            Some(Producer::Gemini) => gemini::finish(&mut s.gemini, emit),
+            Some(Producer::OpenCode) => opencode::finish(&mut s.opencode, emit),
+            Some(Producer::Qwen) => qwen::finish(&mut s.qwen, emit),
+            Some(Producer::Amp) => amp::finish(&mut s.amp, emit),
+            Some(Producer::Cursor) => cursor::finish(&mut s.cursor, emit),
+            Some(Producer::Claude) | None => Ok(()),
         }
     }
 
@@ -118,13 +180,18 @@ impl Decoder {
         let Decoder {
             scratch,
             buffers,
-            claude,
+            forced,
+            latched,
+            states,
         } = self;
         scratch.clear();
         scratch.extend_from_slice(bytes);
         let value = match simd_json::to_borrowed_value_with_buffers(scratch, buffers) {
             Ok(v) => v,
-            Err(e) => return classify_failure(bytes, offset, line, &e, emit),
+            Err(e) => {
+                let producer = forced.or(*latched).unwrap_or(Producer::Claude);
+                return classify_failure(bytes, offset, line, producer, &e, emit);
+            }
         };
         let Some(raw) = std::str::from_utf8(bytes).ok() else {
             // simd-json validated the strings; anything else is not UTF-8.
@@ -137,14 +204,43 @@ impl Decoder {
                 found: type_name(&value),
             }));
         }
+        if native::is_native(&value) {
+            let ctx = Ctx {
+                line: line.number,
+                raw,
+                producer: Producer::Claude,
+            };
+            native::decode(&value, &ctx, emit)?;
+            return Ok(Decoded::Events);
+        }
+        let producer = match (*forced, *latched) {
+            (Some(p), _) | (None, Some(p)) => p,
+            (None, None) => match detect(&value) {
+                Some(p) => {
+                    *latched = Some(p);
+                    p
+                }
+                // An ambiguous line before any recognisable one: read it the
+                // Claude way (Qwen, Amp and Cursor share these shapes).
+                None => Producer::Claude,
+            },
+        };
         let ctx = Ctx {
             line: line.number,
             raw,
+            producer,
         };
-        if native::is_native(&value) {
-            native::decode(&value, &ctx, emit)?;
-        } else {
-            claude::decode(&value, &ctx, claude, emit)?;
+        match producer {
+            Producer::Claude => claude::decode(&value, &ctx, &mut states.claude, emit)?,
+            Producer::ClaudeTranscript => {
+                transcript::decode(&value, &ctx, &mut states.transcript, emit)?;
+            }
+            Producer::Codex => codex::decode(&value, &ctx, &mut states.codex, emit)?,
+            Producer::Gemini => gemini::decode(&value, &ctx, &mut states.gemini, emit)?,
+            Producer::OpenCode => opencode::decode(&value, &ctx, &mut states.opencode, emit)?,
+            Producer::Qwen => qwen::decode(&value, &ctx, &mut states.qwen, emit)?,
+            Producer::Amp => amp::decode(&value, &ctx, &mut states.amp, emit)?,
+            Producer::Cursor => cursor::decode(&value, &ctx, &mut states.cursor, emit)?,
         }
         Ok(Decoded::Events)
     }
@@ -156,6 +252,32 @@ pub(crate) struct Ctx<'a> {
     pub line: u64,
     /// The line as text (verbatim JSON).
     pub raw: &'a str,
+    /// Whose format the line is read as.
+    pub producer: Producer,
+}
+
+/// A line of a producer whose decoder does not know it: kept verbatim as an
+/// `unknown` event named by its `type` (and `subtype`).
+pub(crate) fn unknown_line<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let ty = str_at(v, "type").unwrap_or("");
+    let type_name = match str_at(v, "subtype").filter(|s| !s.is_empty()) {
+        Some(sub) => Cow::Owned(format!("{ty}/{sub}")),
+        None => Cow::Borrowed(ty),
+    };
+    emit(&Event {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: None,
+        parent: None,
+        kind: EventKind::Unknown(Unknown {
+            type_name,
+            raw: Cow::Borrowed(ctx.raw),
+        }),
+    })
 }
 
 /// Blank, BOM and surrounding whitespace are not part of an event. Returns
@@ -189,6 +311,7 @@ fn classify_failure(
     bytes: &[u8],
     offset: usize,
     line: &Line<'_>,
+    producer: Producer,
     err: &simd_json::Error,
     emit: &mut Emit<'_>,
 ) -> io::Result<Decoded> {
@@ -206,7 +329,7 @@ fn classify_failure(
         }));
     }
     let ev = Event {
-        producer: crate::event::Producer::Claude,
+        producer,
         line: line.number,
         session: None,
         parent: None,

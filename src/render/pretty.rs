@@ -229,7 +229,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if self.verbose() {
             let mut d = String::new();
             if let Some(v) = &st.version {
-                d.push_str(&format!("{} {} · ", producer_label(producer), sanitize(v)));
+                d.push_str(&format!("{} {} · ", producer.label(), sanitize(v)));
             }
             if let Some(m) = &st.permission_mode {
                 d.push_str(&format!("permission mode {} · ", sanitize(m)));
@@ -603,12 +603,6 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             }
         }
         self.emit(To::Alert, 0, &lines)
-    }
-}
-
-fn producer_label(p: Producer) -> &'static str {
-    match p {
-        Producer::Claude => "Claude Code",
     }
 }
 
