@@ -50,15 +50,15 @@ impl State {
     }
 }
 
-struct Base<'v> {
-    producer: Producer,
-    line: u64,
-    session: Option<Cow<'v, str>>,
-    parent: Option<Cow<'v, str>>,
+pub(crate) struct Base<'v> {
+    pub(crate) producer: Producer,
+    pub(crate) line: u64,
+    pub(crate) session: Option<Cow<'v, str>>,
+    pub(crate) parent: Option<Cow<'v, str>>,
 }
 
 impl<'v> Base<'v> {
-    fn event(&self, kind: EventKind<'v>) -> Event<'v> {
+    pub(crate) fn event(&self, kind: EventKind<'v>) -> Event<'v> {
         Event {
             producer: self.producer,
             line: self.line,
@@ -399,7 +399,7 @@ fn init<'v>(v: &'v Value<'v>) -> SessionStart<'v> {
     }
 }
 
-fn assistant<'v>(
+pub(crate) fn assistant<'v>(
     v: &'v Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
@@ -525,7 +525,7 @@ fn assistant_block<'v>(
     emit(&base.event(kind))
 }
 
-fn user<'v>(
+pub(crate) fn user<'v>(
     v: &'v Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
@@ -684,7 +684,7 @@ fn stream_event<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> i
     })))
 }
 
-fn tokens(u: &Value<'_>) -> Tokens {
+pub(crate) fn tokens(u: &Value<'_>) -> Tokens {
     Tokens {
         input: u64_at(u, "input_tokens"),
         output: u64_at(u, "output_tokens"),
