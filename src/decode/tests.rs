@@ -660,10 +660,10 @@ fn failed_hook_is_a_warning() {
 #[test]
 fn unknown_type_keeps_the_original_line() {
     let line =
-        r#"{"type":"queue-operation","operation":"enqueue","content":"hi","n":[1,{"x":null}]}"#;
+        r#"{"type":"brand_new_event","operation":"enqueue","content":"hi","n":[1,{"x":null}]}"#;
     let ev = one(line);
     let u = as_unknown(&ev);
-    assert_eq!(u.type_name, "queue-operation");
+    assert_eq!(u.type_name, "brand_new_event");
     assert_eq!(u.raw, line);
 }
 

@@ -1,28 +1,1353 @@
-//! Claude Code's saved session transcripts.
+//! Claude Code's saved session transcripts
+//! (`~/.claude/projects/<project>/<session>.jsonl`, and the sub-agents'
+//! `<session>/subagents/agent-<id>.jsonl`).
 //!
-//! Not decoded yet: every line is kept as an `unknown` event (see issue 3).
+//! The message bodies are those of stream-json (one content block per
+//! `assistant` line, tool results in `user` lines), so the blocks go through
+//! the Claude decoder. What differs, and is handled here (see
+//! `tests/fixtures/claude-transcript/README.md` and `docs/schema.md`):
+//!
+//! * a camelCase envelope (`sessionId`, `parentUuid`, `isSidechain`,
+//!   `agentId`, `cwd`, `version`, `timestamp`, `uuid`);
+//! * no `system/init`: the session header is built from the first
+//!   conversation entry (cwd, version, permission mode) and the first
+//!   assistant message (model), so the events before that one are held back;
+//! * no `result`: [`finish`] reconstructs one (tokens per distinct message
+//!   id, turns, duration from the timestamps, cost only from a `cost-state`
+//!   line), unless the transcript stops mid-turn;
+//! * many metadata line types, which are skipped without an event;
+//! * the conversation is a tree by `parentUuid`: entries repeated by a resume
+//!   are skipped by `uuid`, and a rewind (a new prompt or answer hung on an
+//!   entry that already had one) is reported as a notice;
+//! * sub-agent lines (`isSidechain`) carry no parent tool id: they are nested
+//!   under their `Agent`/`Task` call when this input links them (the call's
+//!   result names the `agentId`, or the sub-agent's first prompt equals the
+//!   call's `prompt`), and shown un-nested with a notice saying so otherwise.
 
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 use std::io;
 
 use simd_json::BorrowedValue as Value;
+use simd_json::prelude::*;
 
-use super::{Ctx, Emit};
+use super::claude::{self, Base};
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, u64_at};
+use crate::event::{
+    Delta, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Question, SessionResult,
+    SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown, Usage,
+};
+
+/// Line types that are session metadata (titles, undo snapshots, request
+/// logs, queue bookkeeping…): read, but no event. `progress` entries are
+/// live-UI noise whose content the transcript also holds elsewhere.
+const SILENT_TYPES: [&str; 18] = [
+    "progress",
+    "file-history-snapshot",
+    "queue-operation",
+    "last-prompt",
+    "tag",
+    "agent-name",
+    "agent-color",
+    "agent-setting",
+    "attribution-snapshot",
+    "speculation-accept",
+    "mode",
+    "content-replacement",
+    "checkpoint",
+    "api-request",
+    "api-request-blob",
+    "tools-used",
+    "atis-latch",
+    "api-request-shape",
+];
+
+/// Events held back while the session header waits for the model: at most
+/// this many, then the header goes out without one.
+const MAX_HELD: usize = 256;
+
+/// Agent/Task calls remembered for linking a sub-agent by its prompt.
+const MAX_AGENT_PROMPTS: usize = 64;
 
 /// Per-stream state.
 #[derive(Default)]
-pub(crate) struct State {}
+pub(crate) struct State {
+    /// The Claude decoder's own state (usage once per message id).
+    claude: claude::State,
+    /// `uuid`s of the entries seen: a resume can write them again.
+    seen: HashSet<String>,
+    /// The conversation tree, for rewinds.
+    tree: HashMap<String, Node>,
+    /// Tool call ids already emitted, and answered: each goes out once.
+    calls: HashSet<String>,
+    results: HashSet<String>,
+    /// `agentId` → id of the `Agent`/`Task` call that started it.
+    agents: HashMap<String, String>,
+    /// `(prompt, call id)` of `Agent`/`Task` calls no sub-agent claimed yet.
+    prompts: Vec<(String, String)>,
+    /// `uuid` of a linked sidechain entry → its parent call id.
+    side_parent: HashMap<String, String>,
+    /// Sub-agents already announced as un-nested.
+    announced: HashSet<String>,
+    /// A run of repeated entries not reported yet.
+    dup: Option<DupRun>,
+    /// The session being read.
+    sess: Option<Sess>,
+    /// Timestamps of lines read before the session's first entry.
+    early: Span,
+}
+
+/// One conversation entry of the tree.
+struct Node {
+    line: u64,
+    parent: Option<String>,
+    /// The entry hung on this one most recently (the live branch).
+    child: Option<String>,
+    /// A user entry that is not only tool results (a prompt, injected text).
+    prompt: bool,
+    /// An assistant entry's message id.
+    msg: Option<String>,
+}
+
+struct DupRun {
+    first: u64,
+    last: u64,
+    count: u64,
+}
+
+/// Earliest and latest timestamp, in ms since the epoch.
+#[derive(Clone, Copy, Default)]
+struct Span {
+    first: Option<i64>,
+    last: Option<i64>,
+}
+
+impl Span {
+    fn add(&mut self, t: i64) {
+        self.first = Some(self.first.map_or(t, |f| f.min(t)));
+        self.last = Some(self.last.map_or(t, |l| l.max(t)));
+    }
+
+    fn merge(&mut self, other: Span) {
+        for t in [other.first, other.last].into_iter().flatten() {
+            self.add(t);
+        }
+    }
+
+    fn duration_ms(self) -> Option<u64> {
+        u64::try_from(self.last? - self.first?).ok()
+    }
+}
+
+/// One session of the input (a new `sessionId` starts another).
+struct Sess {
+    id: Option<String>,
+    /// The first entry was a sidechain: this is a sub-agent's own file.
+    side_file: bool,
+    /// Line of the first entry: where the session header is dated.
+    line: u64,
+    cwd: Option<String>,
+    version: Option<String>,
+    permission_mode: Option<String>,
+    tools: Vec<String>,
+    agents: Vec<String>,
+    /// Model shown by the last header.
+    model: Option<String>,
+    /// Events held until the header can be written; `None` once it was.
+    pending: Option<Vec<Event<'static>>>,
+    /// The main conversation, and the sidechain lines.
+    main: Acc,
+    side: Acc,
+    span: Span,
+    cost: Option<Cost>,
+    last_line: u64,
+}
+
+/// What the reconstructed result needs from one chain of entries.
+#[derive(Default)]
+struct Acc {
+    /// Final usage per API message id, in order (the last line of an id wins).
+    msgs: Vec<Option<Tokens>>,
+    index: HashMap<String, usize>,
+    last: Option<Last>,
+    /// A user entry (prompt, tool result) came after the last answer.
+    user_after: bool,
+    seen: bool,
+}
+
+/// The last assistant message of a chain.
+#[derive(Default)]
+struct Last {
+    id: Option<String>,
+    stop_reason: Option<String>,
+    /// The API error text, when the message is the CLI's error report.
+    error: Option<String>,
+    /// Its last text block.
+    text: Option<String>,
+    /// Its tool calls that have no result yet.
+    open: Vec<String>,
+}
+
+/// Totals of a `cost-state` line (newer CLIs write one when a session ends).
+struct Cost {
+    usd: Option<f64>,
+    api_ms: Option<u64>,
+    models: Vec<ModelUsage<'static>>,
+}
+
+/// Where decoded events go: held while the header waits, once per call id.
+struct Out<'a, 'e> {
+    sess: Option<&'a mut Sess>,
+    calls: &'a mut HashSet<String>,
+    results: &'a mut HashSet<String>,
+    emit: &'a mut Emit<'e>,
+}
+
+impl Out<'_, '_> {
+    fn send(&mut self, ev: &Event<'_>) -> io::Result<()> {
+        match &ev.kind {
+            EventKind::ToolCall(c) if !c.id.is_empty() && !self.calls.insert(c.id.to_string()) => {
+                return Ok(());
+            }
+            EventKind::ToolResult(r)
+                if !r.id.is_empty() && !self.results.insert(r.id.to_string()) =>
+            {
+                return Ok(());
+            }
+            _ => {}
+        }
+        if let Some(sess) = self.sess.as_deref_mut()
+            && let Some(held) = sess.pending.as_mut()
+        {
+            if held.len() < MAX_HELD {
+                held.push(owned(ev));
+                return Ok(());
+            }
+            flush_header(sess, self.emit)?;
+        }
+        (self.emit)(ev)
+    }
+}
 
 pub(crate) fn decode<'v>(
     v: &'v Value<'v>,
     ctx: &Ctx<'v>,
-    _state: &mut State,
+    state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    super::unknown_line(v, ctx, emit)
+    let Some(ty) = str_at(v, "type") else {
+        return super::unknown_line(v, ctx, emit);
+    };
+    if matches!(ty, "user" | "assistant" | "system" | "attachment") {
+        return entry(v, ctx, ty, state, emit);
+    }
+    // A metadata line: its time counts for the session it names.
+    let sid = str_at(v, "sessionId");
+    let ts = str_at(v, "timestamp").and_then(parse_ts);
+    let mine = state
+        .sess
+        .as_ref()
+        .is_some_and(|s| sid.is_none() || s.id.as_deref() == sid);
+    match state.sess.as_mut() {
+        Some(s) if mine => {
+            s.last_line = ctx.line;
+            if let Some(t) = ts {
+                s.span.add(t);
+            }
+        }
+        _ => {
+            if let Some(t) = ts {
+                state.early.add(t);
+            }
+        }
+    }
+    if ty == "api-request-shape"
+        && mine
+        && let Some(s) = state.sess.as_mut()
+        && s.pending.is_some()
+        && let Some(shape) = get(v, "shape")
+    {
+        s.tools = strings_at(shape, "tools")
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+    }
+    if ty == "cost-state" && (mine || state.sess.is_none()) {
+        if let Some(s) = state.sess.as_mut() {
+            s.cost = Some(cost_state(v));
+        }
+        return Ok(());
+    }
+    if SILENT_TYPES.contains(&ty) {
+        return Ok(());
+    }
+    let (level, text) = match ty {
+        "summary" => (
+            Level::Debug,
+            format!("summary: {}", one_line(str_at(v, "summary").unwrap_or(""))),
+        ),
+        "custom-title" | "ai-title" => {
+            let t = str_at(v, "customTitle")
+                .or_else(|| str_at(v, "aiTitle"))
+                .or_else(|| str_at(v, "title"))
+                .unwrap_or("");
+            (Level::Debug, format!("title: {}", one_line(t)))
+        }
+        "pr-link" => {
+            let what = str_at(v, "prUrl")
+                .map(str::to_string)
+                .or_else(|| u64_at(v, "prNumber").map(|n| format!("#{n}")))
+                .unwrap_or_default();
+            (Level::Info, format!("pull request {what}"))
+        }
+        _ => (
+            Level::Debug,
+            format!("transcript line of type {ty} (not shown)"),
+        ),
+    };
+    let ev = Event {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: cow_at(v, "sessionId"),
+        parent: None,
+        kind: EventKind::Notice(Notice {
+            subtype: Cow::Borrowed(ty),
+            level,
+            text: Cow::Owned(text),
+            raw: Some(Cow::Borrowed(ctx.raw)),
+        }),
+    };
+    let mut out = Out {
+        sess: state.sess.as_mut().filter(|_| mine),
+        calls: &mut state.calls,
+        results: &mut state.results,
+        emit,
+    };
+    out.send(&ev)
 }
 
-/// End of input.
-#[allow(clippy::unnecessary_wraps)] // one signature for every producer
-pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()> {
+/// End of input: what was held back, and the reconstructed result.
+pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    flush_dup(state, emit)?;
+    finish_session(state, emit)
+}
+
+/// A conversation entry: `user`, `assistant`, `system`, `attachment`.
+fn entry<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    ty: &'v str,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let uuid = str_at(v, "uuid").filter(|u| !u.is_empty());
+    if let Some(u) = uuid {
+        if state.seen.contains(u) {
+            match state.dup.as_mut() {
+                Some(d) => {
+                    d.last = ctx.line;
+                    d.count += 1;
+                }
+                None => {
+                    state.dup = Some(DupRun {
+                        first: ctx.line,
+                        last: ctx.line,
+                        count: 1,
+                    });
+                }
+            }
+            return Ok(());
+        }
+        state.seen.insert(u.to_string());
+    }
+    flush_dup(state, emit)?;
+
+    let sid = str_at(v, "sessionId");
+    let side = bool_at(v, "isSidechain") == Some(true);
+    if let (Some(s), Some(cur)) = (sid, state.sess.as_ref())
+        && cur.id.as_deref().is_some_and(|c| c != s)
+    {
+        finish_session(state, emit)?;
+    }
+    let early = std::mem::take(&mut state.early);
+    let sess = state.sess.get_or_insert_with(|| Sess {
+        id: sid.map(str::to_string),
+        side_file: side,
+        line: ctx.line,
+        cwd: None,
+        version: None,
+        permission_mode: None,
+        tools: Vec::new(),
+        agents: Vec::new(),
+        model: None,
+        pending: Some(Vec::new()),
+        main: Acc::default(),
+        side: Acc::default(),
+        span: Span::default(),
+        cost: None,
+        last_line: ctx.line,
+    });
+    sess.span.merge(early);
+    sess.last_line = ctx.line;
+    if let Some(t) = str_at(v, "timestamp").and_then(parse_ts) {
+        sess.span.add(t);
+    }
+    if sess.pending.is_some() {
+        // The header takes the environment from the first entries.
+        let fill = |slot: &mut Option<String>, key: &str| {
+            if slot.is_none() {
+                *slot = str_at(v, key).map(str::to_string);
+            }
+        };
+        fill(&mut sess.cwd, "cwd");
+        fill(&mut sess.version, "version");
+        if side == sess.side_file {
+            fill(&mut sess.permission_mode, "permissionMode");
+        }
+    }
+
+    let parent_uuid = str_at(v, "parentUuid").filter(|p| !p.is_empty());
+    let meta = bool_at(v, "isMeta") == Some(true);
+    let msg = get(v, "message");
+    let content = msg.and_then(|m| get(m, "content"));
+    let prompt = ty == "user" && !only_tool_results(content);
+    let msg_id = if ty == "assistant" {
+        msg.and_then(|m| str_at(m, "id"))
+    } else {
+        None
+    };
+
+    let mut out = Out {
+        sess: state.sess.as_mut(),
+        calls: &mut state.calls,
+        results: &mut state.results,
+        emit,
+    };
+
+    // The tree: a new prompt or answer hung on an entry that already had one
+    // is a rewind; what hung there before is an abandoned branch.
+    if let Some(u) = uuid {
+        let fork = parent_uuid.and_then(|p| {
+            let pn = state.tree.get(p)?;
+            let c = pn.child.as_deref()?;
+            let cn = state.tree.get(c)?;
+            let replaces = (prompt && !meta) || ty == "assistant";
+            let was_turn = cn.prompt || cn.msg.as_deref().is_some_and(|m| Some(m) != msg_id);
+            (replaces && was_turn).then(|| (c.to_string(), pn.line))
+        });
+        if let Some(pn) = parent_uuid.and_then(|p| state.tree.get_mut(p)) {
+            pn.child = Some(u.to_string());
+        }
+        if let Some((c, from)) = fork {
+            let text = abandoned(&state.tree, &c, from);
+            out.send(&Event {
+                producer: ctx.producer,
+                line: ctx.line,
+                session: cow_at(v, "sessionId"),
+                parent: None,
+                kind: EventKind::Notice(Notice {
+                    subtype: Cow::Borrowed("rewind"),
+                    level: Level::Info,
+                    text: Cow::Owned(text),
+                    raw: Some(Cow::Borrowed(ctx.raw)),
+                }),
+            })?;
+        }
+        state.tree.insert(
+            u.to_string(),
+            Node {
+                line: ctx.line,
+                parent: parent_uuid.map(str::to_string),
+                child: None,
+                prompt,
+                msg: msg_id.map(str::to_string),
+            },
+        );
+    }
+
+    // Sub-agent lines: nested under their call when this input links them.
+    let agent_id = str_at(v, "agentId").filter(|a| !a.is_empty());
+    let parent = if side {
+        let linked = agent_id
+            .and_then(|a| state.agents.get(a))
+            .or_else(|| parent_uuid.and_then(|p| state.side_parent.get(p)))
+            .cloned()
+            .or_else(|| {
+                let text = (ty == "user").then(|| first_text(content)).flatten()?;
+                let i = state.prompts.iter().position(|(p, _)| p == text)?;
+                let (_, call) = state.prompts.remove(i);
+                if let Some(a) = agent_id {
+                    state.agents.insert(a.to_string(), call.clone());
+                }
+                Some(call)
+            });
+        if let (Some(u), Some(call)) = (uuid, linked.as_ref()) {
+            state.side_parent.insert(u.to_string(), call.clone());
+        }
+        if linked.is_none() {
+            let key = agent_id.unwrap_or("");
+            if state.announced.insert(key.to_string()) {
+                let who = agent_id.map_or_else(String::new, |a| format!(" {a}"));
+                out.send(&Event {
+                    producer: ctx.producer,
+                    line: ctx.line,
+                    session: cow_at(v, "sessionId"),
+                    parent: None,
+                    kind: EventKind::Notice(Notice {
+                        subtype: Cow::Borrowed("sidechain"),
+                        level: Level::Info,
+                        text: Cow::Owned(format!(
+                            "sub-agent{who}: the Agent call that started it is not in this \
+                             input (a sidechain does not name it), so it is shown un-nested"
+                        )),
+                        raw: None,
+                    }),
+                })?;
+            }
+        }
+        linked
+    } else {
+        None
+    };
+
+    let base = Base {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: cow_at(v, "sessionId"),
+        parent: parent.map(Cow::Owned),
+    };
+    match ty {
+        "assistant" => assistant(
+            v,
+            ctx,
+            &base,
+            side,
+            &mut state.claude,
+            &mut state.prompts,
+            &mut out,
+        ),
+        "user" => user(v, ctx, &base, side, &mut state.agents, &mut out),
+        "system" => system(v, ctx, &base, &mut out),
+        _ => attachment(v, ctx, &base, &mut out),
+    }
+}
+
+fn assistant<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    side: bool,
+    cstate: &mut claude::State,
+    prompts: &mut Vec<(String, String)>,
+    out: &mut Out<'_, '_>,
+) -> io::Result<()> {
+    let msg = get(v, "message");
+    let model = msg.and_then(|m| str_at(m, "model"));
+    let content = msg.and_then(|m| get(m, "content"));
+    let blocks = content
+        .and_then(|c| c.as_array())
+        .map_or(&[][..], |a| a.as_slice());
+    // The CLI reports a failed API request as an assistant message of its
+    // own making; it is an error, not something the model said.
+    let api_error = model == Some("<synthetic>")
+        || bool_at(v, "isApiErrorMessage") == Some(true)
+        || bool_at(v, "is_api_error_message") == Some(true)
+        || str_at(v, "error").is_some();
+    let error_text = api_error.then(|| {
+        let text = content.map(claude::content_text).filter(|t| !t.is_empty());
+        match (text, str_at(v, "error")) {
+            (Some(t), _) => t.into_owned(),
+            (None, Some(e)) => format!("API error: {e}"),
+            (None, None) => "API error".to_string(),
+        }
+    });
+
+    for b in blocks {
+        if matches!(str_at(b, "name"), Some("Agent" | "Task"))
+            && let (Some(id), Some(p)) = (
+                str_at(b, "id"),
+                get(b, "input").and_then(|i| str_at(i, "prompt")),
+            )
+        {
+            if prompts.len() >= MAX_AGENT_PROMPTS {
+                prompts.remove(0);
+            }
+            prompts.push((p.to_string(), id.to_string()));
+        }
+    }
+
+    if let Some(sess) = out.sess.as_deref_mut() {
+        let model = model.filter(|_| !api_error);
+        if sess.pending.is_some() {
+            if sess.model.is_none() {
+                sess.model = model.map(str::to_string);
+            }
+            flush_header(sess, out.emit)?;
+        } else if side == sess.side_file
+            && let Some(m) = model
+            && sess.model.as_deref() != Some(m)
+        {
+            // The model changed (`/model`): a header line says so.
+            sess.model = Some(m.to_string());
+            (out.emit)(&start_event(sess, ctx.line))?;
+        }
+        let acc = if side { &mut sess.side } else { &mut sess.main };
+        acc.seen = true;
+        acc.user_after = false;
+        let id = msg.and_then(|m| str_at(m, "id"));
+        if !api_error && let Some(id) = id {
+            // Transcripts carry the final usage; the last line of an id wins.
+            let tokens = msg.and_then(|m| get(m, "usage")).map(claude::tokens);
+            if let Some(&i) = acc.index.get(id) {
+                if let (Some(slot), Some(t)) = (acc.msgs.get_mut(i), tokens) {
+                    *slot = Some(t);
+                }
+            } else {
+                acc.index.insert(id.to_string(), acc.msgs.len());
+                acc.msgs.push(tokens);
+            }
+        }
+        let same = acc
+            .last
+            .as_ref()
+            .is_some_and(|l| l.id.is_some() && l.id.as_deref() == id);
+        let last = if same {
+            acc.last.get_or_insert_with(Last::default)
+        } else {
+            acc.last.insert(Last {
+                id: id.map(str::to_string),
+                ..Last::default()
+            })
+        };
+        if let Some(r) = msg.and_then(|m| str_at(m, "stop_reason")) {
+            last.stop_reason = Some(r.to_string());
+        }
+        if let Some(e) = &error_text {
+            last.error = Some(e.clone());
+        } else {
+            if let Some(Value::String(s)) = content {
+                last.text = Some(s.to_string());
+            }
+            for b in blocks {
+                match str_at(b, "type").unwrap_or("") {
+                    "text" => last.text = str_at(b, "text").map(str::to_string),
+                    "tool_use" | "server_tool_use" | "mcp_tool_use" => {
+                        if let Some(i) = str_at(b, "id") {
+                            last.open.push(i.to_string());
+                        }
+                    }
+                    t if t.ends_with("tool_result") => {
+                        if let Some(i) = str_at(b, "tool_use_id") {
+                            last.open.retain(|o| o != i);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    if let Some(text) = error_text {
+        return out.send(&note(base, ctx, "api_error", Level::Error, text));
+    }
+    claude::assistant(v, ctx, base, cstate, &mut |ev| out.send(ev))
+}
+
+fn user<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    side: bool,
+    agents: &mut HashMap<String, String>,
+    out: &mut Out<'_, '_>,
+) -> io::Result<()> {
+    let content = get(v, "message").and_then(|m| get(m, "content"));
+    let meta = bool_at(v, "isMeta") == Some(true);
+    let answered: Vec<&str> = content
+        .and_then(|c| c.as_array())
+        .map_or(&[][..], |a| a.as_slice())
+        .iter()
+        .filter(|b| str_at(b, "type") == Some("tool_result"))
+        .filter_map(|b| str_at(b, "tool_use_id"))
+        .collect();
+    // An Agent call's result names the sub-agent it started.
+    if let (Some(id), Some(a)) = (
+        answered.first(),
+        get(v, "toolUseResult").and_then(|r| str_at(r, "agentId")),
+    ) {
+        agents.insert(a.to_string(), (*id).to_string());
+    }
+    if let Some(sess) = out.sess.as_deref_mut() {
+        let acc = if side { &mut sess.side } else { &mut sess.main };
+        acc.seen = true;
+        if let Some(last) = acc.last.as_mut() {
+            last.open.retain(|o| !answered.contains(&o.as_str()));
+        }
+        if !meta {
+            acc.user_after = true;
+        }
+        if side == sess.side_file
+            && let Some(pm) = str_at(v, "permissionMode")
+            && sess.permission_mode.as_deref() != Some(pm)
+        {
+            sess.permission_mode = Some(pm.to_string());
+            if sess.pending.is_none() {
+                (out.emit)(&start_event(sess, ctx.line))?;
+            }
+        }
+    }
+
+    if meta {
+        // Reminders and caveats the CLI adds to the conversation.
+        let text = content.map(claude::content_text).unwrap_or_default();
+        let line = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !matches!(*l, "<system-reminder>" | "</system-reminder>"))
+            .unwrap_or("");
+        return out.send(&note(
+            base,
+            ctx,
+            "meta",
+            Level::Debug,
+            format!("injected by the CLI: {}", one_line(line)),
+        ));
+    }
+    if bool_at(v, "isCompactSummary") == Some(true) {
+        return out.send(&note(
+            base,
+            ctx,
+            "compact_summary",
+            Level::Debug,
+            "summary of the compacted conversation, given to the model".into(),
+        ));
+    }
+    if let Some(Value::String(s)) = content
+        && s.trim_start().starts_with("<task-notification>")
+    {
+        // A background task (sub-agent, shell) finished: the CLI tells the
+        // model in a user turn of its own.
+        let status = tag(s, "status").unwrap_or("done");
+        let mut text = format!("task {status}");
+        for part in [tag(s, "summary"), tag(s, "result")].into_iter().flatten() {
+            if !part.is_empty() {
+                let _ = write!(text, ": {}", one_line(part));
+            }
+        }
+        let level = if status == "completed" {
+            Level::Info
+        } else {
+            Level::Warning
+        };
+        return out.send(&note(base, ctx, "task_notification", level, text));
+    }
+    claude::user(v, ctx, base, &mut |ev| out.send(ev))
+}
+
+fn system<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    out: &mut Out<'_, '_>,
+) -> io::Result<()> {
+    let sub = str_at(v, "subtype")
+        .filter(|s| !s.is_empty())
+        .unwrap_or("system");
+    let content = str_at(v, "content").unwrap_or("");
+    let (subtype, level, text): (&'v str, Level, String) = match sub {
+        "compact_boundary" | "microcompact_boundary" => {
+            let meta = get(v, "compactMetadata").or_else(|| get(v, "microcompactMetadata"));
+            let trigger = meta.and_then(|m| str_at(m, "trigger")).unwrap_or("auto");
+            let mut t = format!("context compacted ({trigger})");
+            if let Some(pre) = meta.and_then(|m| u64_at(m, "preTokens")) {
+                let _ = write!(t, ": {pre} tokens before");
+            }
+            (sub, Level::Info, t)
+        }
+        "api_error" => {
+            // A failed request that the CLI retries (the stream-json
+            // `api_retry`); a final failure is an assistant message.
+            let mut t = String::from("API retry");
+            if let Some(a) = u64_at(v, "retryAttempt") {
+                let _ = write!(t, " {a}");
+                if let Some(m) = u64_at(v, "maxRetries") {
+                    let _ = write!(t, "/{m}");
+                }
+            }
+            if let Some(ms) = f64_at(v, "retryInMs") {
+                let _ = write!(t, " in {:.1}s", ms / 1000.0);
+            }
+            let err = get(v, "error");
+            if let Some(e) = err.and_then(error_message) {
+                let _ = write!(t, ": {}", one_line(e));
+            }
+            if let Some(s) = err.and_then(|e| u64_at(e, "status")) {
+                let _ = write!(t, " (HTTP {s})");
+            }
+            ("api_retry", Level::Warning, t)
+        }
+        "informational" | "local_command" => {
+            let level = match str_at(v, "level") {
+                Some("warning" | "error") => Level::Warning,
+                _ => Level::Info,
+            };
+            (sub, level, strip_command_tags(content).to_string())
+        }
+        "turn_duration" => {
+            let t = match f64_at(v, "durationMs") {
+                Some(ms) => format!("turn took {:.1}s", ms / 1000.0),
+                None => "turn ended".to_string(),
+            };
+            (sub, Level::Debug, t)
+        }
+        "stop_hook_summary" => {
+            let errors = arr_at(v, "hookErrors");
+            let stopped = bool_at(v, "preventedContinuation") == Some(true);
+            if errors.is_empty() && !stopped {
+                (sub, Level::Debug, "stop hooks ran".to_string())
+            } else {
+                let why = errors
+                    .first()
+                    .and_then(|e| e.as_str().or_else(|| str_at(e, "message")))
+                    .or_else(|| str_at(v, "stopReason"))
+                    .unwrap_or("");
+                let mut t = String::from(if stopped {
+                    "stop hook ended the turn"
+                } else {
+                    "stop hook failed"
+                });
+                if !why.is_empty() {
+                    let _ = write!(t, ": {}", one_line(why));
+                }
+                (sub, Level::Warning, t)
+            }
+        }
+        _ => {
+            let t = if content.trim().is_empty() {
+                sub.replace('_', " ")
+            } else {
+                one_line(strip_command_tags(content))
+            };
+            (sub, Level::Debug, t)
+        }
+    };
+    out.send(&note(base, ctx, subtype, level, text))
+}
+
+fn attachment<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    out: &mut Out<'_, '_>,
+) -> io::Result<()> {
+    let Some(a) = get(v, "attachment") else {
+        return Ok(());
+    };
+    let ty = str_at(a, "type").unwrap_or("");
+    if ty == "agent_listing_delta"
+        && let Some(sess) = out.sess.as_deref_mut()
+        && sess.pending.is_some()
+    {
+        for t in strings_at(a, "addedTypes") {
+            if !sess.agents.iter().any(|x| *x == t) {
+                sess.agents.push(t.into_owned());
+            }
+        }
+    }
+    // Context for the model (file contents, listings, reminders): no event,
+    // except a hook that failed or stopped something.
+    let failed_hook = ty.starts_with("hook_")
+        && ["error", "blocking", "cancelled", "stopped"]
+            .iter()
+            .any(|w| ty.contains(w));
+    if !failed_hook {
+        return Ok(());
+    }
+    let name = str_at(a, "hookName")
+        .or_else(|| str_at(a, "hookEvent"))
+        .unwrap_or("hook");
+    let mut t = format!(
+        "hook {name}: {}",
+        ty.trim_start_matches("hook_").replace('_', " ")
+    );
+    let detail = ["stderr", "blockingError", "content", "message"]
+        .iter()
+        .find_map(|k| str_at(a, k).or_else(|| get(a, k).and_then(error_message)))
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
+    if let Some(d) = detail {
+        let _ = write!(t, ": {}", one_line(d));
+    }
+    out.send(&note(base, ctx, "hook", Level::Warning, t))
+}
+
+fn note<'v>(
+    base: &Base<'v>,
+    ctx: &Ctx<'v>,
+    subtype: &'v str,
+    level: Level,
+    text: String,
+) -> Event<'v> {
+    base.event(EventKind::Notice(Notice {
+        subtype: Cow::Borrowed(subtype),
+        level,
+        text: Cow::Owned(text),
+        raw: Some(Cow::Borrowed(ctx.raw)),
+    }))
+}
+
+/// Write the session header and what was held back for it.
+fn flush_header(sess: &mut Sess, emit: &mut Emit<'_>) -> io::Result<()> {
+    let Some(held) = sess.pending.take() else {
+        return Ok(());
+    };
+    emit(&start_event(sess, sess.line))?;
+    for ev in &held {
+        emit(ev)?;
+    }
     Ok(())
+}
+
+fn start_event(sess: &Sess, line: u64) -> Event<'static> {
+    let o = |s: &Option<String>| s.clone().map(Cow::Owned);
+    let list = |l: &[String]| l.iter().cloned().map(Cow::Owned).collect();
+    Event {
+        producer: crate::event::Producer::ClaudeTranscript,
+        line,
+        session: o(&sess.id),
+        parent: None,
+        kind: EventKind::SessionStart(SessionStart {
+            model: o(&sess.model),
+            cwd: o(&sess.cwd),
+            version: o(&sess.version),
+            permission_mode: o(&sess.permission_mode),
+            api_key_source: None,
+            tools: list(&sess.tools),
+            mcp_servers: Vec::new(),
+            agents: list(&sess.agents),
+            skills: Vec::new(),
+            slash_commands: Vec::new(),
+        }),
+    }
+}
+
+/// Report a run of repeated entries.
+fn flush_dup(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    let Some(d) = state.dup.take() else {
+        return Ok(());
+    };
+    let (n, s) = if d.count == 1 {
+        (String::from("1 entry"), "")
+    } else {
+        (format!("{} entries", d.count), "s")
+    };
+    let text = format!(
+        "skipped {n} already seen earlier in this input (line{s} {}{}): copies, as a resumed session writes them",
+        d.first,
+        if d.last == d.first {
+            String::new()
+        } else {
+            format!("–{}", d.last)
+        }
+    );
+    let ev = Event {
+        producer: crate::event::Producer::ClaudeTranscript,
+        line: d.first,
+        session: state
+            .sess
+            .as_ref()
+            .and_then(|s| s.id.clone())
+            .map(Cow::Owned),
+        parent: None,
+        kind: EventKind::Notice(Notice {
+            subtype: Cow::Borrowed("duplicate"),
+            level: Level::Debug,
+            text: Cow::Owned(text),
+            raw: None,
+        }),
+    };
+    let mut out = Out {
+        sess: state.sess.as_mut(),
+        calls: &mut state.calls,
+        results: &mut state.results,
+        emit,
+    };
+    out.send(&ev)
+}
+
+/// The session ends (end of input, or another session starts): write what
+/// was held back and, unless it stopped mid-turn, the reconstructed result.
+fn finish_session(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    let Some(mut sess) = state.sess.take() else {
+        return Ok(());
+    };
+    flush_header(&mut sess, emit)?;
+    // A sub-agent's own file has only sidechain entries: they are its session.
+    let acc = if sess.main.seen {
+        &sess.main
+    } else {
+        &sess.side
+    };
+    let Some(last) = acc.last.as_ref() else {
+        return Ok(());
+    };
+    if acc.user_after || !last.open.is_empty() {
+        // The agent was still working: tools running, or the model not yet
+        // answering. No result: the session is incomplete.
+        return Ok(());
+    }
+    let mut tokens = Tokens::default();
+    for t in acc.msgs.iter().flatten() {
+        tokens.add(t);
+    }
+    let is_error = last.error.is_some();
+    let cost = sess.cost.take();
+    let res = SessionResult {
+        is_error,
+        subtype: Some(Cow::Borrowed(if is_error {
+            "api_error"
+        } else {
+            "transcript_end"
+        })),
+        text: last
+            .error
+            .clone()
+            .or_else(|| last.text.clone())
+            .map(Cow::Owned),
+        errors: Vec::new(),
+        num_turns: Some(acc.msgs.len() as u64),
+        duration_ms: sess.span.duration_ms(),
+        duration_api_ms: cost.as_ref().and_then(|c| c.api_ms),
+        cost_usd: cost.as_ref().and_then(|c| c.usd),
+        tokens,
+        model_usage: cost.map(|c| c.models).unwrap_or_default(),
+        stop_reason: last.stop_reason.clone().map(Cow::Owned),
+        terminal_reason: None,
+        api_error_status: None,
+    };
+    emit(&Event {
+        producer: crate::event::Producer::ClaudeTranscript,
+        line: sess.last_line,
+        session: sess.id.map(Cow::Owned),
+        parent: None,
+        kind: EventKind::Result(Box::new(res)),
+    })
+}
+
+/// The branch that hung on the rewound entry, from `root` on.
+fn abandoned(tree: &HashMap<String, Node>, root: &str, from: u64) -> String {
+    let start = tree.get(root).map_or(from, |n| n.line);
+    let mut later: Vec<(u64, &str, Option<&str>)> = tree
+        .iter()
+        .filter(|(_, n)| n.line >= start)
+        .map(|(u, n)| (n.line, u.as_str(), n.parent.as_deref()))
+        .collect();
+    later.sort_unstable_by_key(|x| x.0);
+    let mut branch: HashSet<&str> = HashSet::new();
+    let (mut count, mut end) = (0u64, start);
+    for (line, u, p) in later {
+        if u == root || p.is_some_and(|p| branch.contains(p)) {
+            branch.insert(u);
+            count += 1;
+            end = end.max(line);
+        }
+    }
+    let lines = if end == start {
+        format!("line {start}")
+    } else {
+        format!("lines {start}–{end}")
+    };
+    format!(
+        "rewind: the conversation goes on from line {from}; {count} entr{} ({lines}) left on an abandoned branch",
+        if count == 1 { "y" } else { "ies" }
+    )
+}
+
+fn cost_state(v: &Value<'_>) -> Cost {
+    let models = get(v, "modelUsage")
+        .and_then(|m| m.as_object())
+        .map(|o| {
+            o.iter()
+                .map(|(k, u)| ModelUsage {
+                    model: Cow::Owned(k.to_string()),
+                    tokens: Tokens {
+                        input: u64_at(u, "inputTokens"),
+                        output: u64_at(u, "outputTokens"),
+                        cache_read: u64_at(u, "cacheReadInputTokens"),
+                        cache_creation: u64_at(u, "cacheCreationInputTokens"),
+                    },
+                    cost_usd: f64_at(u, "costUSD"),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Cost {
+        usd: f64_at(v, "totalCostUSD"),
+        api_ms: u64_at(v, "totalAPIDuration"),
+        models,
+    }
+}
+
+/// True when the content is tool results and nothing else.
+fn only_tool_results(content: Option<&Value<'_>>) -> bool {
+    content.and_then(|c| c.as_array()).is_some_and(|a| {
+        !a.is_empty() && a.iter().all(|b| str_at(b, "type") == Some("tool_result"))
+    })
+}
+
+/// The text of a user message: its string, or its first text block.
+fn first_text<'v>(content: Option<&'v Value<'v>>) -> Option<&'v str> {
+    match content? {
+        Value::String(s) => Some(s.as_ref()),
+        Value::Array(blocks) => blocks
+            .iter()
+            .find(|b| str_at(b, "type") == Some("text"))
+            .and_then(|b| str_at(b, "text")),
+        _ => None,
+    }
+}
+
+/// The message of an API error object, however deeply the SDK nested it.
+fn error_message<'v>(e: &'v Value<'v>) -> Option<&'v str> {
+    let mut cur = e;
+    for _ in 0..4 {
+        if let Some(m) = str_at(cur, "message") {
+            return Some(m);
+        }
+        cur = get(cur, "error")?;
+        if let Some(s) = cur.as_str() {
+            return Some(s);
+        }
+    }
+    None
+}
+
+/// `<name>…</name>` inside a pseudo-XML text.
+fn tag<'s>(s: &'s str, name: &str) -> Option<&'s str> {
+    let open = format!("<{name}>");
+    let close = format!("</{name}>");
+    let start = s.find(&open)? + open.len();
+    let len = s.get(start..)?.find(&close)?;
+    s.get(start..start + len).map(str::trim)
+}
+
+/// Slash-command output is wrapped in `<local-command-stdout>` and friends.
+fn strip_command_tags(s: &str) -> &str {
+    let t = s.trim();
+    for name in [
+        "local-command-stdout",
+        "local-command-stderr",
+        "bash-stdout",
+    ] {
+        if let Some(inner) = tag(t, name)
+            && t.starts_with('<')
+        {
+            return inner;
+        }
+    }
+    t
+}
+
+/// The first non-empty line, at most 200 characters.
+fn one_line(s: &str) -> String {
+    let line = s
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    let mut out: String = line.chars().take(200).collect();
+    if out.len() < line.len() || s.trim().lines().nth(1).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// Milliseconds since the epoch of an ISO 8601 time
+/// (`2026-11-22T04:47:14.425Z`, or with a `±hh:mm` offset).
+fn parse_ts(s: &str) -> Option<i64> {
+    let num = |a: usize, b: usize| -> Option<i64> {
+        let d = s.get(a..b)?;
+        if d.bytes().all(|c| c.is_ascii_digit()) {
+            d.parse().ok()
+        } else {
+            None
+        }
+    };
+    let sep = |i: usize, c: &[u8]| s.as_bytes().get(i).is_some_and(|b| c.contains(b));
+    if !(sep(4, b"-") && sep(7, b"-") && sep(10, b"Tt ") && sep(13, b":") && sep(16, b":")) {
+        return None;
+    }
+    let (y, mo, d) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
+    let (h, mi, sec) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+        return None;
+    }
+    let mut rest = s.get(19..)?;
+    let mut ms = 0;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        let mut scale = 100;
+        for c in frac.bytes().take(digits.min(3)) {
+            ms += i64::from(c - b'0') * scale;
+            scale /= 10;
+        }
+        rest = frac.get(digits..)?;
+    }
+    let offset_min = match rest.as_bytes().first() {
+        None | Some(b'Z' | b'z') => 0,
+        Some(&sign @ (b'+' | b'-')) => {
+            let oh: i64 = rest.get(1..3)?.parse().ok()?;
+            let om: i64 = rest
+                .get(3..)
+                .map(|r| r.trim_start_matches(':'))
+                .filter(|r| !r.is_empty())
+                .map_or(Some(0), |r| r.get(..2)?.parse().ok())?;
+            if sign == b'+' {
+                oh * 60 + om
+            } else {
+                -(oh * 60 + om)
+            }
+        }
+        Some(_) => return None,
+    };
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if mo <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (mo + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 24 + h) * 60 + mi - offset_min) * 60_000 + sec * 1000 + ms)
+}
+
+/// A copy of an event that owns its strings (for holding it back).
+fn owned(ev: &Event<'_>) -> Event<'static> {
+    fn o(c: &str) -> Cow<'static, str> {
+        Cow::Owned(c.to_string())
+    }
+    fn oo(c: Option<&Cow<'_, str>>) -> Option<Cow<'static, str>> {
+        c.map(|c| o(c))
+    }
+    fn ov(v: &[Cow<'_, str>]) -> Vec<Cow<'static, str>> {
+        v.iter().map(|c| o(c)).collect()
+    }
+    let kind = match &ev.kind {
+        EventKind::SessionStart(s) => EventKind::SessionStart(SessionStart {
+            model: oo(s.model.as_ref()),
+            cwd: oo(s.cwd.as_ref()),
+            version: oo(s.version.as_ref()),
+            permission_mode: oo(s.permission_mode.as_ref()),
+            api_key_source: oo(s.api_key_source.as_ref()),
+            tools: ov(&s.tools),
+            mcp_servers: s
+                .mcp_servers
+                .iter()
+                .map(|m| McpServer {
+                    name: o(&m.name),
+                    status: o(&m.status),
+                })
+                .collect(),
+            agents: ov(&s.agents),
+            skills: ov(&s.skills),
+            slash_commands: ov(&s.slash_commands),
+        }),
+        EventKind::Text(t) => EventKind::Text(Text {
+            role: t.role,
+            text: o(&t.text),
+            message_id: oo(t.message_id.as_ref()),
+        }),
+        EventKind::Thinking(t) => EventKind::Thinking(Thinking {
+            text: o(&t.text),
+            redacted: t.redacted,
+            message_id: oo(t.message_id.as_ref()),
+        }),
+        EventKind::ToolCall(c) => EventKind::ToolCall(ToolCall {
+            id: o(&c.id),
+            name: o(&c.name),
+            key_arg: oo(c.key_arg.as_ref()),
+            input: o(&c.input),
+            todos: c
+                .todos
+                .iter()
+                .map(|t| Todo {
+                    content: o(&t.content),
+                    status: o(&t.status),
+                })
+                .collect(),
+            questions: c
+                .questions
+                .iter()
+                .map(|q| Question {
+                    question: o(&q.question),
+                    options: ov(&q.options),
+                })
+                .collect(),
+            message_id: oo(c.message_id.as_ref()),
+        }),
+        EventKind::ToolResult(r) => EventKind::ToolResult(ToolResult {
+            id: o(&r.id),
+            is_error: r.is_error,
+            denied: r.denied,
+            content: o(&r.content),
+        }),
+        EventKind::PermissionDenied(d) => EventKind::PermissionDenied(Denial {
+            id: oo(d.id.as_ref()),
+            tool: oo(d.tool.as_ref()),
+            key_arg: oo(d.key_arg.as_ref()),
+            message: oo(d.message.as_ref()),
+        }),
+        EventKind::Usage(u) => EventKind::Usage(Usage {
+            message_id: oo(u.message_id.as_ref()),
+            model: oo(u.model.as_ref()),
+            tokens: u.tokens,
+        }),
+        EventKind::Notice(n) => EventKind::Notice(Notice {
+            subtype: o(&n.subtype),
+            level: n.level,
+            text: o(&n.text),
+            raw: oo(n.raw.as_ref()),
+        }),
+        EventKind::Result(r) => EventKind::Result(Box::new(SessionResult {
+            is_error: r.is_error,
+            subtype: oo(r.subtype.as_ref()),
+            text: oo(r.text.as_ref()),
+            errors: ov(&r.errors),
+            num_turns: r.num_turns,
+            duration_ms: r.duration_ms,
+            duration_api_ms: r.duration_api_ms,
+            cost_usd: r.cost_usd,
+            tokens: r.tokens,
+            model_usage: r
+                .model_usage
+                .iter()
+                .map(|m| ModelUsage {
+                    model: o(&m.model),
+                    tokens: m.tokens,
+                    cost_usd: m.cost_usd,
+                })
+                .collect(),
+            stop_reason: oo(r.stop_reason.as_ref()),
+            terminal_reason: oo(r.terminal_reason.as_ref()),
+            api_error_status: r.api_error_status,
+        })),
+        EventKind::Delta(d) => EventKind::Delta(Delta {
+            kind: d.kind,
+            index: d.index,
+            text: o(&d.text),
+        }),
+        EventKind::PlainText(t) => EventKind::PlainText(o(t)),
+        EventKind::Unknown(u) => EventKind::Unknown(Unknown {
+            type_name: o(&u.type_name),
+            raw: o(&u.raw),
+        }),
+    };
+    Event {
+        producer: ev.producer,
+        line: ev.line,
+        session: oo(ev.session.as_ref()),
+        parent: oo(ev.parent.as_ref()),
+        kind,
+    }
 }
