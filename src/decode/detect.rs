@@ -8,8 +8,9 @@ use simd_json::prelude::*;
 use super::{get, str_at};
 use crate::event::Producer;
 
-/// Transcript-only line types (Claude Code's saved sessions).
-const TRANSCRIPT_TYPES: [&str; 16] = [
+/// Transcript-only line types (Claude Code's saved sessions; the last six
+/// appeared in 2.1.330).
+const TRANSCRIPT_TYPES: [&str; 22] = [
     "summary",
     "file-history-snapshot",
     "queue-operation",
@@ -26,6 +27,12 @@ const TRANSCRIPT_TYPES: [&str; 16] = [
     "mode",
     "content-replacement",
     "checkpoint",
+    "api-request",
+    "api-request-shape",
+    "api-request-blob",
+    "tools-used",
+    "atis-latch",
+    "cost-state",
 ];
 
 /// Claude stream-json types no other producer prints.
@@ -219,6 +226,25 @@ mod tests {
             d(r#"{"type":"system","subtype":"api_retry"}"#),
             Some(Producer::Claude)
         );
+    }
+
+    #[test]
+    fn transcript_lines() {
+        for line in [
+            r#"{"type":"queue-operation","operation":"dequeue","timestamp":"2026-01-01T00:00:00Z","sessionId":"s"}"#,
+            r#"{"parentUuid":null,"isSidechain":true,"agentId":"a1","type":"user","message":{"role":"user","content":"x"},"sessionId":"s"}"#,
+            r#"{"parentUuid":"u1","type":"attachment","attachment":{"type":"date"},"sessionId":"s"}"#,
+            r#"{"type":"system","subtype":"turn_duration","sessionId":"s","durationMs":5}"#,
+            r#"{"type":"last-prompt","lastPrompt":"x","leafUuid":"u","sessionId":"s"}"#,
+            r#"{"type":"tools-used","tools":["Read"],"sessionId":"s"}"#,
+            r#"{"type":"atis-latch","atis":"","sessionId":"s"}"#,
+            r#"{"type":"api-request","sessionId":"s","id":"r","params":{}}"#,
+            r#"{"type":"api-request-shape","sessionId":"s","shape":{}}"#,
+            r#"{"type":"api-request-blob","sessionId":"s","hash":"h","message":{}}"#,
+            r#"{"type":"cost-state","sessionId":"s","totalCostUSD":0.1}"#,
+        ] {
+            assert_eq!(d(line), Some(Producer::ClaudeTranscript), "{line}");
+        }
     }
 
     #[test]
