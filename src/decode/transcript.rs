@@ -1351,3 +1351,6 @@ fn owned(ev: &Event<'_>) -> Event<'static> {
         kind,
     }
 }
+
+#[cfg(test)]
+mod tests;
