@@ -411,7 +411,14 @@ fn entry<'v>(
     let meta = bool_at(v, "isMeta") == Some(true);
     let msg = get(v, "message");
     let content = msg.and_then(|m| get(m, "content"));
-    let prompt = ty == "user" && !only_tool_results(content);
+    let results = content.and_then(|c| c.as_array()).map_or(0, |a| {
+        a.iter()
+            .filter(|b| str_at(b, "type") == Some("tool_result"))
+            .count()
+    });
+    let blocks = content.and_then(|c| c.as_array()).map_or(1, Vec::len);
+    // A user entry that is more than tool results: a prompt, injected text.
+    let prompt = ty == "user" && (results == 0 || results < blocks);
     let msg_id = if ty == "assistant" {
         msg.and_then(|m| str_at(m, "id"))
     } else {
@@ -432,7 +439,9 @@ fn entry<'v>(
             let pn = state.tree.get(p)?;
             let c = pn.child.as_deref()?;
             let cn = state.tree.get(c)?;
-            let replaces = (prompt && !meta) || ty == "assistant";
+            // A rewind starts with a typed prompt (never with tool results)
+            // or a regenerated answer.
+            let replaces = (prompt && !meta && results == 0) || ty == "assistant";
             let was_turn = cn.prompt || cn.msg.as_deref().is_some_and(|m| Some(m) != msg_id);
             (replaces && was_turn).then(|| (c.to_string(), pn.line))
         });
@@ -1087,13 +1096,6 @@ fn cost_state(v: &Value<'_>) -> Cost {
         api_ms: u64_at(v, "totalAPIDuration"),
         models,
     }
-}
-
-/// True when the content is tool results and nothing else.
-fn only_tool_results(content: Option<&Value<'_>>) -> bool {
-    content.and_then(|c| c.as_array()).is_some_and(|a| {
-        !a.is_empty() && a.iter().all(|b| str_at(b, "type") == Some("tool_result"))
-    })
 }
 
 /// The text of a user message: its string, or its first text block.

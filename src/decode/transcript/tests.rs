@@ -693,6 +693,15 @@ fn parallel_tool_results_are_not_a_rewind() {
     let evs = run(&lines);
     assert!(notices(&evs, "rewind").is_empty());
     assert_eq!(results(&evs).len(), 1);
+    // Nor is an interruption written with the first call's result.
+    let mut interrupted: J = serde_json::from_str(&lines[3]).unwrap();
+    interrupted["message"]["content"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "text", "text": "[Request interrupted by user for tool use]"}));
+    let mut again = lines.clone();
+    again[3] = interrupted.to_string();
+    assert!(notices(&run(&again), "rewind").is_empty());
 }
 
 // ---------------------------------------------------------------------------
