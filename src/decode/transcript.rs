@@ -700,8 +700,11 @@ fn user<'v>(
             && let Some(pm) = str_at(v, "permissionMode")
             && sess.permission_mode.as_deref() != Some(pm)
         {
+            // A change (shift+tab) repeats the header; a mode learnt late
+            // (the input began mid-session) does not.
+            let changed = sess.permission_mode.is_some() && sess.pending.is_none();
             sess.permission_mode = Some(pm.to_string());
-            if sess.pending.is_none() {
+            if changed {
                 (out.emit)(&start_event(sess, ctx.line))?;
             }
         }

@@ -383,6 +383,35 @@ fn a_model_change_repeats_the_header() {
 }
 
 #[test]
+fn a_permission_mode_change_repeats_the_header() {
+    let mut t = Tx::new();
+    let mut plan: J = serde_json::from_str(&t.user("u2", Some("a1"), json!("y"))).unwrap();
+    plan["permissionMode"] = json!("plan");
+    let evs = run(&[
+        t.user("u1", None, json!("x")),
+        t.text("a1", Some("u1"), "m1", "a"),
+        plan.to_string(),
+        t.text("a2", Some("u2"), "m2", "b"),
+    ]);
+    let modes: Vec<_> = starts(&evs)
+        .iter()
+        .map(|(e, s)| (e.line, s.permission_mode.clone()))
+        .collect();
+    assert_eq!(
+        modes,
+        [(1, Some("default".into())), (3, Some("plan".into()))]
+    );
+}
+
+#[test]
+fn a_mode_learnt_after_the_header_is_not_a_change() {
+    // Read from the middle: the first entry is an answer, without a mode.
+    let lines = simple();
+    let evs = run(&[&lines[2], &lines[3], &lines[4], &lines[1]]);
+    assert_eq!(starts(&evs).len(), 1);
+}
+
+#[test]
 fn a_new_session_id_closes_the_previous_session() {
     let mut a = simple();
     let mut t = Tx::new();
