@@ -389,6 +389,9 @@ fn entry<'v>(
         last_line: ctx.line,
     });
     sess.span.merge(early);
+    if sess.id.is_none() {
+        sess.id = sid.map(str::to_string);
+    }
     sess.last_line = ctx.line;
     if let Some(t) = str_at(v, "timestamp").and_then(parse_ts) {
         sess.span.add(t);
@@ -507,8 +510,9 @@ fn entry<'v>(
                         subtype: Cow::Borrowed("sidechain"),
                         level: Level::Info,
                         text: Cow::Owned(format!(
-                            "sub-agent{who}: the Agent call that started it is not in this \
-                             input (a sidechain does not name it), so it is shown un-nested"
+                            "sub-agent{who}, shown un-nested: the Agent call that started it is \
+                             not in this input (to nest it: cat <session>.jsonl \
+                             <session>/subagents/agent-*.jsonl | streamview)"
                         )),
                         raw: None,
                     }),

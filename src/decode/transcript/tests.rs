@@ -782,7 +782,8 @@ fn a_sub_agent_file_alone_is_its_own_session_shown_un_nested() {
     let n = notices(&evs, "sidechain");
     assert_eq!(n.len(), 1);
     assert!(
-        n[0].text.starts_with("sub-agent abe457c7cccc84957: "),
+        n[0].text
+            .starts_with("sub-agent abe457c7cccc84957, shown un-nested: "),
         "{}",
         n[0].text
     );
