@@ -75,9 +75,8 @@ const MAX_AGENT_PROMPTS: usize = 64;
 pub(crate) struct State {
     /// The Claude decoder's own state (usage once per message id).
     claude: claude::State,
-    /// `uuid`s of the entries seen: a resume can write them again.
-    seen: HashSet<String>,
-    /// The conversation tree, for rewinds.
+    /// The conversation tree by `uuid`: for rewinds, and for the entries a
+    /// resume writes again.
     tree: HashMap<String, Node>,
     /// Tool call ids already emitted, and answered: each goes out once.
     calls: HashSet<String>,
@@ -342,24 +341,21 @@ fn entry<'v>(
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     let uuid = str_at(v, "uuid").filter(|u| !u.is_empty());
-    if let Some(u) = uuid {
-        if state.seen.contains(u) {
-            match state.dup.as_mut() {
-                Some(d) => {
-                    d.last = ctx.line;
-                    d.count += 1;
-                }
-                None => {
-                    state.dup = Some(DupRun {
-                        first: ctx.line,
-                        last: ctx.line,
-                        count: 1,
-                    });
-                }
+    if uuid.is_some_and(|u| state.tree.contains_key(u)) {
+        match state.dup.as_mut() {
+            Some(d) => {
+                d.last = ctx.line;
+                d.count += 1;
             }
-            return Ok(());
+            None => {
+                state.dup = Some(DupRun {
+                    first: ctx.line,
+                    last: ctx.line,
+                    count: 1,
+                });
+            }
         }
-        state.seen.insert(u.to_string());
+        return Ok(());
     }
     flush_dup(state, emit)?;
 
