@@ -107,6 +107,8 @@ struct Node {
     prompt: bool,
     /// An assistant entry's message id.
     msg: Option<String>,
+    /// A sidechain (sub-agent) entry.
+    side: bool,
 }
 
 struct DupRun {
@@ -166,13 +168,21 @@ struct Sess {
 /// What the reconstructed result needs from one chain of entries.
 #[derive(Default)]
 struct Acc {
-    /// Final usage per API message id, in order (the last line of an id wins).
-    msgs: Vec<Option<Tokens>>,
+    /// Usage per API message id, in order (the last line of an id wins).
+    msgs: Vec<Msg>,
     index: HashMap<String, usize>,
     last: Option<Last>,
     /// A user entry (prompt, tool result) came after the last answer.
     user_after: bool,
     seen: bool,
+}
+
+/// One API message of a chain.
+struct Msg {
+    tokens: Option<Tokens>,
+    /// A line of it had a `stop_reason`: its usage is the final one. Older
+    /// CLIs (2.1.39 seen) saved the preliminary usage, `stop_reason` null.
+    complete: bool,
 }
 
 /// The last assistant message of a chain.
@@ -240,6 +250,31 @@ pub(crate) fn decode<'v>(
     };
     if matches!(ty, "user" | "assistant" | "system" | "attachment") {
         return entry(v, ctx, ty, state, emit);
+    }
+    if ty == "progress"
+        && let Some(u) = str_at(v, "uuid").filter(|u| !u.is_empty())
+        && !state.tree.contains_key(u)
+    {
+        // No event, but a link of the chain (2.1.x hangs prompts on hook
+        // progress): kept for rewinds.
+        let parent = str_at(v, "parentUuid").filter(|p| !p.is_empty());
+        let side = bool_at(v, "isSidechain") == Some(true);
+        if let Some(pn) = parent.and_then(|p| state.tree.get_mut(p))
+            && pn.side == side
+        {
+            pn.child = Some(u.to_string());
+        }
+        state.tree.insert(
+            u.to_string(),
+            Node {
+                line: ctx.line,
+                parent: parent.map(str::to_string),
+                child: None,
+                prompt: false,
+                msg: None,
+                side,
+            },
+        );
     }
     // A metadata line: its time counts for the session it names.
     let sid = str_at(v, "sessionId");
@@ -435,7 +470,7 @@ fn entry<'v>(
     // is a rewind; what hung there before is an abandoned branch.
     if let Some(u) = uuid {
         let fork = parent_uuid.and_then(|p| {
-            let pn = state.tree.get(p)?;
+            let pn = state.tree.get(p).filter(|pn| pn.side == side)?;
             let c = pn.child.as_deref()?;
             let cn = state.tree.get(c)?;
             // A rewind starts with a typed prompt (never with tool results)
@@ -444,7 +479,11 @@ fn entry<'v>(
             let was_turn = cn.prompt || cn.msg.as_deref().is_some_and(|m| Some(m) != msg_id);
             (replaces && was_turn).then(|| (c.to_string(), pn.line))
         });
-        if let Some(pn) = parent_uuid.and_then(|p| state.tree.get_mut(p)) {
+        // A sub-agent's first entries can hang on the main conversation
+        // (a compaction agent's do): they are not a branch of it.
+        if let Some(pn) = parent_uuid.and_then(|p| state.tree.get_mut(p))
+            && pn.side == side
+        {
             pn.child = Some(u.to_string());
         }
         if let Some((c, from)) = fork {
@@ -470,6 +509,7 @@ fn entry<'v>(
                 child: None,
                 prompt,
                 msg: msg_id.map(str::to_string),
+                side,
             },
         );
     }
@@ -496,7 +536,19 @@ fn entry<'v>(
         if linked.is_none() {
             let key = agent_id.unwrap_or("");
             if state.announced.insert(key.to_string()) {
-                let who = agent_id.map_or_else(String::new, |a| format!(" {a}"));
+                let text = if key.starts_with("acompact") {
+                    format!(
+                        "compaction sub-agent {key}: it summarizes the conversation for the \
+                         context compaction (no Agent call started it)"
+                    )
+                } else {
+                    let who = agent_id.map_or_else(String::new, |a| format!(" {a}"));
+                    format!(
+                        "sub-agent{who}, shown un-nested: the Agent call that started it is \
+                         not in this input (to nest it: cat <session>.jsonl \
+                         <session>/subagents/agent-*.jsonl | streamview)"
+                    )
+                };
                 out.send(&Event {
                     producer: ctx.producer,
                     line: ctx.line,
@@ -505,11 +557,7 @@ fn entry<'v>(
                     kind: EventKind::Notice(Notice {
                         subtype: Cow::Borrowed("sidechain"),
                         level: Level::Info,
-                        text: Cow::Owned(format!(
-                            "sub-agent{who}, shown un-nested: the Agent call that started it is \
-                             not in this input (to nest it: cat <session>.jsonl \
-                             <session>/subagents/agent-*.jsonl | streamview)"
-                        )),
+                        text: Cow::Owned(text),
                         raw: None,
                     }),
                 })?;
@@ -606,15 +654,15 @@ fn assistant<'v>(
         acc.user_after = false;
         let id = msg.and_then(|m| str_at(m, "id"));
         if !api_error && let Some(id) = id {
-            // Transcripts carry the final usage; the last line of an id wins.
+            // The last line of an id wins.
             let tokens = msg.and_then(|m| get(m, "usage")).map(claude::tokens);
-            if let Some(&i) = acc.index.get(id) {
-                if let (Some(slot), Some(t)) = (acc.msgs.get_mut(i), tokens) {
-                    *slot = Some(t);
-                }
+            let complete = msg.and_then(|m| str_at(m, "stop_reason")).is_some();
+            if let Some(m) = acc.index.get(id).and_then(|&i| acc.msgs.get_mut(i)) {
+                m.tokens = tokens.or(m.tokens);
+                m.complete |= complete;
             } else {
                 acc.index.insert(id.to_string(), acc.msgs.len());
-                acc.msgs.push(tokens);
+                acc.msgs.push(Msg { tokens, complete });
             }
         }
         let same = acc
@@ -1010,8 +1058,12 @@ fn finish_session(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
         return Ok(());
     }
     let mut tokens = Tokens::default();
-    for t in acc.msgs.iter().flatten() {
+    for t in acc.msgs.iter().filter_map(|m| m.tokens.as_ref()) {
         tokens.add(t);
+    }
+    if acc.msgs.iter().any(|m| !m.complete) {
+        // Some usage is the preliminary one: the output count is unknown.
+        tokens.output = None;
     }
     let is_error = last.error.is_some();
     let cost = sess.cost.take();

@@ -271,6 +271,23 @@ fn usage_of_a_message_is_its_last_line() {
 }
 
 #[test]
+fn preliminary_usage_leaves_the_output_count_unknown() {
+    // 2.1.39 saved the usage of `message_start`: `stop_reason` null, a
+    // handful of output tokens.
+    let mut t = Tx::new();
+    let mut early: J =
+        serde_json::from_str(&t.text("a1", Some("u1"), "m1", "a long answer")).unwrap();
+    early["message"]["stop_reason"] = J::Null;
+    early["message"]["usage"]["output_tokens"] = json!(8);
+    let evs = run(&[t.user("u1", None, json!("x")), early.to_string()]);
+    let r = the_result(&evs);
+    assert_eq!(r.tokens.output, None);
+    assert_eq!(r.tokens.input, Some(100));
+    assert_eq!(r.stop_reason, None);
+    assert!(!r.is_error);
+}
+
+#[test]
 fn ending_on_a_tool_call_gives_no_result() {
     let lines = simple();
     let evs = run(&lines[..3]);
@@ -702,6 +719,61 @@ fn a_new_prompt_on_an_answered_entry_is_a_rewind() {
     let res = the_result(&evs);
     assert_eq!(res.num_turns, Some(4));
     assert_eq!(res.text.as_deref(), Some("ok"));
+}
+
+#[test]
+fn a_rewind_across_progress_entries_is_found() {
+    // 2.1.x hangs a prompt on the hook progress entry written before it.
+    let mut t = Tx::new();
+    let progress = |t: &mut Tx, uuid: &str, parent: &str| {
+        let mut v = t.envelope("progress", uuid, Some(parent));
+        v["data"] = json!({"type": "hook_progress", "hookEvent": "UserPromptSubmit"});
+        v.to_string()
+    };
+    let lines = vec![
+        t.user("u1", None, json!("first")),
+        t.text("a1", Some("u1"), "m1", "one"),
+        progress(&mut t, "p1", "a1"),
+        t.user("u2", Some("p1"), json!("second")),
+        t.text("a2", Some("u2"), "m2", "two"),
+        t.user("u3", Some("p1"), json!("second, again")),
+        t.text("a3", Some("u3"), "m3", "three"),
+    ];
+    let evs = run(&lines);
+    let r = notices(&evs, "rewind");
+    assert_eq!(r.len(), 1, "{:?}", kinds(&evs));
+    assert!(r[0].text.contains("from line 3;"), "{}", r[0].text);
+    assert!(r[0].text.contains("(lines 4–5)"), "{}", r[0].text);
+}
+
+#[test]
+fn a_compaction_agent_hanging_on_the_main_conversation_is_no_rewind() {
+    let mut t = Tx::new();
+    let mut reminder: J = serde_json::from_str(&t.user(
+        "c1",
+        Some("a1"),
+        json!("<system-reminder>\nhook output\n</system-reminder>"),
+    ))
+    .unwrap();
+    reminder["isSidechain"] = json!(true);
+    reminder["isMeta"] = json!(true);
+    reminder["agentId"] = json!("acompact-e1f845");
+    let lines = vec![
+        t.user("u1", None, json!("first")),
+        t.text("a1", Some("u1"), "m1", "one"),
+        reminder.to_string(),
+        t.user("u2", Some("a1"), json!("second")),
+        t.text("a2", Some("u2"), "m2", "two"),
+    ];
+    let evs = run(&lines);
+    assert!(notices(&evs, "rewind").is_empty(), "{:?}", kinds(&evs));
+    let n = notices(&evs, "sidechain");
+    assert!(
+        n[0].text
+            .starts_with("compaction sub-agent acompact-e1f845: "),
+        "{}",
+        n[0].text
+    );
 }
 
 #[test]
