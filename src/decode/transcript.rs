@@ -180,6 +180,8 @@ struct Acc {
 /// One API message of a chain.
 struct Msg {
     tokens: Option<Tokens>,
+    /// `costUSD` of the entry (Claude Code ≤ 1.0 wrote one per message).
+    cost: Option<f64>,
     /// A line of it had a `stop_reason`: its usage is the final one. Older
     /// CLIs (2.1.39 seen) saved the preliminary usage, `stop_reason` null.
     complete: bool,
@@ -657,12 +659,18 @@ fn assistant<'v>(
             // The last line of an id wins.
             let tokens = msg.and_then(|m| get(m, "usage")).map(claude::tokens);
             let complete = msg.and_then(|m| str_at(m, "stop_reason")).is_some();
+            let cost = f64_at(v, "costUSD");
             if let Some(m) = acc.index.get(id).and_then(|&i| acc.msgs.get_mut(i)) {
                 m.tokens = tokens.or(m.tokens);
+                m.cost = cost.or(m.cost);
                 m.complete |= complete;
             } else {
                 acc.index.insert(id.to_string(), acc.msgs.len());
-                acc.msgs.push(Msg { tokens, complete });
+                acc.msgs.push(Msg {
+                    tokens,
+                    cost,
+                    complete,
+                });
             }
         }
         let same = acc
@@ -1066,7 +1074,21 @@ fn finish_session(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
         tokens.output = None;
     }
     let is_error = last.error.is_some();
-    let cost = sess.cost.take();
+    let cost = sess.cost.take().or_else(|| {
+        // Old transcripts price each message; sub-agents included.
+        let costs: Vec<f64> = sess
+            .main
+            .msgs
+            .iter()
+            .chain(&sess.side.msgs)
+            .filter_map(|m| m.cost)
+            .collect();
+        (!costs.is_empty()).then(|| Cost {
+            usd: Some(costs.iter().sum()),
+            api_ms: None,
+            models: Vec::new(),
+        })
+    });
     let res = SessionResult {
         is_error,
         subtype: Some(Cow::Borrowed(if is_error {

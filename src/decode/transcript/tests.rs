@@ -382,6 +382,25 @@ fn cost_state_gives_cost_api_time_and_models() {
 }
 
 #[test]
+fn old_per_message_costs_are_summed() {
+    let mut t = Tx::new();
+    let priced = |s: String, c: f64| {
+        let mut v: J = serde_json::from_str(&s).unwrap();
+        v["costUSD"] = json!(c);
+        v.to_string()
+    };
+    let evs = run(&[
+        t.user("u1", None, json!("x")),
+        priced(t.bash("a1", Some("u1"), "m1", "t1", "ls"), 0.25),
+        t.result("r1", "a1", "t1", "a", false),
+        priced(t.text("a2", Some("r1"), "m2", "done"), 0.5),
+    ]);
+    let r = the_result(&evs);
+    assert_eq!(r.cost_usd, Some(0.75));
+    assert_eq!(r.duration_api_ms, None);
+}
+
+#[test]
 fn a_model_change_repeats_the_header() {
     let mut t = Tx::new();
     let mut later: J = serde_json::from_str(&t.text("a2", Some("u2"), "m2", "b")).unwrap();
