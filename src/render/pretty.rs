@@ -200,18 +200,24 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         }
         let mut line = vec![(Style::Header, Cow::Borrowed("● "))];
         let mut head = String::new();
-        head.push_str(&sanitize(st.model.as_deref().unwrap_or("unknown model")));
+        match st.model.as_deref() {
+            Some(m) => head.push_str(&sanitize(m)),
+            // Some producers (Codex) do not say which model runs.
+            None => head.push_str(producer.label()),
+        }
         line.push((Style::Header, Cow::Owned(head)));
         if let Some(cwd) = &st.cwd {
             line.push((Style::Plain, Cow::Owned(format!(" in {}", sanitize(cwd)))));
         }
-        line.push((
-            Style::Dim,
-            Cow::Owned(format!(
-                " · {}",
-                plural(st.tools.len() as u64, "tool", "tools")
-            )),
-        ));
+        if !st.tools.is_empty() {
+            line.push((
+                Style::Dim,
+                Cow::Owned(format!(
+                    " · {}",
+                    plural(st.tools.len() as u64, "tool", "tools")
+                )),
+            ));
+        }
         if !st.mcp_servers.is_empty() {
             line.push((Style::Dim, Cow::Borrowed(" · MCP:")));
             for m in &st.mcp_servers {
