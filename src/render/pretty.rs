@@ -500,7 +500,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             let mut what = String::from("session failed");
             if let Some(st) = r.api_error_status {
                 what.push_str(&format!(" (API error {st})"));
-            } else if let Some(sub) = r.subtype.as_deref().filter(|s| *s != "success") {
+            } else if let Some(sub) = r.subtype.as_deref().filter(|s| s.starts_with("error")) {
+                // Only Claude's `error_*` subtypes name the reason; others
+                // (`end_of_input` of a rebuilt result) would mislead.
                 what.push_str(&format!(" ({})", sanitize(sub)));
             }
             lines.push(vec![
@@ -686,13 +688,14 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
                 if !self.verbose() {
                     return Ok(());
                 }
-                // Output counts on these lines are preliminary (Claude
-                // repeats the message_start usage): show the input side.
+                // Claude's output counts on these lines are preliminary (it
+                // repeats the message_start usage): show only the input side.
+                let preliminary = ev.producer == Producer::Claude;
                 let mut t = String::from("· API call: ");
                 fmt_tokens(
                     &mut t,
                     &crate::event::Tokens {
-                        output: None,
+                        output: if preliminary { None } else { u.tokens.output },
                         ..u.tokens
                     },
                 );
