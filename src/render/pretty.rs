@@ -500,9 +500,11 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             let mut what = String::from("session failed");
             if let Some(st) = r.api_error_status {
                 what.push_str(&format!(" (API error {st})"));
-            } else if let Some(sub) = r.subtype.as_deref().filter(|s| s.starts_with("error")) {
-                // Only Claude's `error_*` subtypes name the reason; others
-                // (`end_of_input` of a rebuilt result) would mislead.
+            } else if let Some(sub) = r.subtype.as_deref().filter(|s| {
+                // These say nothing about why (a result rebuilt at the end
+                // of the input is not a failure *because* the input ended).
+                !matches!(*s, "success" | "error" | "end_of_input" | "transcript_end")
+            }) {
                 what.push_str(&format!(" ({})", sanitize(sub)));
             }
             lines.push(vec![
