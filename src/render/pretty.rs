@@ -334,7 +334,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             let text = strip_tool_error(&r.content);
             let mut head = vec![
                 (Style::Error, Cow::Borrowed("✗ ")),
-                (Style::Error, Cow::Owned(sanitize(tool).into_owned())),
+                (Style::Error, Cow::Owned(display_name(tool).into_owned())),
             ];
             if let Some(k) = &note.key_arg {
                 head.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, 80)))));
@@ -414,7 +414,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let tool = note.tool.as_deref().or(d.tool.as_deref()).unwrap_or("tool");
         let mut line = vec![
             (Style::Denied, Cow::Borrowed("⊘ permission denied: ")),
-            (Style::Denied, Cow::Owned(sanitize(tool).into_owned())),
+            (Style::Denied, Cow::Owned(display_name(tool).into_owned())),
         ];
         if let Some(k) = note.key_arg.as_deref().or(d.key_arg.as_deref()) {
             line.push((
