@@ -114,6 +114,11 @@ pub fn detect(v: &Value<'_>) -> Option<Producer> {
         {
             return Some(Producer::Amp);
         }
+        // Amp's thread ids, also when the init has grown a field rule 11
+        // does not expect.
+        if str_at(v, "session_id").is_some_and(|s| s.starts_with("T-")) {
+            return Some(Producer::Amp);
+        }
         // An older Claude Code (no version field).
         return Some(Producer::Claude);
     }
@@ -217,6 +222,21 @@ mod tests {
         );
         assert_eq!(
             d(r#"{"type":"system","subtype":"api_retry"}"#),
+            Some(Producer::Claude)
+        );
+    }
+
+    #[test]
+    fn amp_init_with_unexpected_fields_is_amp() {
+        assert_eq!(
+            d(
+                r#"{"type":"system","subtype":"init","cwd":"/","tools":[],"mcp_servers":[],"model":"m","session_id":"T-1"}"#
+            ),
+            Some(Producer::Amp)
+        );
+        // A Claude init without a version field stays Claude.
+        assert_eq!(
+            d(r#"{"type":"system","subtype":"init","cwd":"/","tools":[],"session_id":"0b1c"}"#),
             Some(Producer::Claude)
         );
     }
