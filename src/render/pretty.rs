@@ -346,7 +346,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             self.last_error.push_str(text.trim());
             return self.emit(To::Alert, depth, &lines);
         }
-        let agent = matches!(tool, "Agent" | "Task");
+        let agent = crate::event::is_subagent_tool(tool);
         if agent || self.verbose() {
             // A sub-agent's answer only exists here, so it is shown by default.
             let mut text: &str = &r.content;
