@@ -146,6 +146,23 @@ pub fn detect(v: &Value<'_>) -> Option<Producer> {
     None
 }
 
+/// The producer whose stream this line *starts*, for lines that can only be
+/// the first of a stream (a session header); `None` for any other line.
+/// Used to notice a second producer's log concatenated after a first one
+/// without re-guessing on ordinary lines (Qwen also prints Claude's
+/// `stream_event`, for instance).
+#[must_use]
+pub fn opener(v: &Value<'_>) -> Option<Producer> {
+    let ty = str_at(v, "type")?;
+    let starts = match ty {
+        "system" => str_at(v, "subtype") == Some("init"),
+        "thread.started" | "init" | "step_start" => true,
+        // A transcript's first entry has no parent.
+        _ => get(v, "parentUuid").is_some_and(|p| p.is_null()),
+    };
+    if starts { detect(v) } else { None }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +255,32 @@ mod tests {
         assert_eq!(
             d(r#"{"type":"system","subtype":"init","cwd":"/","tools":[],"session_id":"0b1c"}"#),
             Some(Producer::Claude)
+        );
+    }
+
+    #[test]
+    fn only_session_headers_open_a_stream() {
+        let o = |line: &str| {
+            let mut bytes = line.as_bytes().to_vec();
+            opener(&simd_json::to_borrowed_value(&mut bytes).unwrap())
+        };
+        assert_eq!(
+            o(r#"{"type":"thread.started","thread_id":"t"}"#),
+            Some(Producer::Codex)
+        );
+        assert_eq!(
+            o(r#"{"type":"system","subtype":"init","claude_code_version":"2.1","tools":[]}"#),
+            Some(Producer::Claude)
+        );
+        assert_eq!(o(r#"{"type":"stream_event","event":{}}"#), None);
+        assert_eq!(o(r#"{"type":"turn.completed","usage":{}}"#), None);
+        assert_eq!(
+            o(r#"{"type":"user","parentUuid":null,"sessionId":"s"}"#),
+            Some(Producer::ClaudeTranscript)
+        );
+        assert_eq!(
+            o(r#"{"type":"user","parentUuid":"p","sessionId":"s"}"#),
+            None
         );
     }
 
