@@ -158,7 +158,7 @@ pub fn opener(v: &Value<'_>) -> Option<Producer> {
         "system" => str_at(v, "subtype") == Some("init"),
         "thread.started" | "init" | "step_start" => true,
         // A transcript's first entry has no parent.
-        _ => get(v, "parentUuid").is_some_and(|p| p.is_null()),
+        _ => get(v, "parentUuid").is_some_and(simd_json::prelude::TypedScalarValue::is_null),
     };
     if starts { detect(v) } else { None }
 }
