@@ -267,6 +267,14 @@ pub struct ToolCall<'a> {
     pub message_id: Option<Cow<'a, str>>,
 }
 
+/// True for the tools that start a sub-agent (Claude's `Agent`/`Task`,
+/// Qwen's `agent`/`task`, Amp's `Task`, Codex's `spawn_agent`): their result
+/// is the sub-agent's answer, and it may arrive after a result line.
+#[must_use]
+pub fn is_subagent_tool(name: &str) -> bool {
+    matches!(name, "Agent" | "Task" | "agent" | "task" | "spawn_agent")
+}
+
 /// A tool call's outcome.
 #[derive(Clone, Debug)]
 pub struct ToolResult<'a> {

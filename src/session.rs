@@ -398,5 +398,5 @@ mod tests;
 /// Sub-agent calls of newer CLIs return only when the sub-agent finishes,
 /// which can be after a result: not "never ran".
 fn is_agent(name: &str) -> bool {
-    matches!(name, "Agent" | "Task")
+    crate::event::is_subagent_tool(name)
 }

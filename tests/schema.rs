@@ -20,7 +20,17 @@ use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const SCHEMA: &str = "docs/streamview-event.schema.json";
-const FIXTURE_DIRS: [&str; 2] = ["tests/fixtures/claude", "tests/fixtures/claude-2.1.330"];
+/// Every producer's captured streams (`misc/` holds non-stream captures).
+fn fixture_dirs() -> Vec<PathBuf> {
+    let root = Path::new(ROOT).join("tests/fixtures");
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && !p.ends_with("misc"))
+        .collect();
+    dirs.sort();
+    dirs
+}
 
 /// Claude-like lines that reach what the recorded fixtures do not: a plain
 /// text line, unknown event types and content blocks, an aborted message, a
@@ -74,8 +84,7 @@ fn jsonl(file: Option<&Path>, stdin: &[u8], what: &str) -> String {
 
 fn fixtures() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in FIXTURE_DIRS {
-        let dir = Path::new(ROOT).join(dir);
+    for dir in fixture_dirs() {
         let entries = fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
         files.extend(
             entries
@@ -84,10 +93,7 @@ fn fixtures() -> Vec<PathBuf> {
         );
     }
     files.sort();
-    assert!(
-        !files.is_empty(),
-        "no fixtures found under {FIXTURE_DIRS:?}"
-    );
+    assert!(!files.is_empty(), "no fixtures found under tests/fixtures");
     files
 }
 

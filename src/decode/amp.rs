@@ -1,18 +1,44 @@
-//! Amp `--execute … --stream-json`.
+//! Amp `amp --execute "…" --stream-json`.
 //!
-//! Close to Claude Code's format; read with the Claude decoder until its
-//! own differences are handled (see issue 3).
+//! A subset of Claude Code's stream-json (`@sourcegraph/amp-sdk` types,
+//! `docs/protocols.md` §10), so `system`/`init` and the `user` tool results
+//! go to the Claude decoder. Decoded here (no real capture exists, the
+//! fixtures are synthetic):
+//!
+//! * `assistant` messages, because Amp's tools have their own names and
+//!   inputs (`Bash {cmd}`, `Read {path}`, `edit_file`, `create_file`,
+//!   `glob {filePattern}`, `todo_write`…).
+//! * `result`: a failure carries an `error` string; `permission_denials`
+//!   is a list of strings, not Claude's objects; no cost.
 
+use std::borrow::Cow;
+use std::collections::{HashMap, VecDeque};
 use std::io;
 
 use simd_json::BorrowedValue as Value;
+use simd_json::prelude::*;
 
-use super::{Ctx, Emit};
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use crate::event::{
+    Denial, Event, EventKind, Role, SessionResult, Text, Thinking, Todo, Tokens, ToolCall, Unknown,
+    Usage,
+};
+
+/// How many message ids to remember for counting usage once per message.
+const RECENT_MESSAGES: usize = 32;
 
 /// Per-stream state.
 #[derive(Default)]
 pub(crate) struct State {
     claude: super::claude::State,
+    /// Messages whose usage was written.
+    recent_usage: VecDeque<String>,
+    /// Tool calls seen (id → name, key argument): `permission_denials`
+    /// lists ids or names only.
+    calls: HashMap<String, (String, Option<String>)>,
+    /// Text of the failed tool results (id → content): the explanation of
+    /// a denial listed in the result.
+    failed: HashMap<String, String>,
 }
 
 pub(crate) fn decode<'v>(
@@ -21,7 +47,23 @@ pub(crate) fn decode<'v>(
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    super::claude::decode(v, ctx, &mut state.claude, emit)
+    match str_at(v, "type") {
+        Some("assistant") => assistant(v, ctx, state, emit),
+        Some("result") => result(v, ctx, state, emit),
+        Some("user") => {
+            let State { claude, failed, .. } = state;
+            super::claude::decode(v, ctx, claude, &mut |ev: &Event<'_>| {
+                if let EventKind::ToolResult(r) = &ev.kind
+                    && r.is_error
+                {
+                    failed.insert(r.id.to_string(), r.content.to_string());
+                }
+                emit(ev)
+            })
+        }
+        // `system`/`init` and whatever else Claude-like.
+        _ => super::claude::decode(v, ctx, &mut state.claude, emit),
+    }
 }
 
 /// End of input.
@@ -29,3 +71,237 @@ pub(crate) fn decode<'v>(
 pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()> {
     Ok(())
 }
+
+fn event<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
+    Event {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: cow_at(v, "session_id"),
+        parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),
+        kind,
+    }
+}
+
+fn assistant<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let msg = get(v, "message");
+    let message_id = msg.and_then(|m| cow_at(m, "id"));
+    if let Some(u) = msg.and_then(|m| get(m, "usage"))
+        && message_id
+            .as_deref()
+            .is_none_or(|id| first_usage_of(&mut state.recent_usage, id))
+    {
+        emit(&event(
+            v,
+            ctx,
+            EventKind::Usage(Usage {
+                message_id: message_id.clone(),
+                model: msg.and_then(|m| cow_at(m, "model")),
+                tokens: tokens(u),
+            }),
+        ))?;
+    }
+    match msg.and_then(|m| get(m, "content")) {
+        Some(Value::String(s)) => emit(&event(
+            v,
+            ctx,
+            EventKind::Text(Text {
+                role: Role::Assistant,
+                text: Cow::Borrowed(s.as_ref()),
+                message_id,
+            }),
+        )),
+        Some(Value::Array(blocks)) => {
+            for block in blocks.iter() {
+                let message_id = message_id.clone();
+                let kind = match str_at(block, "type").unwrap_or("") {
+                    "text" => EventKind::Text(Text {
+                        role: Role::Assistant,
+                        text: cow_at(block, "text").unwrap_or_default(),
+                        message_id,
+                    }),
+                    // Not in Amp's published types; tolerated.
+                    "thinking" => EventKind::Thinking(Thinking {
+                        text: cow_at(block, "thinking").unwrap_or_default(),
+                        redacted: false,
+                        message_id,
+                    }),
+                    "redacted_thinking" => EventKind::Thinking(Thinking {
+                        text: Cow::Borrowed(""),
+                        redacted: true,
+                        message_id,
+                    }),
+                    "tool_use" => {
+                        let call = tool_call(block, message_id);
+                        state.calls.insert(
+                            call.id.to_string(),
+                            (
+                                call.name.to_string(),
+                                call.key_arg.as_deref().map(String::from),
+                            ),
+                        );
+                        EventKind::ToolCall(call)
+                    }
+                    t => EventKind::Unknown(Unknown {
+                        type_name: Cow::Owned(format!("assistant/{t}")),
+                        raw: Cow::Borrowed(ctx.raw),
+                    }),
+                };
+                emit(&event(v, ctx, kind))?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// True the first time `id` is seen (within the recent window).
+fn first_usage_of(recent: &mut VecDeque<String>, id: &str) -> bool {
+    if recent.iter().any(|m| m == id) {
+        return false;
+    }
+    if recent.len() >= RECENT_MESSAGES {
+        recent.pop_front();
+    }
+    recent.push_back(id.to_string());
+    true
+}
+
+/// Anthropic's usage: `input_tokens` is the uncached part.
+fn tokens(u: &Value<'_>) -> Tokens {
+    Tokens {
+        input: u64_at(u, "input_tokens"),
+        output: u64_at(u, "output_tokens"),
+        cache_read: u64_at(u, "cache_read_input_tokens"),
+        cache_creation: u64_at(u, "cache_creation_input_tokens"),
+    }
+}
+
+fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
+    let name = str_at(block, "name").unwrap_or("");
+    let input = get(block, "input");
+    ToolCall {
+        id: cow_at(block, "id").unwrap_or_default(),
+        name: Cow::Borrowed(name),
+        key_arg: input.and_then(|i| key_arg(name, i)),
+        input: Cow::Owned(input.map_or_else(|| "{}".to_string(), to_json)),
+        todos: match (name, input) {
+            ("todo_write" | "TodoWrite", Some(i)) => arr_at(i, "todos")
+                .iter()
+                .map(|t| Todo {
+                    content: cow_at(t, "content").unwrap_or_default(),
+                    status: str_at(t, "status").map_or(Cow::Borrowed("pending"), todo_status),
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
+        questions: Vec::new(),
+        message_id,
+    }
+}
+
+/// Amp's todo statuses (`todo`, `in-progress`, `completed`) in the usual words.
+fn todo_status(s: &str) -> Cow<'_, str> {
+    Cow::Borrowed(match s {
+        "todo" => "pending",
+        "in-progress" => "in_progress",
+        other => other,
+    })
+}
+
+/// The one argument that says what an Amp tool call does.
+pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    let s = |k: &str| cow_at(input, k);
+    match name {
+        "Bash" => s("cmd").or_else(|| s("command")),
+        "Read" | "edit_file" | "create_file" | "undo_edit" | "format_file" | "get_diagnostics"
+        | "list_directory" => s("path").or_else(|| s("file_path")),
+        "glob" => {
+            let pattern = s("filePattern").or_else(|| s("pattern"))?;
+            match str_at(input, "path") {
+                Some(p) => Some(Cow::Owned(format!("{pattern} in {p}"))),
+                None => Some(pattern),
+            }
+        }
+        "Task" => s("description").or_else(|| {
+            s("prompt").map(|p| match p {
+                Cow::Borrowed(b) => Cow::Borrowed(b.lines().next().unwrap_or("")),
+                Cow::Owned(o) => Cow::Owned(o.lines().next().unwrap_or("").to_string()),
+            })
+        }),
+        "oracle" => s("task"),
+        "finder" | "codebase_search_agent" | "librarian" | "web_search" | "find_thread" => {
+            s("query")
+        }
+        "read_web_page" => s("url"),
+        "todo_write" => super::claude::key_arg("TodoWrite", input),
+        "skill" => s("name").or_else(|| s("skill")),
+        "read_thread" => s("threadID").or_else(|| s("thread_id")),
+        "read_mcp_resource" => s("uri"),
+        // `Grep {pattern, path, glob}` and anything named like Claude's tools.
+        n => super::claude::key_arg(n, input),
+    }
+}
+
+fn result<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    state: &State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    // Listed before the result, as for Claude. Amp's list holds strings:
+    // a call id when it names a call seen, else a tool name.
+    for d in arr_at(v, "permission_denials") {
+        let denial = if let Some(s) = d.as_str() {
+            match state.calls.get(s) {
+                Some((name, key)) => Denial {
+                    id: Some(Cow::Borrowed(s)),
+                    tool: Some(Cow::Owned(name.clone())),
+                    key_arg: key.clone().map(Cow::Owned),
+                    message: state.failed.get(s).map(|m| Cow::Owned(m.clone())),
+                },
+                None => Denial {
+                    id: None,
+                    tool: Some(Cow::Borrowed(s)),
+                    key_arg: None,
+                    message: None,
+                },
+            }
+        } else {
+            // Claude's shape, should Amp adopt it.
+            let name = str_at(d, "tool_name").unwrap_or("");
+            Denial {
+                id: cow_at(d, "tool_use_id"),
+                tool: cow_at(d, "tool_name"),
+                key_arg: get(d, "tool_input").and_then(|i| key_arg(name, i)),
+                message: None,
+            }
+        };
+        emit(&event(v, ctx, EventKind::PermissionDenied(denial)))?;
+    }
+    let subtype = str_at(v, "subtype");
+    let res = SessionResult {
+        is_error: bool_at(v, "is_error").unwrap_or(false)
+            || subtype.is_some_and(|s| s.starts_with("error")),
+        subtype: subtype.map(Cow::Borrowed),
+        text: cow_at(v, "result"),
+        errors: cow_at(v, "error").into_iter().collect(),
+        num_turns: u64_at(v, "num_turns"),
+        duration_ms: u64_at(v, "duration_ms"),
+        duration_api_ms: u64_at(v, "duration_api_ms"),
+        cost_usd: None,
+        tokens: get(v, "usage").map(tokens).unwrap_or_default(),
+        model_usage: Vec::new(),
+        stop_reason: None,
+        terminal_reason: None,
+        api_error_status: None,
+    };
+    emit(&event(v, ctx, EventKind::Result(Box::new(res))))
+}
+
+#[cfg(test)]
+mod tests;

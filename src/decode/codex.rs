@@ -1,28 +1,784 @@
 //! `OpenAI` Codex `codex exec --json`.
 //!
-//! Not decoded yet: every line is kept as an `unknown` event (see issue 3).
+//! One `thread.started` (the session), then per turn `turn.started`, the
+//! lifecycle of thread items (`item.started` → `item.updated`* →
+//! `item.completed`, correlated by `item.id`) and `turn.completed` (usage) or
+//! `turn.failed`. What the real CLI does that its documentation does not say
+//! (see `tests/fixtures/codex/README.md`):
+//!
+//! * Only `thread.started` names the session; every event decoded after it
+//!   carries that id.
+//! * Tools run in items: `command_execution`, `file_change`, `mcp_tool_call`,
+//!   `web_search`, `todo_list`, `collab_tool_call`. Each becomes one tool call
+//!   (at its first sighting) and one tool result (at `item.completed`).
+//! * A `web_search` item starts with an empty query (the provider has not
+//!   said yet); its call is held back until the query is known.
+//! * A `web_search` item holds the key `id` twice (the item id and the
+//!   provider's); both lines of one item do, so the pairing holds either way.
+//! * A `todo_list` is started once, updated in place, and completed at the
+//!   end of the turn: one call with the first list, a notice per update, the
+//!   final list as the result.
+//! * Commands arrive shell-wrapped (`/bin/bash -lc 'ls -la'`); the key
+//!   argument is the inner command, the input keeps the original.
+//! * `turn.completed.usage.input_tokens` includes the cached (and cache
+//!   write) tokens; the normalized `input` is the uncached rest. The counts
+//!   are the thread's running totals.
+//! * A top-level `error` precedes `turn.failed` with the same message; retry
+//!   notices (`Reconnecting... 2/5`) arrive as `error` too, in runs that then
+//!   succeed.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::io;
 
 use simd_json::BorrowedValue as Value;
+use simd_json::prelude::*;
 
-use super::{Ctx, Emit};
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use crate::event::{
+    Delta, DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Question, Role,
+    SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown,
+};
 
 /// Per-stream state.
 #[derive(Default)]
-pub(crate) struct State {}
+pub(crate) struct State {
+    /// Id of the thread (`thread.started`), stamped on every later event.
+    thread: Option<String>,
+    /// Tool items seen started (or updated) and not completed yet.
+    open: HashMap<String, Open>,
+    /// Text of the turn's last `agent_message`: the turn's final answer.
+    last_message: Option<String>,
+}
+
+/// A tool item between its start and its completion.
+struct Open {
+    /// Its tool call was emitted (false while a web search has no query).
+    emitted: bool,
+    /// Line of the first sighting, for a held-back call emitted at the end.
+    line: u64,
+    /// Tool name of the held-back call.
+    name: String,
+    /// Input of the held-back call (compact JSON).
+    input: String,
+}
+
+/// Where an item is in its lifecycle.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Started,
+    Updated,
+    Completed,
+}
+
+/// What every event of one line shares.
+struct Base {
+    producer: Producer,
+    line: u64,
+    session: Option<String>,
+}
+
+impl Base {
+    fn event<'v>(&self, kind: EventKind<'v>) -> Event<'v> {
+        Event {
+            producer: self.producer,
+            line: self.line,
+            session: self.session.clone().map(Cow::Owned),
+            parent: None,
+            kind,
+        }
+    }
+}
 
 pub(crate) fn decode<'v>(
     v: &'v Value<'v>,
     ctx: &Ctx<'v>,
-    _state: &mut State,
+    state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    super::unknown_line(v, ctx, emit)
+    let ty = str_at(v, "type").unwrap_or("");
+    if ty == "thread.started" {
+        // A new thread (concatenated logs): what the old one held back goes first.
+        flush_held(state, ctx.producer, emit)?;
+        state.open.clear();
+        state.last_message = None;
+        if let Some(id) = str_at(v, "thread_id") {
+            state.thread = Some(id.to_string());
+        }
+    }
+    let base = Base {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: state.thread.clone(),
+    };
+    match ty {
+        "thread.started" => emit(&base.event(EventKind::SessionStart(SessionStart::default()))),
+        "turn.started" => {
+            state.last_message = None;
+            notice(
+                &base,
+                ctx,
+                ty,
+                Level::Debug,
+                Cow::Borrowed("turn started"),
+                emit,
+            )
+        }
+        "item.started" | "item.updated" | "item.completed" => {
+            let phase = match ty {
+                "item.started" => Phase::Started,
+                "item.updated" => Phase::Updated,
+                _ => Phase::Completed,
+            };
+            match get(v, "item").filter(|i| i.as_object().is_some()) {
+                Some(item) => item_event(phase, item, ctx, &base, state, emit),
+                None => unknown(&base, ctx, Cow::Borrowed(ty), emit),
+            }
+        }
+        "item.plan.delta" => emit(&base.event(EventKind::Delta(Delta {
+            kind: DeltaKind::Text,
+            index: None,
+            text: cow_at(v, "delta").unwrap_or_default(),
+        }))),
+        "request_user_input" => {
+            let questions: Vec<Question<'v>> = arr_at(v, "questions")
+                .iter()
+                .map(|q| Question {
+                    question: cow_at(q, "question")
+                        .or_else(|| cow_at(q, "header"))
+                        .unwrap_or_default(),
+                    options: arr_at(q, "options")
+                        .iter()
+                        .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
+                        .map(Cow::Borrowed)
+                        .collect(),
+                })
+                .collect();
+            let key_arg = questions.first().map(|q| q.question.clone());
+            emit(
+                &base.event(EventKind::ToolCall(ToolCall {
+                    id: cow_at(v, "call_id")
+                        .or_else(|| cow_at(v, "id"))
+                        .unwrap_or_else(|| Cow::Owned(format!("line-{}", ctx.line))),
+                    name: Cow::Borrowed("request_user_input"),
+                    key_arg,
+                    input: Cow::Owned(object(&[("questions", get(v, "questions"))])),
+                    todos: Vec::new(),
+                    questions,
+                    message_id: None,
+                })),
+            )
+        }
+        "turn.completed" => {
+            flush_held(state, ctx.producer, emit)?;
+            let res = SessionResult {
+                is_error: false,
+                text: state.last_message.take().map(Cow::Owned),
+                tokens: get(v, "usage").map(tokens).unwrap_or_default(),
+                ..SessionResult::default()
+            };
+            emit(&base.event(EventKind::Result(Box::new(res))))
+        }
+        "turn.failed" => {
+            flush_held(state, ctx.producer, emit)?;
+            state.last_message = None;
+            let res = SessionResult {
+                is_error: true,
+                text: get(v, "error")
+                    .and_then(|e| cow_at(e, "message").or_else(|| e.as_str().map(Cow::Borrowed))),
+                tokens: get(v, "usage").map(tokens).unwrap_or_default(),
+                ..SessionResult::default()
+            };
+            emit(&base.event(EventKind::Result(Box::new(res))))
+        }
+        "error" => {
+            let msg = str_at(v, "message").unwrap_or("");
+            // Retries are reported as errors, in runs that go on to succeed.
+            let level = if msg.starts_with("Reconnecting") {
+                Level::Warning
+            } else {
+                Level::Error
+            };
+            let text = if msg.is_empty() {
+                Cow::Borrowed("error")
+            } else {
+                Cow::Borrowed(msg)
+            };
+            notice(&base, ctx, "error", level, text, emit)
+        }
+        _ => unknown(&base, ctx, Cow::Borrowed(ty), emit),
+    }
 }
 
-/// End of input.
-#[allow(clippy::unnecessary_wraps)] // one signature for every producer
-pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()> {
+/// End of input: a call held back (a web search that never got its query)
+/// still counts as a call.
+pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    flush_held(state, Producer::Codex, emit)
+}
+
+/// Emit the calls held back so far (in item order), each once.
+fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io::Result<()> {
+    let mut held: Vec<(&String, &mut Open)> =
+        state.open.iter_mut().filter(|(_, o)| !o.emitted).collect();
+    held.sort_by_key(|(id, o)| (o.line, (*id).clone()));
+    for (id, o) in held {
+        o.emitted = true;
+        emit(&Event {
+            producer,
+            line: o.line,
+            session: state.thread.clone().map(Cow::Owned),
+            parent: None,
+            kind: EventKind::ToolCall(ToolCall {
+                id: Cow::Owned(id.clone()),
+                name: Cow::Owned(o.name.clone()),
+                key_arg: None,
+                input: Cow::Owned(o.input.clone()),
+                todos: Vec::new(),
+                questions: Vec::new(),
+                message_id: None,
+            }),
+        })?;
+    }
     Ok(())
 }
+
+fn notice<'v>(
+    base: &Base,
+    ctx: &Ctx<'v>,
+    subtype: &'v str,
+    level: Level,
+    text: Cow<'v, str>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    emit(&base.event(EventKind::Notice(Notice {
+        subtype: Cow::Borrowed(subtype),
+        level,
+        text,
+        raw: Some(Cow::Borrowed(ctx.raw)),
+    })))
+}
+
+fn unknown<'v>(
+    base: &Base,
+    ctx: &Ctx<'v>,
+    type_name: Cow<'v, str>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    emit(&base.event(EventKind::Unknown(Unknown {
+        type_name,
+        raw: Cow::Borrowed(ctx.raw),
+    })))
+}
+
+fn item_event<'v>(
+    phase: Phase,
+    item: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let item_type = str_at(item, "type").unwrap_or("");
+    match item_type {
+        // Whole items, reported once at completion.
+        "agent_message" | "plan" | "reasoning" | "error" => {
+            if phase != Phase::Completed {
+                return Ok(());
+            }
+            let text = cow_at(item, "text").unwrap_or_default();
+            match item_type {
+                "agent_message" => {
+                    state.last_message = Some(text.to_string());
+                    emit(&base.event(EventKind::Text(Text {
+                        role: Role::Assistant,
+                        text,
+                        message_id: None,
+                    })))
+                }
+                "plan" => emit(&base.event(EventKind::Text(Text {
+                    role: Role::Assistant,
+                    text,
+                    message_id: None,
+                }))),
+                "reasoning" => emit(&base.event(EventKind::Thinking(Thinking {
+                    redacted: text.trim().is_empty(),
+                    text,
+                    message_id: None,
+                }))),
+                _ => {
+                    let msg = cow_at(item, "message").unwrap_or(Cow::Borrowed("error"));
+                    notice(base, ctx, "error", Level::Warning, msg, emit)
+                }
+            }
+        }
+        "command_execution" | "file_change" | "mcp_tool_call" | "web_search" | "todo_list"
+        | "collab_tool_call" => tool_item(phase, item, item_type, ctx, base, state, emit),
+        _ => {
+            let event_type = match phase {
+                Phase::Started => "item.started",
+                Phase::Updated => "item.updated",
+                Phase::Completed => "item.completed",
+            };
+            unknown(
+                base,
+                ctx,
+                Cow::Owned(format!("{event_type}/{item_type}")),
+                emit,
+            )
+        }
+    }
+}
+
+/// A tool item at one point of its lifecycle: its call at the first sighting
+/// (or at completion when it was never seen started), its result at completion.
+fn tool_item<'v>(
+    phase: Phase,
+    item: &'v Value<'v>,
+    item_type: &'v str,
+    ctx: &Ctx<'v>,
+    base: &Base,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let id: Cow<'v, str> = cow_at(item, "id")
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| Cow::Owned(format!("line-{}", ctx.line)));
+    let emitted = state.open.get(id.as_ref()).map(|o| o.emitted);
+    if phase != Phase::Completed {
+        if emitted == Some(true) {
+            if phase == Phase::Updated && item_type == "todo_list" {
+                let todos = todos(item);
+                let text = format!("plan updated ({})\n{}", progress(&todos), checklist(&todos));
+                return notice(base, ctx, "todo_list", Level::Info, Cow::Owned(text), emit);
+            }
+            // Progress of a call already shown: its result says the rest.
+            return Ok(());
+        }
+        let call = tool_call(item, item_type, id.clone());
+        if item_type == "web_search" && call.key_arg.is_none() {
+            // The query is not known yet: hold the call back until it is.
+            if emitted.is_none() {
+                state.open.insert(
+                    id.into_owned(),
+                    Open {
+                        emitted: false,
+                        line: ctx.line,
+                        name: call.name.into_owned(),
+                        input: call.input.into_owned(),
+                    },
+                );
+            }
+            return Ok(());
+        }
+        state.open.insert(
+            id.to_string(),
+            Open {
+                emitted: true,
+                line: ctx.line,
+                name: String::new(),
+                input: String::new(),
+            },
+        );
+        return emit(&base.event(EventKind::ToolCall(call)));
+    }
+    state.open.remove(id.as_ref());
+    if emitted != Some(true) {
+        emit(&base.event(EventKind::ToolCall(tool_call(item, item_type, id.clone()))))?;
+    }
+    let status = str_at(item, "status").unwrap_or("");
+    let denied = status == "declined";
+    let (is_error, content) = outcome(item, item_type, status);
+    emit(&base.event(EventKind::ToolResult(ToolResult {
+        id: id.clone(),
+        is_error,
+        denied,
+        content,
+    })))?;
+    if denied {
+        // The approval was refused: the tool never ran.
+        emit(&base.event(EventKind::PermissionDenied(Denial {
+            id: Some(id),
+            tool: None,
+            key_arg: None,
+            message: Some(Cow::Borrowed("approval declined")),
+        })))?;
+    }
+    Ok(())
+}
+
+/// The tool call an item stands for.
+fn tool_call<'v>(item: &'v Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolCall<'v> {
+    let mut call = ToolCall {
+        id,
+        name: Cow::Borrowed(item_type),
+        key_arg: None,
+        input: Cow::Borrowed("{}"),
+        todos: Vec::new(),
+        questions: Vec::new(),
+        message_id: None,
+    };
+    match item_type {
+        "command_execution" => {
+            call.name = Cow::Borrowed("shell");
+            call.key_arg = str_at(item, "command")
+                .filter(|c| !c.trim().is_empty())
+                .map(|c| match shell_inner(c) {
+                    inner if inner.trim().is_empty() => Cow::Borrowed(c),
+                    inner => inner,
+                });
+            call.input = Cow::Owned(object(&[("command", get(item, "command"))]));
+        }
+        "file_change" => {
+            call.name = Cow::Borrowed("apply_patch");
+            let mut summary = String::new();
+            for c in arr_at(item, "changes") {
+                if !summary.is_empty() {
+                    summary.push_str(", ");
+                }
+                let kind = str_at(c, "kind")
+                    .or_else(|| get(c, "kind").and_then(|k| str_at(k, "type")))
+                    .unwrap_or("change");
+                let _ = write!(summary, "{kind} {}", str_at(c, "path").unwrap_or("?"));
+            }
+            call.key_arg = (!summary.is_empty()).then_some(Cow::Owned(summary));
+            call.input = Cow::Owned(object(&[("changes", get(item, "changes"))]));
+        }
+        "mcp_tool_call" => {
+            let server = str_at(item, "server").unwrap_or("");
+            let tool = str_at(item, "tool").unwrap_or("");
+            if !(server.is_empty() && tool.is_empty()) {
+                call.name = Cow::Owned(format!("mcp__{server}__{tool}"));
+            }
+            let args = get(item, "arguments").filter(|a| !a.is_null());
+            call.key_arg = args.and_then(first_scalar);
+            call.input = match args {
+                Some(a) if a.is_object() => Cow::Owned(to_json(a)),
+                Some(a) => Cow::Owned(object(&[("arguments", Some(a))])),
+                None => Cow::Borrowed("{}"),
+            };
+        }
+        "web_search" => {
+            call.key_arg = search_key(item);
+            call.input = Cow::Owned(object(&[
+                ("query", get(item, "query")),
+                ("action", get(item, "action")),
+            ]));
+        }
+        "todo_list" => {
+            call.todos = todos(item);
+            let n = call.todos.len();
+            call.key_arg = Some(Cow::Owned(format!(
+                "{n} item{}",
+                if n == 1 { "" } else { "s" }
+            )));
+            call.input = Cow::Owned(object(&[("items", get(item, "items"))]));
+        }
+        "collab_tool_call" => {
+            if let Some(tool) = str_at(item, "tool").filter(|t| !t.is_empty()) {
+                call.name = Cow::Borrowed(tool);
+            }
+            call.key_arg = cow_at(item, "prompt")
+                .filter(|p| !p.trim().is_empty())
+                .or_else(|| {
+                    let ids: Vec<&str> = arr_at(item, "receiver_thread_ids")
+                        .iter()
+                        .filter_map(|t| t.as_str())
+                        .collect();
+                    (!ids.is_empty()).then(|| Cow::Owned(ids.join(", ")))
+                });
+            call.input = Cow::Owned(object(&[
+                ("tool", get(item, "tool")),
+                ("sender_thread_id", get(item, "sender_thread_id")),
+                ("receiver_thread_ids", get(item, "receiver_thread_ids")),
+                ("prompt", get(item, "prompt")),
+            ]));
+        }
+        _ => {}
+    }
+    call
+}
+
+/// Whether a completed item failed, and its result text.
+fn outcome<'v>(item: &'v Value<'v>, item_type: &str, status: &'v str) -> (bool, Cow<'v, str>) {
+    // `in_progress` at completion only happens when the turn ended around
+    // it; every status but `completed` that is not that one is a failure.
+    let bad_status = !matches!(status, "" | "completed" | "in_progress");
+    match item_type {
+        "command_execution" => {
+            let output = str_at(item, "aggregated_output").unwrap_or("");
+            let code = get(item, "exit_code").and_then(ValueAsScalar::as_i64);
+            let mut head = match code {
+                Some(c) if c != 0 => format!("exit code {c}"),
+                _ if bad_status => format!("command {status}"),
+                _ => String::new(),
+            };
+            if head.is_empty() {
+                return (false, Cow::Borrowed(output));
+            }
+            if !output.is_empty() {
+                head.push('\n');
+                head.push_str(output);
+            }
+            (true, Cow::Owned(head))
+        }
+        "file_change" => {
+            let diffs: Vec<String> = arr_at(item, "changes")
+                .iter()
+                .filter_map(|c| {
+                    let diff = str_at(c, "diff").filter(|d| !d.is_empty())?;
+                    Some(format!("{}\n{diff}", str_at(c, "path").unwrap_or("?")))
+                })
+                .collect();
+            // Codex gives no reason for a failed patch (the model gets it,
+            // the stream does not): the status is all there is.
+            let content = if bad_status {
+                Cow::Owned(format!("patch {status}"))
+            } else {
+                Cow::Owned(diffs.join("\n"))
+            };
+            (bad_status, content)
+        }
+        "mcp_tool_call" => {
+            let result = get(item, "result").filter(|r| !r.is_null());
+            let mut text = result
+                .and_then(|r| get(r, "content"))
+                .map(super::claude::content_text)
+                .unwrap_or_default();
+            if text.is_empty()
+                && let Some(s) = result
+                    .and_then(|r| get(r, "structured_content"))
+                    .filter(|s| !s.is_null())
+            {
+                text = Cow::Owned(to_json(s));
+            }
+            let error = get(item, "error")
+                .filter(|e| !e.is_null())
+                .and_then(|e| cow_at(e, "message").or_else(|| e.as_str().map(Cow::Borrowed)));
+            match error {
+                Some(e) => (true, e),
+                None if bad_status && text.is_empty() => (true, Cow::Borrowed(status)),
+                None => (bad_status, text),
+            }
+        }
+        "web_search" => (bad_status, search_summary(item)),
+        "todo_list" => {
+            // The final list, on one line: the call and the update notices
+            // showed it in full already.
+            let todos = todos(item);
+            let mut text = progress(&todos);
+            for (i, t) in checklist(&todos).lines().enumerate() {
+                text.push_str(if i == 0 { ": " } else { " · " });
+                text.push_str(t);
+            }
+            (bad_status, Cow::Owned(text))
+        }
+        "collab_tool_call" => {
+            let mut text = String::new();
+            if let Some(states) = get(item, "agents_states").and_then(|s| s.as_object()) {
+                for (thread, st) in states {
+                    if !text.is_empty() {
+                        text.push('\n');
+                    }
+                    let _ = write!(
+                        text,
+                        "{thread}: {}",
+                        str_at(st, "status").unwrap_or("unknown")
+                    );
+                    if let Some(m) = str_at(st, "message").filter(|m| !m.is_empty()) {
+                        let _ = write!(text, ": {m}");
+                    }
+                }
+            }
+            if text.is_empty() {
+                text.push_str(status);
+            }
+            (bad_status, Cow::Owned(text))
+        }
+        _ => (bad_status, Cow::Borrowed(status)),
+    }
+}
+
+/// What a web search looked for: the query, else the action's query or page.
+fn search_key<'v>(item: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    let nonempty = |s: &&str| !s.trim().is_empty();
+    if let Some(q) = str_at(item, "query").filter(nonempty) {
+        return Some(Cow::Borrowed(q));
+    }
+    let action = get(item, "action")?;
+    if let Some(q) = str_at(action, "query").filter(nonempty).or_else(|| {
+        arr_at(action, "queries")
+            .iter()
+            .filter_map(|q| q.as_str())
+            .find(nonempty)
+    }) {
+        return Some(Cow::Borrowed(q));
+    }
+    let url = str_at(action, "url").filter(nonempty)?;
+    Some(match str_at(action, "pattern").filter(nonempty) {
+        Some(p) => Cow::Owned(format!("{p} in {url}")),
+        None => Cow::Borrowed(url),
+    })
+}
+
+/// The action a completed web search took, in words.
+fn search_summary<'v>(item: &'v Value<'v>) -> Cow<'v, str> {
+    let action = get(item, "action");
+    let kind = action.and_then(|a| str_at(a, "type")).unwrap_or("");
+    let key = search_key(item).unwrap_or_default();
+    match kind {
+        "search" => Cow::Owned(format!("searched: {key}")),
+        "open_page" => Cow::Owned(format!("opened {key}")),
+        "find_in_page" => Cow::Owned(format!("looked for {key}")),
+        _ if key.is_empty() => Cow::Borrowed("searched"),
+        _ => Cow::Owned(format!("searched: {key}")),
+    }
+}
+
+/// A todo list's items (`{text, completed}`; plan steps `{step, status}` too).
+fn todos<'v>(item: &'v Value<'v>) -> Vec<Todo<'v>> {
+    arr_at(item, "items")
+        .iter()
+        .map(|t| Todo {
+            content: cow_at(t, "text")
+                .or_else(|| cow_at(t, "step"))
+                .unwrap_or_default(),
+            status: match bool_at(t, "completed") {
+                Some(true) => Cow::Borrowed("completed"),
+                Some(false) => Cow::Borrowed("pending"),
+                None => cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
+            },
+        })
+        .collect()
+}
+
+fn progress(todos: &[Todo<'_>]) -> String {
+    let done = todos.iter().filter(|t| t.status == "completed").count();
+    format!("{done}/{} done", todos.len())
+}
+
+fn checklist(todos: &[Todo<'_>]) -> String {
+    let mut out = String::new();
+    for t in todos {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let mark = match t.status.as_ref() {
+            "completed" => '☑',
+            "in_progress" => '◐',
+            _ => '☐',
+        };
+        let _ = write!(out, "{mark} {}", t.content);
+    }
+    out
+}
+
+/// `turn.*` usage. `input_tokens` includes the cached and cache-write
+/// tokens (the `OpenAI` convention); the normalized `input` is the rest.
+fn tokens(u: &Value<'_>) -> Tokens {
+    let cached = u64_at(u, "cached_input_tokens");
+    let written = u64_at(u, "cache_write_input_tokens");
+    Tokens {
+        input: u64_at(u, "input_tokens").map(|i| {
+            i.saturating_sub(cached.unwrap_or(0))
+                .saturating_sub(written.unwrap_or(0))
+        }),
+        output: u64_at(u, "output_tokens"),
+        cache_read: cached,
+        cache_creation: written,
+    }
+}
+
+/// Compact JSON object of the given fields (absent ones left out).
+fn object(fields: &[(&str, Option<&Value<'_>>)]) -> String {
+    let mut out = String::from("{");
+    for (k, v) in fields {
+        let Some(v) = v else { continue };
+        if out.len() > 1 {
+            out.push(',');
+        }
+        let _ = write!(out, "\"{k}\":{}", to_json(v));
+    }
+    out.push('}');
+    out
+}
+
+/// MCP tools have no known schema: the first scalar argument says the most.
+fn first_scalar<'v>(args: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    args.as_object()?.iter().find_map(|(_, v)| match v {
+        Value::String(s) if !s.is_empty() => Some(Cow::Borrowed(s.as_ref())),
+        Value::Static(simd_json::StaticNode::Null) | Value::String(_) => None,
+        Value::Static(n) => Some(Cow::Owned(n.to_string())),
+        _ => None,
+    })
+}
+
+/// The command inside Codex's shell wrapper (`/bin/bash -lc '…'`), or the
+/// command itself when it is not wrapped that simple way.
+fn shell_inner(cmd: &str) -> Cow<'_, str> {
+    let Some((shell, rest)) = cmd.split_once(' ') else {
+        return Cow::Borrowed(cmd);
+    };
+    let name = shell.rsplit('/').next().unwrap_or(shell);
+    if !matches!(name, "bash" | "zsh" | "sh" | "dash" | "ksh") {
+        return Cow::Borrowed(cmd);
+    }
+    let Some((flag, script)) = rest.trim_start_matches(' ').split_once(' ') else {
+        return Cow::Borrowed(cmd);
+    };
+    if !matches!(flag, "-lc" | "-c" | "-cl") {
+        return Cow::Borrowed(cmd);
+    }
+    shell_word(script).unwrap_or(Cow::Borrowed(cmd))
+}
+
+/// The value of `s` when it is exactly one POSIX shell word (quotes and
+/// escapes removed); `None` when it is several words or unterminated.
+fn shell_word(s: &str) -> Option<Cow<'_, str>> {
+    if let Some(inner) = s.strip_prefix('\'').and_then(|x| x.strip_suffix('\''))
+        && !inner.contains('\'')
+    {
+        return Some(Cow::Borrowed(inner));
+    }
+    if !s.is_empty()
+        && !s.contains(|c: char| c == '\'' || c == '"' || c == '\\' || c.is_whitespace())
+    {
+        return Some(Cow::Borrowed(s));
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => loop {
+                match chars.next()? {
+                    '\'' => break,
+                    c => out.push(c),
+                }
+            },
+            '"' => loop {
+                match chars.next()? {
+                    '"' => break,
+                    '\\' => match chars.next()? {
+                        '\n' => {}
+                        n @ ('$' | '`' | '"' | '\\') => out.push(n),
+                        n => {
+                            out.push('\\');
+                            out.push(n);
+                        }
+                    },
+                    c => out.push(c),
+                }
+            },
+            '\\' => match chars.next()? {
+                '\n' => {}
+                n => out.push(n),
+            },
+            c if c.is_whitespace() => return None,
+            c => out.push(c),
+        }
+    }
+    Some(Cow::Owned(out))
+}
+
+#[cfg(test)]
+mod tests;

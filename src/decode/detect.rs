@@ -121,6 +121,11 @@ pub fn detect(v: &Value<'_>) -> Option<Producer> {
         {
             return Some(Producer::Amp);
         }
+        // Amp's thread ids, also when the init has grown a field rule 11
+        // does not expect.
+        if str_at(v, "session_id").is_some_and(|s| s.starts_with("T-")) {
+            return Some(Producer::Amp);
+        }
         // An older Claude Code (no version field).
         return Some(Producer::Claude);
     }
@@ -146,6 +151,23 @@ pub fn detect(v: &Value<'_>) -> Option<Producer> {
         }
     }
     None
+}
+
+/// The producer whose stream this line *starts*, for lines that can only be
+/// the first of a stream (a session header); `None` for any other line.
+/// Used to notice a second producer's log concatenated after a first one
+/// without re-guessing on ordinary lines (Qwen also prints Claude's
+/// `stream_event`, for instance).
+#[must_use]
+pub fn opener(v: &Value<'_>) -> Option<Producer> {
+    let ty = str_at(v, "type")?;
+    let starts = match ty {
+        "system" => str_at(v, "subtype") == Some("init"),
+        "thread.started" | "init" | "step_start" => true,
+        // A transcript's first entry has no parent.
+        _ => get(v, "parentUuid").is_some_and(simd_json::prelude::TypedScalarValue::is_null),
+    };
+    if starts { detect(v) } else { None }
 }
 
 #[cfg(test)]
@@ -245,6 +267,47 @@ mod tests {
         ] {
             assert_eq!(d(line), Some(Producer::ClaudeTranscript), "{line}");
         }
+    }
+
+    #[test]
+    fn amp_init_with_unexpected_fields_is_amp() {
+        assert_eq!(
+            d(
+                r#"{"type":"system","subtype":"init","cwd":"/","tools":[],"mcp_servers":[],"model":"m","session_id":"T-1"}"#
+            ),
+            Some(Producer::Amp)
+        );
+        // A Claude init without a version field stays Claude.
+        assert_eq!(
+            d(r#"{"type":"system","subtype":"init","cwd":"/","tools":[],"session_id":"0b1c"}"#),
+            Some(Producer::Claude)
+        );
+    }
+
+    #[test]
+    fn only_session_headers_open_a_stream() {
+        let o = |line: &str| {
+            let mut bytes = line.as_bytes().to_vec();
+            opener(&simd_json::to_borrowed_value(&mut bytes).unwrap())
+        };
+        assert_eq!(
+            o(r#"{"type":"thread.started","thread_id":"t"}"#),
+            Some(Producer::Codex)
+        );
+        assert_eq!(
+            o(r#"{"type":"system","subtype":"init","claude_code_version":"2.1","tools":[]}"#),
+            Some(Producer::Claude)
+        );
+        assert_eq!(o(r#"{"type":"stream_event","event":{}}"#), None);
+        assert_eq!(o(r#"{"type":"turn.completed","usage":{}}"#), None);
+        assert_eq!(
+            o(r#"{"type":"user","parentUuid":null,"sessionId":"s"}"#),
+            Some(Producer::ClaudeTranscript)
+        );
+        assert_eq!(
+            o(r#"{"type":"user","parentUuid":"p","sessionId":"s"}"#),
+            None
+        );
     }
 
     #[test]

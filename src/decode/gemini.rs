@@ -1,28 +1,543 @@
-//! Google Gemini CLI `--output-format stream-json`.
+//! Google Gemini CLI `gemini -p … --output-format stream-json`.
 //!
-//! Not decoded yet: every line is kept as an `unknown` event (see issue 3).
+//! Six line types, each with an ISO `timestamp`: `init`, `message`,
+//! `tool_use`, `tool_result`, `error`, `result`. What the real CLI does that
+//! its types do not say (see `tests/fixtures/gemini/README.md`):
+//!
+//! * every assistant answer arrives as `message` chunks with `delta: true`
+//!   and no closing event: the chunks are joined here and written as one
+//!   `text` when the next non-chunk line (or the end of input) comes; each
+//!   chunk is also written as a `delta`;
+//! * only `init` carries the session id: every other event gets it from the
+//!   last `init`;
+//! * a shell command that exits non-zero is a `success`; only its display
+//!   text can tell, and only when the command printed nothing;
+//! * fatal errors (API error, turn limit) write `duration_ms: 0`.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::io;
 
 use simd_json::BorrowedValue as Value;
+use simd_json::prelude::*;
 
-use super::{Ctx, Emit};
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use crate::event::{
+    Delta, DeltaKind, Denial, Event, EventKind, Level, ModelUsage, Notice, Producer, Question,
+    Role, SessionResult, SessionStart, Text, Todo, Tokens, ToolCall, ToolResult, Unknown,
+};
 
 /// Per-stream state.
 #[derive(Default)]
-pub(crate) struct State {}
+pub(crate) struct State {
+    /// Session id of the last `init` (no other line carries one).
+    session: Option<String>,
+    /// Milliseconds since the epoch of the last `init`.
+    started_ms: Option<u64>,
+    /// Assistant chunks received and not written yet, joined.
+    text: String,
+    /// Line of the first of those chunks; `None` when there are none.
+    text_line: Option<u64>,
+    /// Whose events the pending text becomes.
+    producer: Option<Producer>,
+    /// Tool calls waiting for their result: id → tool name.
+    open_calls: HashMap<String, String>,
+}
+
+fn event<'a>(
+    producer: Producer,
+    line: u64,
+    session: Option<&'a str>,
+    kind: EventKind<'a>,
+) -> Event<'a> {
+    Event {
+        producer,
+        line,
+        session: session.map(Cow::Borrowed),
+        parent: None,
+        kind,
+    }
+}
 
 pub(crate) fn decode<'v>(
     v: &'v Value<'v>,
     ctx: &Ctx<'v>,
-    _state: &mut State,
+    state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    super::unknown_line(v, ctx, emit)
+    state.producer = Some(ctx.producer);
+    let ty = str_at(v, "type").unwrap_or("");
+    let role = str_at(v, "role");
+    if ty == "message" && role == Some("assistant") && bool_at(v, "delta") == Some(true) {
+        return chunk(v, ctx, state, emit);
+    }
+    // Anything else ends the answer being streamed.
+    flush(state, emit)?;
+    if ty == "init" {
+        state.session = str_at(v, "session_id").map(str::to_string);
+        state.started_ms = str_at(v, "timestamp").and_then(parse_timestamp_ms);
+        state.open_calls.clear();
+        return emit(&event(
+            ctx.producer,
+            ctx.line,
+            str_at(v, "session_id"),
+            EventKind::SessionStart(SessionStart {
+                model: cow_at(v, "model"),
+                ..SessionStart::default()
+            }),
+        ));
+    }
+    let session = state.session.as_deref();
+    let ev = |kind| event(ctx.producer, ctx.line, session, kind);
+    match ty {
+        "message" => {
+            let role = match role {
+                Some("assistant") => Role::Assistant,
+                Some("user") => Role::User,
+                _ => return unknown(v, ctx, session, emit),
+            };
+            emit(&ev(EventKind::Text(Text {
+                role,
+                text: cow_at(v, "content").unwrap_or_default(),
+                message_id: None,
+            })))
+        }
+        "tool_use" => {
+            let call = tool_call(v);
+            state
+                .open_calls
+                .insert(call.id.to_string(), call.name.to_string());
+            emit(&ev(EventKind::ToolCall(call)))
+        }
+        "tool_result" => {
+            let id = str_at(v, "tool_id").unwrap_or("");
+            let name = state.open_calls.remove(id);
+            let (res, denied) = tool_result(v, name.as_deref());
+            let message = denied.then(|| res.content.clone());
+            emit(&ev(EventKind::ToolResult(res)))?;
+            if let Some(message) = message {
+                emit(&ev(EventKind::PermissionDenied(Denial {
+                    id: Some(Cow::Borrowed(id)),
+                    tool: None,
+                    key_arg: None,
+                    message: Some(message),
+                })))?;
+            }
+            Ok(())
+        }
+        "error" => {
+            let level = match str_at(v, "severity") {
+                Some("warning") => Level::Warning,
+                Some("info") => Level::Info,
+                _ => Level::Error,
+            };
+            let text = cow_at(v, "message")
+                .filter(|m| !m.trim().is_empty())
+                .unwrap_or(Cow::Borrowed("error"));
+            emit(&ev(EventKind::Notice(Notice {
+                subtype: Cow::Borrowed("error"),
+                level,
+                text,
+                raw: Some(Cow::Borrowed(ctx.raw)),
+            })))
+        }
+        "result" => {
+            let res = result(v, state.started_ms);
+            emit(&ev(EventKind::Result(Box::new(res))))
+        }
+        _ => unknown(v, ctx, session, emit),
+    }
 }
 
-/// End of input.
-#[allow(clippy::unnecessary_wraps)] // one signature for every producer
-pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()> {
-    Ok(())
+/// End of input: an answer still being streamed is complete now.
+pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    flush(state, emit)
 }
+
+/// One streamed piece of the assistant's answer.
+fn chunk<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let content = str_at(v, "content").unwrap_or("");
+    if state.text_line.is_none() {
+        state.text_line = Some(ctx.line);
+    }
+    state.text.push_str(content);
+    emit(&event(
+        ctx.producer,
+        ctx.line,
+        state.session.as_deref(),
+        EventKind::Delta(Delta {
+            kind: DeltaKind::Text,
+            index: None,
+            text: Cow::Borrowed(content),
+        }),
+    ))
+}
+
+/// Write the joined chunks as one text event.
+fn flush(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    let Some(line) = state.text_line.take() else {
+        return Ok(());
+    };
+    if state.text.is_empty() {
+        return Ok(());
+    }
+    let res = emit(&event(
+        state.producer.unwrap_or(Producer::Gemini),
+        line,
+        state.session.as_deref(),
+        EventKind::Text(Text {
+            role: Role::Assistant,
+            text: Cow::Borrowed(&state.text),
+            message_id: None,
+        }),
+    ));
+    state.text.clear();
+    res
+}
+
+fn unknown<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    session: Option<&str>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let ty = str_at(v, "type").unwrap_or("");
+    let type_name = match str_at(v, "subtype").filter(|s| !s.is_empty()) {
+        Some(sub) => Cow::Owned(format!("{ty}/{sub}")),
+        None => Cow::Borrowed(ty),
+    };
+    emit(&event(
+        ctx.producer,
+        ctx.line,
+        session,
+        EventKind::Unknown(Unknown {
+            type_name,
+            raw: Cow::Borrowed(ctx.raw),
+        }),
+    ))
+}
+
+fn tool_call<'v>(v: &'v Value<'v>) -> ToolCall<'v> {
+    let name = str_at(v, "tool_name").unwrap_or("");
+    let params = get(v, "parameters");
+    let mut call = ToolCall {
+        id: cow_at(v, "tool_id").unwrap_or_default(),
+        name: Cow::Borrowed(name),
+        key_arg: params.and_then(|p| key_arg(name, p)),
+        input: Cow::Owned(params.map_or_else(|| "{}".to_string(), to_json)),
+        todos: Vec::new(),
+        questions: Vec::new(),
+        message_id: None,
+    };
+    if let Some(p) = params {
+        match name {
+            "write_todos" => {
+                call.todos = arr_at(p, "todos")
+                    .iter()
+                    .map(|t| Todo {
+                        content: cow_at(t, "description")
+                            .or_else(|| cow_at(t, "content"))
+                            .unwrap_or_default(),
+                        status: cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
+                    })
+                    .collect();
+            }
+            "ask_user" => {
+                call.questions = arr_at(p, "questions")
+                    .iter()
+                    .map(|q| Question {
+                        question: cow_at(q, "question").unwrap_or_default(),
+                        options: arr_at(q, "options")
+                            .iter()
+                            .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
+                            .map(Cow::Borrowed)
+                            .collect(),
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
+    }
+    call
+}
+
+/// The one argument that says what a call does. Parameter names changed
+/// over versions (`absolute_path` → `file_path`, `path` → `dir_path`,
+/// `include` → `include_pattern`); both are read.
+fn key_arg<'v>(name: &str, p: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    let s = |k: &str| cow_at(p, k);
+    match name {
+        "read_file" | "write_file" | "replace" | "edit" => s("file_path")
+            .or_else(|| s("absolute_path"))
+            .or_else(|| s("path")),
+        "run_shell_command" => s("command"),
+        "glob" | "grep_search" | "search_file_content" | "grep" => {
+            let pattern = str_at(p, "pattern")?;
+            let mut out = pattern.to_string();
+            if let Some(d) = str_at(p, "dir_path").or_else(|| str_at(p, "path")) {
+                let _ = write!(out, " in {d}");
+            }
+            if let Some(g) = str_at(p, "include_pattern").or_else(|| str_at(p, "include")) {
+                let _ = write!(out, " ({g})");
+            }
+            if out.len() == pattern.len() {
+                Some(Cow::Borrowed(pattern))
+            } else {
+                Some(Cow::Owned(out))
+            }
+        }
+        "list_directory" => s("dir_path").or_else(|| s("path")),
+        "read_many_files" => {
+            let list = strings(p, "include");
+            let list = if list.is_empty() {
+                strings(p, "paths")
+            } else {
+                list
+            };
+            (!list.is_empty()).then(|| Cow::Owned(list.join(" ")))
+        }
+        "web_fetch" => s("url").or_else(|| s("prompt")),
+        "google_web_search" | "web_search" => s("query"),
+        "write_todos" => {
+            let n = arr_at(p, "todos").len();
+            Some(Cow::Owned(format!(
+                "{n} item{}",
+                if n == 1 { "" } else { "s" }
+            )))
+        }
+        "save_memory" => s("fact"),
+        "ask_user" => arr_at(p, "questions")
+            .first()
+            .and_then(|q| cow_at(q, "question"))
+            .or_else(|| s("question")),
+        "activate_skill" => s("name"),
+        "enter_plan_mode" => s("reason"),
+        "exit_plan_mode" => s("plan_filename").or_else(|| s("plan")),
+        "get_internal_docs" => s("path"),
+        "update_topic" => s("title"),
+        "invoke_agent" => {
+            let agent = str_at(p, "agent_name");
+            let prompt = str_at(p, "prompt").and_then(|t| t.lines().find(|l| !l.trim().is_empty()));
+            match (agent, prompt) {
+                (Some(a), Some(t)) => Some(Cow::Owned(format!("{a}: {}", t.trim()))),
+                (Some(a), None) => Some(Cow::Borrowed(a)),
+                (None, t) => t.map(Cow::Borrowed),
+            }
+        }
+        "tracker_create_task" => s("title").or_else(|| s("description")),
+        "tracker_update_task" => {
+            let id = str_at(p, "id")?;
+            match str_at(p, "status") {
+                Some(st) => Some(Cow::Owned(format!("#{id} → {st}"))),
+                None => Some(Cow::Owned(format!("#{id}"))),
+            }
+        }
+        "tracker_get_task" => str_at(p, "id").map(|id| Cow::Owned(format!("#{id}"))),
+        "tracker_add_dependency" => {
+            let task = str_at(p, "taskId")?;
+            let dep = str_at(p, "dependencyId")?;
+            Some(Cow::Owned(format!("#{task} → #{dep}")))
+        }
+        "tracker_list_tasks" => s("status"),
+        // MCP tools: `mcp_<server>_<tool>` (0.61), `<server>__<tool>` (older).
+        n if n.starts_with("mcp_") || n.contains("__") => first_scalar_arg(p),
+        _ => None,
+    }
+}
+
+fn strings<'v>(p: &'v Value<'v>, key: &str) -> Vec<&'v str> {
+    match get(p, key) {
+        Some(Value::String(s)) => vec![s.as_ref()],
+        _ => arr_at(p, key).iter().filter_map(|x| x.as_str()).collect(),
+    }
+}
+
+/// MCP tools have no known schema: the first scalar argument says the most.
+fn first_scalar_arg<'v>(p: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    p.as_object()?.iter().find_map(|(_, v)| match v {
+        Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
+        Value::Static(simd_json::StaticNode::Null) => None,
+        Value::Static(n) => Some(Cow::Owned(n.to_string())),
+        _ => None,
+    })
+}
+
+/// The shell tool's display text when the command printed nothing and
+/// failed; the stream still says `success`.
+const SHELL_FAILURES: [&str; 5] = [
+    "Command exited with code: ",
+    "Command terminated by signal: ",
+    "Command failed: ",
+    "Command timed out after ",
+    "Command cancelled by user.",
+];
+
+/// A `tool_result` line; also says whether it is a policy denial.
+fn tool_result<'v>(v: &'v Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
+    let id = cow_at(v, "tool_id").unwrap_or_default();
+    let output = str_at(v, "output");
+    let err = get(v, "error").filter(|e| e.as_object().is_some());
+    let err_type = err.and_then(|e| str_at(e, "type"));
+    let err_msg = err
+        .and_then(|e| str_at(e, "message"))
+        .filter(|m| !m.trim().is_empty());
+    let mut is_error = str_at(v, "status") == Some("error") || err.is_some();
+    if !is_error
+        && tool == Some("run_shell_command")
+        && let Some(o) = output.map(str::trim)
+    {
+        is_error = !o.contains('\n') && SHELL_FAILURES.iter().any(|f| o.starts_with(f));
+    }
+    let content = if is_error {
+        err_msg
+            .or(output.filter(|o| !o.trim().is_empty()))
+            .or(err_type)
+            .unwrap_or("")
+    } else {
+        output.unwrap_or("")
+    };
+    let denied = err_type == Some("policy_violation");
+    (
+        ToolResult {
+            id,
+            is_error,
+            denied,
+            content: Cow::Borrowed(content),
+        },
+        denied,
+    )
+}
+
+fn result<'v>(v: &'v Value<'v>, started_ms: Option<u64>) -> SessionResult<'v> {
+    let outcome = str_at(v, "status");
+    let err = get(v, "error").filter(|e| e.as_object().is_some());
+    let err_type = err.and_then(|e| str_at(e, "type"));
+    let err_msg = err.and_then(|e| cow_at(e, "message"));
+    let is_error = outcome.is_some_and(|s| s != "success") || err.is_some();
+    let stats = get(v, "stats");
+    let mut duration_ms = stats.and_then(|s| u64_at(s, "duration_ms"));
+    if is_error && duration_ms == Some(0) {
+        // The CLI's fatal-error path writes 0: measure from the init instead.
+        duration_ms = match (
+            started_ms,
+            str_at(v, "timestamp").and_then(parse_timestamp_ms),
+        ) {
+            (Some(a), Some(b)) if b >= a => Some(b - a),
+            _ => None,
+        };
+    }
+    let model_usage = stats
+        .and_then(|s| get(s, "models"))
+        .and_then(|m| m.as_object())
+        .map(|o| {
+            o.iter()
+                .map(|(k, m)| ModelUsage {
+                    model: Cow::Borrowed(k.as_ref()),
+                    tokens: tokens(m),
+                    cost_usd: None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    SessionResult {
+        is_error,
+        subtype: err_type.or(outcome).map(Cow::Borrowed),
+        api_error_status: err_msg.as_deref().and_then(api_error_status),
+        text: err_msg,
+        errors: Vec::new(),
+        num_turns: None,
+        duration_ms,
+        duration_api_ms: None,
+        cost_usd: None,
+        tokens: stats.map(tokens).unwrap_or_default(),
+        model_usage,
+        stop_reason: None,
+        terminal_reason: None,
+    }
+}
+
+/// `stats` (or one of `stats.models`): `input_tokens` is the whole prompt,
+/// `cached` and `input` its cached and uncached parts.
+fn tokens(s: &Value<'_>) -> Tokens {
+    let prompt = u64_at(s, "input_tokens");
+    let cached = u64_at(s, "cached");
+    let input = u64_at(s, "input").or_else(|| match (prompt, cached) {
+        (Some(p), Some(c)) => Some(p.saturating_sub(c)),
+        (p, None) => p,
+        (None, Some(_)) => None,
+    });
+    Tokens {
+        input,
+        output: u64_at(s, "output_tokens"),
+        cache_read: cached,
+        cache_creation: None,
+    }
+}
+
+/// The HTTP status in `[API Error: {"error":{"code":500,…}}]`.
+fn api_error_status(msg: &str) -> Option<u64> {
+    let body = &msg[msg.find("API Error")?..];
+    let at = body.find("\"code\"")? + "\"code\"".len();
+    let rest = body[at..].trim_start().strip_prefix(':')?.trim_start();
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let code: u64 = rest[..digits].parse().ok()?;
+    (100..600).contains(&code).then_some(code)
+}
+
+/// `2026-11-22T03:55:54.001Z` → milliseconds since the Unix epoch (UTC
+/// only, as the CLI writes it with `toISOString`).
+fn parse_timestamp_ms(ts: &str) -> Option<u64> {
+    let b = ts.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<u64> {
+        let s = ts.get(r)?;
+        if s.bytes().all(|c| c.is_ascii_digit()) {
+            s.parse().ok()
+        } else {
+            None
+        }
+    };
+    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || b.get(10) != Some(&b'T') {
+        return None;
+    }
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let mut ms = 0;
+    let mut rest = ts.get(19..)?;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let n = frac
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(frac.len());
+        let digits = frac.get(..n.min(3))?;
+        ms = digits.parse::<u64>().ok()? * 10u64.pow(3 - u32::try_from(digits.len()).ok()?);
+        rest = frac.get(n..)?;
+    }
+    if rest != "Z"
+        || !(1..=12).contains(&mo)
+        || !(1..=31).contains(&d)
+        || h > 23
+        || mi > 59
+        || s > 60
+    {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm), years ≥ 1970.
+    let y = if mo <= 2 { y.checked_sub(1)? } else { y };
+    let era = y / 400;
+    let yoe = y - era * 400;
+    let mp = (mo + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = (era * 146_097 + doe).checked_sub(719_468)?;
+    Some(((days * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms)
+}
+
+#[cfg(test)]
+mod tests;

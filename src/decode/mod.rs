@@ -154,18 +154,7 @@ impl Decoder {
     /// # Errors
     /// Only errors returned by `emit`.
     pub fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
-        let producer = self.producer();
-        let s = &mut self.states;
-        match producer {
-            Some(Producer::ClaudeTranscript) => transcript::finish(&mut s.transcript, emit),
-            Some(Producer::Codex) => codex::finish(&mut s.codex, emit),
-            Some(Producer::Gemini) => gemini::finish(&mut s.gemini, emit),
-            Some(Producer::OpenCode) => opencode::finish(&mut s.opencode, emit),
-            Some(Producer::Qwen) => qwen::finish(&mut s.qwen, emit),
-            Some(Producer::Amp) => amp::finish(&mut s.amp, emit),
-            Some(Producer::Cursor) => cursor::finish(&mut s.cursor, emit),
-            Some(Producer::Claude) | None => Ok(()),
-        }
+        finish_producer(self.producer(), &mut self.states, emit)
     }
 
     /// Decode one line, passing each event to `emit`.
@@ -214,7 +203,19 @@ impl Decoder {
             return Ok(Decoded::Events);
         }
         let producer = match (*forced, *latched) {
-            (Some(p), _) | (None, Some(p)) => p,
+            (Some(p), _) => p,
+            (None, Some(p)) => match detect::opener(&value) {
+                // Logs of different agents concatenated into one input: a
+                // line that can only start another producer's stream
+                // switches to it.
+                Some(q) if q != p => {
+                    // The first stream ended here: let it close.
+                    finish_producer(Some(p), states, emit)?;
+                    *latched = Some(q);
+                    q
+                }
+                _ => p,
+            },
             (None, None) => match detect(&value) {
                 Some(p) => {
                     *latched = Some(p);
@@ -244,6 +245,27 @@ impl Decoder {
         }
         Ok(Decoded::Events)
     }
+}
+
+/// Let `producer`'s module emit what it held back for the end of its stream.
+fn finish_producer(
+    producer: Option<Producer>,
+    s: &mut States,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let res = match producer {
+        Some(Producer::ClaudeTranscript) => transcript::finish(&mut s.transcript, emit),
+        Some(Producer::Codex) => codex::finish(&mut s.codex, emit),
+        Some(Producer::Gemini) => gemini::finish(&mut s.gemini, emit),
+        Some(Producer::OpenCode) => opencode::finish(&mut s.opencode, emit),
+        Some(Producer::Qwen) => qwen::finish(&mut s.qwen, emit),
+        Some(Producer::Amp) => amp::finish(&mut s.amp, emit),
+        Some(Producer::Cursor) => cursor::finish(&mut s.cursor, emit),
+        Some(Producer::Claude) | None => Ok(()),
+    };
+    // A later stream of the same producer starts from scratch.
+    *s = States::default();
+    res
 }
 
 /// What every producer module gets besides the parsed value.

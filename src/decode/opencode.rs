@@ -1,28 +1,652 @@
 //! `OpenCode` `opencode run --format json`.
 //!
-//! Not decoded yet: every line is kept as an `unknown` event (see issue 3).
+//! Every line is `{type, timestamp (ms), sessionID, part | error}`. Parts are
+//! printed only once they are finished: a `tool_use` line is the call and its
+//! outcome in one, so it gives one `tool_call` and one `tool_result`. There is
+//! no session header and no final event: the session opens with its first
+//! line and the result is rebuilt from the steps when the input ends (or when
+//! another session's lines begin).
+//!
+//! What the real CLI does that its documentation does not say (see
+//! `tests/fixtures/opencode/README.md`): a failing shell command is
+//! `status:"completed"` with the exit code only in `metadata.exit`; a call to
+//! an unknown tool becomes the tool `invalid`, also `completed`; an `error`
+//! line can come *before* the first `step_start` (a context overflow that
+//! opencode recovers from by compacting); `tokens.output` excludes
+//! `tokens.reasoning`.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt::Write as _;
 use std::io;
 
 use simd_json::BorrowedValue as Value;
+use simd_json::prelude::*;
 
-use super::{Ctx, Emit};
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, to_json, u64_at};
+use crate::event::{
+    Denial, Event, EventKind, Level, Notice, Producer, Question, Role, SessionResult, SessionStart,
+    Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown, Usage,
+};
 
-/// Per-stream state.
+/// Per-stream state: the session in progress and what its result will say.
 #[derive(Default)]
-pub(crate) struct State {}
+pub(crate) struct State {
+    /// Id of the session in progress; `None` before the first line.
+    session: Option<String>,
+    /// The session has had its first line (and its `session_start`).
+    started: bool,
+    /// A result was already written for it (a `done` line).
+    closed: bool,
+    /// Line number of its last line.
+    last_line: u64,
+    /// `step_start` lines seen (model requests).
+    steps: u64,
+    /// The last `step_start` has neither a `step_finish` nor an `error` yet.
+    open_step: bool,
+    /// The last step ended asking for tool results (`tool-calls`) and
+    /// nothing after it ended the run: opencode always makes another request
+    /// then, unless a permission was refused or an error stopped it.
+    awaiting_step: bool,
+    /// A tool call of the current step was refused by the permission system.
+    denied_in_step: bool,
+    /// Σ `step_finish.part.cost`, when any step reported one.
+    cost: Option<f64>,
+    /// Σ `step_finish.part.tokens`.
+    tokens: Tokens,
+    /// `reason` of the last `step_finish`.
+    last_reason: Option<String>,
+    /// Earliest and latest timestamp of the session: the lines'
+    /// `timestamp` and the parts' `time.start`/`time.end`.
+    first_ts: Option<u64>,
+    last_ts: Option<u64>,
+    /// Timestamps seen.
+    timestamped: u64,
+    /// The `error` lines' summaries, in order.
+    errors: Vec<String>,
+    /// HTTP status of the last error (`None` when it had none).
+    error_status: Option<u64>,
+    /// The last text the assistant wrote (not synthetic, main session).
+    last_text: Option<String>,
+    /// Part ids already decoded: a redelivered part is not shown twice.
+    seen_parts: HashSet<String>,
+    /// Tool call ids whose `tool_call` was emitted.
+    calls: HashSet<String>,
+    /// Tool call ids whose `tool_result` was emitted.
+    results: HashSet<String>,
+}
+
+impl State {
+    /// Forget the previous session.
+    fn reset(&mut self, id: Option<&str>) {
+        let mut seen = std::mem::take(&mut self.seen_parts);
+        let mut calls = std::mem::take(&mut self.calls);
+        let mut results = std::mem::take(&mut self.results);
+        seen.clear();
+        calls.clear();
+        results.clear();
+        *self = State {
+            session: id.map(str::to_string),
+            seen_parts: seen,
+            calls,
+            results,
+            ..State::default()
+        };
+    }
+
+    /// A timestamp (ms) of the session.
+    fn saw_time(&mut self, ts: u64) {
+        self.first_ts = Some(self.first_ts.map_or(ts, |f| f.min(ts)));
+        self.last_ts = Some(self.last_ts.map_or(ts, |l| l.max(ts)));
+        self.timestamped += 1;
+    }
+
+    /// True the first time a part id is seen (parts without an id always pass).
+    fn first_part(&mut self, id: Option<&str>) -> bool {
+        match id {
+            Some(id) if !id.is_empty() => self.seen_parts.insert(id.to_string()),
+            _ => true,
+        }
+    }
+
+    /// The result rebuilt from what the session printed.
+    fn result(&self, subtype: &'static str, terminal: Option<String>) -> SessionResult<'static> {
+        let is_error = !self.errors.is_empty();
+        let duration_ms = match (self.first_ts, self.last_ts) {
+            (Some(a), Some(b)) if self.timestamped >= 2 => Some(b.saturating_sub(a)),
+            _ => None,
+        };
+        SessionResult {
+            is_error,
+            subtype: Some(Cow::Borrowed(subtype)),
+            text: if is_error {
+                None
+            } else {
+                self.last_text.clone().map(Cow::Owned)
+            },
+            errors: self.errors.iter().cloned().map(Cow::Owned).collect(),
+            num_turns: Some(self.steps),
+            duration_ms,
+            duration_api_ms: None,
+            cost_usd: self.cost,
+            tokens: self.tokens,
+            model_usage: Vec::new(),
+            stop_reason: self.last_reason.clone().map(Cow::Owned),
+            terminal_reason: terminal.map(Cow::Owned),
+            api_error_status: if is_error { self.error_status } else { None },
+        }
+    }
+
+    /// Write the result of the session in progress, unless it was cut in the
+    /// middle of a step (then it stays without one: incomplete).
+    fn close(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        if !self.started || self.closed || self.open_step || self.awaiting_step {
+            return Ok(());
+        }
+        self.closed = true;
+        let res = self.result("end_of_input", None);
+        emit(&Event {
+            producer: Producer::OpenCode,
+            line: self.last_line,
+            session: self.session.clone().map(Cow::Owned),
+            parent: None,
+            kind: EventKind::Result(Box::new(res)),
+        })
+    }
+}
+
+struct Base<'v> {
+    producer: Producer,
+    line: u64,
+    session: Option<Cow<'v, str>>,
+    parent: Option<Cow<'v, str>>,
+}
+
+impl<'v> Base<'v> {
+    fn event(&self, kind: EventKind<'v>) -> Event<'v> {
+        Event {
+            producer: self.producer,
+            line: self.line,
+            session: self.session.clone(),
+            parent: self.parent.clone(),
+            kind,
+        }
+    }
+
+    /// An event of the session itself (never nested).
+    fn main(&self, kind: EventKind<'v>) -> Event<'v> {
+        Event {
+            parent: None,
+            ..self.event(kind)
+        }
+    }
+}
 
 pub(crate) fn decode<'v>(
     v: &'v Value<'v>,
     ctx: &Ctx<'v>,
-    _state: &mut State,
+    state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    super::unknown_line(v, ctx, emit)
+    let ty = str_at(v, "type").unwrap_or("");
+    let session = str_at(v, "sessionID").filter(|s| !s.is_empty());
+    let part = get(v, "part");
+
+    // Another session's lines: the one in progress has ended.
+    if let (Some(new), Some(cur)) = (session, state.session.as_deref())
+        && new != cur
+    {
+        state.close(emit)?;
+        state.reset(Some(new));
+    }
+    if state.session.is_none() && session.is_some() {
+        state.session = session.map(str::to_string);
+    }
+    state.last_line = ctx.line;
+    // Lines are printed when a part has finished, so a part's own start can
+    // be earlier than any line's timestamp: the duration spans both.
+    if let Some(ts) = u64_at(v, "timestamp") {
+        state.saw_time(ts);
+    }
+    let part_times = [
+        part.and_then(|p| get(p, "time")),
+        part.and_then(|p| get(p, "state"))
+            .and_then(|s| get(s, "time")),
+    ];
+    for t in part_times.into_iter().flatten() {
+        for key in ["start", "end"] {
+            if let Some(ts) = u64_at(t, key) {
+                state.saw_time(ts);
+            }
+        }
+    }
+
+    // A part of a child session (a sub-agent) printed in the parent's stream:
+    // nest it under that session.
+    let child = part
+        .and_then(|p| str_at(p, "sessionID"))
+        .filter(|p| !p.is_empty() && session.is_some_and(|s| s != *p));
+    let base = Base {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: session
+            .map(Cow::Borrowed)
+            .or_else(|| state.session.clone().map(Cow::Owned)),
+        parent: child.map(Cow::Borrowed),
+    };
+
+    if !state.started {
+        // No header line exists: the session starts with its first line.
+        state.started = true;
+        let start = SessionStart {
+            model: cow_at(v, "model").or_else(|| part.and_then(|p| cow_at(p, "modelID"))),
+            cwd: cow_at(v, "cwd").or_else(|| cow_at(v, "directory")),
+            ..SessionStart::default()
+        };
+        emit(&base.main(EventKind::SessionStart(start)))?;
+    }
+
+    let part_id = part.and_then(|p| str_at(p, "id"));
+    match ty {
+        "step_start" => {
+            if child.is_some() || !state.first_part(part_id) {
+                return Ok(());
+            }
+            state.steps += 1;
+            state.open_step = true;
+            state.awaiting_step = false;
+            state.denied_in_step = false;
+            Ok(())
+        }
+        "step_finish" => {
+            if !state.first_part(part_id) {
+                return Ok(());
+            }
+            let Some(p) = part else { return Ok(()) };
+            let tokens = get(p, "tokens").map(tokens).unwrap_or_default();
+            if child.is_none() {
+                state.open_step = false;
+                state.awaiting_step = matches!(str_at(p, "reason"), Some("tool-calls" | "unknown"))
+                    && !state.denied_in_step;
+                if let Some(c) = f64_at(p, "cost") {
+                    *state.cost.get_or_insert(0.0) += c;
+                }
+                state.tokens.add(&tokens);
+                if let Some(r) = str_at(p, "reason") {
+                    state.last_reason = Some(r.to_string());
+                }
+            }
+            emit(&base.event(EventKind::Usage(Usage {
+                message_id: cow_at(p, "messageID"),
+                model: cow_at(p, "modelID"),
+                tokens,
+            })))
+        }
+        "text" => {
+            let Some(p) = part else { return Ok(()) };
+            let text = str_at(p, "text").unwrap_or("");
+            if text.trim().is_empty() || !state.first_part(part_id) {
+                return Ok(());
+            }
+            // Text opencode injects itself (after compaction) is given to the
+            // model as the user.
+            let synthetic = bool_at(p, "synthetic") == Some(true);
+            if !synthetic && child.is_none() {
+                state.last_text = Some(text.to_string());
+            }
+            emit(&base.event(EventKind::Text(Text {
+                role: if synthetic {
+                    Role::User
+                } else {
+                    Role::Assistant
+                },
+                text: Cow::Borrowed(text),
+                message_id: cow_at(p, "messageID"),
+            })))
+        }
+        "reasoning" => {
+            let Some(p) = part else { return Ok(()) };
+            if !state.first_part(part_id) {
+                return Ok(());
+            }
+            let text = str_at(p, "text").unwrap_or("");
+            emit(&base.event(EventKind::Thinking(Thinking {
+                text: Cow::Borrowed(text),
+                redacted: text.trim().is_empty(),
+                message_id: cow_at(p, "messageID"),
+            })))
+        }
+        "tool_use" => match part {
+            Some(p) => tool_use(p, &base, state, emit),
+            None => unknown(&base, ctx, ty, emit),
+        },
+        "error" => {
+            let (name, text, status) = error_summary(get(v, "error"));
+            state.open_step = false;
+            state.awaiting_step = false;
+            state.errors.push(text.clone());
+            state.error_status = status;
+            emit(&base.event(EventKind::Notice(Notice {
+                subtype: name,
+                level: Level::Error,
+                text: Cow::Owned(text),
+                raw: Some(Cow::Borrowed(ctx.raw)),
+            })))
+        }
+        "done" => {
+            // Newer CLIs end the run with `{"type":"done","reason":"idle",
+            // "rejected":[permission…]}`; 1.18.33 does not print it.
+            for r in arr_at(v, "rejected") {
+                let tool = r.as_str().or_else(|| str_at(r, "permission"));
+                emit(&base.event(EventKind::PermissionDenied(Denial {
+                    id: None,
+                    tool: tool.map(Cow::Borrowed),
+                    key_arg: None,
+                    message: Some(Cow::Borrowed("permission auto-rejected (headless run)")),
+                })))?;
+            }
+            if state.closed {
+                return Ok(());
+            }
+            state.closed = true;
+            let res = state.result("done", str_at(v, "reason").map(str::to_string));
+            emit(&base.main(EventKind::Result(Box::new(res))))
+        }
+        _ => unknown(&base, ctx, ty, emit),
+    }
 }
 
-/// End of input.
-#[allow(clippy::unnecessary_wraps)] // one signature for every producer
-pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()> {
+/// End of input: the session in progress gets its rebuilt result.
+pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    state.close(emit)?;
+    state.reset(None);
     Ok(())
 }
+
+fn unknown<'v>(base: &Base<'v>, ctx: &Ctx<'v>, ty: &str, emit: &mut Emit<'_>) -> io::Result<()> {
+    emit(&base.event(EventKind::Unknown(Unknown {
+        type_name: Cow::Owned(ty.to_string()),
+        raw: Cow::Borrowed(ctx.raw),
+    })))
+}
+
+/// `step_finish.part.tokens`: `input` excludes cached tokens; `output`
+/// excludes `reasoning`, which is added back (it is billed as output).
+fn tokens(t: &Value<'_>) -> Tokens {
+    let cache = get(t, "cache");
+    let output = match (u64_at(t, "output"), u64_at(t, "reasoning")) {
+        (None, None) => None,
+        (o, r) => Some(o.unwrap_or(0).saturating_add(r.unwrap_or(0))),
+    };
+    Tokens {
+        input: u64_at(t, "input"),
+        output,
+        cache_read: cache.and_then(|c| u64_at(c, "read")),
+        cache_creation: cache.and_then(|c| u64_at(c, "write")),
+    }
+}
+
+/// `error: {name, data: {message, statusCode?}}` → (subtype, one-line text, HTTP status).
+fn error_summary<'v>(e: Option<&'v Value<'v>>) -> (Cow<'v, str>, String, Option<u64>) {
+    let Some(e) = e else {
+        return (Cow::Borrowed("error"), "error".to_string(), None);
+    };
+    if let Some(s) = e.as_str() {
+        return (Cow::Borrowed("error"), s.to_string(), None);
+    }
+    if e.as_object().is_none() {
+        return (Cow::Borrowed("error"), to_json(e), None);
+    }
+    let name = str_at(e, "name").filter(|n| !n.is_empty());
+    let data = get(e, "data");
+    let message = data
+        .and_then(|d| str_at(d, "message"))
+        .or_else(|| str_at(e, "message"))
+        .filter(|m| !m.trim().is_empty());
+    let status = data
+        .and_then(|d| u64_at(d, "statusCode"))
+        .or_else(|| u64_at(e, "statusCode"));
+    let mut text = match (name, message) {
+        (Some(n), Some(m)) => format!("{n}: {m}"),
+        (Some(n), None) => n.to_string(),
+        (None, Some(m)) => m.to_string(),
+        (None, None) => "error".to_string(),
+    };
+    if let Some(s) = status {
+        let _ = write!(text, " (HTTP {s})");
+    }
+    (
+        name.map_or(Cow::Borrowed("error"), Cow::Borrowed),
+        text,
+        status,
+    )
+}
+
+/// A shell exit code (`metadata.exit`), integral floats accepted.
+fn exit_code(x: &Value<'_>) -> Option<i64> {
+    x.as_i64().or_else(|| {
+        let f = x.as_f64()?;
+        #[allow(clippy::cast_possible_truncation)] // range checked
+        ((-1e15..1e15).contains(&f) && f.fract() == 0.0).then_some(f as i64)
+    })
+}
+
+/// Texts opencode puts in a tool error when the permission system said no.
+fn is_denial(text: &str) -> bool {
+    const MARKERS: [&str; 2] = [
+        // RejectedError / CorrectedError (asked, and refused: always in `run`)
+        "rejected permission to use this specific tool call",
+        // DeniedError (a `deny` rule in the config)
+        "specified a rule which prevents you from using this specific tool call",
+    ];
+    MARKERS.iter().any(|m| text.contains(m))
+}
+
+fn tool_use<'v>(
+    p: &'v Value<'v>,
+    base: &Base<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let id: Cow<'v, str> = cow_at(p, "callID")
+        .filter(|c| !c.is_empty())
+        .or_else(|| cow_at(p, "id"))
+        .unwrap_or_default();
+    let name = str_at(p, "tool").unwrap_or("");
+    let st = get(p, "state");
+    let status = st.and_then(|s| str_at(s, "status")).unwrap_or("");
+    let input = st.and_then(|s| get(s, "input"));
+
+    // The same call can be printed again (a redelivered part, or a running
+    // state first in some forks): one call, one result.
+    if state.calls.insert(id.to_string()) {
+        emit(&base.event(EventKind::ToolCall(tool_call(
+            id.clone(),
+            name,
+            input,
+            cow_at(p, "messageID"),
+        ))))?;
+    }
+    if !matches!(status, "completed" | "error") || !state.results.insert(id.to_string()) {
+        return Ok(());
+    }
+    let output = st.and_then(|s| str_at(s, "output")).unwrap_or("");
+    let (is_error, content): (bool, Cow<'v, str>) = if status == "error" {
+        let e = st.and_then(|s| get(s, "error"));
+        let text = match e {
+            Some(Value::String(s)) => Cow::Borrowed(s.as_ref()),
+            Some(other) => Cow::Owned(to_json(other)),
+            None => Cow::Borrowed("tool error"),
+        };
+        (true, text)
+    } else if name == "invalid" {
+        // A call to a tool that does not exist, rewritten by opencode.
+        (true, Cow::Borrowed(output))
+    } else {
+        let exit_status = st
+            .and_then(|s| get(s, "metadata"))
+            .and_then(|m| get(m, "exit"))
+            .and_then(exit_code);
+        match exit_status {
+            Some(code) if code != 0 => {
+                let mut t = format!("exit code {code}");
+                if !output.trim().is_empty() {
+                    t.push('\n');
+                    t.push_str(output);
+                }
+                (true, Cow::Owned(t))
+            }
+            _ => (false, Cow::Borrowed(output)),
+        }
+    };
+    let denied = status == "error" && is_denial(&content);
+    if denied && base.parent.is_none() {
+        state.denied_in_step = true;
+    }
+    let message = denied.then(|| content.clone());
+    emit(&base.event(EventKind::ToolResult(ToolResult {
+        id: id.clone(),
+        is_error,
+        denied,
+        content,
+    })))?;
+    if let Some(message) = message {
+        emit(&base.event(EventKind::PermissionDenied(Denial {
+            id: Some(id),
+            tool: Some(Cow::Borrowed(name)),
+            key_arg: input.and_then(|i| key_arg(name, i)),
+            message: Some(message),
+        })))?;
+    }
+    Ok(())
+}
+
+fn tool_call<'v>(
+    id: Cow<'v, str>,
+    name: &'v str,
+    input: Option<&'v Value<'v>>,
+    message_id: Option<Cow<'v, str>>,
+) -> ToolCall<'v> {
+    let mut call = ToolCall {
+        id,
+        name: Cow::Borrowed(name),
+        key_arg: input.and_then(|i| key_arg(name, i)),
+        input: Cow::Owned(input.map_or_else(|| "{}".to_string(), to_json)),
+        todos: Vec::new(),
+        questions: Vec::new(),
+        message_id,
+    };
+    if let Some(input) = input {
+        match name {
+            "todowrite" => {
+                call.todos = arr_at(input, "todos")
+                    .iter()
+                    .map(|t| Todo {
+                        content: cow_at(t, "content").unwrap_or_default(),
+                        status: cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
+                    })
+                    .collect();
+            }
+            "question" => {
+                call.questions = arr_at(input, "questions")
+                    .iter()
+                    .map(|q| Question {
+                        question: cow_at(q, "question").unwrap_or_default(),
+                        options: arr_at(q, "options")
+                            .iter()
+                            .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
+                            .map(Cow::Borrowed)
+                            .collect(),
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
+    }
+    call
+}
+
+/// The one argument that says what an opencode tool call does.
+fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    let s = |k: &str| cow_at(input, k).filter(|v| !v.is_empty());
+    match name {
+        "bash" => s("command"),
+        "read" | "write" | "edit" | "multiedit" | "lsp_diagnostics" | "lsp_hover" => s("filePath")
+            .or_else(|| s("file_path"))
+            .or_else(|| s("path")),
+        "glob" | "grep" => {
+            let pattern = str_at(input, "pattern")?;
+            let mut out = pattern.to_string();
+            if let Some(p) = str_at(input, "path").filter(|p| !p.is_empty()) {
+                let _ = write!(out, " in {p}");
+            }
+            if let Some(g) = str_at(input, "include").filter(|g| !g.is_empty()) {
+                let _ = write!(out, " ({g})");
+            }
+            if out.len() == pattern.len() {
+                Some(Cow::Borrowed(pattern))
+            } else {
+                Some(Cow::Owned(out))
+            }
+        }
+        "list" => s("path"),
+        "webfetch" => s("url"),
+        "websearch" | "codesearch" => s("query"),
+        "todowrite" => {
+            let n = arr_at(input, "todos").len();
+            Some(Cow::Owned(format!(
+                "{n} item{}",
+                if n == 1 { "" } else { "s" }
+            )))
+        }
+        "todoread" => None,
+        "task" => {
+            let desc = str_at(input, "description").unwrap_or("");
+            match str_at(input, "subagent_type").filter(|t| !t.is_empty()) {
+                Some(t) if !desc.is_empty() => Some(Cow::Owned(format!("{t}: {desc}"))),
+                Some(t) => Some(Cow::Borrowed(t)),
+                None => (!desc.is_empty()).then_some(Cow::Borrowed(desc)),
+            }
+        }
+        "skill" => s("name"),
+        "patch" | "apply_patch" => s("patchText")
+            .and_then(|t| patch_files(&t).map(Cow::Owned))
+            .or_else(|| s("filePath")),
+        "question" => arr_at(input, "questions")
+            .first()
+            .and_then(|q| cow_at(q, "question"))
+            .or_else(|| s("question")),
+        // A call to an unknown tool: the name the model asked for.
+        "invalid" => s("tool"),
+        // MCP tools (`<server>_<tool>`) and anything new: the first scalar.
+        _ => first_scalar_arg(input),
+    }
+}
+
+/// The files an `apply_patch` text touches (`*** Update File: path` …).
+fn patch_files(text: &str) -> Option<String> {
+    let files: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("*** Update File: ")
+                .or_else(|| l.strip_prefix("*** Add File: "))
+                .or_else(|| l.strip_prefix("*** Delete File: "))
+        })
+        .map(str::trim)
+        .collect();
+    (!files.is_empty()).then(|| files.join(", "))
+}
+
+/// Tools without a known schema: the first scalar argument says the most.
+fn first_scalar_arg<'v>(input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    let obj = input.as_object()?;
+    obj.iter().find_map(|(_, v)| match v {
+        Value::String(s) if !s.is_empty() => Some(Cow::Borrowed(s.as_ref())),
+        Value::Static(simd_json::StaticNode::Null) | Value::String(_) => None,
+        Value::Static(n) => Some(Cow::Owned(n.to_string())),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests;

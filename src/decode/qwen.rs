@@ -1,13 +1,32 @@
-//! Qwen Code `--output-format stream-json`.
+//! Qwen Code `qwen -p … --output-format stream-json [--include-partial-messages]`.
 //!
-//! Close to Claude Code's format; read with the Claude decoder until its
-//! own differences are handled (see issue 3).
+//! Claude Code's envelope, so `user` lines, `stream_event` deltas and the
+//! other `system` subtypes go to the Claude decoder. Qwen's own parts are
+//! decoded here (see `tests/fixtures/qwen/README.md`):
+//!
+//! * `system`/`init` names its fields `qwen_code_version` and
+//!   `permission_mode` (snake case).
+//! * Tools have Qwen's names (`run_shell_command`, `read_file`, `edit`,
+//!   `grep_search`, `todo_write`, `agent`…), so their key argument has its
+//!   own rules.
+//! * `usage.input_tokens` is the whole prompt, cached part included; the
+//!   text or thinking message printed before a tool call carries all-zero
+//!   usage that measures nothing.
+//! * A failed API request is an assistant text `[API Error: …]` followed by
+//!   a `result` with `is_error: false`: both are turned into errors here.
 
+use std::borrow::Cow;
 use std::io;
 
 use simd_json::BorrowedValue as Value;
+use simd_json::prelude::*;
 
-use super::{Ctx, Emit};
+use super::claude::content_text;
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
+use crate::event::{
+    Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Question, Role, SessionResult,
+    SessionStart, Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
+};
 
 /// Per-stream state.
 #[derive(Default)]
@@ -15,13 +34,22 @@ pub(crate) struct State {
     claude: super::claude::State,
 }
 
+/// What Qwen writes in place of an answer when the API request failed.
+const API_ERROR_PREFIX: &str = "[API Error:";
+
 pub(crate) fn decode<'v>(
     v: &'v Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    super::claude::decode(v, ctx, &mut state.claude, emit)
+    match (str_at(v, "type"), str_at(v, "subtype")) {
+        (Some("system"), Some("init")) => emit(&event(v, ctx, EventKind::SessionStart(init(v)))),
+        (Some("assistant"), _) => assistant(v, ctx, emit),
+        (Some("result"), _) => result(v, ctx, emit),
+        // `user`, `stream_event`, `tool_progress`, other `system` lines.
+        _ => super::claude::decode(v, ctx, &mut state.claude, emit),
+    }
 }
 
 /// End of input.
@@ -29,3 +57,334 @@ pub(crate) fn decode<'v>(
 pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()> {
     Ok(())
 }
+
+/// An event of this line: session from `session_id`, parent from
+/// `parent_tool_use_id`.
+fn event<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
+    Event {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: cow_at(v, "session_id"),
+        parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),
+        kind,
+    }
+}
+
+fn init<'v>(v: &'v Value<'v>) -> SessionStart<'v> {
+    SessionStart {
+        model: cow_at(v, "model"),
+        cwd: cow_at(v, "cwd"),
+        version: cow_at(v, "qwen_code_version"),
+        permission_mode: cow_at(v, "permission_mode").or_else(|| cow_at(v, "permissionMode")),
+        api_key_source: cow_at(v, "apiKeySource"),
+        tools: strings_at(v, "tools"),
+        mcp_servers: arr_at(v, "mcp_servers")
+            .iter()
+            .map(|s| McpServer {
+                name: cow_at(s, "name").unwrap_or(Cow::Borrowed("?")),
+                status: cow_at(s, "status").unwrap_or(Cow::Borrowed("unknown")),
+            })
+            .collect(),
+        agents: strings_at(v, "agents"),
+        skills: strings_at(v, "skills"),
+        slash_commands: strings_at(v, "slash_commands"),
+    }
+}
+
+fn assistant<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let msg = get(v, "message");
+    let message_id = msg.and_then(|m| cow_at(m, "id"));
+    let content = msg.and_then(|m| get(m, "content"));
+
+    if let Some(text) = content.and_then(api_error_text) {
+        return emit(&event(
+            v,
+            ctx,
+            EventKind::Notice(Notice {
+                subtype: Cow::Borrowed("api_error"),
+                level: Level::Error,
+                text,
+                raw: Some(Cow::Borrowed(ctx.raw)),
+            }),
+        ));
+    }
+
+    if let Some(u) = msg.and_then(|m| get(m, "usage"))
+        && !is_placeholder_usage(u)
+    {
+        emit(&event(
+            v,
+            ctx,
+            EventKind::Usage(Usage {
+                message_id: message_id.clone(),
+                model: msg.and_then(|m| cow_at(m, "model")),
+                tokens: tokens(u),
+            }),
+        ))?;
+    }
+
+    match content {
+        Some(Value::String(s)) => emit(&event(
+            v,
+            ctx,
+            EventKind::Text(Text {
+                role: Role::Assistant,
+                text: Cow::Borrowed(s.as_ref()),
+                message_id,
+            }),
+        )),
+        Some(Value::Array(blocks)) => {
+            for block in blocks.iter() {
+                let message_id = message_id.clone();
+                let kind = match str_at(block, "type").unwrap_or("") {
+                    "text" => EventKind::Text(Text {
+                        role: Role::Assistant,
+                        text: cow_at(block, "text").unwrap_or_default(),
+                        message_id,
+                    }),
+                    "thinking" => EventKind::Thinking(Thinking {
+                        text: cow_at(block, "thinking").unwrap_or_default(),
+                        redacted: false,
+                        message_id,
+                    }),
+                    "tool_use" => EventKind::ToolCall(tool_call(block, message_id)),
+                    t => EventKind::Unknown(Unknown {
+                        type_name: Cow::Owned(format!("assistant/{t}")),
+                        raw: Cow::Borrowed(ctx.raw),
+                    }),
+                };
+                emit(&event(v, ctx, kind))?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The text of a message that is only Qwen's report of a failed API request.
+fn api_error_text<'v>(content: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    let all_text = match content {
+        Value::String(_) => true,
+        Value::Array(blocks) => {
+            !blocks.is_empty() && blocks.iter().all(|b| str_at(b, "type") == Some("text"))
+        }
+        _ => false,
+    };
+    if !all_text {
+        return None;
+    }
+    let text = content_text(content);
+    text.trim_start()
+        .starts_with(API_ERROR_PREFIX)
+        .then_some(text)
+}
+
+/// `[API Error: 500 …]` → 500.
+fn api_error_status(text: &str) -> Option<u64> {
+    let rest = text
+        .trim_start()
+        .strip_prefix(API_ERROR_PREFIX)?
+        .trim_start();
+    let digits: &str = rest.split(|c: char| !c.is_ascii_digit()).next()?;
+    (digits.len() == 3).then(|| digits.parse().ok()).flatten()
+}
+
+/// The all-zero usage on the text/thinking message that precedes a tool
+/// call in the same response: the real usage is on the tool call's message.
+fn is_placeholder_usage(u: &Value<'_>) -> bool {
+    ["input_tokens", "output_tokens", "cache_read_input_tokens"]
+        .iter()
+        .all(|k| u64_at(u, k).is_none_or(|n| n == 0))
+}
+
+/// Qwen's `input_tokens` counts the whole prompt, cached part included;
+/// the model's `input` is the uncached part.
+fn tokens(u: &Value<'_>) -> Tokens {
+    let cache_read = u64_at(u, "cache_read_input_tokens");
+    Tokens {
+        input: u64_at(u, "input_tokens").map(|i| i.saturating_sub(cache_read.unwrap_or(0))),
+        output: u64_at(u, "output_tokens"),
+        cache_read,
+        cache_creation: u64_at(u, "cache_creation_input_tokens"),
+    }
+}
+
+fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
+    let name = str_at(block, "name").unwrap_or("");
+    let input = get(block, "input");
+    ToolCall {
+        id: cow_at(block, "id").unwrap_or_default(),
+        name: Cow::Borrowed(name),
+        key_arg: input.and_then(|i| key_arg(name, i)),
+        input: Cow::Owned(input.map_or_else(|| "{}".to_string(), to_json)),
+        todos: match (name, input) {
+            ("todo_write", Some(i)) => todos(i),
+            _ => Vec::new(),
+        },
+        questions: match (name, input) {
+            ("ask_user_question", Some(i)) => questions(i),
+            _ => Vec::new(),
+        },
+        message_id,
+    }
+}
+
+fn todos<'v>(input: &'v Value<'v>) -> Vec<Todo<'v>> {
+    arr_at(input, "todos")
+        .iter()
+        .map(|t| Todo {
+            content: cow_at(t, "content")
+                .or_else(|| cow_at(t, "subject"))
+                .unwrap_or_default(),
+            status: cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
+        })
+        .collect()
+}
+
+fn questions<'v>(input: &'v Value<'v>) -> Vec<Question<'v>> {
+    arr_at(input, "questions")
+        .iter()
+        .map(|q| Question {
+            question: cow_at(q, "question").unwrap_or_default(),
+            options: arr_at(q, "options")
+                .iter()
+                .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
+                .map(Cow::Borrowed)
+                .collect(),
+        })
+        .collect()
+}
+
+/// The Claude Code tool whose input has the same shape as this Qwen tool.
+fn claude_equivalent(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "read_file" => "Read",
+        "write_file" => "Write",
+        "edit" | "replace" => "Edit",
+        "run_shell_command" => "Bash",
+        "glob" => "Glob",
+        "grep_search" | "search_file_content" => "Grep",
+        "list_directory" => "LS",
+        "web_fetch" => "WebFetch",
+        "web_search" => "WebSearch",
+        "tool_search" => "ToolSearch",
+        "todo_write" => "TodoWrite",
+        "agent" | "task" => "Agent",
+        "skill" => "Skill",
+        "exit_plan_mode" => "ExitPlanMode",
+        "ask_user_question" => "AskUserQuestion",
+        "task_create" => "TaskCreate",
+        "task_update" => "TaskUpdate",
+        "task_get" => "TaskGet",
+        "task_stop" => "TaskStop",
+        "task_output" => "TaskOutput",
+        "send_message" => "SendMessage",
+        "cron_create" => "CronCreate",
+        "monitor" => "Monitor",
+        "notebook_edit" => "NotebookEdit",
+        _ => return None,
+    })
+}
+
+/// The one argument that says what a Qwen tool call does.
+pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+    let s = |k: &str| cow_at(input, k);
+    match name {
+        // Before 0.1 the file tools took `absolute_path`.
+        "read_file" | "write_file" | "edit" | "replace" | "zoom_image" => s("file_path")
+            .or_else(|| s("absolute_path"))
+            .or_else(|| s("path")),
+        "read_many_files" => {
+            let paths = strings_at(input, "paths");
+            (!paths.is_empty()).then(|| Cow::Owned(paths.join(", ")))
+        }
+        "save_memory" => s("fact"),
+        "cron_delete" => s("id"),
+        "lsp" => match (str_at(input, "operation"), str_at(input, "filePath")) {
+            (Some(op), Some(p)) => Some(Cow::Owned(format!("{op} {p}"))),
+            (Some(op), None) => Some(Cow::Borrowed(op)),
+            (None, p) => p.map(Cow::Borrowed),
+        },
+        // MCP tools: `mcp__server__tool`; the first scalar argument.
+        n if n.starts_with("mcp__") => super::claude::key_arg(n, input),
+        n => super::claude::key_arg(claude_equivalent(n)?, input),
+    }
+}
+
+fn result<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    for d in arr_at(v, "permission_denials") {
+        let name = str_at(d, "tool_name").unwrap_or("");
+        emit(&event(
+            v,
+            ctx,
+            EventKind::PermissionDenied(Denial {
+                id: cow_at(d, "tool_use_id"),
+                tool: cow_at(d, "tool_name"),
+                key_arg: get(d, "tool_input").and_then(|i| key_arg(name, i)),
+                message: None,
+            }),
+        ))?;
+    }
+    let subtype = str_at(v, "subtype");
+    let text = match get(v, "result") {
+        Some(Value::String(s)) => Some(Cow::Borrowed(s.as_ref())),
+        Some(Value::Static(simd_json::StaticNode::Null)) | None => None,
+        Some(other) => Some(Cow::Owned(to_json(other))),
+    };
+    let api_error = text
+        .as_deref()
+        .is_some_and(|t| t.trim_start().starts_with(API_ERROR_PREFIX));
+    let mut errors = strings_at(v, "errors");
+    match get(v, "error") {
+        Some(Value::String(s)) => errors.push(Cow::Borrowed(s.as_ref())),
+        Some(e) => {
+            if let Some(m) = cow_at(e, "message") {
+                errors.push(m);
+            }
+        }
+        None => {}
+    }
+    let res = SessionResult {
+        is_error: bool_at(v, "is_error").unwrap_or(false)
+            || subtype.is_some_and(|s| s.starts_with("error"))
+            || api_error,
+        subtype: subtype.map(Cow::Borrowed),
+        api_error_status: text.as_deref().and_then(api_error_status),
+        text,
+        errors,
+        num_turns: u64_at(v, "num_turns"),
+        duration_ms: u64_at(v, "duration_ms"),
+        duration_api_ms: u64_at(v, "duration_api_ms"),
+        cost_usd: f64_at(v, "total_cost_usd"),
+        tokens: get(v, "usage").map(tokens).unwrap_or_default(),
+        model_usage: model_usage(v),
+        stop_reason: cow_at(v, "stop_reason"),
+        terminal_reason: cow_at(v, "terminal_reason"),
+    };
+    emit(&event(v, ctx, EventKind::Result(Box::new(res))))
+}
+
+/// `modelUsage` (optional in Qwen's types, never seen): Claude's camelCase
+/// shape, read leniently.
+fn model_usage<'v>(v: &'v Value<'v>) -> Vec<ModelUsage<'v>> {
+    get(v, "modelUsage")
+        .and_then(|m| m.as_object())
+        .map(|o| {
+            o.iter()
+                .map(|(k, u)| ModelUsage {
+                    model: Cow::Borrowed(k.as_ref()),
+                    tokens: Tokens {
+                        input: u64_at(u, "inputTokens"),
+                        output: u64_at(u, "outputTokens"),
+                        cache_read: u64_at(u, "cacheReadInputTokens"),
+                        cache_creation: u64_at(u, "cacheCreationInputTokens"),
+                    },
+                    cost_usd: f64_at(u, "costUSD"),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests;

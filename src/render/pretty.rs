@@ -200,18 +200,24 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         }
         let mut line = vec![(Style::Header, Cow::Borrowed("● "))];
         let mut head = String::new();
-        head.push_str(&sanitize(st.model.as_deref().unwrap_or("unknown model")));
+        match st.model.as_deref() {
+            Some(m) => head.push_str(&sanitize(m)),
+            // Some producers (Codex) do not say which model runs.
+            None => head.push_str(producer.label()),
+        }
         line.push((Style::Header, Cow::Owned(head)));
         if let Some(cwd) = &st.cwd {
             line.push((Style::Plain, Cow::Owned(format!(" in {}", sanitize(cwd)))));
         }
-        line.push((
-            Style::Dim,
-            Cow::Owned(format!(
-                " · {}",
-                plural(st.tools.len() as u64, "tool", "tools")
-            )),
-        ));
+        if !st.tools.is_empty() {
+            line.push((
+                Style::Dim,
+                Cow::Owned(format!(
+                    " · {}",
+                    plural(st.tools.len() as u64, "tool", "tools")
+                )),
+            ));
+        }
         if !st.mcp_servers.is_empty() {
             line.push((Style::Dim, Cow::Borrowed(" · MCP:")));
             for m in &st.mcp_servers {
@@ -328,7 +334,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             let text = strip_tool_error(&r.content);
             let mut head = vec![
                 (Style::Error, Cow::Borrowed("✗ ")),
-                (Style::Error, Cow::Owned(sanitize(tool).into_owned())),
+                (Style::Error, Cow::Owned(display_name(tool).into_owned())),
             ];
             if let Some(k) = &note.key_arg {
                 head.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, 80)))));
@@ -340,7 +346,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             self.last_error.push_str(text.trim());
             return self.emit(To::Alert, depth, &lines);
         }
-        let agent = matches!(tool, "Agent" | "Task");
+        let agent = crate::event::is_subagent_tool(tool);
         if agent || self.verbose() {
             // A sub-agent's answer only exists here, so it is shown by default.
             let mut text: &str = &r.content;
@@ -408,7 +414,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let tool = note.tool.as_deref().or(d.tool.as_deref()).unwrap_or("tool");
         let mut line = vec![
             (Style::Denied, Cow::Borrowed("⊘ permission denied: ")),
-            (Style::Denied, Cow::Owned(sanitize(tool).into_owned())),
+            (Style::Denied, Cow::Owned(display_name(tool).into_owned())),
         ];
         if let Some(k) = note.key_arg.as_deref().or(d.key_arg.as_deref()) {
             line.push((
@@ -494,7 +500,11 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             let mut what = String::from("session failed");
             if let Some(st) = r.api_error_status {
                 what.push_str(&format!(" (API error {st})"));
-            } else if let Some(sub) = r.subtype.as_deref().filter(|s| *s != "success") {
+            } else if let Some(sub) = r.subtype.as_deref().filter(|s| {
+                // These say nothing about why (a result rebuilt at the end
+                // of the input is not a failure *because* the input ended).
+                !matches!(*s, "success" | "error" | "end_of_input" | "transcript_end")
+            }) {
                 what.push_str(&format!(" ({})", sanitize(sub)));
             }
             lines.push(vec![
@@ -680,13 +690,14 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
                 if !self.verbose() {
                     return Ok(());
                 }
-                // Output counts on these lines are preliminary (Claude
-                // repeats the message_start usage): show the input side.
+                // Claude's output counts on these lines are preliminary (it
+                // repeats the message_start usage): show only the input side.
+                let preliminary = ev.producer == Producer::Claude;
                 let mut t = String::from("· API call: ");
                 fmt_tokens(
                     &mut t,
                     &crate::event::Tokens {
-                        output: None,
+                        output: if preliminary { None } else { u.tokens.output },
                         ..u.tokens
                     },
                 );

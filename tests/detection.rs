@@ -1,0 +1,192 @@
+//! Producer detection: every captured stream is recognised without
+//! `--from`, several files of different producers in one call each get
+//! their own detection, and logs of different agents concatenated into one
+//! input are told apart at each session header.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+const DIRS: [(&str, &str); 9] = [
+    ("claude", "claude"),
+    ("claude-2.1.330", "claude"),
+    ("codex", "codex"),
+    ("gemini", "gemini"),
+    ("opencode", "opencode"),
+    ("qwen", "qwen"),
+    ("amp", "amp"),
+    ("cursor", "cursor"),
+    ("claude-transcript", "claude-transcript"),
+];
+
+fn fixtures(dir: &str) -> Vec<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(dir);
+    let Ok(entries) = std::fs::read_dir(&path) else {
+        return Vec::new();
+    };
+    let mut v: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Run `--format jsonl` on `args` (or on `stdin`), return the events.
+fn events(args: &[&Path], stdin: Option<&[u8]>) -> (Vec<Value>, i32) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_streamview"));
+    cmd.arg("--format").arg("jsonl").args(args);
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(data) = stdin {
+        let mut w = child.stdin.take().unwrap();
+        w.write_all(data).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let evs = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (evs, out.status.code().unwrap())
+}
+
+#[test]
+fn every_captured_stream_is_detected_without_from() {
+    let mut checked = 0;
+    for (dir, producer) in DIRS {
+        for f in fixtures(dir) {
+            let (evs, _) = events(&[&f], None);
+            assert!(!evs.is_empty(), "{}: no events", f.display());
+            for e in &evs {
+                if e["kind"] == "plain_text" {
+                    continue;
+                }
+                assert_eq!(
+                    e["producer"],
+                    producer,
+                    "{}: line {}",
+                    f.display(),
+                    e["line"]
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 90, "only {checked} fixtures found");
+}
+
+/// One call, files of five producers: each keeps its own producer, sessions
+/// follow each other in order, and the exit status is the worst.
+#[test]
+fn several_producers_in_one_call() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let files = [
+        root.join("codex/shell_fail.jsonl"),
+        root.join("gemini/files.jsonl"),
+        root.join("claude/max_turns.jsonl"),
+        root.join("opencode/text.jsonl"),
+        root.join("qwen/text.jsonl"),
+    ];
+    let args: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let (evs, code) = events(&args, None);
+    let order: Vec<&str> = evs
+        .iter()
+        .filter(|e| e["kind"] == "session_start")
+        .map(|e| e["producer"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, ["codex", "gemini", "claude", "opencode", "qwen"]);
+    let results: Vec<bool> = evs
+        .iter()
+        .filter(|e| e["kind"] == "result")
+        .map(|e| e["is_error"].as_bool().unwrap())
+        .collect();
+    assert_eq!(results, [false, false, true, false, false]);
+    assert_eq!(code, 1, "the Claude session hit max turns");
+}
+
+/// The same logs concatenated into one stdin give the same events as the
+/// files given one by one (the line numbers aside).
+#[test]
+fn concatenated_logs_of_different_agents_are_told_apart() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let files = [
+        root.join("opencode/shell_fail.jsonl"),
+        root.join("claude/tools_basic.jsonl"),
+        root.join("gemini/shell_ok.jsonl"),
+        root.join("codex/mixed.jsonl"),
+        root.join("opencode/todos.jsonl"),
+    ];
+    let mut cat = Vec::new();
+    for f in &files {
+        cat.extend(std::fs::read(f).unwrap());
+    }
+    let args: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let (separate, code_a) = events(&args, None);
+    let (together, code_b) = events(&[], Some(&cat));
+    let strip = |evs: &[Value]| -> Vec<Value> {
+        evs.iter()
+            .map(|e| {
+                let mut e = e.clone();
+                e.as_object_mut().unwrap().remove("line");
+                e
+            })
+            .collect()
+    };
+    assert_eq!(strip(&separate), strip(&together));
+    assert_eq!(code_a, code_b);
+    let sessions = together
+        .iter()
+        .filter(|e| e["kind"] == "session_start")
+        .count();
+    assert_eq!(sessions, 5);
+}
+
+/// A stream whose first lines are ambiguous (shapes several producers
+/// share) is latched at its first recognisable line; nothing is lost.
+#[test]
+fn ambiguous_first_lines() {
+    let input = concat!(
+        r#"{"type":"user","message":{"role":"user","content":"hi"},"session_id":"s"}"#,
+        "\n",
+        r#"{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"hello"}]},"session_id":"s"}"#,
+        "\n",
+        r#"{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"shellToolCall":{"args":{"command":"ls"}}},"session_id":"s"}"#,
+        "\n",
+        r#"{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{"shellToolCall":{"args":{"command":"ls"},"result":{"success":{"stdout":"a\n","exitCode":0}}}},"session_id":"s"}"#,
+        "\n",
+        r#"{"type":"result","subtype":"success","is_error":false,"duration_ms":5,"result":"hello","session_id":"s"}"#,
+        "\n",
+    );
+    let (evs, code) = events(&[], Some(input.as_bytes()));
+    assert_eq!(code, 0);
+    let kinds: Vec<&str> = evs.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        ["text", "text", "tool_call", "tool_result", "result"]
+    );
+    // Before the telltale `tool_call` line the shared shapes are read the
+    // Claude way; from it on, the stream is Cursor's.
+    let producers: Vec<&str> = evs
+        .iter()
+        .map(|e| e["producer"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        producers,
+        ["claude", "claude", "cursor", "cursor", "cursor"]
+    );
+    assert_eq!(evs[2]["name"], "shell");
+    assert_eq!(evs[2]["key_arg"], "ls");
+}
