@@ -332,3 +332,24 @@ fn a_transcript_cut_mid_turn_is_incomplete() {
     assert!(shown.contains("✗ stream ended without a result"), "{shown}");
     assert!(shown.contains("interrupted: Bash ls -la"), "{shown}");
 }
+
+/// A transcript after a stream-json log in one input starts at its first
+/// line, metadata included.
+#[test]
+fn a_transcript_after_a_stream_json_log() {
+    let mut all = std::fs::read(fixture("tests/fixtures/claude/tools_basic.jsonl")).unwrap();
+    all.extend(std::fs::read(fixture(&format!("{DIR}/transcript_thinking.jsonl"))).unwrap());
+    let (code, events) = jsonl(&[], &all);
+    assert_eq!(code, 0);
+    assert!(of_kind(&events, "unknown").is_empty());
+    let producers: Vec<_> = of_kind(&events, "result")
+        .iter()
+        .map(|r| r["producer"].as_str().unwrap())
+        .collect();
+    assert_eq!(producers, ["claude", "claude-transcript"]);
+    let (_, alone) = jsonl(&[fixture(&format!("{DIR}/transcript_thinking.jsonl"))], b"");
+    assert_eq!(
+        of_kind(&events, "result")[1]["duration_ms"],
+        of_kind(&alone, "result")[0]["duration_ms"]
+    );
+}

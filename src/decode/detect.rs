@@ -164,8 +164,12 @@ pub fn opener(v: &Value<'_>) -> Option<Producer> {
     let starts = match ty {
         "system" => str_at(v, "subtype") == Some("init"),
         "thread.started" | "init" | "step_start" => true,
-        // A transcript's first entry has no parent.
-        _ => get(v, "parentUuid").is_some_and(simd_json::prelude::TypedScalarValue::is_null),
+        // A transcript's first entry has no parent; before it come metadata
+        // lines (`queue-operation`…) that no other stream prints.
+        _ => {
+            get(v, "parentUuid").is_some_and(simd_json::prelude::TypedScalarValue::is_null)
+                || TRANSCRIPT_TYPES.contains(&ty)
+        }
     };
     if starts { detect(v) } else { None }
 }
@@ -307,6 +311,10 @@ mod tests {
         assert_eq!(
             o(r#"{"type":"user","parentUuid":"p","sessionId":"s"}"#),
             None
+        );
+        assert_eq!(
+            o(r#"{"type":"queue-operation","operation":"enqueue","sessionId":"s"}"#),
+            Some(Producer::ClaudeTranscript)
         );
     }
 
