@@ -1,152 +1,19 @@
 use super::*;
 
 use crate::event::{
-    Delta, Denial, Level, McpServer, ModelUsage, Notice, Question, Role, SessionResult,
-    SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown, Usage,
+    Delta, Denial, Level, McpServer, Notice, Question, Role, SessionResult, Text, Todo, Tokens,
+    ToolCall, ToolResult, Unknown, Usage,
 };
 use crate::event::{DeltaKind, Producer};
 
 // ---------------------------------------------------------------------------
 // Helpers
 
-fn o(c: &str) -> Cow<'static, str> {
-    Cow::Owned(c.to_string())
-}
-
-fn oo(c: Option<&str>) -> Option<Cow<'static, str>> {
-    c.map(o)
-}
-
-fn ov(v: &[Cow<'_, str>]) -> Vec<Cow<'static, str>> {
-    v.iter().map(|c| o(c)).collect()
-}
-
-/// A deep copy of an event that no longer borrows the decoder's buffers.
-fn owned(ev: &Event<'_>) -> Event<'static> {
-    let kind = match &ev.kind {
-        EventKind::SessionStart(s) => EventKind::SessionStart(SessionStart {
-            model: oo(s.model.as_deref()),
-            cwd: oo(s.cwd.as_deref()),
-            version: oo(s.version.as_deref()),
-            permission_mode: oo(s.permission_mode.as_deref()),
-            api_key_source: oo(s.api_key_source.as_deref()),
-            tools: ov(&s.tools),
-            mcp_servers: s
-                .mcp_servers
-                .iter()
-                .map(|m| McpServer {
-                    name: o(&m.name),
-                    status: o(&m.status),
-                })
-                .collect(),
-            agents: ov(&s.agents),
-            skills: ov(&s.skills),
-            slash_commands: ov(&s.slash_commands),
-        }),
-        EventKind::Text(t) => EventKind::Text(Text {
-            role: t.role,
-            text: o(&t.text),
-            message_id: oo(t.message_id.as_deref()),
-        }),
-        EventKind::Thinking(t) => EventKind::Thinking(Thinking {
-            text: o(&t.text),
-            redacted: t.redacted,
-            message_id: oo(t.message_id.as_deref()),
-        }),
-        EventKind::ToolCall(c) => EventKind::ToolCall(ToolCall {
-            id: o(&c.id),
-            name: o(&c.name),
-            key_arg: oo(c.key_arg.as_deref()),
-            input: o(&c.input),
-            todos: c
-                .todos
-                .iter()
-                .map(|t| Todo {
-                    content: o(&t.content),
-                    status: o(&t.status),
-                })
-                .collect(),
-            questions: c
-                .questions
-                .iter()
-                .map(|q| Question {
-                    question: o(&q.question),
-                    options: ov(&q.options),
-                })
-                .collect(),
-            message_id: oo(c.message_id.as_deref()),
-        }),
-        EventKind::ToolResult(r) => EventKind::ToolResult(ToolResult {
-            id: o(&r.id),
-            is_error: r.is_error,
-            denied: r.denied,
-            content: o(&r.content),
-        }),
-        EventKind::PermissionDenied(d) => EventKind::PermissionDenied(Denial {
-            id: oo(d.id.as_deref()),
-            tool: oo(d.tool.as_deref()),
-            key_arg: oo(d.key_arg.as_deref()),
-            message: oo(d.message.as_deref()),
-        }),
-        EventKind::Usage(u) => EventKind::Usage(Usage {
-            message_id: oo(u.message_id.as_deref()),
-            model: oo(u.model.as_deref()),
-            tokens: u.tokens,
-        }),
-        EventKind::Notice(n) => EventKind::Notice(Notice {
-            subtype: o(&n.subtype),
-            level: n.level,
-            text: o(&n.text),
-            raw: oo(n.raw.as_deref()),
-        }),
-        EventKind::Result(r) => EventKind::Result(Box::new(SessionResult {
-            is_error: r.is_error,
-            subtype: oo(r.subtype.as_deref()),
-            text: oo(r.text.as_deref()),
-            errors: ov(&r.errors),
-            num_turns: r.num_turns,
-            duration_ms: r.duration_ms,
-            duration_api_ms: r.duration_api_ms,
-            cost_usd: r.cost_usd,
-            tokens: r.tokens,
-            model_usage: r
-                .model_usage
-                .iter()
-                .map(|m| ModelUsage {
-                    model: o(&m.model),
-                    tokens: m.tokens,
-                    cost_usd: m.cost_usd,
-                })
-                .collect(),
-            stop_reason: oo(r.stop_reason.as_deref()),
-            terminal_reason: oo(r.terminal_reason.as_deref()),
-            api_error_status: r.api_error_status,
-        })),
-        EventKind::Delta(d) => EventKind::Delta(Delta {
-            kind: d.kind,
-            index: d.index,
-            text: o(&d.text),
-        }),
-        EventKind::PlainText(t) => EventKind::PlainText(o(t)),
-        EventKind::Unknown(u) => EventKind::Unknown(Unknown {
-            type_name: o(&u.type_name),
-            raw: o(&u.raw),
-        }),
-    };
-    Event {
-        producer: ev.producer,
-        line: ev.line,
-        session: oo(ev.session.as_deref()),
-        parent: oo(ev.parent.as_deref()),
-        kind,
-    }
-}
-
 fn decode_line(dec: &mut Decoder, line: &Line<'_>) -> (Decoded, Vec<Event<'static>>) {
     let mut evs = Vec::new();
     let d = dec
         .decode(line, &mut |ev: &Event<'_>| {
-            evs.push(owned(ev));
+            evs.push(ev.to_owned_event());
             Ok(())
         })
         .unwrap();

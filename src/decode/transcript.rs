@@ -35,8 +35,7 @@ use simd_json::prelude::*;
 use super::claude::{self, Base};
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, u64_at};
 use crate::event::{
-    Delta, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Question, SessionResult,
-    SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown, Usage,
+    Event, EventKind, Level, ModelUsage, Notice, SessionResult, SessionStart, Tokens,
 };
 
 /// Line types that are session metadata (titles, undo snapshots, request
@@ -232,7 +231,7 @@ impl Out<'_, '_> {
             && let Some(held) = sess.pending.as_mut()
         {
             if held.len() < MAX_HELD {
-                held.push(owned(ev));
+                held.push(ev.to_owned_event());
                 return Ok(());
             }
             flush_header(sess, self.emit)?;
@@ -1299,136 +1298,6 @@ fn parse_ts(s: &str) -> Option<i64> {
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
     Some(((days * 24 + h) * 60 + mi - offset_min) * 60_000 + sec * 1000 + ms)
-}
-
-/// A copy of an event that owns its strings (for holding it back).
-fn owned(ev: &Event<'_>) -> Event<'static> {
-    fn o(c: &str) -> Cow<'static, str> {
-        Cow::Owned(c.to_string())
-    }
-    fn oo(c: Option<&Cow<'_, str>>) -> Option<Cow<'static, str>> {
-        c.map(|c| o(c))
-    }
-    fn ov(v: &[Cow<'_, str>]) -> Vec<Cow<'static, str>> {
-        v.iter().map(|c| o(c)).collect()
-    }
-    let kind = match &ev.kind {
-        EventKind::SessionStart(s) => EventKind::SessionStart(SessionStart {
-            model: oo(s.model.as_ref()),
-            cwd: oo(s.cwd.as_ref()),
-            version: oo(s.version.as_ref()),
-            permission_mode: oo(s.permission_mode.as_ref()),
-            api_key_source: oo(s.api_key_source.as_ref()),
-            tools: ov(&s.tools),
-            mcp_servers: s
-                .mcp_servers
-                .iter()
-                .map(|m| McpServer {
-                    name: o(&m.name),
-                    status: o(&m.status),
-                })
-                .collect(),
-            agents: ov(&s.agents),
-            skills: ov(&s.skills),
-            slash_commands: ov(&s.slash_commands),
-        }),
-        EventKind::Text(t) => EventKind::Text(Text {
-            role: t.role,
-            text: o(&t.text),
-            message_id: oo(t.message_id.as_ref()),
-        }),
-        EventKind::Thinking(t) => EventKind::Thinking(Thinking {
-            text: o(&t.text),
-            redacted: t.redacted,
-            message_id: oo(t.message_id.as_ref()),
-        }),
-        EventKind::ToolCall(c) => EventKind::ToolCall(ToolCall {
-            id: o(&c.id),
-            name: o(&c.name),
-            key_arg: oo(c.key_arg.as_ref()),
-            input: o(&c.input),
-            todos: c
-                .todos
-                .iter()
-                .map(|t| Todo {
-                    content: o(&t.content),
-                    status: o(&t.status),
-                })
-                .collect(),
-            questions: c
-                .questions
-                .iter()
-                .map(|q| Question {
-                    question: o(&q.question),
-                    options: ov(&q.options),
-                })
-                .collect(),
-            message_id: oo(c.message_id.as_ref()),
-        }),
-        EventKind::ToolResult(r) => EventKind::ToolResult(ToolResult {
-            id: o(&r.id),
-            is_error: r.is_error,
-            denied: r.denied,
-            content: o(&r.content),
-        }),
-        EventKind::PermissionDenied(d) => EventKind::PermissionDenied(Denial {
-            id: oo(d.id.as_ref()),
-            tool: oo(d.tool.as_ref()),
-            key_arg: oo(d.key_arg.as_ref()),
-            message: oo(d.message.as_ref()),
-        }),
-        EventKind::Usage(u) => EventKind::Usage(Usage {
-            message_id: oo(u.message_id.as_ref()),
-            model: oo(u.model.as_ref()),
-            tokens: u.tokens,
-        }),
-        EventKind::Notice(n) => EventKind::Notice(Notice {
-            subtype: o(&n.subtype),
-            level: n.level,
-            text: o(&n.text),
-            raw: oo(n.raw.as_ref()),
-        }),
-        EventKind::Result(r) => EventKind::Result(Box::new(SessionResult {
-            is_error: r.is_error,
-            subtype: oo(r.subtype.as_ref()),
-            text: oo(r.text.as_ref()),
-            errors: ov(&r.errors),
-            num_turns: r.num_turns,
-            duration_ms: r.duration_ms,
-            duration_api_ms: r.duration_api_ms,
-            cost_usd: r.cost_usd,
-            tokens: r.tokens,
-            model_usage: r
-                .model_usage
-                .iter()
-                .map(|m| ModelUsage {
-                    model: o(&m.model),
-                    tokens: m.tokens,
-                    cost_usd: m.cost_usd,
-                })
-                .collect(),
-            stop_reason: oo(r.stop_reason.as_ref()),
-            terminal_reason: oo(r.terminal_reason.as_ref()),
-            api_error_status: r.api_error_status,
-        })),
-        EventKind::Delta(d) => EventKind::Delta(Delta {
-            kind: d.kind,
-            index: d.index,
-            text: o(&d.text),
-        }),
-        EventKind::PlainText(t) => EventKind::PlainText(o(t)),
-        EventKind::Unknown(u) => EventKind::Unknown(Unknown {
-            type_name: o(&u.type_name),
-            raw: o(&u.raw),
-        }),
-    };
-    Event {
-        producer: ev.producer,
-        line: ev.line,
-        session: oo(ev.session.as_ref()),
-        parent: oo(ev.parent.as_ref()),
-        kind,
-    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use serde_json::{Value as J, json};
 
-use super::{owned, parse_ts};
+use super::parse_ts;
 use crate::decode::Decoder;
 use crate::event::{
     Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, ToolCall,
@@ -40,14 +40,14 @@ fn run<S: AsRef<str>>(lines: &[S]) -> Vec<Event<'static>> {
                 partial: false,
             },
             &mut |ev: &Event<'_>| {
-                evs.push(owned(ev));
+                evs.push(ev.to_owned_event());
                 Ok(())
             },
         )
         .unwrap();
     }
     dec.finish(&mut |ev: &Event<'_>| {
-        evs.push(owned(ev));
+        evs.push(ev.to_owned_event());
         Ok(())
     })
     .unwrap();
