@@ -20,8 +20,7 @@ use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
 use crate::event::{
-    Denial, Event, EventKind, Role, SessionResult, Text, Thinking, Todo, Tokens, ToolCall, Unknown,
-    Usage,
+    Denial, Event, EventKind, Role, SessionResult, Text, Thinking, Tokens, ToolCall, Unknown, Usage,
 };
 
 /// How many message ids to remember for counting usage once per message.
@@ -190,13 +189,7 @@ fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> Tool
         key_arg: input.and_then(|i| key_arg(name, i)),
         input: Cow::Owned(input.map_or_else(|| "{}".to_string(), to_json)),
         todos: match (name, input) {
-            ("todo_write" | "TodoWrite", Some(i)) => arr_at(i, "todos")
-                .iter()
-                .map(|t| Todo {
-                    content: cow_at(t, "content").unwrap_or_default(),
-                    status: str_at(t, "status").map_or(Cow::Borrowed("pending"), todo_status),
-                })
-                .collect(),
+            ("todo_write" | "TodoWrite", Some(i)) => super::todos_at(i, "todos", &["content"]),
             _ => Vec::new(),
         },
         questions: Vec::new(),
@@ -205,14 +198,6 @@ fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> Tool
 }
 
 /// Amp's todo statuses (`todo`, `in-progress`, `completed`) in the usual words.
-fn todo_status(s: &str) -> Cow<'_, str> {
-    Cow::Borrowed(match s {
-        "todo" => "pending",
-        "in-progress" => "in_progress",
-        other => other,
-    })
-}
-
 /// The one argument that says what an Amp tool call does.
 pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k);

@@ -16,8 +16,8 @@ use simd_json::prelude::*;
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
-    Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
-    ToolResult, Unknown, Usage,
+    Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult, Unknown,
+    Usage,
 };
 
 /// How many recent message ids to remember. Lines of one message are
@@ -708,28 +708,10 @@ fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> Tool
     if let Some(input) = input {
         match name {
             "TodoWrite" => {
-                call.todos = arr_at(input, "todos")
-                    .iter()
-                    .map(|t| Todo {
-                        content: cow_at(t, "content")
-                            .or_else(|| cow_at(t, "subject"))
-                            .unwrap_or_default(),
-                        status: cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
-                    })
-                    .collect();
+                call.todos = super::todos_at(input, "todos", &["content", "subject"]);
             }
             "AskUserQuestion" => {
-                call.questions = arr_at(input, "questions")
-                    .iter()
-                    .map(|q| Question {
-                        question: cow_at(q, "question").unwrap_or_default(),
-                        options: arr_at(q, "options")
-                            .iter()
-                            .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
-                            .map(Cow::Borrowed)
-                            .collect(),
-                    })
-                    .collect();
+                call.questions = super::questions_at(input, "questions", &["question"]);
             }
             _ => {}
         }

@@ -142,19 +142,8 @@ pub(crate) fn decode<'v>(
             text: cow_at(v, "delta").unwrap_or_default(),
         }))),
         "request_user_input" => {
-            let questions: Vec<Question<'v>> = arr_at(v, "questions")
-                .iter()
-                .map(|q| Question {
-                    question: cow_at(q, "question")
-                        .or_else(|| cow_at(q, "header"))
-                        .unwrap_or_default(),
-                    options: arr_at(q, "options")
-                        .iter()
-                        .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
-                        .map(Cow::Borrowed)
-                        .collect(),
-                })
-                .collect();
+            let questions: Vec<Question<'v>> =
+                super::questions_at(v, "questions", &["question", "header"]);
             let key_arg = questions.first().map(|q| q.question.clone());
             emit(
                 &base.event(EventKind::ToolCall(ToolCall {

@@ -27,7 +27,7 @@ use simd_json::prelude::*;
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Producer, Role, SessionResult, Text, Thinking,
-    Todo, Tokens, ToolCall, ToolResult, Unknown,
+    Tokens, ToolCall, ToolResult, Unknown,
 };
 
 /// Per-stream state.
@@ -363,13 +363,6 @@ pub(crate) fn key_arg<'v>(short: &str, args: &'v Value<'v>) -> Option<Cow<'v, st
 }
 
 /// Cursor's todo statuses (`TODO_STATUS_IN_PROGRESS`) in the usual words.
-fn todo_status(s: &str) -> Cow<'_, str> {
-    match s.strip_prefix("TODO_STATUS_") {
-        Some(rest) => Cow::Owned(rest.to_ascii_lowercase()),
-        None => Cow::Borrowed(s),
-    }
-}
-
 fn call_event<'v>(
     v: &'v Value<'v>,
     ctx: &Ctx<'v>,
@@ -382,15 +375,7 @@ fn call_event<'v>(
     let short = kind.strip_suffix("ToolCall").unwrap_or(kind);
     let todos = args
         .filter(|_| matches!(short, "updateTodos" | "todo" | "todoWrite"))
-        .map(|a| {
-            arr_at(a, "todos")
-                .iter()
-                .map(|t| Todo {
-                    content: cow_at(t, "content").unwrap_or_default(),
-                    status: str_at(t, "status").map_or(Cow::Borrowed("pending"), todo_status),
-                })
-                .collect()
-        })
+        .map(|a| super::todos_at(a, "todos", &["content"]))
         .unwrap_or_default();
     event(
         v,

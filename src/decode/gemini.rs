@@ -24,8 +24,8 @@ use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
 use crate::event::{
-    Delta, DeltaKind, Denial, Event, EventKind, Level, ModelUsage, Notice, Producer, Question,
-    Role, SessionResult, SessionStart, Text, Todo, Tokens, ToolCall, ToolResult, Unknown,
+    Delta, DeltaKind, Denial, Event, EventKind, Level, ModelUsage, Notice, Producer, Role,
+    SessionResult, SessionStart, Text, Tokens, ToolCall, ToolResult, Unknown,
 };
 
 /// Per-stream state.
@@ -238,28 +238,10 @@ fn tool_call<'v>(v: &'v Value<'v>) -> ToolCall<'v> {
     if let Some(p) = params {
         match name {
             "write_todos" => {
-                call.todos = arr_at(p, "todos")
-                    .iter()
-                    .map(|t| Todo {
-                        content: cow_at(t, "description")
-                            .or_else(|| cow_at(t, "content"))
-                            .unwrap_or_default(),
-                        status: cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
-                    })
-                    .collect();
+                call.todos = super::todos_at(p, "todos", &["description", "content"]);
             }
             "ask_user" => {
-                call.questions = arr_at(p, "questions")
-                    .iter()
-                    .map(|q| Question {
-                        question: cow_at(q, "question").unwrap_or_default(),
-                        options: arr_at(q, "options")
-                            .iter()
-                            .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
-                            .map(Cow::Borrowed)
-                            .collect(),
-                    })
-                    .collect();
+                call.questions = super::questions_at(p, "questions", &["question"]);
             }
             _ => {}
         }

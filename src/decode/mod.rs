@@ -25,7 +25,7 @@ use std::io;
 use simd_json::BorrowedValue as Value;
 use simd_json::prelude::*;
 
-use crate::event::{Event, EventKind, Producer, Unknown};
+use crate::event::{Event, EventKind, Producer, Question, Todo, Unknown};
 use crate::input::Line;
 
 /// Why a line was skipped.
@@ -437,6 +437,59 @@ pub(crate) fn strings_at<'v>(v: &'v Value<'v>, key: &str) -> Vec<Cow<'v, str>> {
         .iter()
         .filter_map(|x| x.as_str().or_else(|| str_at(x, "name")))
         .map(Cow::Borrowed)
+        .collect()
+}
+
+/// A todo list: the items of the array `key`, their text from the first of
+/// `content_keys` present, their status in Claude's words (`pending`,
+/// `in_progress`, `completed`) whatever the producer's spelling.
+pub(crate) fn todos_at<'v>(v: &'v Value<'v>, key: &str, content_keys: &[&str]) -> Vec<Todo<'v>> {
+    arr_at(v, key)
+        .iter()
+        .map(|t| Todo {
+            content: content_keys
+                .iter()
+                .find_map(|k| cow_at(t, k))
+                .unwrap_or_default(),
+            status: str_at(t, "status").map_or(Cow::Borrowed("pending"), todo_status),
+        })
+        .collect()
+}
+
+/// `todo`/`in-progress` (Amp), `TODO_STATUS_COMPLETED` (Cursor) and the like.
+pub(crate) fn todo_status(s: &str) -> Cow<'_, str> {
+    let s = s.strip_prefix("TODO_STATUS_").unwrap_or(s);
+    let canonical = match s.to_ascii_lowercase().replace('-', "_").as_str() {
+        "todo" | "pending" | "not_started" => "pending",
+        "in_progress" | "inprogress" | "active" => "in_progress",
+        "completed" | "complete" | "done" => "completed",
+        "cancelled" | "canceled" => "cancelled",
+        _ => return Cow::Borrowed(s),
+    };
+    Cow::Borrowed(canonical)
+}
+
+/// Questions put to the user: the items of the array `key`, the question
+/// text from the first of `question_keys`, option labels from strings or
+/// `{label}` objects.
+pub(crate) fn questions_at<'v>(
+    v: &'v Value<'v>,
+    key: &str,
+    question_keys: &[&str],
+) -> Vec<Question<'v>> {
+    arr_at(v, key)
+        .iter()
+        .map(|q| Question {
+            question: question_keys
+                .iter()
+                .find_map(|k| cow_at(q, k))
+                .unwrap_or_default(),
+            options: arr_at(q, "options")
+                .iter()
+                .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
+                .map(Cow::Borrowed)
+                .collect(),
+        })
         .collect()
 }
 

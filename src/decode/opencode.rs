@@ -25,8 +25,8 @@ use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, to_json, u64_at};
 use crate::event::{
-    Denial, Event, EventKind, Level, Notice, Producer, Question, Role, SessionResult, SessionStart,
-    Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown, Usage,
+    Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
+    Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
 };
 
 /// Per-stream state: the session in progress and what its result will say.
@@ -539,26 +539,10 @@ fn tool_call<'v>(
     if let Some(input) = input {
         match name {
             "todowrite" => {
-                call.todos = arr_at(input, "todos")
-                    .iter()
-                    .map(|t| Todo {
-                        content: cow_at(t, "content").unwrap_or_default(),
-                        status: cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
-                    })
-                    .collect();
+                call.todos = super::todos_at(input, "todos", &["content"]);
             }
             "question" => {
-                call.questions = arr_at(input, "questions")
-                    .iter()
-                    .map(|q| Question {
-                        question: cow_at(q, "question").unwrap_or_default(),
-                        options: arr_at(q, "options")
-                            .iter()
-                            .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
-                            .map(Cow::Borrowed)
-                            .collect(),
-                    })
-                    .collect();
+                call.questions = super::questions_at(input, "questions", &["question"]);
             }
             _ => {}
         }

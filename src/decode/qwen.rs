@@ -230,29 +230,11 @@ fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> Tool
 }
 
 fn todos<'v>(input: &'v Value<'v>) -> Vec<Todo<'v>> {
-    arr_at(input, "todos")
-        .iter()
-        .map(|t| Todo {
-            content: cow_at(t, "content")
-                .or_else(|| cow_at(t, "subject"))
-                .unwrap_or_default(),
-            status: cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
-        })
-        .collect()
+    super::todos_at(input, "todos", &["content", "subject"])
 }
 
 fn questions<'v>(input: &'v Value<'v>) -> Vec<Question<'v>> {
-    arr_at(input, "questions")
-        .iter()
-        .map(|q| Question {
-            question: cow_at(q, "question").unwrap_or_default(),
-            options: arr_at(q, "options")
-                .iter()
-                .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
-                .map(Cow::Borrowed)
-                .collect(),
-        })
-        .collect()
+    super::questions_at(input, "questions", &["question"])
 }
 
 /// The Claude Code tool whose input has the same shape as this Qwen tool.
