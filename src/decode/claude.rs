@@ -614,23 +614,7 @@ fn result<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Res
         Some(Value::Static(simd_json::StaticNode::Null)) | None => None,
         Some(other) => Some(Cow::Owned(to_json(other))),
     };
-    let model_usage: Vec<ModelUsage<'_>> = get(v, "modelUsage")
-        .and_then(|m| m.as_object())
-        .map(|o| {
-            o.iter()
-                .map(|(k, u)| ModelUsage {
-                    model: Cow::Borrowed(k.as_ref()),
-                    tokens: Tokens {
-                        input: u64_at(u, "inputTokens"),
-                        output: u64_at(u, "outputTokens"),
-                        cache_read: u64_at(u, "cacheReadInputTokens"),
-                        cache_creation: u64_at(u, "cacheCreationInputTokens"),
-                    },
-                    cost_usd: f64_at(u, "costUSD"),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let model_usage = model_usage(v);
     let cost_usd = f64_at(v, "total_cost_usd")
         .or_else(|| f64_at(v, "cost_usd"))
         .or_else(|| f64_at(v, "total_cost"))
@@ -657,6 +641,28 @@ fn result<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Res
         api_error_status: u64_at(v, "api_error_status"),
     };
     emit(&base.event(EventKind::Result(Box::new(res))))
+}
+
+/// Per-model usage (`modelUsage`, keyed by model name, camelCase counts):
+/// Claude's result, Qwen's result and the transcripts' `cost-state` line.
+pub(crate) fn model_usage<'v>(v: &'v Value<'v>) -> Vec<ModelUsage<'v>> {
+    get(v, "modelUsage")
+        .and_then(|m| m.as_object())
+        .map(|o| {
+            o.iter()
+                .map(|(k, u)| ModelUsage {
+                    model: Cow::Borrowed(k.as_ref()),
+                    tokens: Tokens {
+                        input: u64_at(u, "inputTokens"),
+                        output: u64_at(u, "outputTokens"),
+                        cache_read: u64_at(u, "cacheReadInputTokens"),
+                        cache_creation: u64_at(u, "cacheCreationInputTokens"),
+                    },
+                    cost_usd: f64_at(u, "costUSD"),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn stream_event<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {

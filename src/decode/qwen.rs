@@ -24,7 +24,7 @@ use simd_json::prelude::*;
 use super::claude::content_text;
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
 use crate::event::{
-    Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Question, Role, SessionResult,
+    Denial, Event, EventKind, Level, McpServer, Notice, Question, Role, SessionResult,
     SessionStart, Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
 };
 
@@ -339,33 +339,11 @@ fn result<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Resul
         duration_api_ms: u64_at(v, "duration_api_ms"),
         cost_usd: f64_at(v, "total_cost_usd"),
         tokens: get(v, "usage").map(tokens).unwrap_or_default(),
-        model_usage: model_usage(v),
+        model_usage: super::claude::model_usage(v),
         stop_reason: cow_at(v, "stop_reason"),
         terminal_reason: cow_at(v, "terminal_reason"),
     };
     emit(&event(v, ctx, EventKind::Result(Box::new(res))))
-}
-
-/// `modelUsage` (optional in Qwen's types, never seen): Claude's camelCase
-/// shape, read leniently.
-fn model_usage<'v>(v: &'v Value<'v>) -> Vec<ModelUsage<'v>> {
-    get(v, "modelUsage")
-        .and_then(|m| m.as_object())
-        .map(|o| {
-            o.iter()
-                .map(|(k, u)| ModelUsage {
-                    model: Cow::Borrowed(k.as_ref()),
-                    tokens: Tokens {
-                        input: u64_at(u, "inputTokens"),
-                        output: u64_at(u, "outputTokens"),
-                        cache_read: u64_at(u, "cacheReadInputTokens"),
-                        cache_creation: u64_at(u, "cacheCreationInputTokens"),
-                    },
-                    cost_usd: f64_at(u, "costUSD"),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

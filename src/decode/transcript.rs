@@ -1150,23 +1150,14 @@ fn abandoned(tree: &HashMap<String, Node>, root: &str, from: u64) -> String {
 }
 
 fn cost_state(v: &Value<'_>) -> Cost {
-    let models = get(v, "modelUsage")
-        .and_then(|m| m.as_object())
-        .map(|o| {
-            o.iter()
-                .map(|(k, u)| ModelUsage {
-                    model: Cow::Owned(k.to_string()),
-                    tokens: Tokens {
-                        input: u64_at(u, "inputTokens"),
-                        output: u64_at(u, "outputTokens"),
-                        cache_read: u64_at(u, "cacheReadInputTokens"),
-                        cache_creation: u64_at(u, "cacheCreationInputTokens"),
-                    },
-                    cost_usd: f64_at(u, "costUSD"),
-                })
-                .collect()
+    // Held past the line, so owned.
+    let models = super::claude::model_usage(v)
+        .into_iter()
+        .map(|m| ModelUsage {
+            model: Cow::Owned(m.model.into_owned()),
+            ..m
         })
-        .unwrap_or_default();
+        .collect();
     Cost {
         usd: f64_at(v, "totalCostUSD"),
         api_ms: u64_at(v, "totalAPIDuration"),
