@@ -1,10 +1,14 @@
 //! Per-line problems and other messages for stderr: counted, one line each,
 //! `streamview: <source>:<line>: <what>; skipped`.
+//!
+//! Everything written here goes through [`sanitize_line`]: source names come
+//! from the command line (a file name may hold an escape sequence), and
+//! excerpts and messages can quote the input.
 
 use std::io::Write;
 
 use crate::decode::LineProblem;
-use crate::render::sanitize::sanitize;
+use crate::render::sanitize::sanitize_line;
 
 /// Longest excerpt of a skipped line shown in verbose mode, in characters.
 const EXCERPT_CHARS: usize = 80;
@@ -41,11 +45,20 @@ impl<E: Write> Diag<E> {
     /// nowhere left to report them.
     pub fn skipped_line(&mut self, source: &str, line: u64, problem: &LineProblem, bytes: &[u8]) {
         self.skipped += 1;
-        let _ = writeln!(self.err, "streamview: {source}:{line}: {problem}; skipped");
+        let what = format!("{problem}");
+        let _ = writeln!(
+            self.err,
+            "streamview: {}:{line}: {}; skipped",
+            sanitize_line(source),
+            sanitize_line(&what)
+        );
         if self.verbose && !bytes.is_empty() {
-            let text = String::from_utf8_lossy(bytes);
-            let excerpt: String = sanitize(&text).chars().take(EXCERPT_CHARS).collect();
-            let more = if text.chars().count() > EXCERPT_CHARS {
+            // Cut first (a line may be 64 MiB), then make it safe.
+            let head = &bytes[..bytes.len().min(EXCERPT_CHARS * 4 + 4)];
+            let text = String::from_utf8_lossy(head);
+            let cut: String = text.chars().take(EXCERPT_CHARS).collect();
+            let excerpt = sanitize_line(&cut);
+            let more = if head.len() < bytes.len() || text.chars().count() > EXCERPT_CHARS {
                 "…"
             } else {
                 ""
@@ -57,7 +70,7 @@ impl<E: Write> Diag<E> {
 
     /// Any other one-line message.
     pub fn message(&mut self, msg: &str) {
-        let _ = writeln!(self.err, "streamview: {msg}");
+        let _ = writeln!(self.err, "streamview: {}", sanitize_line(msg));
         let _ = self.err.flush();
     }
 

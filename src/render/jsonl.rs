@@ -5,13 +5,20 @@
 //! Every field of a kind is always written (`null` when the producer did not
 //! say), so `jq` and `DuckDB` see one stable shape. Tool inputs and unknown
 //! events are embedded as JSON, not as strings. Output is built in one reused
-//! buffer; strings are escaped by `serde_json`.
+//! buffer.
+//!
+//! Terminal safety without changing a value: besides what JSON requires,
+//! strings escape DEL, C1 controls and bidi overrides as `\uXXXX`, and the
+//! embedded JSON (`raw`, `input`) gets the same treatment, so a JSONL stream
+//! printed on a terminal cannot drive it, and a JSON parser reads exactly
+//! the strings of the input.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::event::{Event, EventKind, Tokens};
 use crate::render::Sink;
+use crate::render::sanitize::escape_at;
 use crate::session::Session;
 
 /// Version of the JSONL schema (the `v` field of every line).
@@ -276,14 +283,15 @@ impl<'b> Obj<'b> {
     }
 
     /// Embed text that is already JSON: the decoders only put valid JSON
-    /// here (a re-encoded value, or a line that parsed), so it is copied.
+    /// here (a re-encoded value, or a line that parsed), so it is copied,
+    /// made terminal-safe by [`push_safe_json`].
     fn raw(&mut self, k: &str, json: &str) {
         self.key(k);
         let t = json.trim();
         if t.is_empty() {
             self.b.extend_from_slice(b"null");
         } else {
-            self.b.extend_from_slice(t.as_bytes());
+            push_safe_json(self.b, t);
         }
     }
 
@@ -310,7 +318,133 @@ impl<'b> Obj<'b> {
     }
 }
 
+/// A JSON string: `"`, `\\` and the usual control characters escaped as
+/// `serde_json` does, and every other character that [`escape_at`] flags
+/// (C0, DEL, C1, bidi) as `\uXXXX`.
 fn push_json_str(b: &mut Vec<u8>, s: &str) {
-    // Writing a &str into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *b, s);
+    b.push(b'"');
+    let bytes = s.as_bytes();
+    let mut done = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        // Everything but controls, `"`, `\\`, DEL and the lead bytes of C1 and
+        // bidi characters: the common case, copied as a run.
+        if c >= 0x20 && !matches!(c, b'"' | b'\\' | 0x7f | 0xc2 | 0xd8 | 0xe2) {
+            i += 1;
+            continue;
+        }
+        let short: &[u8] = match c {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            _ => b"",
+        };
+        let len = if short.is_empty() {
+            let Some((len, cp)) = escape_at(bytes, i) else {
+                i += 1;
+                continue;
+            };
+            b.extend_from_slice(&bytes[done..i]);
+            push_u_escape(b, cp);
+            len
+        } else {
+            b.extend_from_slice(&bytes[done..i]);
+            b.extend_from_slice(short);
+            1
+        };
+        i += len;
+        done = i;
+    }
+    b.extend_from_slice(&bytes[done..]);
+    b.push(b'"');
+}
+
+fn push_u_escape(b: &mut Vec<u8>, cp: u32) {
+    // Writing into a Vec cannot fail.
+    let _ = write!(b, "\\u{cp:04x}");
+}
+
+/// Copy JSON text, escaping what a terminal must not see raw. In valid JSON
+/// DEL, C1 and bidi characters can only stand inside strings, where `\u`
+/// escapes keep the value; raw C0 controls can only be whitespace between
+/// tokens (`\t`, `\r`), where a space is the same JSON.
+fn push_safe_json(b: &mut Vec<u8>, json: &str) {
+    let bytes = json.as_bytes();
+    let mut done = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match escape_at(bytes, i) {
+            None => i += 1,
+            Some((len, cp)) => {
+                b.extend_from_slice(&bytes[done..i]);
+                if cp < 0x20 {
+                    b.push(b' ');
+                } else {
+                    push_u_escape(b, cp);
+                }
+                i += len;
+                done = i;
+            }
+        }
+    }
+    b.extend_from_slice(&bytes[done..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::sanitize::is_unsafe;
+
+    fn json_str(s: &str) -> String {
+        let mut b = Vec::new();
+        push_json_str(&mut b, s);
+        String::from_utf8(b).unwrap()
+    }
+
+    #[test]
+    fn strings_read_back_exactly_and_carry_nothing_unsafe() {
+        let all: String = (0u32..0x3000).filter_map(char::from_u32).collect();
+        for s in [
+            all.as_str(),
+            "",
+            "plain",
+            "\"\\",
+            "a\u{202e}b\u{9b}c\u{7f}",
+            "é—ü\u{2028}",
+        ] {
+            let out = json_str(s);
+            assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);
+            assert!(!out.chars().any(|c| c == '\n' || c == '\t' || is_unsafe(c)));
+        }
+    }
+
+    #[test]
+    fn ordinary_strings_are_written_as_serde_json_does() {
+        for s in [
+            "plain",
+            "quote \" and \\ back",
+            "tab\tnl\ncr\r\u{8}\u{c}\u{1b}[0m",
+            "日本語 👍",
+        ] {
+            assert_eq!(json_str(s), serde_json::to_string(s).unwrap());
+        }
+        assert_eq!(json_str("\u{9b}\u{202e}\u{7f}"), r#""\u009b\u202e\u007f""#);
+    }
+
+    #[test]
+    fn embedded_json_keeps_its_value() {
+        let raw = "{\"a\":\"x\u{202e}\u{85}\u{7f}\",\t\"b\" :\r[1, 2]}";
+        let mut b = Vec::new();
+        push_safe_json(&mut b, raw);
+        let out = String::from_utf8(b).unwrap();
+        assert!(!out.chars().any(|c| c == '\t' || c == '\r' || is_unsafe(c)));
+        let a: serde_json::Value = serde_json::from_str(raw).unwrap();
+        let b: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(a, b);
+    }
 }

@@ -13,7 +13,7 @@ use std::io;
 
 use termcolor::{Color, ColorSpec, WriteColor};
 
-use super::sanitize::sanitize;
+use super::sanitize::{sanitize, sanitize_line};
 use super::{Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{
     Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, ToolCall,
@@ -362,7 +362,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 }
                 let mut head = vec![
                     (Style::Tool, Cow::Borrowed("◂ ")),
-                    (Style::Tool, Cow::Owned(tool.to_string())),
+                    (Style::Tool, display_name(tool)),
                 ];
                 if let Some(k) = &note.key_arg {
                     head.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, 80)))));
@@ -794,21 +794,42 @@ fn write_lines<W: WriteColor>(
             }
             Ok(())
         };
-        for _ in 0..depth {
+        if depth > 0 {
             set(w, Style::Dim, &mut current)?;
-            w.write_all("  │ ".as_bytes())?;
+            write_depth(w, depth)?;
         }
         for (style, text) in line {
             if text.is_empty() {
                 continue;
             }
             set(w, *style, &mut current)?;
-            w.write_all(text.as_bytes())?;
+            // The last line of defence: every span is content-bearing text
+            // that callers already sanitized, but nothing a terminal acts
+            // on (and no line break) gets out of here, whatever a caller forgot.
+            w.write_all(sanitize_line(text).as_bytes())?;
         }
         set(w, Style::Plain, &mut current)?;
         w.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// Nesting bars drawn at most: sub-agents nested deeper than this (only a
+/// crafted stream does that) show their depth as a number, so the output of a
+/// line stays bounded instead of growing with the depth.
+const MAX_DRAWN_DEPTH: usize = 8;
+
+fn write_depth<W: WriteColor>(w: &mut W, depth: usize) -> io::Result<()> {
+    if depth <= MAX_DRAWN_DEPTH {
+        for _ in 0..depth {
+            w.write_all("  │ ".as_bytes())?;
+        }
+        return Ok(());
+    }
+    for _ in 0..MAX_DRAWN_DEPTH - 1 {
+        w.write_all("  │ ".as_bytes())?;
+    }
+    write!(w, "  │{depth} ")
 }
 
 /// `mcp__server__tool` → `server/tool`; other names unchanged.

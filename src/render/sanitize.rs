@@ -9,17 +9,25 @@
 //!   changes) and overwrite tricks print as inert text.
 //! - C1 controls (U+0080–U+009F, which some terminals treat as `ESC [` etc.)
 //!   become `<U+009B>`.
-//! - Bidirectional overrides and isolates (Trojan Source: U+202A–U+202E,
+//! - Bidirectional overrides, isolates and marks (Trojan Source: U+202A–U+202E,
 //!   U+2066–U+2069, U+200E, U+200F, U+061C) become `<U+202E>`.
-//! - `\n` is kept (callers indent continuation lines), `\t` is kept, and the
-//!   `\r` of a `\r\n` pair is dropped.
+//! - In multi-line text ([`sanitize`]) `\n` is kept (callers indent
+//!   continuation lines), `\t` is kept, and the `\r` of a `\r\n` pair is
+//!   dropped. Text meant for one line ([`sanitize_line`]: names, ids, paths,
+//!   every span the pretty sink writes) shows a line break as `␊` instead, so
+//!   content can never start a line of its own that looks like ours.
 //!
-//! Text that needs no change is returned borrowed.
+//! Text that needs no change is returned borrowed. The JSONL sink uses
+//! [`escape_at`] to write the same characters as `\u` escapes: the JSON value
+//! is unchanged, but a terminal never sees them raw.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-fn needs_escape(c: char) -> bool {
+/// True for the characters a terminal must never receive raw from content
+/// (tab and line feed excepted: callers decide about those).
+#[must_use]
+pub fn is_unsafe(c: char) -> bool {
     match c {
         '\n' | '\t' => false,
         '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
@@ -32,14 +40,43 @@ fn needs_escape(c: char) -> bool {
     }
 }
 
-/// Make `s` safe to print on a terminal; see the module docs for the rule.
+/// Index of the first byte that may start an unsafe character: an ASCII
+/// control, DEL, or the lead byte of the two- and three-byte sequences the
+/// C1 and bidi characters use (`C2`, `D8`, `E2`). Cheap enough to run over
+/// every span; the char-level check starts from there.
+fn first_suspect(s: &str) -> Option<usize> {
+    s.bytes()
+        .position(|b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xd8 || b == 0xe2)
+}
+
+fn needs_escape(c: char, keep_newline: bool) -> bool {
+    if c == '\n' {
+        return !keep_newline;
+    }
+    is_unsafe(c)
+}
+
+/// Make multi-line `s` safe to print on a terminal; see the module docs.
 #[must_use]
 pub fn sanitize(s: &str) -> Cow<'_, str> {
-    // Fast path: ASCII printable text (the common case) needs no work.
-    let Some(first) = s
+    escape(s, true)
+}
+
+/// Make `s` safe to print on a terminal as (part of) one line: like
+/// [`sanitize`], and a line break shows as `␊`.
+#[must_use]
+pub fn sanitize_line(s: &str) -> Cow<'_, str> {
+    escape(s, false)
+}
+
+fn escape(s: &str, keep_newline: bool) -> Cow<'_, str> {
+    let Some(suspect) = first_suspect(s) else {
+        return Cow::Borrowed(s);
+    };
+    let Some(first) = s[suspect..]
         .char_indices()
-        .find(|&(_, c)| needs_escape(c))
-        .map(|(i, _)| i)
+        .find(|&(_, c)| needs_escape(c, keep_newline))
+        .map(|(i, _)| suspect + i)
     else {
         return Cow::Borrowed(s);
     };
@@ -47,12 +84,12 @@ pub fn sanitize(s: &str) -> Cow<'_, str> {
     out.push_str(&s[..first]);
     let mut chars = s[first..].chars().peekable();
     while let Some(c) = chars.next() {
-        if !needs_escape(c) {
+        if !needs_escape(c, keep_newline) {
             out.push(c);
             continue;
         }
         match c {
-            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' if keep_newline && chars.peek() == Some(&'\n') => {}
             '\0'..='\u{1f}' => {
                 // U+2400 + code point: the Control Pictures block.
                 out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?'));
@@ -66,6 +103,29 @@ pub fn sanitize(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// When the character starting at byte `i` of `s` must not reach a terminal
+/// raw: its length in bytes and its code point. `s` is UTF-8 (or JSON text,
+/// which is). Used by the JSONL writer, which escapes it as `\uXXXX`.
+#[must_use]
+pub fn escape_at(s: &[u8], i: usize) -> Option<(usize, u32)> {
+    match *s.get(i)? {
+        b @ (0..0x20 | 0x7f) => Some((1, u32::from(b))),
+        0xc2 => match s.get(i + 1) {
+            Some(&b @ 0x80..=0x9f) => Some((2, u32::from(b))),
+            _ => None,
+        },
+        0xd8 => (s.get(i + 1) == Some(&0x9c)).then_some((2, 0x061c)),
+        0xe2 => match (s.get(i + 1), s.get(i + 2)) {
+            (Some(0x80), Some(&b @ (0x8e | 0x8f | 0xaa..=0xae))) => {
+                Some((3, 0x2000 + u32::from(b - 0x80)))
+            }
+            (Some(0x81), Some(&b @ 0xa6..=0xa9)) => Some((3, 0x2040 + u32::from(b - 0x80))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +136,7 @@ mod tests {
             sanitize("hello, wörld — 你好 👍\n\tx"),
             Cow::Borrowed(_)
         ));
+        assert!(matches!(sanitize_line("a — b ‘c’ … ▸ ⎿"), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -83,6 +144,10 @@ mod tests {
         assert_eq!(sanitize("\x1b[31mred\x1b[0m"), "␛[31mred␛[0m");
         assert_eq!(sanitize("\x1b]52;c;aGk=\x07"), "␛]52;c;aGk=␇");
         assert_eq!(sanitize("\x1b]0;title\x1b\\"), "␛]0;title␛\\");
+        assert_eq!(
+            sanitize("\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\"),
+            "␛]8;;http://evil␛\\link␛]8;;␛\\"
+        );
     }
 
     #[test]
@@ -94,18 +159,51 @@ mod tests {
     }
 
     #[test]
+    fn one_line_text_shows_line_breaks() {
+        assert_eq!(sanitize_line("a\nb\r\nc\td"), "a␊b␍␊c\td");
+        assert_eq!(sanitize_line("/tmp/x\n✓ done"), "/tmp/x␊✓ done");
+    }
+
+    #[test]
     fn c1_and_bidi_are_shown_as_code_points() {
         assert_eq!(sanitize("a\u{9b}31mb"), "a<U+009B>31mb");
         assert_eq!(sanitize("x\u{202e}cba\u{2066}"), "x<U+202E>cba<U+2066>");
+        assert_eq!(
+            sanitize("\u{200e}\u{200f}\u{61c}\u{2069}"),
+            "<U+200E><U+200F><U+061C><U+2069>"
+        );
+    }
+
+    fn unsafe_chars() -> impl Iterator<Item = char> {
+        (0u32..0x3000)
+            .filter_map(char::from_u32)
+            .filter(|&c| c != '\n' && c != '\t')
+            .filter(|&c| c.is_control() || is_unsafe(c))
     }
 
     #[test]
     fn output_never_contains_controls() {
-        let all: String = (0u32..0x300).filter_map(char::from_u32).collect();
-        let out = sanitize(&all);
-        assert!(
-            !out.chars()
-                .any(|c| c != '\n' && c != '\t' && (c.is_control() || c == '\u{202e}'))
-        );
+        let all: String = (0u32..0x3000).filter_map(char::from_u32).collect();
+        for out in [sanitize(&all), sanitize_line(&all)] {
+            assert!(!out.chars().any(|c| c != '\n' && c != '\t' && is_unsafe(c)));
+            assert!(
+                !out.chars()
+                    .any(|c| c != '\n' && c != '\t' && c.is_control())
+            );
+        }
+        assert!(!sanitize_line(&all).contains('\n'));
+        assert_eq!(unsafe_chars().count(), 65 + 2 + 5 + 4 + 1 - 2);
+    }
+
+    #[test]
+    fn escape_at_finds_exactly_the_unsafe_characters() {
+        for c in (0u32..0x3000).filter_map(char::from_u32) {
+            let s = format!("a{c}b");
+            let want = (c == '\n' || c == '\t' || is_unsafe(c)).then(|| (c.len_utf8(), c as u32));
+            assert_eq!(escape_at(s.as_bytes(), 1), want, "{c:?}");
+            assert_eq!(escape_at(s.as_bytes(), 0), None);
+        }
+        assert_eq!(escape_at(b"\xe2\x80", 0), None);
+        assert_eq!(escape_at(b"", 0), None);
     }
 }
