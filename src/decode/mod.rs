@@ -162,10 +162,14 @@ impl Decoder {
     /// # Errors
     /// Only errors returned by `emit` (a sink that cannot write).
     pub fn decode(&mut self, line: &Line<'_>, emit: &mut Emit<'_>) -> io::Result<Decoded> {
-        let (offset, bytes) = trim(line.bytes);
-        if bytes.is_empty() {
+        let (text_offset, text) = trim(line.bytes);
+        if text.is_empty() {
             return Ok(Decoded::Blank);
         }
+        // A JSON line may come wrapped in terminal noise (an agent run under
+        // a pseudo-terminal): it is parsed without it.
+        let (noise, bytes) = strip_terminal_noise(text);
+        let offset = text_offset + noise;
         let Decoder {
             scratch,
             buffers,
@@ -179,7 +183,8 @@ impl Decoder {
             Ok(v) => v,
             Err(e) => {
                 let producer = forced.or(*latched).unwrap_or(Producer::Claude);
-                return classify_failure(bytes, offset, line, producer, &e, emit);
+                let parsed = (offset, bytes);
+                return classify_failure((text_offset, text), parsed, line, producer, &e, emit);
             }
         };
         let Some(raw) = std::str::from_utf8(bytes).ok() else {
@@ -322,6 +327,98 @@ fn trim(line: &[u8]) -> (usize, &[u8]) {
     (bom + start, &bytes[start..end])
 }
 
+/// Terminal escape sequences and carriage returns around a JSON line, as a
+/// pseudo-terminal leaves them (`ESC[2K\r{…}ESC[0m\r`): CSI sequences
+/// (colours, erase, cursor), OSC sequences ended by BEL or `ESC \\`
+/// (titles, links), other two-byte escapes, and whitespace, at either end.
+/// Returns the offset of what is left and what is left; a line that is not
+/// wrapped comes back unchanged. Raw ESC is never valid inside JSON, so
+/// nothing that belongs to an event is removed.
+fn strip_terminal_noise(line: &[u8]) -> (usize, &[u8]) {
+    if !line.contains(&0x1b) {
+        return (0, line);
+    }
+    let mut start = 0;
+    let mut end = line.len();
+    loop {
+        while start < end && line[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        match escape_len(&line[start..end]) {
+            Some(n) => start += n,
+            None => break,
+        }
+    }
+    loop {
+        while end > start && line[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        match trailing_escape_len(&line[start..end]) {
+            Some(n) => end -= n,
+            None => break,
+        }
+    }
+    (start, &line[start..end])
+}
+
+/// Length of the escape sequence `b` starts with, if it starts with one.
+fn escape_len(b: &[u8]) -> Option<usize> {
+    if b.first() != Some(&0x1b) {
+        return None;
+    }
+    match b.get(1)? {
+        // CSI: parameters, intermediates, one final byte.
+        b'[' => {
+            let body = b[2..].iter().position(|c| !(0x20..=0x3f).contains(c))?;
+            let fin = *b.get(2 + body)?;
+            (0x40..=0x7e).contains(&fin).then_some(3 + body)
+        }
+        // OSC: up to BEL or ST (`ESC \`); unterminated is not noise.
+        b']' => {
+            let mut i = 2;
+            loop {
+                match *b.get(i)? {
+                    0x07 => return Some(i + 1),
+                    0x1b => return (b.get(i + 1) == Some(&b'\\')).then_some(i + 2),
+                    _ => i += 1,
+                }
+            }
+        }
+        // Other escapes: intermediates, then one final byte (`ESC ( B`, `ESC 7`).
+        _ => {
+            let inter = b[1..].iter().position(|c| !(0x20..=0x2f).contains(c))?;
+            let fin = *b.get(1 + inter)?;
+            (0x30..=0x7e).contains(&fin).then_some(2 + inter)
+        }
+    }
+}
+
+/// Length of the CSI or OSC sequence `b` ends with, if it ends with one.
+fn trailing_escape_len(b: &[u8]) -> Option<usize> {
+    let (&last, rest) = b.split_last()?;
+    // OSC ended by BEL or ST: back to its `ESC ]`.
+    let osc_end = match last {
+        0x07 => Some(rest.len()),
+        b'\\' if rest.last() == Some(&0x1b) => Some(rest.len() - 1),
+        _ => None,
+    };
+    if let Some(body_end) = osc_end {
+        let open = memchr::memmem::rfind(&b[..body_end], b"\x1b]")?;
+        return (!b[open + 2..body_end].contains(&0x1b)).then_some(b.len() - open);
+    }
+    // CSI: a final byte, parameters and intermediates, then `ESC [`.
+    if !(0x40..=0x7e).contains(&last) {
+        return None;
+    }
+    let body = rest
+        .iter()
+        .rev()
+        .position(|c| !(0x20..=0x3f).contains(c))
+        .unwrap_or(rest.len());
+    let open = rest.len() - body;
+    (open >= 2 && rest[open - 2] == 0x1b && rest[open - 1] == b'[').then_some(body + 3)
+}
+
 fn utf8_error_at(bytes: &[u8]) -> usize {
     std::str::from_utf8(bytes)
         .err()
@@ -329,21 +426,35 @@ fn utf8_error_at(bytes: &[u8]) -> usize {
 }
 
 /// A line that does not parse is either JSON gone wrong or plain text.
+/// `text` is the whole line (trimmed), `json` the part that was parsed
+/// (without terminal noise), each with its offset in the line.
 fn classify_failure(
-    bytes: &[u8],
-    offset: usize,
+    (text_offset, text): (usize, &[u8]),
+    (offset, bytes): (usize, &[u8]),
     line: &Line<'_>,
     producer: Producer,
     err: &simd_json::Error,
     emit: &mut Emit<'_>,
 ) -> io::Result<Decoded> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
+    let Ok(text) = std::str::from_utf8(text) else {
         return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 {
-            at: offset + utf8_error_at(bytes),
+            at: text_offset + utf8_error_at(text),
         }));
     };
     let looks_like_json = matches!(bytes.first(), Some(b'{' | b'['));
     if looks_like_json {
+        // simd-json places this error at the start of the line; the byte
+        // itself says more.
+        if let Some(at) = bytes.iter().position(|&b| b < 0x20 && b != b'\t') {
+            return Ok(Decoded::Skipped(LineProblem::InvalidJson {
+                at: offset + at,
+                what: format!(
+                    "raw control character U+{:04X}; JSON must escape it",
+                    bytes[at]
+                ),
+                truncated: line.partial,
+            }));
+        }
         return Ok(Decoded::Skipped(LineProblem::InvalidJson {
             at: offset + err.index(),
             what: describe(err.error()),
@@ -369,7 +480,8 @@ fn describe(e: &simd_json::ErrorType) -> String {
         E::InvalidEscape | E::InvalidUnicodeEscape | E::InvalidUnicodeCodepoint => {
             "invalid escape in a string".into()
         }
-        E::InvalidNumber | E::InvalidExponent => "invalid number".into(),
+        // 1e400 is valid JSON grammar but no f64: reported, like serde_json.
+        E::InvalidNumber | E::InvalidExponent => "invalid or out-of-range number".into(),
         E::DepthLimitExceeded => "nested too deeply".into(),
         E::Syntax => "syntax error".into(),
         E::TrailingData => "extra data after the JSON value".into(),

@@ -1631,3 +1631,72 @@ fn no_fixture_event_is_unknown() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Terminal noise around JSON lines (issue 6)
+
+#[test]
+fn terminal_noise_around_a_json_line_is_stripped() {
+    for wrapped in [
+        "\x1b[2K\r{\"type\":\"x\"}",
+        "{\"type\":\"x\"}\x1b[0m\r",
+        "\x1b[?25l\x1b[1;32m{\"type\":\"x\"}\x1b[0m\x1b[K",
+        "\x1b]0;agent\x07{\"type\":\"x\"}",
+        "\x1b]8;;http://x\x1b\\{\"type\":\"x\"}\x1b]8;;\x1b\\",
+        "\x1b(B\x1b7 {\"type\":\"x\"} \r\x1b[0m \r",
+    ] {
+        let (d, evs) = dec1(wrapped);
+        assert_eq!(d, Decoded::Events, "{wrapped:?}");
+        assert_eq!(as_unknown(&evs[0]).raw, "{\"type\":\"x\"}", "{wrapped:?}");
+    }
+}
+
+#[test]
+fn noise_stripping_keeps_what_is_not_wrapped_json() {
+    assert_eq!(strip_terminal_noise(b"{\"a\":1}"), (0, &b"{\"a\":1}"[..]));
+    // Unterminated or unknown sequences stay.
+    assert_eq!(strip_terminal_noise(b"\x1b]0;t{}"), (0, &b"\x1b]0;t{}"[..]));
+    assert_eq!(strip_terminal_noise(b"{}\x1b["), (0, &b"{}\x1b["[..]));
+    assert_eq!(strip_terminal_noise(b"\x1b"), (0, &b"\x1b"[..]));
+    assert_eq!(strip_terminal_noise(b"\x1b[31m"), (5, &b""[..]));
+    // Plain text in colour is shown as it was (visibly, by the renderer).
+    let (d, evs) = dec1("\x1b[31mError: boom\x1b[0m");
+    assert_eq!(d, Decoded::Events);
+    match &evs[0].kind {
+        EventKind::PlainText(t) => assert_eq!(t, "\x1b[31mError: boom\x1b[0m"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn broken_json_in_noise_is_reported_at_its_byte() {
+    let (d, _) = dec1("\x1b[0m{\"type\":}");
+    match d {
+        Decoded::Skipped(LineProblem::InvalidJson { at, .. }) => assert!(at >= 4, "{at}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn raw_control_characters_in_a_json_line_are_named() {
+    let (d, _) = dec1("{\"text\":\"a\x1bb\"}");
+    assert_eq!(
+        d,
+        Decoded::Skipped(LineProblem::InvalidJson {
+            at: 10,
+            what: "raw control character U+001B; JSON must escape it".into(),
+            truncated: false,
+        })
+    );
+}
+
+#[test]
+fn huge_integers_are_read_as_floats_and_overflowing_floats_are_reported() {
+    let (d, _) = dec1(r#"{"type":"x","n":18446744073709551616,"m":-0}"#);
+    assert_eq!(d, Decoded::Events);
+    let (d, _) = dec1(r#"{"type":"x","n":1e400}"#);
+    assert!(
+        matches!(&d, Decoded::Skipped(LineProblem::InvalidJson { what, .. }) if what.contains("out-of-range")),
+        "{d:?}"
+    );
+}

@@ -71,8 +71,11 @@ pub(crate) fn fmt_cost(out: &mut String, usd: f64) {
         write!(out, "$0")
     } else if usd < 1.0 {
         write!(out, "${usd:.4}")
-    } else {
+    } else if usd < 1e9 {
         write!(out, "${usd:.2}")
+    } else {
+        // Not a real cost; keep the line short (1e308 has 309 digits).
+        write!(out, "${usd:.3e}")
     };
 }
 
@@ -107,5 +110,6 @@ mod tests {
         assert_eq!(s(|o| fmt_cost(o, 0.0)), "$0");
         assert_eq!(s(|o| fmt_cost(o, 0.009_66)), "$0.0097");
         assert_eq!(s(|o| fmt_cost(o, 12.345)), "$12.35");
+        assert_eq!(s(|o| fmt_cost(o, 1e308)), "$1.000e308");
     }
 }
