@@ -134,6 +134,10 @@ pub struct Session {
     done: Vec<SessionSummary>,
     current: Option<SessionSummary>,
     calls: HashMap<String, CallInfo>,
+    /// Ids of main-agent calls not yet listed as never answered, in call
+    /// order: a result looks only at these, not at every call of the
+    /// session (a stream of many results stays linear).
+    unreported: Vec<String>,
     denied: HashSet<String>,
     last_model: Option<String>,
     last_permission_mode: Option<String>,
@@ -236,6 +240,9 @@ impl Session {
                 self.active_since_result = true;
                 cur.tool_calls += 1;
                 let depth = self.note.depth;
+                if depth == 0 && !is_agent(&c.name) {
+                    self.unreported.push(c.id.to_string());
+                }
                 self.calls.insert(
                     c.id.to_string(),
                     CallInfo {
@@ -292,17 +299,18 @@ impl Session {
                 self.active_since_result = false;
                 // Calls of the main agent still open when its turn ends never
                 // ran (a budget or turn limit stopped the agent first).
-                let mut open: Vec<&mut CallInfo> = self
-                    .calls
-                    .values_mut()
-                    .filter(|c| !c.answered && !c.reported && c.depth == 0 && !is_agent(&c.name))
-                    .collect();
-                open.sort_by_key(|c| c.seq);
-                for c in open {
-                    c.reported = true;
-                    self.note
-                        .unanswered
-                        .push((c.name.clone(), c.key_arg.clone()));
+                for id in self.unreported.drain(..) {
+                    if let Some(c) = self.calls.get_mut(&id)
+                        && !c.answered
+                        && !c.reported
+                        && c.depth == 0
+                        && !is_agent(&c.name)
+                    {
+                        c.reported = true;
+                        self.note
+                            .unanswered
+                            .push((c.name.clone(), c.key_arg.clone()));
+                    }
                 }
                 cur.results += 1;
                 cur.outcome = Some(if r.is_error {
@@ -376,6 +384,7 @@ impl Session {
             self.note.previous_incomplete = old.outcome == Some(Outcome::Incomplete);
             self.done.push(old);
             self.calls.clear();
+            self.unreported.clear();
             self.denied.clear();
             self.last_model = None;
             self.last_permission_mode = None;

@@ -76,7 +76,7 @@ pub(crate) struct State {
     claude: claude::State,
     /// The conversation tree by `uuid`: for rewinds, and for the entries a
     /// resume writes again.
-    tree: HashMap<String, Node>,
+    tree: Tree,
     /// Tool call ids already emitted, and answered: each goes out once.
     calls: HashSet<String>,
     results: HashSet<String>,
@@ -96,10 +96,52 @@ pub(crate) struct State {
     early: Span,
 }
 
+/// Entries counted at most when a rewind describes the branch it leaves:
+/// the count scans the entries read after the branch's first one, and a
+/// crafted transcript of many rewinds must not make that quadratic.
+const MAX_BRANCH_SCAN: usize = 10_000;
+
+/// The conversation tree: entries in the order they were read, and an index
+/// by `uuid`.
+#[derive(Default)]
+struct Tree {
+    index: HashMap<String, usize>,
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    fn contains_key(&self, uuid: &str) -> bool {
+        self.index.contains_key(uuid)
+    }
+
+    fn get(&self, uuid: &str) -> Option<&Node> {
+        self.nodes.get(*self.index.get(uuid)?)
+    }
+
+    fn get_mut(&mut self, uuid: &str) -> Option<&mut Node> {
+        self.nodes.get_mut(*self.index.get(uuid)?)
+    }
+
+    /// Add an entry hung on `parent` (replacing one with the same uuid).
+    fn insert(&mut self, uuid: String, parent: Option<&str>, node: Node) {
+        let node = Node {
+            parent: parent.and_then(|p| self.index.get(p).copied()),
+            ..node
+        };
+        if let Some(&i) = self.index.get(&uuid) {
+            self.nodes[i] = node;
+        } else {
+            self.index.insert(uuid, self.nodes.len());
+            self.nodes.push(node);
+        }
+    }
+}
+
 /// One conversation entry of the tree.
 struct Node {
     line: u64,
-    parent: Option<String>,
+    /// Position of the parent entry in [`Tree::nodes`] (always earlier).
+    parent: Option<usize>,
     /// The entry hung on this one most recently (the live branch).
     child: Option<String>,
     /// A user entry that is not only tool results (a prompt, injected text).
@@ -267,9 +309,10 @@ pub(crate) fn decode<'v>(
         }
         state.tree.insert(
             u.to_string(),
+            parent,
             Node {
                 line: ctx.line,
-                parent: parent.map(str::to_string),
+                parent: None,
                 child: None,
                 prompt: false,
                 msg: None,
@@ -504,9 +547,10 @@ fn entry<'v>(
         }
         state.tree.insert(
             u.to_string(),
+            parent_uuid,
             Node {
                 line: ctx.line,
-                parent: parent_uuid.map(str::to_string),
+                parent: None,
                 child: None,
                 prompt,
                 msg: msg_id.map(str::to_string),
@@ -1121,30 +1165,40 @@ fn finish_session(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
 }
 
 /// The branch that hung on the rewound entry, from `root` on.
-fn abandoned(tree: &HashMap<String, Node>, root: &str, from: u64) -> String {
-    let start = tree.get(root).map_or(from, |n| n.line);
-    let mut later: Vec<(u64, &str, Option<&str>)> = tree
-        .iter()
-        .filter(|(_, n)| n.line >= start)
-        .map(|(u, n)| (n.line, u.as_str(), n.parent.as_deref()))
-        .collect();
-    later.sort_unstable_by_key(|x| x.0);
-    let mut branch: HashSet<&str> = HashSet::new();
+fn abandoned(tree: &Tree, root: &str, from: u64) -> String {
+    let Some(&first) = tree.index.get(root) else {
+        return format!("rewind: the conversation goes on from line {from}");
+    };
+    let start = tree.nodes[first].line;
+    // Entries are in reading order and a parent comes before its children,
+    // so one pass from the root finds the branch.
+    let later = &tree.nodes[first..];
+    let scanned = later.len().min(MAX_BRANCH_SCAN);
+    let mut branch = vec![false; scanned];
     let (mut count, mut end) = (0u64, start);
-    for (line, u, p) in later {
-        if u == root || p.is_some_and(|p| branch.contains(p)) {
-            branch.insert(u);
+    for (k, n) in later.iter().take(scanned).enumerate() {
+        let hangs = n
+            .parent
+            .and_then(|p| p.checked_sub(first))
+            .is_some_and(|p| branch.get(p).copied().unwrap_or(false));
+        if k == 0 || hangs {
+            branch[k] = true;
             count += 1;
-            end = end.max(line);
+            end = end.max(n.line);
         }
     }
+    let at_least = if scanned < later.len() {
+        "at least "
+    } else {
+        ""
+    };
     let lines = if end == start {
         format!("line {start}")
     } else {
         format!("lines {start}–{end}")
     };
     format!(
-        "rewind: the conversation goes on from line {from}; {count} entr{} ({lines}) left on an abandoned branch",
+        "rewind: the conversation goes on from line {from}; {at_least}{count} entr{} ({lines}) left on an abandoned branch",
         if count == 1 { "y" } else { "ies" }
     )
 }
