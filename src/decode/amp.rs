@@ -154,7 +154,8 @@ fn assistant<'v>(
             }
             Ok(())
         }
-        _ => Ok(()),
+        // No usable content: kept as it came, so the line does not vanish.
+        _ => super::unknown_line(v, ctx, emit),
     }
 }
 

@@ -87,7 +87,7 @@ pub(crate) fn decode<'v>(
         "assistant" => assistant(v, ctx, &base, state, emit),
         "user" => user(v, ctx, &base, emit),
         "result" => result(v, &base, emit),
-        "stream_event" => stream_event(v, &base, emit),
+        "stream_event" => stream_event(v, ctx, &base, emit),
         "rate_limit_event" => {
             let info = get(v, "rate_limit_info");
             let status = info.and_then(|i| str_at(i, "status")).unwrap_or("unknown");
@@ -454,7 +454,9 @@ pub(crate) fn assistant<'v>(
                 assistant_block(block, ctx, base, message_id.as_ref(), emit)?;
             }
         }
-        _ => {}
+        // No usable content (`"message": null`, `"content": 5`): kept as it
+        // came, so the line does not vanish.
+        _ => unknown(base, ctx, "assistant", None, emit)?,
     }
     if bool_at(v, "aborted") == Some(true) {
         emit(&base.event(EventKind::Notice(Notice {
@@ -578,7 +580,8 @@ pub(crate) fn user<'v>(
             }
             Ok(())
         }
-        _ => Ok(()),
+        // No usable content: kept as it came, so the line does not vanish.
+        _ => unknown(base, ctx, "user", None, emit),
     }
 }
 
@@ -665,23 +668,34 @@ pub(crate) fn model_usage<'v>(v: &'v Value<'v>) -> Vec<ModelUsage<'v>> {
         .unwrap_or_default()
 }
 
-fn stream_event<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-    let Some(ev) = get(v, "event") else {
-        return Ok(());
+fn stream_event<'v>(
+    v: &'v Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    // A fragment without the fields it must have is kept as it came.
+    let Some(ev) = get(v, "event").filter(|e| e.as_object().is_some()) else {
+        return unknown(base, ctx, "stream_event", None, emit);
     };
-    if str_at(ev, "type") != Some("content_block_delta") {
+    let Some(ty) = str_at(ev, "type") else {
+        return unknown(base, ctx, "stream_event", None, emit);
+    };
+    if ty != "content_block_delta" {
         // message_start/stop, block start/stop, message_delta: the complete
         // `assistant` line that follows carries what they announce.
         return Ok(());
     }
-    let Some(delta) = get(ev, "delta") else {
-        return Ok(());
+    let Some(delta) = get(ev, "delta").filter(|d| d.as_object().is_some()) else {
+        return unknown(base, ctx, "stream_event", None, emit);
     };
     let (kind, text) = match str_at(delta, "type") {
         Some("text_delta") => (DeltaKind::Text, cow_at(delta, "text")),
         Some("thinking_delta") => (DeltaKind::Thinking, cow_at(delta, "thinking")),
         Some("input_json_delta") => (DeltaKind::ToolInput, cow_at(delta, "partial_json")),
-        _ => return Ok(()),
+        // Signatures, citations: nothing to show.
+        Some(_) => return Ok(()),
+        None => return unknown(base, ctx, "stream_event", None, emit),
     };
     emit(&base.event(EventKind::Delta(Delta {
         kind,

@@ -201,7 +201,8 @@ fn assistant<'v>(
                 }
             }
         }
-        _ => {}
+        // No usable content: kept as it came, so the line does not vanish.
+        _ => return super::unknown_line(v, ctx, emit),
     }
     if text.is_empty() {
         return Ok(());

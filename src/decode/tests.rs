@@ -1449,13 +1449,26 @@ fn other_stream_events_give_nothing() {
         r#"{"type":"stream_event","event":{"type":"message_start","message":{}}}"#,
         r#"{"type":"stream_event","event":{"type":"content_block_start","index":0}}"#,
         r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"x"}}}"#,
-        r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0}}"#,
-        r#"{"type":"stream_event"}"#,
-        r#"{"type":"stream_event","event":5}"#,
     ] {
         let (d, evs) = dec1(l);
         assert_eq!(d, Decoded::Events, "{l}");
         assert!(evs.is_empty(), "{l}: {evs:?}");
+    }
+}
+
+#[test]
+fn malformed_stream_events_are_kept_as_unknown() {
+    // Issue 6: a line of a known type without the fields it must have does
+    // not vanish; JSONL keeps it, `-v` shows it.
+    for l in [
+        r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0}}"#,
+        r#"{"type":"stream_event"}"#,
+        r#"{"type":"stream_event","event":5}"#,
+        r#"{"type":"stream_event","event":{"delta":{}}}"#,
+    ] {
+        let ev = one(l);
+        assert_eq!(as_unknown(&ev).type_name, "stream_event", "{l}");
+        assert_eq!(as_unknown(&ev).raw, l);
     }
 }
 
@@ -1533,10 +1546,18 @@ fn wrong_typed_fields_do_not_panic() {
 
 #[test]
 fn wrong_typed_fields_give_lenient_values() {
-    let evs = events(r#"{"type":"assistant","message":{"content":5}}"#);
-    assert!(evs.is_empty());
-    let evs = events(r#"{"type":"assistant","message":null}"#);
-    assert!(evs.is_empty());
+    // Issue 6: no usable content is kept as an unknown event, not dropped.
+    for l in [
+        r#"{"type":"assistant","message":{"content":5}}"#,
+        r#"{"type":"assistant","message":null}"#,
+        r#"{"type":"assistant"}"#,
+        r#"{"type":"user","message":{"content":null}}"#,
+        r#"{"type":"user","message":"str"}"#,
+    ] {
+        let ev = one(l);
+        assert_eq!(as_unknown(&ev).raw, l);
+    }
+    assert!(events(r#"{"type":"assistant","message":{"content":[]}}"#).is_empty());
     let ev = one(
         r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Read","input":"str"}]}}"#,
     );
