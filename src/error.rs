@@ -16,6 +16,8 @@ pub enum ExitStatus {
     Failure,
     /// 3: the input ended without a result event (agent crashed, stream cut off, empty input).
     Incomplete,
+    /// 130: interrupted by SIGINT (Ctrl-C), after printing the summary so far.
+    Interrupted,
 }
 
 impl ExitStatus {
@@ -27,6 +29,7 @@ impl ExitStatus {
             ExitStatus::SessionError => 1,
             ExitStatus::Failure => 2,
             ExitStatus::Incomplete => 3,
+            ExitStatus::Interrupted => 130,
         }
     }
 
@@ -46,6 +49,9 @@ impl ExitStatus {
 pub enum Error {
     /// Output could not be written (a closed pipe is `BrokenPipe`).
     Write(io::Error),
+    /// SIGINT arrived while reading (see [`crate::input::ahead`]): the
+    /// caller prints the summary so far and exits with status 130.
+    Interrupted,
 }
 
 impl Error {
@@ -54,6 +60,7 @@ impl Error {
     pub fn is_broken_pipe(&self) -> bool {
         match self {
             Error::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
+            Error::Interrupted => false,
         }
     }
 }
@@ -61,7 +68,8 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Write(e) => write!(f, "cannot write output: {e}"),
+            Error::Write(e) => write!(f, "cannot write output: {}", describe_io(e)),
+            Error::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -70,6 +78,24 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Write(e) => Some(e),
+            Error::Interrupted => None,
+        }
+    }
+}
+
+/// An I/O error in the words of a one-line message: `no such file`,
+/// `No space left on device` (the OS text without its ` (os error 28)`).
+#[must_use]
+pub fn describe_io(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file".to_string(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let text = e.to_string();
+            match (text.rfind(" (os error "), text.ends_with(')')) {
+                (Some(at), true) => text[..at].to_string(),
+                _ => text,
+            }
         }
     }
 }

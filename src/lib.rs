@@ -40,12 +40,15 @@ pub mod run;
 pub mod session;
 
 use std::io::{self, BufWriter, Write};
+use std::sync::Arc;
 
 use termcolor::{Ansi, NoColor, WriteColor};
 
 pub use cli::{Format, Options};
 pub use error::{Error, ExitStatus};
 pub use event::{Event, EventKind, Producer};
+pub use input::Interrupt;
+use input::ReadAhead;
 pub use run::{Feeder, Runner};
 pub use session::{Outcome, Session};
 
@@ -55,13 +58,17 @@ use render::{Jsonl, Pretty, PrettyOptions, Sink};
 /// blocks; the run loop flushes whenever input pauses.
 const OUT_BUFFER: usize = 64 * 1024;
 
-/// Run streamview over the real stdin/files, stdout and stderr.
+/// Run streamview over the real stdin/files, stdout and stderr. Inputs are
+/// read on a background thread ([`input::ReadAhead`]) so that `interrupt`
+/// (set by the binary's SIGINT handler) can stop a run that waits for
+/// input: the summary so far is printed and the status is
+/// [`ExitStatus::Interrupted`].
 ///
 /// # Errors
 /// Output cannot be written ([`Error::is_broken_pipe`] tells a reader that
 /// went away, which is not worth a message).
-pub fn run(opts: &Options) -> Result<ExitStatus, Error> {
-    let stdout = BufWriter::with_capacity(OUT_BUFFER, io::stdout().lock());
+pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Error> {
+    let stdout = BufWriter::with_capacity(OUT_BUFFER, stdout_writer());
     let colored = |w: Box<dyn Write>, on: bool| -> Box<dyn WriteColor> {
         if on {
             Box::new(Ansi::new(w))
@@ -80,7 +87,7 @@ pub fn run(opts: &Options) -> Result<ExitStatus, Error> {
     match format {
         Format::Jsonl => {
             let mut sink = Jsonl::new(stdout);
-            run_sink(opts, &mut sink, &mut diag)
+            run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))
         }
         Format::Pretty => {
             let popts = PrettyOptions {
@@ -91,12 +98,26 @@ pub fn run(opts: &Options) -> Result<ExitStatus, Error> {
             let out = colored(Box::new(stdout), opts.color_stdout);
             let err = colored(Box::new(io::stderr()), opts.color_stderr);
             let mut sink = Pretty::new(out, err, popts);
-            run_sink(opts, &mut sink, &mut diag)
+            run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))
         }
     }
 }
 
-/// Run over `opts.sources` into any sink.
+/// Standard output for the sinks. On Unix a duplicate of fd 1 as a `File`:
+/// `Stdout` reports success for writes that fail with `EBADF` (fd 1 opened
+/// read-only), and output that cannot be written must be an error.
+fn stdout_writer() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(io::stdout().lock())
+}
+
+/// Run over `opts.sources` into any sink, reading on the calling thread.
 ///
 /// # Errors
 /// The sink cannot write.
@@ -105,12 +126,39 @@ pub fn run_sink<S: Sink + ?Sized, E: Write>(
     sink: &mut S,
     diag: &mut diag::Diag<E>,
 ) -> Result<ExitStatus, Error> {
+    run_sink_with(opts, sink, diag, None)
+}
+
+/// Run over `opts.sources` into any sink; with an `interrupt`, each input
+/// is read on a background thread ([`input::ReadAhead`]) and the run can
+/// be stopped while it waits for input.
+///
+/// # Errors
+/// The sink cannot write.
+pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
+    opts: &Options,
+    sink: &mut S,
+    diag: &mut diag::Diag<E>,
+    interrupt: Option<&Arc<Interrupt>>,
+) -> Result<ExitStatus, Error> {
     let mut runner = Runner::new(sink, diag, opts.max_line_bytes).with_producer(opts.from);
     for src in &opts.sources {
         let name = src.display_name();
-        match src.open() {
-            Ok(rdr) => runner.source(&name, rdr)?,
-            Err(e) => runner.open_failed(&name, &e),
+        let opened = src.open().and_then(|rdr| match interrupt {
+            Some(intr) => Ok(Box::new(ReadAhead::spawn(rdr, intr)?) as Box<dyn io::Read>),
+            None => Ok(rdr as Box<dyn io::Read>),
+        });
+        let res = match opened {
+            Ok(rdr) => runner.source(&name, rdr),
+            Err(e) => {
+                runner.open_failed(&name, &e);
+                Ok(())
+            }
+        };
+        match res {
+            Ok(()) => {}
+            Err(Error::Interrupted) => return Ok(runner.interrupted()?.1),
+            Err(e) => return Err(e),
         }
     }
     let (_, status) = runner.finish()?;

@@ -3,21 +3,33 @@
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Parser;
 use streamview::cli::{Cli, Env, resolve};
+use streamview::{ExitStatus, Interrupt};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let opts = resolve(&cli, &Env::from_process());
-    match streamview::run(&opts) {
+    // Ctrl-C: the first one stops the run, which prints the summary so far
+    // and exits 130; a second one (the summary cannot get out: a stopped
+    // pager, a full pipe) exits at once.
+    let interrupt = Interrupt::new();
+    let on_sigint = Arc::clone(&interrupt);
+    let _ = ctrlc::set_handler(move || {
+        if on_sigint.trigger() {
+            std::process::exit(i32::from(ExitStatus::Interrupted.code()));
+        }
+    });
+    match streamview::run(&opts, &interrupt) {
         Ok(status) => ExitCode::from(status.code()),
         // The reader went away (`streamview log | head`): that is how pipes
         // end, not an error. We do not reset SIGPIPE; the write error is it.
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "streamview: {e}");
-            ExitCode::from(streamview::ExitStatus::Failure.code())
+            ExitCode::from(ExitStatus::Failure.code())
         }
     }
 }

@@ -9,9 +9,9 @@ use std::io::{Read, Write};
 
 use crate::decode::{Decoded, Decoder, LineProblem};
 use crate::diag::Diag;
-use crate::error::{Error, ExitStatus};
+use crate::error::{Error, ExitStatus, describe_io};
 use crate::event::{Event, Producer};
-use crate::input::{Frame, Line, LineReader};
+use crate::input::{Frame, Line, LineReader, ahead};
 use crate::render::Sink;
 use crate::session::Session;
 
@@ -69,8 +69,10 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// Process one input to its end.
     ///
     /// # Errors
-    /// Output cannot be written. A read error is reported, ends this input
-    /// and makes the exit status 2, but is not fatal.
+    /// Output cannot be written, or the reader was interrupted
+    /// ([`Error::Interrupted`], from a [`crate::input::ReadAhead`]: finish
+    /// with [`Runner::interrupted`]). A read error is reported, ends this
+    /// input and makes the exit status 2, but is not fatal.
     pub fn source<R: Read>(&mut self, name: &str, rdr: R) -> Result<(), Error> {
         let mut rdr = LineReader::new(rdr, self.max_line);
         let mut dec = Decoder::with_producer(self.from);
@@ -79,23 +81,49 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 self.frame(name, &frame, &mut dec)?;
             }
             if rdr.is_eof() {
-                let Runner { session, sink, .. } = self;
-                return dec
-                    .finish(&mut |ev: &Event<'_>| {
-                        session.observe(ev);
-                        sink.event(ev, session)
-                    })
-                    .map_err(Error::Write);
+                return self.finish_decoder(&mut dec, false);
             }
             // About to block on read: whatever was rendered goes out now.
             self.sink.flush().map_err(Error::Write)?;
             if let Err(e) = rdr.fill() {
+                if ahead::is_interrupt(&e) {
+                    self.finish_decoder(&mut dec, true)?;
+                    return Err(Error::Interrupted);
+                }
                 self.io_failed = true;
+                self.sink.flush().map_err(Error::Write)?;
                 self.diag
                     .message(&format!("error reading {name}: {}", describe_io(&e)));
                 return Ok(());
             }
         }
+    }
+
+    /// End of one input: the decoder emits what it held back (joined text,
+    /// calls, totals). After an interrupt, without the results it would
+    /// rebuild: the stream did not end, it was stopped.
+    fn finish_decoder(&mut self, dec: &mut Decoder, interrupted: bool) -> Result<(), Error> {
+        let Runner { session, sink, .. } = self;
+        dec.finish(&mut |ev: &Event<'_>| {
+            if interrupted && matches!(ev.kind, crate::event::EventKind::Result(_)) {
+                return Ok(());
+            }
+            session.observe(ev);
+            sink.event(ev, session)
+        })
+        .map_err(Error::Write)
+    }
+
+    /// Ctrl-C: close the sessions as they are (the pretty sink lists what
+    /// was interrupted and the totals so far), print the closing
+    /// diagnostics, and return [`ExitStatus::Interrupted`].
+    ///
+    /// # Errors
+    /// Output cannot be written.
+    pub fn interrupted(mut self) -> Result<(Session, ExitStatus), Error> {
+        self.session.mark_interrupted();
+        let (session, _) = self.finish()?;
+        Ok((session, ExitStatus::Interrupted))
     }
 
     fn frame(&mut self, name: &str, frame: &Frame<'_>, dec: &mut Decoder) -> Result<(), Error> {
@@ -162,7 +190,10 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     pub fn finish(mut self) -> Result<(Session, ExitStatus), Error> {
         self.session.finish();
         self.sink.finish(&self.session).map_err(Error::Write)?;
-        if self.session.is_empty() && !(self.io_failed && self.lines == 0) {
+        if self.session.is_empty()
+            && !(self.io_failed && self.lines == 0)
+            && !self.session.is_interrupted()
+        {
             let plain = self.session.stats().plain_text;
             let msg = if plain > 0 {
                 format!(
@@ -186,14 +217,6 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             ExitStatus::from_outcome(self.session.worst_outcome())
         };
         Ok((self.session, status))
-    }
-}
-
-fn describe_io(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => e.to_string(),
     }
 }
 

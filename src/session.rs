@@ -147,6 +147,8 @@ pub struct Session {
     active_since_result: bool,
     /// The input was cut in the middle of a line.
     cut: bool,
+    /// The run was stopped by Ctrl-C.
+    interrupted: bool,
     note: Note,
     stats: Stats,
 }
@@ -197,6 +199,19 @@ impl Session {
     /// cut off, so the session cannot count as complete.
     pub fn mark_cut(&mut self) {
         self.cut = true;
+    }
+
+    /// Record that the run was stopped (Ctrl-C) before the input ended. The
+    /// outcome is still decided from the events seen; sinks use this to say
+    /// why the summary comes early.
+    pub fn mark_interrupted(&mut self) {
+        self.interrupted = true;
+    }
+
+    /// True when the run was stopped by Ctrl-C.
+    #[must_use]
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupted
     }
 
     /// Update the state with one event. Call before handing it to sinks.

@@ -1,12 +1,14 @@
 //! Where bytes come from: standard input or files, and how they are cut into
 //! lines. Knows nothing about JSON.
 
+pub mod ahead;
 pub mod lines;
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
 
+pub use ahead::{Interrupt, ReadAhead};
 pub use lines::{Frame, Line, LineReader};
 
 /// One input named on the command line.
@@ -38,13 +40,14 @@ impl Source {
         }
     }
 
-    /// Open the source for reading.
+    /// Open the source for reading (`Send`, so that a [`ReadAhead`] can
+    /// read it on its own thread).
     ///
     /// # Errors
     /// The file cannot be opened (missing, permission, a directory…).
-    pub fn open(&self) -> io::Result<Box<dyn Read>> {
+    pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         match self {
-            Source::Stdin => Ok(Box::new(io::stdin().lock())),
+            Source::Stdin => Ok(Box::new(io::stdin())),
             Source::Path(p) => {
                 let f = File::open(p)?;
                 if f.metadata()?.is_dir() {

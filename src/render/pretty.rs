@@ -572,10 +572,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     fn incomplete(&mut self, s: &Session) -> io::Result<()> {
-        let mut lines = vec![vec![(
-            Style::Error,
-            Cow::Borrowed("✗ stream ended without a result"),
-        )]];
+        let head = if s.is_interrupted() {
+            "✗ interrupted (Ctrl-C) before a result"
+        } else {
+            "✗ stream ended without a result"
+        };
+        let mut lines = vec![vec![(Style::Error, Cow::Borrowed(head))]];
         let mut open: Vec<_> = s.unanswered_calls().collect();
         open.sort_by(|a, b| a.0.cmp(b.0));
         for (_, c) in open {

@@ -1,0 +1,264 @@
+//! Reading on a thread of its own, so that the loop waiting for input can be
+//! woken up.
+//!
+//! Why: Ctrl-C must print the summary so far (issue 6). The signal handler
+//! (`ctrlc`, installed with `SA_RESTART`) runs on its own thread and does not
+//! interrupt a `read()` blocked on a quiet pipe, and the crate forbids the
+//! unsafe code it would take to change that. So the blocking `read()` happens
+//! here, on a reader thread, and the main loop waits on a channel that the
+//! handler can also post to ([`Interrupt::trigger`]). The main loop keeps
+//! its shape (frame what is buffered, flush, then wait), which is also where
+//! a live status line (issue 4) will hook in.
+//!
+//! Memory stays bounded: at most [`QUEUE`] chunks of [`CHUNK`] bytes are in
+//! flight, and their buffers are handed back to the reader for reuse. The
+//! one copy, from a chunk into the line buffer, costs far less than parsing
+//! (see the README's throughput numbers).
+
+use std::fmt;
+use std::io::{self, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+
+/// Bytes asked for by one `read()` on the reader thread.
+pub const CHUNK: usize = 64 * 1024;
+
+/// Chunks read ahead at most.
+pub const QUEUE: usize = 4;
+
+enum Msg {
+    /// A buffer and how many of its bytes were read.
+    Data(Vec<u8>, usize),
+    /// End of input.
+    End,
+    /// The read failed; the input ends here.
+    Failed(io::Error),
+    /// Look at the interrupt flag.
+    Wake,
+}
+
+/// The flag a SIGINT handler sets, and the way to wake the reader that
+/// waits for input.
+#[derive(Default)]
+pub struct Interrupt {
+    flag: AtomicBool,
+    waker: Mutex<Option<SyncSender<Msg>>>,
+}
+
+impl fmt::Debug for Interrupt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Interrupt")
+            .field("set", &self.is_set())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Interrupt {
+    /// A flag that is not set.
+    #[must_use]
+    pub fn new() -> Arc<Interrupt> {
+        Arc::new(Interrupt::default())
+    }
+
+    /// Set the flag and wake a [`ReadAhead`] waiting for input. Returns true
+    /// when the flag was already set (a second Ctrl-C).
+    pub fn trigger(&self) -> bool {
+        let was = self.flag.swap(true, Ordering::SeqCst);
+        let waker = self.waker.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(tx) = waker.as_ref() {
+            // A full queue means the reader is not waiting: it looks at the
+            // flag before it takes the next chunk.
+            let _ = tx.try_send(Msg::Wake);
+        }
+        was
+    }
+
+    /// True once [`Interrupt::trigger`] was called.
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+}
+
+/// The error [`ReadAhead`] returns once interrupted.
+#[derive(Debug)]
+struct Interrupted;
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// True for the error a [`ReadAhead`] returns when its [`Interrupt`] was
+/// triggered.
+#[must_use]
+pub fn is_interrupt(e: &io::Error) -> bool {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<Interrupted>())
+        .is_some()
+}
+
+/// A `Read` whose reads happen on a background thread; see the module docs.
+pub struct ReadAhead {
+    rx: Receiver<Msg>,
+    spare: Sender<Vec<u8>>,
+    chunk: Vec<u8>,
+    pos: usize,
+    len: usize,
+    done: bool,
+    interrupt: Arc<Interrupt>,
+}
+
+impl ReadAhead {
+    /// Start reading `rdr` on a new thread. `interrupt` can wake the reads.
+    ///
+    /// # Errors
+    /// The thread cannot be started.
+    pub fn spawn<R: Read + Send + 'static>(
+        mut rdr: R,
+        interrupt: &Arc<Interrupt>,
+    ) -> io::Result<ReadAhead> {
+        let (tx, rx) = mpsc::sync_channel(QUEUE);
+        let (spare, spares) = mpsc::channel::<Vec<u8>>();
+        *interrupt
+            .waker
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(tx.clone());
+        thread::Builder::new()
+            .name("streamview-reader".into())
+            .spawn(move || {
+                loop {
+                    let mut buf = spares.try_recv().unwrap_or_else(|_| vec![0; CHUNK]);
+                    let msg = match rdr.read(&mut buf) {
+                        Ok(0) => Msg::End,
+                        Ok(n) => Msg::Data(buf, n),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(e) => Msg::Failed(e),
+                    };
+                    let last = !matches!(msg, Msg::Data(..));
+                    // The receiver is gone when the run ended early (a
+                    // closed stdout): nothing left to do.
+                    if tx.send(msg).is_err() || last {
+                        return;
+                    }
+                }
+            })?;
+        Ok(ReadAhead {
+            rx,
+            spare,
+            chunk: Vec::new(),
+            pos: 0,
+            len: 0,
+            done: false,
+            interrupt: Arc::clone(interrupt),
+        })
+    }
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.interrupt.is_set() {
+                return Err(io::Error::other(Interrupted));
+            }
+            if self.pos < self.len {
+                let n = out.len().min(self.len - self.pos);
+                out[..n].copy_from_slice(&self.chunk[self.pos..self.pos + n]);
+                self.pos += n;
+                return Ok(n);
+            }
+            if self.done {
+                return Ok(0);
+            }
+            if !self.chunk.is_empty() {
+                let _ = self.spare.send(std::mem::take(&mut self.chunk));
+            }
+            match self.rx.recv() {
+                Ok(Msg::Data(buf, n)) => {
+                    self.chunk = buf;
+                    self.pos = 0;
+                    self.len = n;
+                }
+                Ok(Msg::End) | Err(_) => {
+                    self.done = true;
+                    return Ok(0);
+                }
+                Ok(Msg::Failed(e)) => {
+                    self.done = true;
+                    return Err(e);
+                }
+                Ok(Msg::Wake) => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A reader that never returns, like a quiet pipe.
+    struct Quiet;
+
+    impl Read for Quiet {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            loop {
+                thread::sleep(Duration::from_secs(3600));
+            }
+        }
+    }
+
+    #[test]
+    fn reads_everything_in_order() {
+        let data: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();
+        let intr = Interrupt::new();
+        let mut rdr = ReadAhead::spawn(io::Cursor::new(data.clone()), &intr).unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 1000];
+        loop {
+            let n = rdr.read(&mut buf).unwrap();
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, data);
+        assert_eq!(rdr.read(&mut buf).unwrap(), 0);
+    }
+
+    #[test]
+    fn an_interrupt_wakes_a_blocked_read() {
+        let intr = Interrupt::new();
+        let mut rdr = ReadAhead::spawn(Quiet, &intr).unwrap();
+        let trigger = Arc::clone(&intr);
+        let t = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(50));
+            trigger.trigger()
+        });
+        let err = rdr.read(&mut [0u8; 16]).unwrap_err();
+        assert!(is_interrupt(&err));
+        assert!(!t.join().unwrap(), "the first trigger");
+        assert!(intr.trigger(), "the second trigger");
+    }
+
+    #[test]
+    fn read_errors_are_passed_on() {
+        struct Failing;
+        impl Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk on fire"))
+            }
+        }
+        let mut rdr = ReadAhead::spawn(Failing, &Interrupt::new()).unwrap();
+        let err = rdr.read(&mut [0u8; 16]).unwrap_err();
+        assert!(!is_interrupt(&err));
+        assert_eq!(err.to_string(), "disk on fire");
+        assert_eq!(rdr.read(&mut [0u8; 16]).unwrap(), 0);
+    }
+}
