@@ -157,7 +157,8 @@ fn assistant<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Re
             }
             Ok(())
         }
-        _ => Ok(()),
+        // No usable content: kept as it came, so the line does not vanish.
+        _ => super::unknown_line(v, ctx, emit),
     }
 }
 
