@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use clap::Parser;
 use streamview::cli::{Cli, Env, resolve};
+use streamview::render::sanitize::{is_unsafe, sanitize};
 use streamview::{ExitStatus, Interrupt};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| usage_error(&e));
     let opts = resolve(&cli, &Env::from_process());
     // Ctrl-C: the first one stops the run, which prints the summary so far
     // and exits 130; a second one (the summary cannot get out: a stopped
@@ -32,4 +33,19 @@ fn main() -> ExitCode {
             ExitCode::from(ExitStatus::Failure.code())
         }
     }
+}
+
+/// clap's usage errors quote the argument they could not use, as it came:
+/// an escape sequence or a bidi control in it would reach the terminal.
+/// When an argument holds one, the error is printed plain and sanitized
+/// like everything else streamview writes; otherwise clap prints it (with
+/// its colours). `--help` and `--version` are clap's too.
+fn usage_error(e: &clap::Error) -> ! {
+    let hostile = std::env::args_os().any(|a| a.to_string_lossy().chars().any(is_unsafe));
+    if !hostile || !e.use_stderr() {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let _ = std::io::stderr().write_all(sanitize(&text).as_bytes());
+    std::process::exit(e.exit_code());
 }
