@@ -1,0 +1,860 @@
+//! Adversarial inputs (issue 6): each case gives its documented result —
+//! rendered, or reported on stderr with its line number and skipped — with
+//! the documented exit status, bounded memory, and nothing on stdout or
+//! stderr that a terminal would act on.
+//!
+//! The README ("Bad input", "Terminal safety") documents every result
+//! asserted here.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests: a panic is a failure"
+)]
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{
+    Out, PRODUCERS, all_fixtures, assert_jsonl, assert_terminal_safe, drain, fixture, read, run,
+    run_all, sv_std, wait_deadline,
+};
+use serde_json::{Value, json};
+use streamview::render::Verbosity;
+
+const INIT: &str = r#"{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":["Bash"]}"#;
+const DONE: &str =
+    r#"{"type":"result","subtype":"success","is_error":false,"session_id":"s1","num_turns":1}"#;
+
+fn text_line(text: &str) -> String {
+    json!({"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"text","text":text}]}})
+        .to_string()
+}
+
+/// A session: init, the given lines, a success result (each newline-ended).
+fn session(lines: &[&[u8]]) -> Vec<u8> {
+    let mut v = Vec::new();
+    v.extend_from_slice(INIT.as_bytes());
+    v.push(b'\n');
+    for l in lines {
+        v.extend_from_slice(l);
+        v.push(b'\n');
+    }
+    v.extend_from_slice(DONE.as_bytes());
+    v.push(b'\n');
+    v
+}
+
+/// Run in every format and verbosity, check the streams are terminal-safe
+/// and the JSONL parses; return the normal pretty run.
+fn run_checked(args: &[&str], stdin: &[u8]) -> Out {
+    for extra in [
+        &["--format", "jsonl"][..],
+        &["-v"],
+        &["-q"],
+        &["--color", "always"],
+    ] {
+        let mut all = args.to_vec();
+        all.extend_from_slice(extra);
+        let o = run(&all, stdin);
+        let colour = extra.contains(&"always");
+        assert_terminal_safe(&format!("{all:?} stdout"), &o.stdout, colour);
+        assert_terminal_safe(&format!("{all:?} stderr"), &o.stderr, colour);
+        if extra.contains(&"jsonl") {
+            assert_jsonl(&format!("{all:?}"), &o.stdout);
+        }
+    }
+    run(args, stdin)
+}
+
+fn skipped(o: &Out, line: u64, what: &str) {
+    let want = format!("streamview: <stdin>:{line}: {what}; skipped");
+    assert!(
+        o.err().lines().any(|l| l == want),
+        "missing `{want}` in:\n{}",
+        o.err()
+    );
+}
+
+// ---------------------------------------------------------------- empty input
+
+#[test]
+fn empty_input_is_exit_3_with_a_hint() {
+    let o = run_checked(&[], b"");
+    assert_eq!(o.code, 3);
+    assert_eq!(o.out(), "");
+    assert!(
+        o.err()
+            .starts_with("streamview: the input is empty; run the agent with")
+    );
+}
+
+#[test]
+fn only_blank_lines_is_exit_3_and_nothing_is_skipped() {
+    let o = run_checked(&[], b"\n\n   \r\n\t\n\xEF\xBB\xBF\n");
+    assert_eq!(o.code, 3);
+    assert_eq!(o.out(), "");
+    assert_eq!(
+        o.err(),
+        "streamview: no events in the input: every line was blank or skipped\n"
+    );
+}
+
+// ---------------------------------------------------------------- encodings
+
+#[test]
+fn invalid_utf8_outside_strings_is_reported_and_skipped() {
+    let input = session(&[
+        b"\xff\xfe not text",
+        b"{\"type\":\"x\"} \xc3\x28",
+        b"caf\xe9",
+    ]);
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 0, "the session itself is fine");
+    skipped(&o, 2, "not valid UTF-8 (byte 1)");
+    skipped(&o, 3, "not valid UTF-8 (byte 14)");
+    skipped(&o, 4, "not valid UTF-8 (byte 4)");
+    assert!(o.err().ends_with("streamview: 3 lines skipped\n"));
+    assert!(o.out().contains("✓ done"));
+}
+
+#[test]
+fn invalid_utf8_inside_a_string_is_reported_and_skipped() {
+    let mut bad = text_line("before after").into_bytes();
+    let at = bad.windows(6).position(|w| w == b"before").unwrap() + 6;
+    bad[at] = 0xff;
+    let o = run_checked(&[], &session(&[&bad, text_line("next").as_bytes()]));
+    assert_eq!(o.code, 0);
+    skipped(&o, 2, &format!("not valid UTF-8 (byte {})", at + 1));
+    assert!(o.out().contains("next"));
+}
+
+#[test]
+fn nul_bytes_are_shown_visibly_or_reported() {
+    let escaped = text_line("a\u{0}b");
+    let raw_nul = b"{\"type\":\"assistant\",\"message\":{\"content\":\"raw\0nul\"}}";
+    let input = session(&[b"\0\0\0", raw_nul, escaped.as_bytes()]);
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 0);
+    // A line of NULs is not JSON: plain text, shown with control pictures.
+    assert!(o.out().contains("␀␀␀"), "{}", o.out());
+    // A raw NUL inside JSON is invalid JSON, and says so.
+    let at = raw_nul.iter().position(|&b| b == 0).unwrap() + 1;
+    skipped(
+        &o,
+        3,
+        &format!("invalid JSON at byte {at} (raw control character U+0000; JSON must escape it)"),
+    );
+    // An escaped NUL is content: shown as a picture, kept exactly in JSONL.
+    assert!(o.out().contains("a␀b"));
+    let j = run(&["--format", "jsonl"], &input);
+    assert!(j.out().contains(r#""text":"a\u0000b""#));
+    assert!(!j.stdout.contains(&0));
+}
+
+#[test]
+fn a_bom_is_accepted_at_the_start_and_on_later_lines() {
+    let path = fixture("claude/tools_basic.jsonl");
+    let plain = read(&path);
+    let mut with_bom = b"\xEF\xBB\xBF".to_vec();
+    for (i, l) in plain.split_inclusive(|&b| b == b'\n').enumerate() {
+        if i % 3 == 2 {
+            with_bom.extend_from_slice(b"\xEF\xBB\xBF");
+        }
+        with_bom.extend_from_slice(l);
+    }
+    for args in [&[][..], &["--format", "jsonl"], &["-v"]] {
+        let a = run_checked(args, &plain);
+        let b = run_checked(args, &with_bom);
+        assert_eq!(a.out(), b.out(), "{args:?}");
+        assert_eq!(a.err(), b.err());
+        assert_eq!(a.code, b.code);
+    }
+}
+
+#[test]
+fn crlf_line_ends_give_the_same_output() {
+    for name in [
+        "claude/tools_basic.jsonl",
+        "codex/mixed.jsonl",
+        "gemini/files.jsonl",
+        "opencode/mixed.jsonl",
+        "qwen/mixed.jsonl",
+        "amp/tools.jsonl",
+        "cursor/tools.jsonl",
+        "claude-transcript/transcript_tools_basic.jsonl",
+    ] {
+        let lf = read(&fixture(name));
+        let mut crlf = Vec::new();
+        for l in lf.split_inclusive(|&b| b == b'\n') {
+            crlf.extend_from_slice(l.strip_suffix(b"\n").unwrap_or(l));
+            crlf.extend_from_slice(b"\r\n");
+        }
+        for args in [&[][..], &["--format", "jsonl"]] {
+            let a = run(args, &lf);
+            let b = run_checked(args, &crlf);
+            assert_eq!(a.out(), b.out(), "{name} {args:?}");
+            assert_eq!(a.code, b.code, "{name}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------- long lines
+
+/// The peak resident memory of a running process, from `/proc` (Linux).
+fn vm_hwm_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A 200 MB single line, written through a pipe, with the default limit
+/// (64 MiB): reported with its line number and length and skipped, the rest
+/// of the stream rendered, and the peak memory of the process stays near the
+/// limit (the line buffer grows to the limit once, then discards).
+#[test]
+fn a_200_mb_line_is_skipped_with_bounded_memory() {
+    const LEN: usize = 200 * 1024 * 1024;
+    let mut child = sv_std()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let (close_tx, close_rx) = mpsc::channel::<()>();
+    let writer = thread::spawn(move || {
+        writeln!(stdin, "{INIT}").unwrap();
+        let head = br#"{"type":"assistant","message":{"content":[{"type":"text","text":""#;
+        let tail = b"\"}]}}\n";
+        stdin.write_all(head).unwrap();
+        let block = vec![b'A'; 1 << 20];
+        let mut left = LEN - head.len() - (tail.len() - 1);
+        while left > 0 {
+            let n = left.min(block.len());
+            stdin.write_all(&block[..n]).unwrap();
+            left -= n;
+        }
+        stdin.write_all(tail).unwrap();
+        writeln!(stdin, "{DONE}").unwrap();
+        // Keep the pipe open until the memory was measured.
+        let _ = close_rx.recv_timeout(Duration::from_secs(60));
+    });
+    let stderr = drain(child.stderr.take().unwrap());
+    let (done_tx, done_rx) = mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    let reader = thread::spawn(move || {
+        let mut out = String::new();
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap();
+            if line.starts_with("✓ done") {
+                let _ = done_tx.send(());
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    });
+    let started = Instant::now();
+    done_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the line after the long one is rendered");
+    let peak = vm_hwm_kib(pid);
+    let elapsed = started.elapsed();
+    close_tx.send(()).unwrap();
+    writer.join().unwrap();
+    let status = wait_deadline(&mut child, Duration::from_secs(30));
+    let out = reader.join().unwrap();
+    let err = String::from_utf8(stderr.join().unwrap()).unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "streamview: <stdin>:2: line of {LEN} bytes exceeds --max-line-bytes 67108864; skipped\n\
+             streamview: 1 line skipped\n"
+        )
+    );
+    assert!(out.starts_with("● m in /w"), "{out}");
+    if let Some(kib) = peak {
+        // 64 MiB of line buffer plus the program itself and the read-ahead
+        // queue; far from the 200 MB of the line.
+        eprintln!("200 MB line: peak RSS {kib} KiB, {elapsed:?}");
+        assert!(kib < 100 * 1024, "peak RSS {kib} KiB");
+    }
+}
+
+#[test]
+fn a_line_just_over_max_line_bytes_is_skipped_and_one_at_the_limit_is_not() {
+    let limit = 1000;
+    let fit = |len: usize| {
+        let base = text_line("").len();
+        let l = text_line(&"x".repeat(len - base));
+        assert_eq!(l.len(), len);
+        l
+    };
+    let at = fit(limit);
+    let over = fit(limit + 1);
+    let at_crlf = format!("{at}\r");
+    let input = session(&[at.as_bytes(), over.as_bytes(), at_crlf.as_bytes()]);
+    let o = run_checked(&["--max-line-bytes", "1000"], &input);
+    assert_eq!(o.code, 0);
+    skipped(&o, 3, "line of 1001 bytes exceeds --max-line-bytes 1000");
+    assert_eq!(o.err().lines().count(), 2, "{}", o.err());
+    assert_eq!(
+        o.out().lines().filter(|l| l.contains("xxxxxxxxxx")).count(),
+        2
+    );
+}
+
+// ---------------------------------------------------------------- JSON edge cases
+
+#[test]
+fn a_hundred_thousand_levels_of_nesting_are_reported_and_skipped() {
+    let arrays = "[".repeat(100_000);
+    let objects = r#"{"a":"#.repeat(100_000);
+    let closed = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let input = session(&[arrays.as_bytes(), objects.as_bytes(), closed.as_bytes()]);
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 0);
+    for line in 2..=4 {
+        let prefix = format!("streamview: <stdin>:{line}: invalid JSON at byte ");
+        let l = o
+            .err()
+            .lines()
+            .find(|l| l.starts_with(&prefix))
+            .map(str::to_string);
+        assert!(
+            l.is_some_and(|l| l.ends_with("(nested too deeply); skipped")),
+            "{}",
+            o.err()
+        );
+    }
+    // Deep but within simd-json's limit: rendered, and the JSONL keeps it.
+    let deep = format!(
+        r#"{{"type":"assistant","message":{{"content":[{{"type":"tool_use","id":"t","name":"X","input":{{"a":{}1{}}}}}]}}}}"#,
+        "[".repeat(1000),
+        "]".repeat(1000)
+    );
+    let o = run_checked(&["--format", "jsonl"], &session(&[deep.as_bytes()]));
+    assert_eq!(o.code, 0);
+    assert!(o.out().contains(r#""name":"X""#));
+}
+
+#[test]
+fn huge_and_odd_numbers() {
+    let input = session(&[
+        br#"{"type":"result","subtype":"success","is_error":false,"session_id":"s1","total_cost_usd":1e400}"#,
+        br#"{"type":"assistant","session_id":"s1","message":{"id":"m2","usage":{"input_tokens":18446744073709551616,"output_tokens":-0},"content":[{"type":"tool_use","id":"t1","name":"X","input":{"n":18446744073709551616,"z":-0,"e":1e308,"f":-1.5e-320}}]}}"#,
+        br#"{"type":"user","session_id":"s1","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#,
+        br#"{"type":"result","subtype":"success","is_error":false,"session_id":"s1","num_turns":18446744073709551616,"duration_ms":-0,"total_cost_usd":1e308}"#,
+    ]);
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 0);
+    // Beyond f64: reported like any invalid JSON (serde_json refuses it too).
+    let l = o.err().lines().next().unwrap().to_string();
+    assert!(
+        l.starts_with("streamview: <stdin>:2: invalid JSON at byte ")
+            && l.ends_with("(invalid or out-of-range number); skipped"),
+        "{l}"
+    );
+    // 2^64 is read as a float: not a count of turns or tokens, so absent;
+    // -0 is 0; an absurd cost is shown short.
+    assert!(o.out().contains("✓ done · 0ms · $1.000e308"), "{}", o.out());
+    let j = run(&["--format", "jsonl"], &input);
+    assert!(j.out().contains(r#""n":1.8446744073709552e19"#));
+    assert!(j.out().contains(r#""num_turns":null,"duration_ms":0"#));
+    assert!(j.out().contains(r#""cost_usd":1e+308"#));
+}
+
+/// simd-json keeps the first of duplicate keys: the first value is the one
+/// read (documented); JSONL's `raw` keeps the line as it was.
+#[test]
+fn duplicate_keys_the_first_one_counts() {
+    let dup = br#"{"type":"result","subtype":"success","is_error":true,"is_error":false,"num_turns":1,"num_turns":2}"#;
+    let input = [INIT.as_bytes(), b"\n", dup, b"\n"].concat();
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 1);
+    assert!(o.out().contains("✗ session failed · 1 turn"), "{}", o.out());
+    let unknown = br#"{"type":"mystery","a":1,"a":2}"#;
+    let j = run(&["--format", "jsonl"], unknown);
+    assert!(j.out().contains(r#""raw":{"type":"mystery","a":1,"a":2}"#));
+}
+
+#[test]
+fn strings_with_every_escape() {
+    let text = "\" \\ / \u{8} \u{c} \n \r \t \u{0} \u{1b}[31m \u{7f} \u{85} \u{9b} \u{200e} \u{202e} \u{2066} \u{61c} 😀 é \u{2028}";
+    let line = text_line(text);
+    assert!(line.contains(r"\u001b") && line.contains(r"\n"));
+    // Every escape JSON has, spelled out in the line.
+    let spelled = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"\" \\ \/ \b \f \n \r \t \u0000 \u001B \ud83d\ude00 \u00e9"}]}}"#;
+    let input = session(&[line.as_bytes(), spelled.as_bytes()]);
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 0);
+    assert!(
+        o.out()
+            .contains("\" \\ / ␈ ␌ \n ␍ \t ␀ ␛[31m ␡ <U+0085> <U+009B> <U+200E> <U+202E> <U+2066> <U+061C> 😀 é \u{2028}"),
+        "{}",
+        o.out()
+    );
+    assert!(o.out().contains("\" \\ / ␈ ␌ \n ␍ \t ␀ ␛ 😀 é"));
+    // JSONL: the same strings, exactly.
+    let j = run(&["--format", "jsonl"], &input);
+    let texts: Vec<String> = j
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["kind"] == "text")
+        .map(|v| v["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        texts,
+        [text, "\" \\ / \u{8} \u{c} \n \r \t \u{0} \u{1b} 😀 é"]
+    );
+}
+
+#[test]
+fn invalid_escapes_are_reported() {
+    let input = session(&[
+        br#"{"type":"x","t":"\x"}"#,
+        br#"{"type":"x","t":"\ud800"}"#,
+        br#"{"type":"x","t":"\u12"}"#,
+    ]);
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 0);
+    for line in 2..=4 {
+        assert!(
+            o.err().lines().any(|l| l.starts_with(&format!(
+                "streamview: <stdin>:{line}: invalid JSON at byte "
+            )) && l.ends_with("(invalid escape in a string); skipped")),
+            "{}",
+            o.err()
+        );
+    }
+}
+
+#[test]
+fn truncated_json_at_the_end_is_reported_and_exit_3() {
+    let mut input = session(&[text_line("hello").as_bytes()]);
+    input.extend_from_slice(br#"{"type":"assistant","message":{"content":[{"type":"te"#);
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 3);
+    skipped(&o, 4, "truncated last line (the input ended mid-line)");
+    assert!(o.out().contains("hello"));
+}
+
+#[test]
+fn arrays_and_scalars_where_an_object_is_expected() {
+    let input = session(&[
+        b"[1,2]",
+        b"\"a string\"",
+        b"42",
+        b"null",
+        b"true",
+        br#"{"type":"assistant","message":{"content":[1,"x",null,[],{}]}}"#,
+        br#"{"type":"user","message":{"content":[5,{"type":"tool_result","tool_use_id":[],"content":{}}]}}"#,
+    ]);
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 0);
+    skipped(&o, 2, "JSON array, not an object");
+    skipped(&o, 3, "JSON string, not an object");
+    skipped(&o, 4, "JSON number, not an object");
+    skipped(&o, 5, "JSON null, not an object");
+    skipped(&o, 6, "JSON boolean, not an object");
+    assert!(o.err().ends_with("streamview: 5 lines skipped\n"));
+    // Blocks that are not objects are kept as unknown events (JSONL).
+    let j = run(&["--format", "jsonl"], &input);
+    assert!(j.out().matches(r#""event_type":"assistant/""#).count() >= 5);
+}
+
+// ---------------------------------------------------------------- wrong fields
+
+/// Field paths of `v` down to depth 3 (object keys only).
+fn paths(v: &Value, prefix: &[String], out: &mut Vec<Vec<String>>) {
+    if let Value::Object(m) = v {
+        for (k, x) in m {
+            let mut p = prefix.to_vec();
+            p.push(k.clone());
+            out.push(p.clone());
+            if p.len() < 3 {
+                paths(x, &p, out);
+            }
+        }
+        // Into the first block of a content array, where most fields live.
+        for (k, x) in m {
+            if let Some(first) = x.as_array().and_then(|a| a.first()) {
+                let mut p = prefix.to_vec();
+                p.push(format!("{k}[0]"));
+                out.push(p.clone());
+                paths(first, &p, out);
+            }
+        }
+    }
+}
+
+fn set(v: &mut Value, path: &[String], new: Option<&Value>) {
+    let mut cur = v;
+    let (last, head) = path.split_last().unwrap();
+    for k in head {
+        cur = match k.strip_suffix("[0]") {
+            Some(k) => &mut cur[k][0],
+            None => &mut cur[k.as_str()],
+        };
+    }
+    let last = last.strip_suffix("[0]").map_or(last.as_str(), |k| k);
+    let m = cur.as_object_mut().unwrap();
+    match new {
+        Some(n) if path.last().unwrap().ends_with("[0]") => m[last][0] = n.clone(),
+        Some(n) => {
+            m.insert(last.to_string(), n.clone());
+        }
+        None => {
+            m.remove(last);
+        }
+    }
+}
+
+/// Every main event type of every producer, with each of its fields (to
+/// three levels, and inside the first content block) missing or of the wrong
+/// type (`5`, `null`, `"str"`, `[]`, `{}`): never a panic, a documented
+/// status, JSONL that parses, nothing unsafe on any stream, in every
+/// verbosity, with the producer detected and forced. (The property tests
+/// throw random values at the same shapes.)
+#[test]
+fn wrong_or_missing_fields_in_every_producers_events() {
+    let fixtures = [
+        ("claude/tools_basic.jsonl", streamview::Producer::Claude),
+        ("claude/subagent.jsonl", streamview::Producer::Claude),
+        (
+            "claude/partial_messages.jsonl",
+            streamview::Producer::Claude,
+        ),
+        (
+            "claude/permission_denied.jsonl",
+            streamview::Producer::Claude,
+        ),
+        ("codex/mixed.jsonl", streamview::Producer::Codex),
+        ("codex/mcp.jsonl", streamview::Producer::Codex),
+        ("codex/plan.jsonl", streamview::Producer::Codex),
+        ("gemini/files.jsonl", streamview::Producer::Gemini),
+        ("gemini/tool_error.jsonl", streamview::Producer::Gemini),
+        ("opencode/mixed.jsonl", streamview::Producer::OpenCode),
+        ("opencode/todos.jsonl", streamview::Producer::OpenCode),
+        ("qwen/mixed.jsonl", streamview::Producer::Qwen),
+        ("qwen/partial_mixed.jsonl", streamview::Producer::Qwen),
+        ("amp/tools.jsonl", streamview::Producer::Amp),
+        ("amp/error.jsonl", streamview::Producer::Amp),
+        ("cursor/tools.jsonl", streamview::Producer::Cursor),
+        ("cursor/partial_output.jsonl", streamview::Producer::Cursor),
+        (
+            "claude-transcript/transcript_tools_basic.jsonl",
+            streamview::Producer::ClaudeTranscript,
+        ),
+        (
+            "claude-transcript/transcript_subagent.jsonl",
+            streamview::Producer::ClaudeTranscript,
+        ),
+    ];
+    let bad = [
+        Some(json!(5)),
+        Some(Value::Null),
+        Some(json!("str")),
+        Some(json!([])),
+        Some(json!({})),
+        None,
+    ];
+    let mut cases = 0;
+    for (name, producer) in fixtures {
+        let text = String::from_utf8(read(&fixture(name))).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // The first line of each distinct type/subtype (and block type).
+        let mut seen = std::collections::HashSet::new();
+        for (i, line) in lines.iter().enumerate() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let key = format!(
+                "{}/{}/{}/{}",
+                v["type"],
+                v["subtype"],
+                v["message"]["content"][0]["type"],
+                v["item"]["type"]
+                    .as_str()
+                    .or(v["part"]["type"].as_str())
+                    .unwrap_or("")
+            );
+            if !seen.insert(key) {
+                continue;
+            }
+            let mut ps = Vec::new();
+            paths(&v, &[], &mut ps);
+            for p in ps {
+                for new in &bad {
+                    let mut m = v.clone();
+                    set(&mut m, &p, new.as_ref());
+                    let mutated = m.to_string();
+                    // The stream up to a few lines after the mutated one
+                    // (the results that answer it), to keep the test fast.
+                    let mut stream: Vec<u8> = Vec::new();
+                    for (j, l) in lines.iter().enumerate().take(i + 4) {
+                        stream.extend_from_slice(
+                            if i == j { mutated.as_str() } else { l }.as_bytes(),
+                        );
+                        stream.push(b'\n');
+                    }
+                    let what = format!("{name}:{} {} = {new:?}", i + 1, p.join("."));
+                    // Detected or forced, each verbosity, in turn.
+                    let (from, verbosity) = match cases % 3 {
+                        0 => (None, Verbosity::Normal),
+                        1 => (Some(producer), Verbosity::Verbose),
+                        _ => (Some(producer), Verbosity::Quiet),
+                    };
+                    run_all(&stream, from, verbosity).check(&what);
+                    cases += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{cases} cases");
+    assert!(cases > 1000, "{cases} cases");
+}
+
+/// The three examples of the issue, for the main event types of each
+/// producer, must each still give an event (kept as `unknown` when nothing
+/// else can be read) rather than vanish.
+#[test]
+fn content_5_message_null_input_str_never_vanish() {
+    let cases: &[(&str, &str)] = &[
+        ("claude", r#"{"type":"assistant","message":{"content":5}}"#),
+        ("claude", r#"{"type":"assistant","message":null}"#),
+        ("claude", r#"{"type":"user","message":{"content":5}}"#),
+        ("claude", r#"{"type":"user","message":null}"#),
+        (
+            "claude",
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":"str"}]}}"#,
+        ),
+        ("claude", r#"{"type":"stream_event","event":null}"#),
+        ("qwen", r#"{"type":"assistant","message":{"content":5}}"#),
+        ("amp", r#"{"type":"assistant","message":null}"#),
+        ("cursor", r#"{"type":"assistant","message":{"content":5}}"#),
+        (
+            "cursor",
+            r#"{"type":"tool_call","subtype":"started","call_id":"c","tool_call":"str"}"#,
+        ),
+        ("codex", r#"{"type":"item.completed","item":null}"#),
+        (
+            "codex",
+            r#"{"type":"item.started","item":{"type":"command_execution","command":5}}"#,
+        ),
+        (
+            "gemini",
+            r#"{"type":"message","role":"assistant","content":5,"timestamp":"t"}"#,
+        ),
+        (
+            "gemini",
+            r#"{"type":"tool_use","tool_name":"x","parameters":"str","timestamp":"t"}"#,
+        ),
+        (
+            "opencode",
+            r#"{"type":"tool_use","sessionID":"s","timestamp":1,"part":null}"#,
+        ),
+        (
+            "opencode",
+            r#"{"type":"text","sessionID":"s","timestamp":1,"part":{"text":5}}"#,
+        ),
+        (
+            "claude-transcript",
+            r#"{"type":"assistant","uuid":"u","parentUuid":null,"sessionId":"s","message":null}"#,
+        ),
+        (
+            "claude-transcript",
+            r#"{"type":"user","uuid":"u2","parentUuid":"u","sessionId":"s","message":{"content":5}}"#,
+        ),
+    ];
+    for (from, line) in cases {
+        let o = run(
+            &["--format", "jsonl", "--from", from],
+            format!("{line}\n").as_bytes(),
+        );
+        assert!(o.out().lines().count() >= 1, "{from} {line}: vanished");
+        assert_eq!(o.err(), "", "{from} {line}: not a bad line");
+        assert_jsonl(line, &o.stdout);
+        assert!(matches!(o.code, 0 | 1 | 3), "{from} {line}: {}", o.code);
+    }
+}
+
+// ---------------------------------------------------------------- correlation
+
+#[test]
+fn a_result_for_no_call_and_a_call_without_result() {
+    let call = br#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}}]}}"#;
+    let orphan = br#"{"type":"user","session_id":"s1","message":{"content":[{"type":"tool_result","tool_use_id":"nobody","content":"orphan output","is_error":true}]}}"#;
+    // With a result: the call is listed as never answered; the orphan
+    // result is shown (an error: never hidden), named "tool".
+    let o = run_checked(&[], &session(&[call, orphan]));
+    assert_eq!(o.code, 0);
+    let out = o.out();
+    assert!(out.contains("▸ Bash make"), "{out}");
+    assert!(out.contains("✗ tool failed\n  ⎿ orphan output"), "{out}");
+    assert!(out.contains("  ⎿ never answered: Bash make"), "{out}");
+    // Without a result: exit 3, the call is listed as interrupted.
+    let mut cut = session(&[call, orphan]);
+    cut.truncate(cut.len() - DONE.len() - 1);
+    let o = run_checked(&[], &cut);
+    assert_eq!(o.code, 3);
+    assert!(
+        o.out()
+            .contains("✗ stream ended without a result\n  interrupted: Bash make"),
+        "{}",
+        o.out()
+    );
+    let j = run(&["--format", "jsonl"], &cut);
+    assert!(
+        j.out()
+            .contains(r#""id":"nobody","name":null,"is_error":true"#)
+    );
+}
+
+// ---------------------------------------------------------------- noise
+
+/// Each line wrapped the way a pseudo-terminal leaves it (erase-line and
+/// `\r` before, a colour reset and `\r\n` after, an OSC title now and then):
+/// the same output as the clean stream, in both formats.
+#[test]
+fn pty_noise_around_json_lines_is_stripped() {
+    for name in [
+        "claude/tools_basic.jsonl",
+        "claude/unicode_ansi.jsonl",
+        "codex/mixed.jsonl",
+        "gemini/files.jsonl",
+        "opencode/mixed.jsonl",
+        "qwen/mixed.jsonl",
+        "amp/tools.jsonl",
+        "cursor/tools.jsonl",
+    ] {
+        let clean = read(&fixture(name));
+        let mut noisy = Vec::new();
+        for (i, l) in clean.split_inclusive(|&b| b == b'\n').enumerate() {
+            let l = l.strip_suffix(b"\n").unwrap_or(l);
+            if i % 4 == 1 {
+                noisy.extend_from_slice(b"\x1b]0;agent\x07");
+            }
+            noisy.extend_from_slice(b"\x1b[2K\r\x1b[?25l");
+            noisy.extend_from_slice(l);
+            noisy.extend_from_slice(b"\x1b[0m\x1b[K\r\r\n");
+        }
+        for args in [&[][..], &["--format", "jsonl"], &["-v"]] {
+            let a = run(args, &clean);
+            let b = run_checked(args, &noisy);
+            assert_eq!(a.out(), b.out(), "{name} {args:?}");
+            assert_eq!(a.err(), b.err(), "{name} {args:?}");
+            assert_eq!(a.code, b.code);
+        }
+    }
+}
+
+#[test]
+fn interleaved_plain_text_is_shown_and_changes_nothing_else() {
+    let clean = read(&fixture("claude/tool_errors.jsonl"));
+    let mut mixed = Vec::new();
+    let mut texts = 0;
+    for (i, l) in clean.split_inclusive(|&b| b == b'\n').enumerate() {
+        if i % 2 == 1 {
+            mixed.extend_from_slice(format!("npm WARN deprecated thing@{i}\n").as_bytes());
+            texts += 1;
+        }
+        mixed.extend_from_slice(l);
+    }
+    let a = run(&[], &clean);
+    let b = run_checked(&[], &mixed);
+    assert_eq!(a.code, b.code);
+    assert_eq!(b.out().matches("npm WARN deprecated thing@").count(), texts);
+    let without: String = b
+        .out()
+        .split_inclusive('\n')
+        .filter(|l| !l.starts_with("npm WARN"))
+        .collect();
+    assert_eq!(without, a.out());
+    let j = run(&["--format", "jsonl"], &mixed);
+    assert_eq!(j.out().matches(r#""kind":"plain_text""#).count(), texts);
+}
+
+// ---------------------------------------------------------------- amplification
+
+/// Crafted streams that made the work or the output grow faster than the
+/// input (found while hardening): a chain of 20 000 nested sub-agents, 20 000
+/// results after 20 000 calls, 10 000 rewinds of a transcript. Each must
+/// finish promptly with output proportional to its input.
+#[test]
+fn crafted_streams_stay_linear() {
+    let mut chain = String::from(INIT);
+    chain.push('\n');
+    for i in 0..20_000 {
+        let parent = if i == 0 {
+            Value::Null
+        } else {
+            json!(format!("t{}", i - 1))
+        };
+        chain.push_str(&json!({"type":"assistant","session_id":"s1","parent_tool_use_id":parent,"message":{"id":format!("m{i}"),"content":[{"type":"tool_use","id":format!("t{i}"),"name":"Task","input":{"description":"d"}}]}}).to_string());
+        chain.push('\n');
+    }
+    let mut results = String::from(INIT);
+    results.push('\n');
+    for i in 0..20_000 {
+        results.push_str(&json!({"type":"assistant","session_id":"s1","message":{"id":format!("m{i}"),"content":[{"type":"tool_use","id":format!("t{i}"),"name":"Bash","input":{"command":"ls"}}]}}).to_string());
+        results.push('\n');
+    }
+    for _ in 0..20_000 {
+        results.push_str(DONE);
+        results.push('\n');
+    }
+    let mut rewinds = String::new();
+    let k = 10_000;
+    for i in 0..k {
+        let parent = if i == 0 {
+            Value::Null
+        } else {
+            json!(format!("c{}", i - 1))
+        };
+        rewinds.push_str(&json!({"type":"user","uuid":format!("p{i}"),"parentUuid":parent,"sessionId":"s","message":{"role":"user","content":"hi"}}).to_string());
+        rewinds.push('\n');
+        rewinds.push_str(&json!({"type":"assistant","uuid":format!("c{i}"),"parentUuid":format!("p{i}"),"sessionId":"s","message":{"id":format!("m{i}"),"role":"assistant","content":[{"type":"text","text":"x"}]}}).to_string());
+        rewinds.push('\n');
+    }
+    for i in 0..k {
+        rewinds.push_str(&json!({"type":"assistant","uuid":format!("f{i}"),"parentUuid":format!("p{i}"),"sessionId":"s","message":{"id":format!("n{i}"),"role":"assistant","content":[{"type":"text","text":"y"}]}}).to_string());
+        rewinds.push('\n');
+    }
+    for (what, input) in [("chain", chain), ("results", results), ("rewinds", rewinds)] {
+        let started = Instant::now();
+        let o = run(&[], input.as_bytes());
+        let took = started.elapsed();
+        assert!(matches!(o.code, 0 | 3), "{what}: {}", o.code);
+        assert!(
+            o.stdout.len() < 2 * input.len(),
+            "{what}: {} bytes of output for {} of input",
+            o.stdout.len(),
+            input.len()
+        );
+        // Generous for a debug build on a slow machine; the quadratic
+        // versions took minutes.
+        assert!(took < Duration::from_secs(20), "{what} took {took:?}");
+    }
+}
+
+/// Nothing any producer can be made to say reaches the terminal raw, for
+/// every fixture with its strings salted with hostile sequences: covered in
+/// `tests/terminal_safety.rs`. Here: every fixture read with every `--from`,
+/// which throws each producer's lines at every other decoder.
+#[test]
+fn every_fixture_read_as_every_producer() {
+    for path in all_fixtures() {
+        let data = read(&path);
+        for from in PRODUCERS {
+            run_all(&data, from, Verbosity::Verbose).check(&format!("{} {from:?}", path.display()));
+        }
+    }
+}

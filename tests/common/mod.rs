@@ -1,0 +1,310 @@
+//! Helpers shared by the hardening tests (issue 6): the binary with a
+//! hermetic environment, in-process runs over every sink, fixtures, and the
+//! terminal-safety check every output goes through.
+
+#![allow(dead_code, reason = "each test file uses a part")]
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ExitStatus};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use streamview::diag::Diag;
+use streamview::render::{Jsonl, Pretty, PrettyOptions, Verbosity};
+use streamview::{Producer, Runner};
+use termcolor::{Ansi, NoColor};
+
+/// Variables that change what streamview does; removed from every run.
+pub const ENV_VARS: [&str; 5] = [
+    "NO_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "STREAMVIEW_VERBOSE",
+    "STREAMVIEW_QUIET",
+];
+
+/// Upper bound for any single run: a hang fails the test instead of blocking it.
+pub const RUN_LIMIT: Duration = Duration::from_secs(60);
+
+/// Every `--from` value, `None` for detection.
+pub const PRODUCERS: [Option<Producer>; 9] = [
+    None,
+    Some(Producer::Claude),
+    Some(Producer::ClaudeTranscript),
+    Some(Producer::Codex),
+    Some(Producer::Gemini),
+    Some(Producer::OpenCode),
+    Some(Producer::Qwen),
+    Some(Producer::Amp),
+    Some(Producer::Cursor),
+];
+
+/// The binary with a hermetic environment.
+pub fn sv() -> Command {
+    let mut cmd = Command::cargo_bin("streamview").unwrap();
+    for v in ENV_VARS {
+        cmd.env_remove(v);
+    }
+    cmd.timeout(RUN_LIMIT);
+    cmd
+}
+
+/// The same, as a `std::process::Command` for runs driven by hand.
+pub fn sv_std() -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("streamview"));
+    for v in ENV_VARS {
+        cmd.env_remove(v);
+    }
+    cmd
+}
+
+/// The outcome of one run of the binary.
+#[derive(Debug)]
+pub struct Out {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+impl Out {
+    pub fn out(&self) -> String {
+        String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
+    }
+
+    pub fn err(&self) -> String {
+        String::from_utf8(self.stderr.clone()).expect("stderr is UTF-8")
+    }
+}
+
+/// Run the binary with arguments and stdin.
+pub fn run(args: &[&str], stdin: &[u8]) -> Out {
+    let o = sv()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    Out {
+        code: o
+            .status
+            .code()
+            .expect("exited normally, not by a signal or the timeout"),
+        stdout: o.stdout,
+        stderr: o.stderr,
+    }
+}
+
+pub fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+pub fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Every stream fixture (`*.jsonl`), sorted.
+pub fn all_fixtures() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for dir in std::fs::read_dir(fixture("")).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "jsonl") {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    assert!(v.len() >= 100, "fixtures missing: {}", v.len());
+    v
+}
+
+/// A file in cargo's per-target temporary directory (never under tests/).
+pub fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hardening-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// Wait for a spawned child, killing it (and failing) after `limit`.
+pub fn wait_deadline(child: &mut Child, limit: Duration) -> ExitStatus {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("streamview did not exit within {limit:?}");
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Read a pipe to its end on a thread.
+pub fn drain<R: Read + Send + 'static>(mut r: R) -> thread::JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = r.read_to_end(&mut buf);
+        buf
+    })
+}
+
+// ------------------------------------------------------------ in-process runs
+
+/// What one in-process run over every sink produced.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Outputs {
+    pub status: streamview::ExitStatus,
+    pub jsonl: Vec<u8>,
+    pub diag: Vec<u8>,
+    /// Pretty, no colour, at the given verbosity: stdout and the mirror.
+    pub plain: Vec<u8>,
+    pub plain_err: Vec<u8>,
+    /// Pretty in colour: stdout and the mirror.
+    pub color: Vec<u8>,
+    pub color_err: Vec<u8>,
+}
+
+/// Run `data` through the library as the binary would (JSONL, pretty plain,
+/// pretty in colour with errors mirrored), reading with `--from from`.
+pub fn run_all(data: &[u8], from: Option<Producer>, verbosity: Verbosity) -> Outputs {
+    let max_line = 1 << 20;
+    let mut sink = Jsonl::new(Vec::new());
+    let mut diag = Diag::new(Vec::new(), true);
+    let mut runner = Runner::new(&mut sink, &mut diag, max_line).with_producer(from);
+    runner.source("in", data).unwrap();
+    let (_, status) = runner.finish().unwrap();
+    let (jsonl, diag) = (sink.into_inner(), diag.into_inner());
+
+    let opts = PrettyOptions {
+        verbosity,
+        max_lines: 4,
+        mirror_errors: true,
+    };
+    let mut sink = Pretty::new(
+        NoColor::new(Vec::new()),
+        NoColor::new(Vec::new()),
+        opts.clone(),
+    );
+    let mut d = Diag::new(Vec::new(), verbosity == Verbosity::Verbose);
+    let mut runner = Runner::new(&mut sink, &mut d, max_line).with_producer(from);
+    runner.source("in", data).unwrap();
+    let (_, st) = runner.finish().unwrap();
+    assert_eq!(st, status, "the exit status does not depend on the format");
+    let (o, e) = sink.into_inner();
+    let (plain, plain_err) = (o.into_inner(), e.into_inner());
+
+    let mut sink = Pretty::new(Ansi::new(Vec::new()), Ansi::new(Vec::new()), opts);
+    let mut d = Diag::new(Vec::new(), false);
+    let mut runner = Runner::new(&mut sink, &mut d, max_line).with_producer(from);
+    runner.source("in", data).unwrap();
+    let _ = runner.finish().unwrap();
+    let (o, e) = sink.into_inner();
+    Outputs {
+        status,
+        jsonl,
+        diag,
+        plain,
+        plain_err,
+        color: o.into_inner(),
+        color_err: e.into_inner(),
+    }
+}
+
+impl Outputs {
+    /// Every documented invariant of an output: a documented status, JSONL
+    /// that parses, and nothing a terminal would act on anywhere.
+    pub fn check(&self, what: &str) {
+        assert!(
+            matches!(
+                self.status,
+                streamview::ExitStatus::Success
+                    | streamview::ExitStatus::SessionError
+                    | streamview::ExitStatus::Incomplete
+            ),
+            "{what}: status {:?}",
+            self.status
+        );
+        assert_jsonl(what, &self.jsonl);
+        assert_terminal_safe(&format!("{what} jsonl"), &self.jsonl, false);
+        assert_terminal_safe(&format!("{what} diagnostics"), &self.diag, false);
+        assert_terminal_safe(&format!("{what} pretty"), &self.plain, false);
+        assert_terminal_safe(&format!("{what} pretty stderr"), &self.plain_err, false);
+        assert_terminal_safe(&format!("{what} colour"), &self.color, true);
+        assert_terminal_safe(&format!("{what} colour stderr"), &self.color_err, true);
+    }
+}
+
+/// Every line parses as JSON (without `serde_json`'s recursion limit: a tool
+/// input may legitimately nest up to simd-json's 1024 levels).
+pub fn assert_jsonl(what: &str, jsonl: &[u8]) {
+    for line in jsonl.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let mut de = serde_json::Deserializer::from_slice(line);
+        de.disable_recursion_limit();
+        let parsed = serde::de::Deserialize::deserialize(&mut de)
+            .map(|_: serde_json::Value| ())
+            .and_then(|()| de.end());
+        if let Err(e) = parsed {
+            panic!(
+                "{what}: JSONL line does not parse ({e}): {}",
+                String::from_utf8_lossy(line)
+            );
+        }
+    }
+}
+
+/// The characters a terminal acts on: C0 but tab and newline, DEL, C1, and
+/// the bidi overrides, isolates and marks.
+pub fn is_forbidden(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{200e}' | '\u{200f}' | '\u{061c}'
+        | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Only `\n`, `\t` and, when `colour`, streamview's own SGR sequences
+/// (`ESC [ digits ; m`): nothing from the content reaches the terminal raw.
+pub fn assert_terminal_safe(what: &str, bytes: &[u8], colour: bool) {
+    let s = std::str::from_utf8(bytes).unwrap_or_else(|e| panic!("{what}: not UTF-8: {e}"));
+    let mut chars = s.char_indices();
+    while let Some((at, c)) = chars.next() {
+        if c == '\x1b' && colour {
+            let ok = chars.next().map(|x| x.1) == Some('[')
+                && loop {
+                    match chars.next().map(|x| x.1) {
+                        Some('0'..='9' | ';') => {}
+                        Some('m') => break true,
+                        _ => break false,
+                    }
+                };
+            assert!(ok, "{what}: an escape that is not ours at byte {at}: {s:?}");
+            continue;
+        }
+        assert!(
+            !is_forbidden(c),
+            "{what}: raw {c:?} at byte {at}: {:?}",
+            around(s, at)
+        );
+    }
+}
+
+/// Up to 60 bytes either side of `at`, on character boundaries.
+fn around(s: &str, at: usize) -> &str {
+    let from = (0..=at.saturating_sub(60))
+        .rev()
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(0);
+    let to = ((at + 60).min(s.len())..=s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len());
+    &s[from..to]
+}
