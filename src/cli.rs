@@ -34,6 +34,7 @@ Exit status:
   1  a session ended with an error result (API error, max turns, max budget…)
   2  usage error, or a file could not be opened/read, or output could not be written
   3  the input ended without a result event (agent crashed, stream cut off, empty input)
+  130  interrupted with Ctrl-C (the summary so far is printed)
 
 Environment:
   STREAMVIEW_VERBOSE=1, STREAMVIEW_QUIET=1  like -v / -q (a flag on the command line wins)
