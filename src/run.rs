@@ -72,6 +72,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// Output cannot be written. A read error is reported, ends this input
     /// and makes the exit status 2, but is not fatal.
     pub fn source<R: Read>(&mut self, name: &str, rdr: R) -> Result<(), Error> {
+        self.session.set_source(name);
         let mut rdr = LineReader::new(rdr, self.max_line);
         let mut dec = Decoder::with_producer(self.from);
         loop {
@@ -149,6 +150,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             // The producer was cut off mid-line.
             self.session.mark_cut();
         }
+        self.session.skipped_line();
         self.sink.flush().map_err(Error::Write)?;
         self.diag.skipped_line(name, number, problem, bytes);
         Ok(())
@@ -289,6 +291,7 @@ impl Feeder {
                     None => self.discarded_cr,
                 };
                 let len = n + head.len() as u64 - u64::from(cr);
+                self.session.skipped_line();
                 self.problems.push((
                     self.line,
                     LineProblem::TooLong {
@@ -328,6 +331,7 @@ impl Feeder {
     pub fn finish(mut self, on_event: &mut dyn FnMut(&Event<'_>, &Session)) -> Session {
         if let Some(n) = self.discarding.take() {
             self.line += 1;
+            self.session.skipped_line();
             self.problems.push((
                 self.line,
                 LineProblem::TooLong {
@@ -360,6 +364,7 @@ impl Feeder {
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         let number = self.line;
         if bytes.len() > self.max_line {
+            self.session.skipped_line();
             self.problems.push((
                 number,
                 LineProblem::TooLong {
@@ -384,6 +389,7 @@ impl Feeder {
             if partial {
                 self.session.mark_cut();
             }
+            self.session.skipped_line();
             self.problems.push((number, p));
         }
     }
