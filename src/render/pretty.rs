@@ -14,6 +14,7 @@ use std::io;
 use termcolor::{Color, ColorSpec, WriteColor};
 
 use super::sanitize::sanitize;
+use super::summary::{Summary, write_table};
 use super::{Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{
     Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, ToolCall,
@@ -111,6 +112,25 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     shown_texts: HashSet<u64>,
     /// Last error text shown: the error result usually repeats it.
     last_error: String,
+    /// Add the summary tables at the end (`--summary`).
+    summary: bool,
+}
+
+impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
+    /// A sink that writes nothing but errors and permission denials, to
+    /// `err`, as quiet mode does: the alert channel of the formats whose
+    /// stdout carries something else (a filtered view, a result, a summary).
+    pub fn alerts_only(err: E, max_lines: usize) -> Self {
+        Pretty::new(
+            termcolor::NoColor::new(io::sink()),
+            err,
+            PrettyOptions {
+                verbosity: Verbosity::Quiet,
+                max_lines,
+                mirror_errors: true,
+            },
+        )
+    }
 }
 
 /// Where a piece of output goes.
@@ -132,7 +152,16 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             st: Styles::new(),
             shown_texts: HashSet::new(),
             last_error: String::new(),
+            summary: false,
         }
+    }
+
+    /// Add the summary tables at the end (`--summary`): on stdout, or on
+    /// stderr in quiet mode.
+    #[must_use]
+    pub fn with_summary(mut self, on: bool) -> Self {
+        self.summary = on;
+        self
     }
 
     /// Give back the writers.
@@ -730,6 +759,17 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     fn finish(&mut self, s: &Session) -> io::Result<()> {
         if s.current().and_then(|c| c.outcome) == Some(Outcome::Incomplete) {
             self.incomplete(s)?;
+        }
+        if self.summary {
+            let summary = Summary::from_session(s);
+            if self.quiet() {
+                self.out.flush()?;
+                let _ = write_table(&mut self.err, &summary);
+                let _ = self.err.flush();
+            } else {
+                self.out.write_all(b"\n")?;
+                write_table(&mut self.out, &summary)?;
+            }
         }
         self.out.flush()
     }
