@@ -335,7 +335,7 @@ pub struct Cli {
     )]
     pub only: Vec<Kind>,
 
-    /// Hide these kinds of events (comma-separated, repeatable).
+    /// Hide these kinds of events (comma-separated, repeatable; the KINDS of --only).
     ///
     /// `--hide text` keeps the running commentary out but still shows each session's final
     /// text with its result line (hide `final` as well to drop it). Hidden errors and denials
@@ -345,6 +345,7 @@ pub struct Cli {
         value_enum,
         value_delimiter = ',',
         value_name = "KINDS",
+        hide_possible_values = true,
         help_heading = "Filters"
     )]
     pub hide: Vec<Kind>,

@@ -9,7 +9,6 @@ use clap_mangen::roff::{Roff, bold, italic, roman};
 
 use super::{ENVIRONMENT, EXAMPLES, EXIT_STATUSES};
 use crate::event::Producer;
-use crate::filter::Kind;
 
 /// The man page of `cmd`, as roff.
 pub(super) fn render(cmd: clap::Command) -> Vec<u8> {
@@ -119,19 +118,16 @@ fn output(r: &mut Roff) {
 }
 
 fn filters(r: &mut Roff) {
-    r.control("SH", ["KINDS"]);
+    r.control("SH", ["FILTERING"]);
     para(
         r,
-        "--only and --hide name kinds of events. Every event is of one kind, and also of \
+        "--only and --hide name kinds of events (listed under --only). Every event is of one kind, and also of \
          kind subagents when a sub-agent produced it; an error result is both final and \
          errors. --only shows the events of any of its kinds, --hide removes its kinds from \
          what is left, --tool narrows tool calls, results, errors and denials to the named \
          tools. The session still sees every event: totals, the summary and the exit status \
          never depend on filters.",
     );
-    for k in Kind::ALL {
-        item(r, k.name(), &kind_help(k));
-    }
     para(
         r,
         "Errors and denials are not dropped silently: one that a filter keeps off stdout is \
@@ -139,14 +135,6 @@ fn filters(r: &mut Roff) {
          2>/dev/null to really not see it). So `--only tools --format jsonl' keeps stdout to \
          tool calls while failures still reach stderr.",
     );
-}
-
-/// The doc comment of a kind, as clap shows it.
-fn kind_help(k: Kind) -> String {
-    use clap::ValueEnum;
-    k.to_possible_value()
-        .and_then(|v| v.get_help().map(ToString::to_string))
-        .unwrap_or_default()
 }
 
 fn schema(r: &mut Roff) {
