@@ -98,6 +98,10 @@ fn generated_files_cover_every_option() {
             "man page lacks {section}"
         );
     }
+    assert!(
+        man.is_ascii(),
+        "troff wants ASCII: the rest goes as \\[uXXXX]"
+    );
     for var in [
         "STREAMVIEW_VERBOSE",
         "STREAMVIEW_QUIET",

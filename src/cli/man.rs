@@ -32,7 +32,23 @@ pub(super) fn render(cmd: clap::Command) -> Vec<u8> {
     see_also(&mut r);
     let _ = r.to_writer(&mut out);
     let _ = man.render_version_section(&mut out);
-    out
+    ascii_roff(&out)
+}
+
+/// Non-ASCII characters as groff's `\[uXXXX]` escapes (which mandoc reads
+/// too): troff itself takes only ASCII unless run through `preconv`, as
+/// `man` does but `groff -man` or other formatters need not.
+fn ascii_roff(roff: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(roff);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\[u{:04X}]", u32::from(c)));
+        }
+    }
+    out.into_bytes()
 }
 
 fn para(r: &mut Roff, text: &str) {
