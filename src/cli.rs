@@ -26,6 +26,10 @@ Examples:
   One normalized schema for scripts (docs/schema.md):
     streamview --format jsonl session.jsonl | jq -r 'select(.kind==\"tool_call\") | .name' | sort | uniq -c
 
+  Watch an agent started in the background with its output going to a file:
+    claude -p \"…\" --output-format stream-json --verbose > session.jsonl &
+    streamview -f session.jsonl
+
   Keep a log and the errors apart:
     claude -p \"…\" --output-format stream-json --verbose | streamview > run.log 2> errors.log
 
@@ -114,6 +118,14 @@ pub struct Cli {
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
 
+    /// Follow a log file that is still being written, like `tail -f` from its start.
+    ///
+    /// Waits for new lines at the end of the file and stops by itself once the session's
+    /// final result has arrived and the file stays quiet for 1.5 s (or on Ctrl-C). Handles the
+    /// file being truncated or replaced. Takes exactly one FILE.
+    #[arg(short, long)]
+    pub follow: bool,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Pretty, value_name = "FORMAT")]
     pub format: Format,
@@ -184,6 +196,8 @@ pub struct Options {
     pub mirror_errors: bool,
     /// The producer forced with `--from` (`None`: detect).
     pub from: Option<Producer>,
+    /// `--follow` the (single) file.
+    pub follow: bool,
     /// Line length limit.
     pub max_line_bytes: usize,
     /// Lines of tool output to show.
@@ -262,6 +276,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         color_stderr,
         mirror_errors: !env.stdout_tty,
         from: cli.from.producer(),
+        follow: cli.follow,
         max_line_bytes: cli.max_line_bytes,
         max_lines: cli.max_lines,
     }
@@ -277,6 +292,7 @@ impl Default for Options {
             color_stderr: false,
             mirror_errors: false,
             from: None,
+            follow: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_lines: 10,
         }
