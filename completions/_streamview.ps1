@@ -30,6 +30,8 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them')
             [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Lines of each tool result or error text to show before cutting (verbose shows results)')
             [CompletionResult]::new('--generate', '--generate', [CompletionResultType]::ParameterName, 'Print the man page or a shell''s completions and exit')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Follow a log file that is still being written, like `tail -f` from its start')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow a log file that is still being written, like `tail -f` from its start')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show more: tool results, thinking, usage per response, every system event, session details')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show more: tool results, thinking, usage per response, every system event, session details')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show nothing on stdout; errors and permission denials still go to stderr')

@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-v -q -h -V --format --verbose --quiet --summary --color --only --hide --tool --from --max-line-bytes --max-lines --generate --help --version"
+            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --only --hide --tool --from --max-line-bytes --max-lines --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -27,6 +27,8 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --max-line-bytes 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them'
             cand --max-lines 'Lines of each tool result or error text to show before cutting (verbose shows results)'
             cand --generate 'Print the man page or a shell''s completions and exit'
+            cand -f 'Follow a log file that is still being written, like `tail -f` from its start'
+            cand --follow 'Follow a log file that is still being written, like `tail -f` from its start'
             cand -v 'Show more: tool results, thinking, usage per response, every system event, session details'
             cand --verbose 'Show more: tool results, thinking, usage per response, every system event, session details'
             cand -q 'Show nothing on stdout; errors and permission denials still go to stderr'

@@ -19,7 +19,7 @@ system\t'Other system events: compaction, task notifications, hooks (all of them
 usage\t'Token usage per API call (shown with -v)'
 final\t'The result line of each session: outcome, totals, the final text when not shown before'
 subagents\t'Everything a sub-agent did'
-deltas\t'Streamed fragments (`--include-partial-messages`; JSONL only)'
+deltas\t'Streamed fragments (`--include-partial-messages`); each is also of the kind it is part of (text, thinking, tools)'
 other\t'Plain-text lines and events of unknown type'"
 complete -c streamview -l hide -d 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)' -r -f -a "header\t'Session headers (model, directory, tools)'
 text\t'The assistant\'s text'
@@ -34,7 +34,7 @@ system\t'Other system events: compaction, task notifications, hooks (all of them
 usage\t'Token usage per API call (shown with -v)'
 final\t'The result line of each session: outcome, totals, the final text when not shown before'
 subagents\t'Everything a sub-agent did'
-deltas\t'Streamed fragments (`--include-partial-messages`; JSONL only)'
+deltas\t'Streamed fragments (`--include-partial-messages`); each is also of the kind it is part of (text, thinking, tools)'
 other\t'Plain-text lines and events of unknown type'"
 complete -c streamview -l tool -d 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)' -r
 complete -c streamview -l from -d 'Which agent printed the input; `auto` detects it for each input from its first recognisable line' -r -f -a "auto\t'Detect it'
@@ -54,6 +54,7 @@ zsh\t'Zsh completions'
 fish\t'Fish completions'
 elvish\t'Elvish completions'
 powershell\t'`PowerShell` completions'"
+complete -c streamview -s f -l follow -d 'Follow a log file that is still being written, like `tail -f` from its start'
 complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, usage per response, every system event, session details'
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'

@@ -70,6 +70,10 @@ pub const EXAMPLES: &[Example] = &[
         command: "streamview --format jsonl session.jsonl | duckdb -c \"SELECT name, count(*) AS calls FROM read_json_auto('/dev/stdin') WHERE kind = 'tool_call' GROUP BY name ORDER BY calls DESC, name\"",
     },
     Example {
+        what: "Watch an agent started in the background with its output going to a file",
+        command: "claude -p \"…\" --output-format stream-json --verbose > session.jsonl & streamview -f session.jsonl",
+    },
+    Example {
         what: "Keep a log and the errors apart",
         command: "claude -p \"…\" --output-format stream-json --verbose | streamview > run.log 2> errors.log",
     },
@@ -293,6 +297,14 @@ pub struct Cli {
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
 
+    /// Follow a log file that is still being written, like `tail -f` from its start.
+    ///
+    /// Waits for new lines at the end of the file and stops by itself once the session's
+    /// final result has arrived and the file stays quiet for 1.5 s (or on Ctrl-C). Handles the
+    /// file being truncated or replaced. Takes exactly one FILE.
+    #[arg(short, long)]
+    pub follow: bool,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Pretty, value_name = "FORMAT")]
     pub format: Format,
@@ -414,6 +426,8 @@ pub struct Options {
     pub mirror_errors: bool,
     /// The producer forced with `--from` (`None`: detect).
     pub from: Option<Producer>,
+    /// `--follow` the (single) file.
+    pub follow: bool,
     /// Line length limit.
     pub max_line_bytes: usize,
     /// Lines of tool output to show.
@@ -501,6 +515,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         color_stderr,
         mirror_errors: !env.stdout_tty,
         from: cli.from.producer(),
+        follow: cli.follow,
         max_line_bytes: cli.max_line_bytes,
         max_lines: cli.max_lines,
         filter: Filter::new(&cli.only, &cli.hide, &cli.tools),
@@ -519,6 +534,7 @@ impl Default for Options {
             color_stderr: false,
             mirror_errors: false,
             from: None,
+            follow: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_lines: 10,
             filter: Filter::default(),

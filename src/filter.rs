@@ -14,13 +14,14 @@ use std::io;
 
 use clap::ValueEnum;
 
-use crate::event::{Event, EventKind, Level, Role};
+use crate::event::{DeltaKind, Event, EventKind, Level, Role};
 use crate::render::Sink;
 use crate::session::Session;
 
 /// A kind of event, as named by `--only` and `--hide`. Every event belongs
 /// to one kind, plus `subagents` when a sub-agent produced it; an error
-/// result is both `final` and `errors`.
+/// result is both `final` and `errors`, a streamed fragment both `deltas`
+/// and what it is a fragment of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Kind {
     /// Session headers (model, directory, tools).
@@ -49,7 +50,7 @@ pub enum Kind {
     Final,
     /// Everything a sub-agent did.
     Subagents,
-    /// Streamed fragments (`--include-partial-messages`; JSONL only).
+    /// Streamed fragments (`--include-partial-messages`); each is also of the kind it is part of (text, thinking, tools).
     Deltas,
     /// Plain-text lines and events of unknown type.
     Other,
@@ -169,10 +170,18 @@ pub fn kinds_of(ev: &Event<'_>, s: &Session) -> KindSet {
         EventKind::PlainText(_) | EventKind::Unknown(_) => Kind::Other,
     };
     let mut set = KindSet::of(&[k]);
-    if let EventKind::Result(r) = &ev.kind
-        && r.is_error
-    {
-        set = set.with(Kind::Errors);
+    match &ev.kind {
+        EventKind::Result(r) if r.is_error => set = set.with(Kind::Errors),
+        // A fragment is part of what it streams: the pretty format prints
+        // text fragments as they come, so `--hide text` must hide them too.
+        EventKind::Delta(d) => {
+            set = set.with(match d.kind {
+                DeltaKind::Text => Kind::Text,
+                DeltaKind::Thinking => Kind::Thinking,
+                DeltaKind::ToolInput => Kind::Tools,
+            });
+        }
+        _ => {}
     }
     if s.note().depth > 0 {
         set = set.with(Kind::Subagents);

@@ -125,6 +125,25 @@ pub fn run_sink<S: Sink + ?Sized, E: Write>(
     diag: &mut diag::Diag<E>,
 ) -> Result<ExitStatus, Error> {
     let mut runner = Runner::new(sink, diag, opts.max_line_bytes).with_producer(opts.from);
+    if opts.follow {
+        let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        runner = runner.with_finished_flag(finished.clone());
+        for src in &opts.sources {
+            let name = src.display_name();
+            let opened = match src {
+                input::Source::Path(p) => input::follow::Follow::open(p.clone(), finished.clone()),
+                input::Source::Stdin => {
+                    Err(std::io::Error::other("standard input cannot be followed"))
+                }
+            };
+            match opened {
+                Ok(rdr) => runner.source(&name, rdr)?,
+                Err(e) => runner.open_failed(&name, &e),
+            }
+        }
+        let (_, status) = runner.finish()?;
+        return Ok(status);
+    }
     for src in &opts.sources {
         let name = src.display_name();
         match src.open() {

@@ -10,7 +10,10 @@ use std::io::{Read, Write};
 use crate::decode::{Decoded, Decoder, LineProblem};
 use crate::diag::Diag;
 use crate::error::{Error, ExitStatus};
-use crate::event::{Event, Producer};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::event::{Event, EventKind, Producer};
 use crate::input::{Frame, Line, LineReader};
 use crate::render::Sink;
 use crate::session::Session;
@@ -29,6 +32,9 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     io_failed: bool,
     lines: u64,
     from: Option<Producer>,
+    /// Raised while the last event is a result (the session may be over),
+    /// lowered by any later activity: `--follow` ends on it.
+    finished: Option<Arc<AtomicBool>>,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -42,7 +48,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             io_failed: false,
             lines: 0,
             from: None,
+            finished: None,
         }
+    }
+
+    /// Keep `flag` raised while the last event seen is a result.
+    #[must_use]
+    pub fn with_finished_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.finished = Some(flag);
+        self
     }
 
     /// Read every input as `producer` instead of detecting it (`--from`).
@@ -114,10 +128,22 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 self.skip(name, *number, &problem, &[], *partial)
             }
             Frame::Line(line) => {
-                let Runner { session, sink, .. } = self;
+                let Runner {
+                    session,
+                    sink,
+                    finished,
+                    ..
+                } = self;
                 let res = dec
                     .decode(line, &mut |ev: &Event<'_>| {
                         session.observe(ev);
+                        if let Some(flag) = finished.as_ref() {
+                            match ev.kind {
+                                EventKind::Result(_) => flag.store(true, Ordering::Relaxed),
+                                EventKind::Notice(_) | EventKind::Usage(_) => {}
+                                _ => flag.store(false, Ordering::Relaxed),
+                            }
+                        }
                         sink.event(ev, session)
                     })
                     .map_err(Error::Write)?;

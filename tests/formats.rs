@@ -284,6 +284,20 @@ fn filter_snapshots() {
             &[],
         ),
         (
+            "hide_text_streamed",
+            "claude/partial_messages.jsonl",
+            &[],
+            &[Kind::Text],
+            &[],
+        ),
+        (
+            "only_text_streamed",
+            "claude/partial_messages.jsonl",
+            &[Kind::Text],
+            &[],
+            &[],
+        ),
+        (
             "hide_errors",
             "claude/tool_errors.jsonl",
             &[],

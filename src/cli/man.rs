@@ -139,7 +139,7 @@ fn filters(r: &mut Roff) {
         r,
         "--only and --hide name kinds of events (listed under --only). Every event is of one kind, and also of \
          kind subagents when a sub-agent produced it; an error result is both final and \
-         errors. --only shows the events of any of its kinds, --hide removes its kinds from \
+         errors, a streamed fragment both deltas and text, thinking or tools. --only shows the events of any of its kinds, --hide removes its kinds from \
          what is left, --tool narrows tool calls, results, errors and denials to the named \
          tools. The session still sees every event: totals, the summary and the exit status \
          never depend on filters.",

@@ -179,3 +179,22 @@ fn needs_verbose_only_for_what_normal_verbosity_hides() {
         .collect();
     assert_eq!(v, ["prompts", "thinking", "results", "usage"]);
 }
+
+#[test]
+fn fragments_are_also_of_what_they_stream() {
+    let stream = r#"{"type":"stream_event","session_id":"s","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}}
+{"type":"stream_event","session_id":"s","event":{"type":"content_block_delta","index":1,"delta":{"type":"thinking_delta","thinking":"hmm"}}}
+{"type":"stream_event","session_id":"s","event":{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"a"}}}"#;
+    let kinds: Vec<KindSet> = classify(stream, &Filter::default())
+        .into_iter()
+        .map(|g| g.1)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            KindSet::of(&[Kind::Deltas, Kind::Text]),
+            KindSet::of(&[Kind::Deltas, Kind::Thinking]),
+            KindSet::of(&[Kind::Deltas, Kind::Tools]),
+        ]
+    );
+}

@@ -1,6 +1,7 @@
 //! Where bytes come from: standard input or files, and how they are cut into
 //! lines. Knows nothing about JSON.
 
+pub mod follow;
 pub mod lines;
 
 use std::fs::File;
