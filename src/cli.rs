@@ -7,39 +7,145 @@ use std::io::IsTerminal;
 
 use clap::{Parser, ValueEnum};
 
+mod man;
+
 use crate::event::Producer;
+use crate::filter::{Filter, Kind};
 use crate::input::Source;
 use crate::render::Verbosity;
 use crate::run::DEFAULT_MAX_LINE_BYTES;
 
-const EXAMPLES: &str = "\
-Examples:
-  Watch a live Claude Code session:
-    claude -p \"fix the tests\" --output-format stream-json --verbose | streamview
+/// One example of the long help and the man page: what it does, the command.
+pub struct Example {
+    /// What the command does.
+    pub what: &'static str,
+    /// The command line.
+    pub command: &'static str,
+}
 
-  A shell function that does it every time:
-    cc() { claude -p \"$*\" --output-format stream-json --verbose | streamview; }
+/// The examples of `--help` and the man page.
+pub const EXAMPLES: &[Example] = &[
+    Example {
+        what: "Watch a live Claude Code session",
+        command: "claude -p \"fix the tests\" --output-format stream-json --verbose | streamview",
+    },
+    Example {
+        what: "A shell function that does it every time",
+        command: "cc() { claude -p \"$*\" --output-format stream-json --verbose | streamview; }",
+    },
+    Example {
+        what: "Other agents (detected from their first line)",
+        command: "codex exec --json \"fix the tests\" | streamview",
+    },
+    Example {
+        what: "Replay a saved session, with tool results and thinking",
+        command: "streamview -v session.jsonl",
+    },
+    Example {
+        what: "Only the tool calls and what went wrong",
+        command: "streamview --only tools,errors,denials session.jsonl",
+    },
+    Example {
+        what: "Only the calls of MCP tools",
+        command: "streamview --only tools --tool 'mcp__*' session.jsonl",
+    },
+    Example {
+        what: "The final answer in a variable; the exit status tells whether the session succeeded",
+        command: "answer=$(claude -p \"…\" --output-format stream-json --verbose | streamview --format result)",
+    },
+    Example {
+        what: "Totals of a folder of logs: per session, per tool, per model",
+        command: "streamview --format summary logs/*.jsonl",
+    },
+    Example {
+        what: "Tool calls by name (jq)",
+        command: "streamview --format jsonl session.jsonl | jq -r 'select(.kind==\"tool_call\") | .name' | sort | uniq -c",
+    },
+    Example {
+        what: "Failed shell commands (jq)",
+        command: "streamview --format jsonl session.jsonl | jq -rs 'INDEX(.[] | select(.kind==\"tool_call\"); .id) as $c | .[] | select(.kind==\"tool_result\" and .is_error and .name==\"Bash\") | $c[.id].key_arg'",
+    },
+    Example {
+        what: "Tool calls by name (DuckDB)",
+        command: "streamview --format jsonl session.jsonl | duckdb -c \"SELECT name, count(*) AS calls FROM read_json_auto('/dev/stdin') WHERE kind = 'tool_call' GROUP BY name ORDER BY calls DESC, name\"",
+    },
+    Example {
+        what: "Watch an agent started in the background with its output going to a file",
+        command: "claude -p \"…\" --output-format stream-json --verbose > session.jsonl & streamview -f session.jsonl",
+    },
+    Example {
+        what: "Keep a log and the errors apart",
+        command: "claude -p \"…\" --output-format stream-json --verbose | streamview > run.log 2> errors.log",
+    },
+];
 
-  Replay a saved session, with tool results and thinking:
-    streamview -v session.jsonl
+/// The exit statuses, for the long help and the man page.
+pub const EXIT_STATUSES: &[(u8, &str)] = &[
+    (
+        0,
+        "the session ended with a success result (every session, when the input holds several)",
+    ),
+    (
+        1,
+        "a session ended with an error result: an API error, the turn or budget limit…",
+    ),
+    (
+        2,
+        "usage error; a file could not be opened or read; output could not be written",
+    ),
+    (
+        3,
+        "the input ended without a result event (the agent crashed or was killed, the stream was cut off, \
+         the input was empty), or the agent was still working after its last result",
+    ),
+    (
+        130,
+        "interrupted with Ctrl-C (SIGINT): the summary so far is printed first",
+    ),
+];
 
-  One normalized schema for scripts (docs/schema.md):
-    streamview --format jsonl session.jsonl | jq -r 'select(.kind==\"tool_call\") | .name' | sort | uniq -c
+/// The environment variables, for the long help and the man page.
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "STREAMVIEW_VERBOSE",
+        "set to 1: like -v (a -v or -q on the command line wins)",
+    ),
+    (
+        "STREAMVIEW_QUIET",
+        "set to 1: like -q (a -v or -q on the command line wins)",
+    ),
+    (
+        "NO_COLOR",
+        "non-empty: no colour with --color auto (https://no-color.org)",
+    ),
+    (
+        "CLICOLOR_FORCE",
+        "non-empty and not 0: colour with --color auto even when the output is not a terminal (wins over NO_COLOR)",
+    ),
+];
 
-  Keep a log and the errors apart:
-    claude -p \"…\" --output-format stream-json --verbose | streamview > run.log 2> errors.log
-
-Exit status:
-  0  the session succeeded (every session, for several)
-  1  a session ended with an error result (API error, max turns, max budget…)
-  2  usage error, or a file could not be opened/read, or output could not be written
-  3  the input ended without a result event (agent crashed, stream cut off, empty input)
-  130  interrupted with Ctrl-C (the summary so far is printed)
-
-Environment:
-  STREAMVIEW_VERBOSE=1, STREAMVIEW_QUIET=1  like -v / -q (a flag on the command line wins)
-  NO_COLOR        (non-empty) no colour in --color auto
-  CLICOLOR_FORCE  (non-empty, not 0) colour in --color auto even when not a terminal";
+/// What the long help says after the options: examples, exit statuses,
+/// environment (the man page has them as sections of their own).
+#[must_use]
+pub fn long_help_tail() -> String {
+    let mut s = String::from("Examples:\n");
+    for e in EXAMPLES {
+        s.push_str(&format!("  {}:\n    {}\n\n", e.what, e.command));
+    }
+    s.push_str("Exit status:\n");
+    for (code, what) in EXIT_STATUSES {
+        s.push_str(&format!("  {code}  {what}\n"));
+    }
+    s.push_str(
+        "  With several sessions the worst status wins (3 > 1 > 0; 2 over all). Filters never change it.\n",
+    );
+    s.push_str("\nEnvironment:\n");
+    for (var, what) in ENVIRONMENT {
+        s.push_str(&format!("  {var:<20}{what}\n"));
+    }
+    s.push_str("\nThe JSONL schema: docs/schema.md; the man page: man streamview (or man -l man/streamview.1).");
+    s
+}
 
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -48,6 +154,75 @@ pub enum Format {
     Pretty,
     /// One normalized JSON event per line (schema: docs/schema.md).
     Jsonl,
+    /// Only the final answer: the text of each session's last successful result.
+    Result,
+    /// Only the summary tables: per session, per tool, per model.
+    Summary,
+    /// Only the summary, as one JSON object on one line.
+    SummaryJson,
+}
+
+/// What `--generate` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Generate {
+    /// The man page (roff), as in `man/streamview.1`.
+    Man,
+    /// Bash completions.
+    Bash,
+    /// Zsh completions.
+    Zsh,
+    /// Fish completions.
+    Fish,
+    /// Elvish completions.
+    Elvish,
+    /// `PowerShell` completions.
+    Powershell,
+}
+
+impl Generate {
+    /// Every kind, in the order of `completions/`.
+    pub const ALL: [Generate; 6] = [
+        Generate::Man,
+        Generate::Bash,
+        Generate::Zsh,
+        Generate::Fish,
+        Generate::Elvish,
+        Generate::Powershell,
+    ];
+
+    /// Where the generated file is checked in, relative to the repository.
+    #[must_use]
+    pub fn path(self) -> &'static str {
+        match self {
+            Generate::Man => "man/streamview.1",
+            Generate::Bash => "completions/streamview.bash",
+            Generate::Zsh => "completions/_streamview",
+            Generate::Fish => "completions/streamview.fish",
+            Generate::Elvish => "completions/streamview.elv",
+            Generate::Powershell => "completions/_streamview.ps1",
+        }
+    }
+}
+
+/// The man page or a shell's completions, generated from the clap
+/// definition of [`Cli`]; these are the files checked into `man/` and
+/// `completions/` (`tests/generated.rs` keeps them current).
+#[must_use]
+pub fn generate(kind: Generate) -> Vec<u8> {
+    use clap::CommandFactory;
+    use clap_complete::Shell;
+    let mut cmd = Cli::command();
+    let shell = match kind {
+        Generate::Man => return man::render(cmd),
+        Generate::Bash => Shell::Bash,
+        Generate::Zsh => Shell::Zsh,
+        Generate::Fish => Shell::Fish,
+        Generate::Elvish => Shell::Elvish,
+        Generate::Powershell => Shell::PowerShell,
+    };
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "streamview", &mut out);
+    out
 }
 
 /// The producer named by `--from`.
@@ -102,18 +277,37 @@ pub enum ColorWhen {
     Never,
 }
 
-/// Live viewer for AI coding-agent event streams (Claude Code stream-json).
+/// Live viewer and normalizer for the event streams of AI coding agents.
 ///
-/// Reads the newline-delimited JSON that `claude -p … --output-format stream-json --verbose`
-/// prints and shows what the agent is doing: its text, every tool call with its key argument,
-/// tool errors and permission denials, sub-agent activity and the session's cost, tokens,
-/// turns and duration. The exit status tells how the session ended.
+/// Reads the newline-delimited JSON that coding agents print when they run headless (Claude Code
+/// `-p --output-format stream-json --verbose` and its saved transcripts, Codex `exec --json`, Gemini
+/// CLI, OpenCode, Qwen Code, Amp, Cursor Agent) and shows what the agent is doing: its text, every
+/// tool call with its key argument, tool errors and permission denials (never hidden), sub-agent
+/// activity and the session's cost, tokens, turns and duration. `--format jsonl` writes one
+/// normalized schema for every agent instead. The exit status tells how the session ended.
+///
+/// Reads the FILEs in order, or standard input when none is given or for `-`. The producer is
+/// detected per input from its first recognisable line.
+#[allow(clippy::doc_markdown)] // the doc comment is the --help text: no code markup
 #[derive(Debug, Parser)]
-#[command(name = "streamview", version, after_long_help = EXAMPLES, after_help = "Use --help for examples, exit statuses and environment variables.")]
+#[command(
+    name = "streamview",
+    version,
+    after_long_help = long_help_tail(),
+    after_help = "Use --help for the kinds, examples, exit statuses and environment variables."
+)]
 pub struct Cli {
     /// Files to read, in order; `-` or none means standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
+
+    /// Follow a log file that is still being written, like `tail -f` from its start.
+    ///
+    /// Waits for new lines at the end of the file and stops by itself once the session's
+    /// final result has arrived and the file stays quiet for 1.5 s (or on Ctrl-C). Handles the
+    /// file being truncated or replaced. Takes exactly one FILE.
+    #[arg(short, long)]
+    pub follow: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Pretty, value_name = "FORMAT")]
@@ -129,24 +323,75 @@ pub struct Cli {
     #[arg(short, long)]
     pub quiet: bool,
 
+    /// Add the summary tables at the end: per session, per tool, per model.
+    ///
+    /// On stdout in the pretty format; on stderr when stdout carries data (jsonl, result) or
+    /// nothing (-q). `--format summary` prints only the tables, `--format summary-json` the same
+    /// as JSON.
+    #[arg(long)]
+    pub summary: bool,
+
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
 
+    /// Show only these kinds of events (comma-separated, repeatable).
+    ///
+    /// An event is shown when it is of one of the KINDS; `--hide` then removes kinds from
+    /// that. Applies to the pretty and JSONL formats. Naming a kind that only -v shows
+    /// (prompts, thinking, results, usage) turns -v on. Errors and denials that a filter keeps
+    /// off stdout are written to stderr instead: filters decide what goes into the output,
+    /// never what you are told. Totals, summaries and the exit status do not change.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "KINDS",
+        help_heading = "Filters"
+    )]
+    pub only: Vec<Kind>,
+
+    /// Hide these kinds of events (comma-separated, repeatable; the KINDS of --only).
+    ///
+    /// `--hide text` keeps the running commentary out but still shows each session's final
+    /// text with its result line (hide `final` as well to drop it). Hidden errors and denials
+    /// go to stderr (see --only).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "KINDS",
+        hide_possible_values = true,
+        help_heading = "Filters"
+    )]
+    pub hide: Vec<Kind>,
+
+    /// Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards).
+    ///
+    /// Matches the name as the producer spells it, case included: `Bash`, `mcp__*` (every MCP
+    /// tool), `mcp__github__*`. Applies to tool calls, their results, errors and denials; other
+    /// events are not affected (combine with `--only tools` to see tool calls alone).
+    #[arg(long = "tool", value_name = "NAME", help_heading = "Filters")]
+    pub tools: Vec<String>,
+
     /// Which agent printed the input; `auto` detects it for each input from its first
     /// recognisable line.
-    #[arg(long, value_enum, default_value_t = From::Auto, value_name = "PRODUCER")]
+    #[arg(long, value_enum, default_value_t = From::Auto, value_name = "PRODUCER", help_heading = "Input")]
     pub from: From,
 
     /// Skip lines longer than this many bytes (suffixes K, M, G), reporting them.
     ///
     /// Memory stays bounded by this limit whatever the input.
-    #[arg(long, value_name = "N", default_value = "64M", value_parser = parse_size)]
+    #[arg(long, value_name = "N", default_value = "64M", value_parser = parse_size, help_heading = "Input")]
     pub max_line_bytes: usize,
 
     /// Lines of each tool result or error text to show before cutting (verbose shows results).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_lines: usize,
+
+    /// Print the man page or a shell's completions and exit.
+    #[arg(long, value_enum, value_name = "KIND", hide = true, exclusive = true)]
+    pub generate: Option<Generate>,
 }
 
 fn parse_size(s: &str) -> Result<usize, String> {
@@ -185,10 +430,18 @@ pub struct Options {
     pub mirror_errors: bool,
     /// The producer forced with `--from` (`None`: detect).
     pub from: Option<Producer>,
+    /// `--follow` the (single) file.
+    pub follow: bool,
     /// Line length limit.
     pub max_line_bytes: usize,
     /// Lines of tool output to show.
     pub max_lines: usize,
+    /// What `--only`, `--hide` and `--tool` selected.
+    pub filter: Filter,
+    /// `--summary`.
+    pub summary: bool,
+    /// `--format result` makes the text safe for a terminal (stdout is one).
+    pub sanitize_result: bool,
 }
 
 /// The environment variables and terminal facts `resolve` depends on.
@@ -238,6 +491,9 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         Verbosity::Quiet
     } else if truthy(env.verbose.as_ref()) {
         Verbosity::Verbose
+    } else if cli.only.iter().any(|k| k.needs_verbose()) {
+        // `--only thinking` would otherwise show nothing at all.
+        Verbosity::Verbose
     } else {
         Verbosity::Normal
     };
@@ -259,12 +515,16 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         format: cli.format,
         verbosity,
         // JSONL is data: never coloured.
-        color_stdout: color_stdout && cli.format == Format::Pretty,
+        color_stdout: color_stdout && matches!(cli.format, Format::Pretty | Format::Summary),
         color_stderr,
         mirror_errors: !env.stdout_tty,
         from: cli.from.producer(),
+        follow: cli.follow,
         max_line_bytes: cli.max_line_bytes,
         max_lines: cli.max_lines,
+        filter: Filter::new(&cli.only, &cli.hide, &cli.tools),
+        summary: cli.summary,
+        sanitize_result: env.stdout_tty,
     }
 }
 
@@ -278,8 +538,12 @@ impl Default for Options {
             color_stderr: false,
             mirror_errors: false,
             from: None,
+            follow: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_lines: 10,
+            filter: Filter::default(),
+            summary: false,
+            sanitize_result: false,
         }
     }
 }

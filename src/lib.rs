@@ -1,11 +1,14 @@
 //! streamview: a live viewer and normalizer for AI coding-agent event streams.
 //!
 //! ```text
-//! bytes ─▶ input::LineReader ─▶ decode::Decoder ─▶ event::Event ─▶ session::Session ─▶ render::Sink
-//!          (memchr, one        (simd-json in       (normalized     (correlation,       (Pretty, Jsonl)
-//!           reused buffer)      place, per          model)          nesting, totals,
-//!                               producer)                           outcome)
+//! bytes ─▶ input::LineReader ─▶ decode::Decoder ─▶ event::Event ─▶ session::Session ─▶ filter::Filtered ─▶ render::Sink
+//!          (memchr, one        (simd-json in       (normalized     (correlation,       (--only, --hide,    (Pretty, Jsonl,
+//!           reused buffer)      place, per          model)          nesting, totals,    --tool; hidden      ResultText,
+//!                               producer)                           outcome)            alerts → stderr)    SummarySink)
 //! ```
+//!
+//! The session observes every event before the filter looks at it, so
+//! totals, summaries and exit statuses do not depend on what is shown.
 //!
 //! The binary is a thin shell over [`run`]. Programs that receive a stream in
 //! chunks use [`Feeder`]:
@@ -34,6 +37,7 @@ pub mod decode;
 pub mod diag;
 pub mod error;
 pub mod event;
+pub mod filter;
 pub mod input;
 pub mod render;
 pub mod run;
@@ -52,7 +56,8 @@ use input::ReadAhead;
 pub use run::{Feeder, Runner};
 pub use session::{Outcome, Session};
 
-use render::{Jsonl, Pretty, PrettyOptions, Sink};
+use filter::Filtered;
+use render::{Jsonl, Pretty, PrettyOptions, ResultText, Sink, SummaryAfter, SummarySink};
 
 /// Output buffer size: big enough that a saved log is written in large
 /// blocks; the run loop flushes whenever input pauses.
@@ -76,19 +81,19 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
             Box::new(NoColor::new(w))
         }
     };
+    let stderr = || colored(Box::new(io::stderr()), opts.color_stderr);
     let mut diag = diag::Diag::new(io::stderr(), opts.verbosity == render::Verbosity::Verbose);
-    // Quiet means nothing on stdout in every format: only the pretty sink
-    // knows how to send errors and denials to stderr instead.
+    // Errors and denials of the formats whose stdout carries something else.
+    let alerts = || Pretty::alerts_only(stderr(), opts.max_lines);
+    // Quiet means nothing on stdout in every format: the pretty sink in quiet
+    // mode sends errors and denials (and the --summary tables) to stderr.
     let format = if opts.verbosity == render::Verbosity::Quiet {
         Format::Pretty
     } else {
         opts.format
     };
-    match format {
-        Format::Jsonl => {
-            let mut sink = Jsonl::new(stdout);
-            run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))
-        }
+    let mut sink: Box<dyn Sink> = match format {
+        Format::Jsonl => Box::new(Jsonl::new(stdout)),
         Format::Pretty => {
             let popts = PrettyOptions {
                 verbosity: opts.verbosity,
@@ -96,11 +101,25 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
                 mirror_errors: opts.mirror_errors,
             };
             let out = colored(Box::new(stdout), opts.color_stdout);
-            let err = colored(Box::new(io::stderr()), opts.color_stderr);
-            let mut sink = Pretty::new(out, err, popts);
-            run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))
+            Box::new(Pretty::new(out, stderr(), popts).with_summary(opts.summary))
         }
+        Format::Result => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
+        Format::Summary | Format::SummaryJson => {
+            let out = colored(Box::new(stdout), opts.color_stdout);
+            Box::new(SummarySink::new(
+                out,
+                alerts(),
+                format == Format::SummaryJson,
+            ))
+        }
+    };
+    if opts.summary && matches!(format, Format::Jsonl | Format::Result) {
+        sink = Box::new(SummaryAfter::new(sink, stderr()));
     }
+    if !opts.filter.is_all() && matches!(format, Format::Pretty | Format::Jsonl) {
+        sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()));
+    }
+    run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))
 }
 
 /// Standard output for the sinks. On Unix a duplicate of fd 1 as a `File`:
@@ -142,9 +161,25 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
     interrupt: Option<&Arc<Interrupt>>,
 ) -> Result<ExitStatus, Error> {
     let mut runner = Runner::new(sink, diag, opts.max_line_bytes).with_producer(opts.from);
+    // --follow: the run says when the session has finished, so that
+    // following can end.
+    let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if opts.follow {
+        runner = runner.with_finished_flag(finished.clone());
+    }
     for src in &opts.sources {
         let name = src.display_name();
-        let opened = src.open().and_then(|rdr| match interrupt {
+        let opened: io::Result<Box<dyn io::Read + Send>> = match src {
+            input::Source::Path(p) if opts.follow => {
+                input::follow::Follow::open(p.clone(), finished.clone())
+                    .map(|f| Box::new(f) as Box<dyn io::Read + Send>)
+            }
+            input::Source::Stdin if opts.follow => {
+                Err(std::io::Error::other("standard input cannot be followed"))
+            }
+            _ => src.open(),
+        };
+        let opened = opened.and_then(|rdr| match interrupt {
             Some(intr) => Ok(Box::new(ReadAhead::spawn(rdr, intr)?) as Box<dyn io::Read>),
             None => Ok(rdr as Box<dyn io::Read>),
         });

@@ -12,6 +12,21 @@ use streamview::{ExitStatus, Interrupt};
 
 fn main() -> ExitCode {
     let cli = Cli::try_parse().unwrap_or_else(|e| usage_error(&e));
+    if let Some(kind) = cli.generate {
+        let mut out = std::io::stdout().lock();
+        return match out.write_all(&streamview::cli::generate(kind)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "streamview: cannot write output: {}",
+                    streamview::error::describe_io(&e)
+                );
+                ExitCode::from(ExitStatus::Failure.code())
+            }
+        };
+    }
     let opts = resolve(&cli, &Env::from_process());
     // Ctrl-C: the first one stops the run, which prints the summary so far
     // and exits 130; a second one (the summary cannot get out: a stopped

@@ -10,7 +10,10 @@ use std::io::{Read, Write};
 use crate::decode::{Decoded, Decoder, LineProblem};
 use crate::diag::Diag;
 use crate::error::{Error, ExitStatus, describe_io};
-use crate::event::{Event, Producer};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::event::{Event, EventKind, Producer};
 use crate::input::{Frame, Line, LineReader, ahead};
 use crate::render::Sink;
 use crate::session::Session;
@@ -29,6 +32,9 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     io_failed: bool,
     lines: u64,
     from: Option<Producer>,
+    /// Raised while the last event is a result (the session may be over),
+    /// lowered by any later activity: `--follow` ends on it.
+    finished: Option<Arc<AtomicBool>>,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -42,7 +48,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             io_failed: false,
             lines: 0,
             from: None,
+            finished: None,
         }
+    }
+
+    /// Keep `flag` raised while the last event seen is a result.
+    #[must_use]
+    pub fn with_finished_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.finished = Some(flag);
+        self
     }
 
     /// Read every input as `producer` instead of detecting it (`--from`).
@@ -74,6 +88,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// with [`Runner::interrupted`]). A read error is reported, ends this
     /// input and makes the exit status 2, but is not fatal.
     pub fn source<R: Read>(&mut self, name: &str, rdr: R) -> Result<(), Error> {
+        self.session.set_source(name);
         let mut rdr = LineReader::new(rdr, self.max_line);
         let mut dec = Decoder::with_producer(self.from);
         loop {
@@ -105,7 +120,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     fn finish_decoder(&mut self, dec: &mut Decoder, interrupted: bool) -> Result<(), Error> {
         let Runner { session, sink, .. } = self;
         dec.finish(&mut |ev: &Event<'_>| {
-            if interrupted && matches!(ev.kind, crate::event::EventKind::Result(_)) {
+            if interrupted && matches!(ev.kind, EventKind::Result(_)) {
                 return Ok(());
             }
             session.observe(ev);
@@ -141,10 +156,22 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 self.skip(name, *number, &problem, &[], *partial)
             }
             Frame::Line(line) => {
-                let Runner { session, sink, .. } = self;
+                let Runner {
+                    session,
+                    sink,
+                    finished,
+                    ..
+                } = self;
                 let res = dec
                     .decode(line, &mut |ev: &Event<'_>| {
                         session.observe(ev);
+                        if let Some(flag) = finished.as_ref() {
+                            match ev.kind {
+                                EventKind::Result(_) => flag.store(true, Ordering::Relaxed),
+                                EventKind::Notice(_) | EventKind::Usage(_) => {}
+                                _ => flag.store(false, Ordering::Relaxed),
+                            }
+                        }
                         sink.event(ev, session)
                     })
                     .map_err(Error::Write)?;
@@ -177,6 +204,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             // The producer was cut off mid-line.
             self.session.mark_cut();
         }
+        self.session.skipped_line();
         self.sink.flush().map_err(Error::Write)?;
         self.diag.skipped_line(name, number, problem, bytes);
         Ok(())
@@ -312,6 +340,7 @@ impl Feeder {
                     None => self.discarded_cr,
                 };
                 let len = n + head.len() as u64 - u64::from(cr);
+                self.session.skipped_line();
                 self.problems.push((
                     self.line,
                     LineProblem::TooLong {
@@ -351,6 +380,7 @@ impl Feeder {
     pub fn finish(mut self, on_event: &mut dyn FnMut(&Event<'_>, &Session)) -> Session {
         if let Some(n) = self.discarding.take() {
             self.line += 1;
+            self.session.skipped_line();
             self.problems.push((
                 self.line,
                 LineProblem::TooLong {
@@ -383,6 +413,7 @@ impl Feeder {
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         let number = self.line;
         if bytes.len() > self.max_line {
+            self.session.skipped_line();
             self.problems.push((
                 number,
                 LineProblem::TooLong {
@@ -407,6 +438,7 @@ impl Feeder {
             if partial {
                 self.session.mark_cut();
             }
+            self.session.skipped_line();
             self.problems.push((number, p));
         }
     }

@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::event::{Event, EventKind, Role, Tokens};
+use crate::event::{Event, EventKind, Producer, Role, Tokens};
 
 /// How a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -54,11 +54,65 @@ pub struct CallInfo {
     pub reported: bool,
 }
 
+/// Calls of one tool in a session.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ToolStats {
+    /// Tool name as the producer spells it.
+    pub name: String,
+    /// Calls made (sub-agents included).
+    pub calls: u64,
+    /// Results that were errors (permission refusals included).
+    pub errors: u64,
+    /// Distinct permission denials.
+    pub denials: u64,
+}
+
+/// Usage of one model in a session.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelStats {
+    /// Model name.
+    pub model: String,
+    /// Token counts (absent counts stay absent).
+    pub tokens: Tokens,
+    /// Cost in USD, when reported.
+    pub cost_usd: Option<f64>,
+}
+
+impl ModelStats {
+    /// Add another model's counts (absent + absent stays absent).
+    pub fn add(&mut self, other: &ModelStats) {
+        self.tokens.add(&other.tokens);
+        self.cost_usd = add_opt_f64(self.cost_usd, other.cost_usd);
+    }
+}
+
+/// `a + b` where `None` means "not reported": absent only when both are.
+#[must_use]
+pub fn add_opt_f64(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+    }
+}
+
+/// `a + b` where `None` means "not reported": absent only when both are.
+#[must_use]
+pub fn add_opt_u64(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
+    }
+}
+
 /// Totals of one session.
 #[derive(Clone, Debug, Default)]
 pub struct SessionSummary {
     /// Session id.
     pub id: Option<String>,
+    /// The input the session started in (see [`Session::set_source`]).
+    pub source: Option<String>,
+    /// The producer of the session's first event.
+    pub producer: Option<Producer>,
     /// Model from the session start.
     pub model: Option<String>,
     /// How it ended; `None` while it is still running.
@@ -88,6 +142,79 @@ pub struct SessionSummary {
     pub result_tokens: Option<Tokens>,
     /// Error text of an error result.
     pub error: Option<String>,
+    /// Turns summed over the results (each result reports the turns of its
+    /// own prompt).
+    pub total_turns: Option<u64>,
+    /// Duration summed over the results (each reports its own prompt's).
+    pub total_duration_ms: Option<u64>,
+    /// Tokens summed over the results.
+    pub total_result_tokens: Tokens,
+    /// Calls per tool, in the order of each tool's first call.
+    pub tools: Vec<ToolStats>,
+    /// Usage per model summed over API messages of every agent (sub-agents
+    /// included). Claude's stream reports preliminary output counts on its
+    /// messages, so for it only the input side is summed.
+    pub message_models: Vec<ModelStats>,
+    /// Usage and cost per model from the last result that reported them
+    /// (Claude, Qwen and transcripts report them cumulatively, sub-agents
+    /// included).
+    pub result_models: Vec<ModelStats>,
+    /// Input lines skipped while this session was read (bad JSON, too long…).
+    pub skipped_lines: u64,
+}
+
+impl SessionSummary {
+    /// Usage per model: the result's (with cost) when a result reported it,
+    /// else the sums over API messages.
+    #[must_use]
+    pub fn models(&self) -> &[ModelStats] {
+        if self.result_models.is_empty() {
+            &self.message_models
+        } else {
+            &self.result_models
+        }
+    }
+
+    /// The session's tokens: the per-model totals of the result when
+    /// reported (they cover sub-agents, as the cost does), else the sum of
+    /// the results' totals, else the sum over API messages (input only for
+    /// Claude, whose output counts before the result are preliminary).
+    #[must_use]
+    pub fn tokens(&self) -> Tokens {
+        if !self.result_models.is_empty() {
+            let mut t = Tokens::default();
+            for m in &self.result_models {
+                t.add(&m.tokens);
+            }
+            return t;
+        }
+        if !self.total_result_tokens.is_empty() {
+            return self.total_result_tokens;
+        }
+        let mut t = self.message_tokens;
+        if self.producer == Some(Producer::Claude) {
+            t.output = None;
+        }
+        t
+    }
+
+    /// The statistics of tool `name`, created on first use.
+    fn tool(&mut self, name: &str) -> &mut ToolStats {
+        // A handful of distinct tools per session: a linear search is
+        // cheaper than hashing, and allocates only for a new name.
+        let i = self
+            .tools
+            .iter()
+            .position(|t| t.name == name)
+            .unwrap_or_else(|| {
+                self.tools.push(ToolStats {
+                    name: name.to_string(),
+                    ..ToolStats::default()
+                });
+                self.tools.len() - 1
+            });
+        &mut self.tools[i]
+    }
 }
 
 /// What the session learned from the event it just observed; sinks use it.
@@ -126,6 +253,8 @@ pub struct Stats {
     pub unknown: u64,
     /// Lines that were not JSON and were shown as text.
     pub plain_text: u64,
+    /// Lines skipped (reported by the reader through [`Session::skipped_line`]).
+    pub skipped: u64,
 }
 
 /// The state machine; see the module docs.
@@ -149,6 +278,10 @@ pub struct Session {
     cut: bool,
     /// The run was stopped by Ctrl-C.
     interrupted: bool,
+    /// The input being read, for the sessions that start in it.
+    source: Option<String>,
+    /// Lines skipped before the first session began.
+    pending_skipped: u64,
     note: Note,
     stats: Stats,
 }
@@ -214,6 +347,29 @@ impl Session {
         self.interrupted
     }
 
+    /// Name the input being read from now on (a file name, `<stdin>`);
+    /// sessions that start in it carry it in [`SessionSummary::source`].
+    pub fn set_source(&mut self, name: &str) {
+        self.source = Some(name.to_string());
+    }
+
+    /// Count a line the reader skipped (it never became an event), for the
+    /// session in progress, or the next one when none has begun.
+    pub fn skipped_line(&mut self) {
+        self.stats.skipped += 1;
+        match self.current.as_mut() {
+            Some(cur) => cur.skipped_lines += 1,
+            None => self.pending_skipped += 1,
+        }
+    }
+
+    /// The number of sessions seen so far (finished ones and the one in
+    /// progress); grows by one when a new session begins.
+    #[must_use]
+    pub fn session_count(&self) -> usize {
+        self.done.len() + usize::from(self.current.is_some())
+    }
+
     /// Update the state with one event. Call before handing it to sinks.
     pub fn observe(&mut self, ev: &Event<'_>) {
         self.note = Note::default();
@@ -224,8 +380,12 @@ impl Session {
         }
         self.switch_session_if_needed(ev);
         self.note.depth = self.depth_of(ev.parent.as_deref());
+        let (source, pending) = (&self.source, &mut self.pending_skipped);
         let cur = self.current.get_or_insert_with(|| SessionSummary {
             id: ev.session.as_deref().map(str::to_string),
+            source: source.clone(),
+            producer: Some(ev.producer),
+            skipped_lines: std::mem::take(pending),
             ..SessionSummary::default()
         });
         if cur.id.is_none() {
@@ -254,6 +414,7 @@ impl Session {
             EventKind::ToolCall(c) => {
                 self.active_since_result = true;
                 cur.tool_calls += 1;
+                cur.tool(&c.name).calls += 1;
                 let depth = self.note.depth;
                 if depth == 0 && !is_agent(&c.name) {
                     self.unreported.push(c.id.to_string());
@@ -281,6 +442,13 @@ impl Session {
                     call.failed = r.is_error;
                     self.note.tool = Some(call.name.clone());
                     self.note.key_arg.clone_from(&call.key_arg);
+                    if r.is_error {
+                        cur.tool(&call.name).errors += 1;
+                    }
+                } else if r.is_error {
+                    // A result whose call was never seen (a log cut at the
+                    // front): counted, under an unknown name.
+                    cur.tool("?").errors += 1;
                 }
             }
             EventKind::PermissionDenied(d) => {
@@ -303,11 +471,34 @@ impl Session {
                     .as_deref()
                     .map(str::to_string)
                     .or_else(|| call.and_then(|c| c.key_arg.clone()));
+                if !self.note.duplicate {
+                    let name = self.note.tool.as_deref().unwrap_or("?");
+                    cur.tool(name).denials += 1;
+                }
             }
             EventKind::Usage(u) => {
                 if ev.parent.is_none() {
                     cur.messages += 1;
                     cur.message_tokens.add(&u.tokens);
+                }
+                if let Some(model) = u.model.as_deref() {
+                    let mut tokens = u.tokens;
+                    if ev.producer == Producer::Claude {
+                        // Preliminary (the message_start count repeated).
+                        tokens.output = None;
+                    }
+                    let add = ModelStats {
+                        model: String::new(),
+                        tokens,
+                        cost_usd: None,
+                    };
+                    match cur.message_models.iter_mut().find(|m| m.model == model) {
+                        Some(m) => m.add(&add),
+                        None => cur.message_models.push(ModelStats {
+                            model: model.to_string(),
+                            ..add
+                        }),
+                    }
                 }
             }
             EventKind::Result(r) => {
@@ -338,6 +529,21 @@ impl Session {
                 cur.cost_usd = r.cost_usd.or(cur.cost_usd);
                 if !r.tokens.is_empty() {
                     cur.result_tokens = Some(r.tokens);
+                }
+                cur.total_turns = add_opt_u64(cur.total_turns, r.num_turns);
+                cur.total_duration_ms = add_opt_u64(cur.total_duration_ms, r.duration_ms);
+                cur.total_result_tokens.add(&r.tokens);
+                if !r.model_usage.is_empty() {
+                    // Cumulative: the last report replaces the earlier ones.
+                    cur.result_models = r
+                        .model_usage
+                        .iter()
+                        .map(|m| ModelStats {
+                            model: m.model.to_string(),
+                            tokens: m.tokens,
+                            cost_usd: m.cost_usd,
+                        })
+                        .collect();
                 }
                 cur.error = if r.is_error {
                     r.text

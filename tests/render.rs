@@ -186,3 +186,75 @@ fn feeder_matches_runner_for_every_chunk_size() {
         }
     }
 }
+
+/// With partial messages every text (and, in verbose, every thinking block)
+/// is printed exactly once: streamed fragment by fragment, and not again
+/// when the complete block repeats it.
+#[test]
+fn streamed_text_is_printed_exactly_once() {
+    let cases = [
+        (
+            "tests/fixtures/claude/partial_messages.jsonl",
+            "tests/fixtures/claude/tools_basic.jsonl",
+        ),
+        (
+            "tests/fixtures/claude/multi_block_partial.jsonl",
+            "tests/fixtures/claude/multi_block.jsonl",
+        ),
+        (
+            "tests/fixtures/claude/thinking_partial.jsonl",
+            "tests/fixtures/claude/thinking.jsonl",
+        ),
+    ];
+    for (partial, plain) in cases {
+        for verbosity in [Verbosity::Normal, Verbosity::Verbose] {
+            let streamed =
+                pretty_with(&std::fs::read_to_string(partial).unwrap(), verbosity, false).1;
+            let whole = pretty_with(&std::fs::read_to_string(plain).unwrap(), verbosity, false).1;
+            // The same scenario without partial messages: the same text and
+            // thinking lines, each once.
+            let prose = |out: &str| -> Vec<String> {
+                out.lines()
+                    .filter(|l| !l.starts_with(['●', '▸', '✓', '·', ' ', '✗']) && !l.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            };
+            assert_eq!(
+                prose(&streamed),
+                prose(&whole),
+                "{partial} at {verbosity:?}"
+            );
+        }
+    }
+    // Gemini streams every answer as chunks; the joined text is not repeated.
+    let out = pretty(&std::fs::read_to_string("tests/fixtures/gemini/text.jsonl").unwrap());
+    assert_eq!(
+        out.matches("Hello! I am a scripted mock Gemini model.")
+            .count(),
+        1,
+        "{out}"
+    );
+}
+
+/// Fragments are written as they arrive, on one line, without waiting for
+/// the complete block.
+#[test]
+fn fragments_render_before_the_block_completes() {
+    let head = [
+        r#"{"type":"stream_event","session_id":"s","parent_tool_use_id":null,"event":{"type":"message_start","message":{"id":"m1"}}}"#,
+        r#"{"type":"stream_event","session_id":"s","parent_tool_use_id":null,"event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}}"#,
+        r#"{"type":"stream_event","session_id":"s","parent_tool_use_id":null,"event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo \u001b[31mworld"}}}"#,
+    ]
+    .join("\n");
+    let out = pretty(&head);
+    // Shown before the complete block arrives (the input then ends: cut off).
+    assert!(
+        out.starts_with("Hello ␛[31mworld\n✗ stream ended without a result"),
+        "{out}"
+    );
+    let full = format!(
+        "{head}\n{}",
+        r#"{"type":"assistant","session_id":"s","parent_tool_use_id":null,"message":{"id":"m1","content":[{"type":"text","text":"Hello \u001b[31mworld"}]}}"#
+    );
+    assert_eq!(pretty(&full).matches("Hello").count(), 1);
+}

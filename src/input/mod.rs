@@ -2,6 +2,7 @@
 //! lines. Knows nothing about JSON.
 
 pub mod ahead;
+pub mod follow;
 pub mod lines;
 
 use std::fs::File;

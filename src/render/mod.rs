@@ -2,7 +2,9 @@
 
 pub mod jsonl;
 pub mod pretty;
+pub mod result;
 pub mod sanitize;
+pub mod summary;
 
 use std::fmt::Write as _;
 use std::io;
@@ -12,8 +14,13 @@ use crate::session::Session;
 
 pub use jsonl::Jsonl;
 pub use pretty::{Pretty, PrettyOptions, Verbosity};
+pub use result::ResultText;
+pub use summary::{Summary, SummaryAfter, SummarySink};
 
 /// An output format.
+///
+/// A `&mut S` is a sink too, so a sink can be lent to a wrapper
+/// ([`crate::filter::Filtered`], [`SummaryAfter`]) and read back afterwards.
 pub trait Sink {
     /// Render one event. `s` has already observed it (see [`Session::note`]).
     ///
@@ -33,6 +40,34 @@ pub trait Sink {
     /// # Errors
     /// The output cannot be written.
     fn flush(&mut self) -> io::Result<()>;
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        (**self).event(ev, s)
+    }
+
+    fn finish(&mut self, s: &Session) -> io::Result<()> {
+        (**self).finish(s)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        (**self).flush()
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for Box<S> {
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        (**self).event(ev, s)
+    }
+
+    fn finish(&mut self, s: &Session) -> io::Result<()> {
+        (**self).finish(s)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        (**self).flush()
+    }
 }
 
 /// `1234` → `1.2k`, `1234567` → `1.2M`.

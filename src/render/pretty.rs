@@ -14,10 +14,11 @@ use std::io;
 use termcolor::{Color, ColorSpec, WriteColor};
 
 use super::sanitize::{sanitize, sanitize_line};
+use super::summary::{Summary, write_table};
 use super::{Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{
-    Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, ToolCall,
-    ToolResult,
+    DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult,
+    SessionStart, ToolCall, ToolResult,
 };
 use crate::session::{Outcome, Session};
 
@@ -111,6 +112,29 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     shown_texts: HashSet<u64>,
     /// Last error text shown: the error result usually repeats it.
     last_error: String,
+    /// Add the summary tables at the end (`--summary`).
+    summary: bool,
+    /// The text (or thinking) block being printed fragment by fragment,
+    /// kept until the complete block that repeats it arrives (which is then
+    /// not printed again).
+    stream: Option<Stream>,
+}
+
+impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
+    /// A sink that writes nothing but errors and permission denials, to
+    /// `err`, as quiet mode does: the alert channel of the formats whose
+    /// stdout carries something else (a filtered view, a result, a summary).
+    pub fn alerts_only(err: E, max_lines: usize) -> Self {
+        Pretty::new(
+            termcolor::NoColor::new(io::sink()),
+            err,
+            PrettyOptions {
+                verbosity: Verbosity::Quiet,
+                max_lines,
+                mirror_errors: true,
+            },
+        )
+    }
 }
 
 /// Where a piece of output goes.
@@ -132,7 +156,17 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             st: Styles::new(),
             shown_texts: HashSet::new(),
             last_error: String::new(),
+            summary: false,
+            stream: None,
         }
+    }
+
+    /// Add the summary tables at the end (`--summary`): on stdout, or on
+    /// stderr in quiet mode.
+    #[must_use]
+    pub fn with_summary(mut self, on: bool) -> Self {
+        self.summary = on;
+        self
     }
 
     /// Give back the writers.
@@ -156,6 +190,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         depth: usize,
         lines: &[Vec<(Style, Cow<'_, str>)>],
     ) -> io::Result<()> {
+        self.end_stream_line()?;
         if !self.quiet() {
             write_lines(&mut self.out, &self.st, depth, lines)?;
         }
@@ -440,6 +475,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     fn notice(&mut self, n: &Notice<'_>, depth: usize) -> io::Result<()> {
         let (style, mark, to) = match n.level {
             Level::Debug if !self.verbose() => return Ok(()),
+            // Bookkeeping (thinking token estimates, status) would cut a
+            // streamed line in the middle of a word.
+            Level::Debug if self.streaming() => return Ok(()),
             Level::Debug | Level::Info => (Style::Dim, "· ", To::Out),
             Level::Warning => (Style::Warn, "! ", To::Out),
             Level::Error => (Style::Error, "✗ ", To::Alert),
@@ -641,13 +679,19 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
                 } else {
                     Style::Plain
                 };
+                if depth == 0 && t.role == Role::Assistant {
+                    self.shown_texts.insert(text_hash(&t.text));
+                }
+                if t.role == Role::Assistant
+                    && self.was_streamed(DeltaKind::Text, &t.text, depth)?
+                {
+                    // Already shown fragment by fragment.
+                    return Ok(());
+                }
                 let text = sanitize(&t.text);
                 let text = text.trim_matches('\n');
                 if text.is_empty() {
                     return Ok(());
-                }
-                if depth == 0 && t.role == Role::Assistant {
-                    self.shown_texts.insert(text_hash(&t.text));
                 }
                 let lines: Vec<_> = text
                     .lines()
@@ -665,6 +709,9 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
             }
             EventKind::Thinking(t) => {
                 if !self.verbose() {
+                    return Ok(());
+                }
+                if !t.redacted && self.was_streamed(DeltaKind::Thinking, &t.text, depth)? {
                     return Ok(());
                 }
                 let text = if t.redacted || t.text.trim().is_empty() {
@@ -710,7 +757,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
             }
             EventKind::Notice(n) => self.notice(n, depth),
             EventKind::Result(r) => self.result(r, s),
-            EventKind::Delta(_) => Ok(()),
+            EventKind::Delta(d) => self.delta(d, depth),
             EventKind::PlainText(t) => {
                 let text = sanitize(t);
                 self.emit(
@@ -730,8 +777,20 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     }
 
     fn finish(&mut self, s: &Session) -> io::Result<()> {
+        self.end_stream_line()?;
         if s.current().and_then(|c| c.outcome) == Some(Outcome::Incomplete) {
             self.incomplete(s)?;
+        }
+        if self.summary {
+            let summary = Summary::from_session(s);
+            if self.quiet() {
+                self.out.flush()?;
+                let _ = write_table(&mut self.err, &summary);
+                let _ = self.err.flush();
+            } else {
+                self.out.write_all(b"\n")?;
+                write_table(&mut self.out, &summary)?;
+            }
         }
         self.out.flush()
     }
@@ -741,7 +800,132 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     }
 }
 
+/// A block being printed as its fragments arrive.
+struct Stream {
+    kind: DeltaKind,
+    depth: usize,
+    index: Option<u64>,
+    /// Everything streamed so far, to recognise the complete block.
+    text: String,
+    /// The cursor is at the end of this block's line (no other output since).
+    open: bool,
+    /// Something visible was printed (leading newlines are dropped, as the
+    /// complete block's rendering trims them).
+    started: bool,
+    /// Newlines seen but not yet printed (trailing ones are dropped).
+    pending_newlines: usize,
+}
+
 impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
+    /// Print a text or thinking fragment at once, on the current line. Tool
+    /// input fragments are not shown: the call is shown once complete.
+    fn delta(&mut self, d: &crate::event::Delta<'_>, depth: usize) -> io::Result<()> {
+        let shown = match d.kind {
+            DeltaKind::Text => true,
+            DeltaKind::Thinking => self.verbose(),
+            DeltaKind::ToolInput => false,
+        };
+        if !shown || self.quiet() {
+            return Ok(());
+        }
+        let same = self
+            .stream
+            .as_ref()
+            .is_some_and(|st| st.kind == d.kind && st.depth == depth && st.index == d.index);
+        if !same {
+            self.end_stream_line()?;
+            self.stream = Some(Stream {
+                kind: d.kind,
+                depth,
+                index: d.index,
+                text: String::new(),
+                open: false,
+                started: false,
+                pending_newlines: 0,
+            });
+        }
+        let Some(stream) = self.stream.as_mut() else {
+            return Ok(());
+        };
+        stream.text.push_str(&d.text);
+        let thinking = d.kind == DeltaKind::Thinking;
+        let text = sanitize(&d.text);
+        let mut pieces = text.split('\n').peekable();
+        while let Some(piece) = pieces.next() {
+            if !piece.is_empty() {
+                if !stream.open || stream.pending_newlines > 0 {
+                    if stream.open {
+                        self.out.reset()?;
+                        self.out.write_all(b"\n")?;
+                    }
+                    // A new line of the block: its first, or one after a
+                    // newline in the text or after other output.
+                    write_prefix(&mut self.out, &self.st, depth)?;
+                    if thinking {
+                        self.out.set_color(spec(&self.st, Style::Dim))?;
+                        let mark = if stream.started { "  " } else { "✻ " };
+                        self.out.write_all(mark.as_bytes())?;
+                    }
+                    for _ in 1..stream.pending_newlines {
+                        self.out.reset()?;
+                        self.out.write_all(b"\n")?;
+                        write_prefix(&mut self.out, &self.st, depth)?;
+                    }
+                    stream.pending_newlines = 0;
+                    stream.open = true;
+                    stream.started = true;
+                }
+                if thinking {
+                    self.out.set_color(spec(&self.st, Style::Dim))?;
+                } else {
+                    self.out.reset()?;
+                }
+                self.out.write_all(piece.as_bytes())?;
+            }
+            if pieces.peek().is_some() && stream.started {
+                stream.pending_newlines += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Other output follows: end the line of a block being streamed (the
+    /// block may go on below it).
+    fn end_stream_line(&mut self) -> io::Result<()> {
+        if let Some(st) = self.stream.as_mut()
+            && st.open
+        {
+            st.open = false;
+            // Newlines owed to the text are replaced by this line end.
+            st.pending_newlines = 0;
+            self.out.reset()?;
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    /// True when `text` is the block just shown fragment by fragment. The
+    /// streamed block ends here either way.
+    fn was_streamed(&mut self, kind: DeltaKind, text: &str, depth: usize) -> io::Result<bool> {
+        let Some(st) = self.stream.as_ref() else {
+            return Ok(false);
+        };
+        if st.depth != depth {
+            // Another agent's block (a sub-agent's text while the main
+            // agent streams): the streamed block is still going on.
+            return Ok(false);
+        }
+        let same = st.kind == kind && st.text.trim_matches('\n') == text.trim_matches('\n');
+        self.end_stream_line()?;
+        self.stream = None;
+        Ok(same)
+    }
+
+    /// True while a block is being streamed on the current line.
+    fn streaming(&self) -> bool {
+        self.stream.as_ref().is_some_and(|s| s.open)
+    }
+
     fn incomplete_previous(&mut self) -> io::Result<()> {
         let lines = vec![vec![(
             Style::Error,
@@ -832,6 +1016,16 @@ fn write_depth<W: WriteColor>(w: &mut W, depth: usize) -> io::Result<()> {
         w.write_all("  │ ".as_bytes())?;
     }
     write!(w, "  │{depth} ")
+}
+
+/// The sub-agent indentation of a line.
+fn write_prefix<W: WriteColor>(w: &mut W, st: &Styles, depth: usize) -> io::Result<()> {
+    if depth > 0 {
+        w.set_color(&st.dim)?;
+        write_depth(w, depth)?;
+        w.reset()?;
+    }
+    Ok(())
 }
 
 /// `mcp__server__tool` → `server/tool`; other names unchanged.

@@ -890,3 +890,96 @@ fn empty_parent_usage_counts_for_the_main_agent() {
     assert_eq!(sum.messages, 1);
     assert_eq!(sum.message_tokens.input, Some(7));
 }
+
+// ------------------------------------------- per-tool and per-model totals
+
+#[test]
+fn tools_are_counted_per_name_with_errors_and_denials() {
+    let (s, _) = run(TOOL_ERRORS);
+    let cur = only(&s);
+    let total: u64 = cur.tools.iter().map(|t| t.calls).sum();
+    assert_eq!(total, cur.tool_calls);
+    let errors: u64 = cur.tools.iter().map(|t| t.errors).sum();
+    assert_eq!(errors, cur.tool_errors);
+    let edit = cur.tools.iter().find(|t| t.name == "Edit").unwrap();
+    assert_eq!((edit.calls, edit.errors, edit.denials), (3, 3, 0));
+
+    let (s, _) = run(DENIED);
+    let cur = only(&s);
+    let denials: u64 = cur.tools.iter().map(|t| t.denials).sum();
+    assert_eq!(denials, cur.denials);
+    assert!(cur.tools.iter().any(|t| t.name == "Bash" && t.denials == 1));
+}
+
+#[test]
+fn sub_agent_tools_are_counted_too() {
+    let (s, _) = run(SUBAGENT);
+    let cur = only(&s);
+    let names: Vec<(&str, u64)> = cur
+        .tools
+        .iter()
+        .map(|t| (t.name.as_str(), t.calls))
+        .collect();
+    assert_eq!(names, [("Agent", 2), ("Read", 1), ("Bash", 2)]);
+}
+
+#[test]
+fn model_usage_comes_from_the_last_result_else_from_the_messages() {
+    let (s, _) = run(SUBAGENT_330);
+    let cur = only(&s);
+    // Three results, each repeating the cumulative per-model usage.
+    assert_eq!(cur.results, 3);
+    assert_eq!(cur.result_models.len(), 1);
+    let m = &cur.models()[0];
+    assert_eq!(m.model, "claude-opus-5-5");
+    assert_eq!(m.tokens.input, Some(26928));
+    assert_eq!(m.cost_usd, Some(0.114_652));
+    assert_eq!(cur.tokens().input, Some(26928));
+    // Turns and durations are per prompt: summed.
+    assert_eq!(cur.total_turns, Some(5));
+    assert_eq!(cur.total_duration_ms, Some(276 + 41 + 42));
+
+    // Without a result: the messages, input side only for Claude.
+    let (s, _) = run(&drop_last_lines(TOOLS_BASIC, 1));
+    let cur = only(&s);
+    assert!(cur.result_models.is_empty());
+    assert!(!cur.message_models.is_empty());
+    assert!(cur.models().iter().all(|m| m.tokens.output.is_none()));
+    assert!(cur.tokens().output.is_none());
+    assert!(cur.tokens().input.is_some());
+}
+
+#[test]
+fn skipped_lines_count_for_the_session_they_fall_in() {
+    let mut s = Session::new();
+    s.set_source("a.jsonl");
+    s.skipped_line(); // before any session: goes to the first one
+    let mut dec = Decoder::new();
+    feed(&mut s, &mut dec, TEXT_ONLY.trim_end());
+    s.skipped_line();
+    assert_eq!(s.session_count(), 1);
+    s.finish();
+    let cur = only(&s);
+    assert_eq!(cur.skipped_lines, 2);
+    assert_eq!(s.stats().skipped, 2);
+    assert_eq!(cur.source.as_deref(), Some("a.jsonl"));
+    assert_eq!(cur.producer, Some(crate::event::Producer::Claude));
+}
+
+#[test]
+fn each_session_keeps_its_own_tools_and_source() {
+    let mut s = Session::new();
+    let mut dec = Decoder::new();
+    s.set_source("one");
+    feed(&mut s, &mut dec, TOOLS_BASIC.trim_end());
+    s.set_source("two");
+    let mut dec = Decoder::new();
+    feed(&mut s, &mut dec, TOOL_ERRORS.trim_end());
+    s.finish();
+    let all: Vec<_> = s.sessions().collect();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].source.as_deref(), Some("one"));
+    assert_eq!(all[1].source.as_deref(), Some("two"));
+    assert!(all[0].tools.iter().all(|t| t.errors == 0));
+    assert!(all[1].tools.iter().any(|t| t.errors > 0));
+}

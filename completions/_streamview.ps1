@@ -1,0 +1,50 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'streamview'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'streamview' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour')
+            [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Show only these kinds of events (comma-separated, repeatable)')
+            [CompletionResult]::new('--hide', '--hide', [CompletionResultType]::ParameterName, 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Which agent printed the input; `auto` detects it for each input from its first recognisable line')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them')
+            [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Lines of each tool result or error text to show before cutting (verbose shows results)')
+            [CompletionResult]::new('--generate', '--generate', [CompletionResultType]::ParameterName, 'Print the man page or a shell''s completions and exit')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Follow a log file that is still being written, like `tail -f` from its start')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow a log file that is still being written, like `tail -f` from its start')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show more: tool results, thinking, usage per response, every system event, session details')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show more: tool results, thinking, usage per response, every system event, session details')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show nothing on stdout; errors and permission denials still go to stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show nothing on stdout; errors and permission denials still go to stderr')
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Add the summary tables at the end: per session, per tool, per model')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

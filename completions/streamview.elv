@@ -1,0 +1,44 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[streamview] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'streamview'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'streamview'= {
+            cand --format 'Output format'
+            cand --color 'When to use colour'
+            cand --only 'Show only these kinds of events (comma-separated, repeatable)'
+            cand --hide 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)'
+            cand --tool 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)'
+            cand --from 'Which agent printed the input; `auto` detects it for each input from its first recognisable line'
+            cand --max-line-bytes 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them'
+            cand --max-lines 'Lines of each tool result or error text to show before cutting (verbose shows results)'
+            cand --generate 'Print the man page or a shell''s completions and exit'
+            cand -f 'Follow a log file that is still being written, like `tail -f` from its start'
+            cand --follow 'Follow a log file that is still being written, like `tail -f` from its start'
+            cand -v 'Show more: tool results, thinking, usage per response, every system event, session details'
+            cand --verbose 'Show more: tool results, thinking, usage per response, every system event, session details'
+            cand -q 'Show nothing on stdout; errors and permission denials still go to stderr'
+            cand --quiet 'Show nothing on stdout; errors and permission denials still go to stderr'
+            cand --summary 'Add the summary tables at the end: per session, per tool, per model'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,362 @@
+//! The filter stage: `--only KINDS`, `--hide KINDS` and `--tool NAME` select
+//! which events reach the output, in every format that shows events (pretty
+//! and JSONL).
+//!
+//! It sits between the session and the sink ([`Filtered`]): the session has
+//! observed every event before the filter looks at it, so totals, the summary
+//! and the exit status never depend on what is shown. Errors and permission
+//! denials are never dropped silently: one that the filter keeps off the
+//! output is written to stderr instead, exactly as `-q` writes them. A filter
+//! therefore decides what goes into stdout (the data), never what the user
+//! learns; `2>/dev/null` is the explicit way to not see them.
+
+use std::io;
+
+use clap::ValueEnum;
+
+use crate::event::{DeltaKind, Event, EventKind, Level, Role};
+use crate::render::Sink;
+use crate::session::Session;
+
+/// A kind of event, as named by `--only` and `--hide`. Every event belongs
+/// to one kind, plus `subagents` when a sub-agent produced it; an error
+/// result is both `final` and `errors`, a streamed fragment both `deltas`
+/// and what it is a fragment of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Kind {
+    /// Session headers (model, directory, tools).
+    Header,
+    /// The assistant's text.
+    Text,
+    /// Text given to the model as the user: prompts, sub-agent prompts (shown with -v).
+    Prompts,
+    /// Reasoning (shown with -v).
+    Thinking,
+    /// Tool calls.
+    Tools,
+    /// Tool results that are not errors; a sub-agent's answer is one (others shown with -v).
+    Results,
+    /// Failed tool calls, API errors, error results.
+    Errors,
+    /// Permission denials.
+    Denials,
+    /// Warnings: API retries, failed hooks.
+    Warnings,
+    /// Other system events: compaction, task notifications, hooks (all of them with -v).
+    System,
+    /// Token usage per API call (shown with -v).
+    Usage,
+    /// The result line of each session: outcome, totals, the final text when not shown before.
+    Final,
+    /// Everything a sub-agent did.
+    Subagents,
+    /// Streamed fragments (`--include-partial-messages`); each is also of the kind it is part of (text, thinking, tools).
+    Deltas,
+    /// Plain-text lines and events of unknown type.
+    Other,
+}
+
+impl Kind {
+    /// Every kind, in the order of the documentation.
+    pub const ALL: [Kind; 15] = [
+        Kind::Header,
+        Kind::Text,
+        Kind::Prompts,
+        Kind::Thinking,
+        Kind::Tools,
+        Kind::Results,
+        Kind::Errors,
+        Kind::Denials,
+        Kind::Warnings,
+        Kind::System,
+        Kind::Usage,
+        Kind::Final,
+        Kind::Subagents,
+        Kind::Deltas,
+        Kind::Other,
+    ];
+
+    /// The name used on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Header => "header",
+            Kind::Text => "text",
+            Kind::Prompts => "prompts",
+            Kind::Thinking => "thinking",
+            Kind::Tools => "tools",
+            Kind::Results => "results",
+            Kind::Errors => "errors",
+            Kind::Denials => "denials",
+            Kind::Warnings => "warnings",
+            Kind::System => "system",
+            Kind::Usage => "usage",
+            Kind::Final => "final",
+            Kind::Subagents => "subagents",
+            Kind::Deltas => "deltas",
+            Kind::Other => "other",
+        }
+    }
+
+    /// True for the kinds the pretty format shows only with `-v`: naming one
+    /// in `--only` turns `-v` on, or the selection would show nothing.
+    #[must_use]
+    pub fn needs_verbose(self) -> bool {
+        matches!(
+            self,
+            Kind::Prompts | Kind::Thinking | Kind::Results | Kind::Usage
+        )
+    }
+
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+}
+
+/// A set of [`Kind`]s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KindSet(u16);
+
+impl KindSet {
+    /// The empty set.
+    pub const EMPTY: KindSet = KindSet(0);
+
+    /// The set of `kinds`.
+    #[must_use]
+    pub fn of(kinds: &[Kind]) -> KindSet {
+        KindSet(kinds.iter().fold(0, |acc, k| acc | k.bit()))
+    }
+
+    /// True when `k` is in the set.
+    #[must_use]
+    pub fn contains(self, k: Kind) -> bool {
+        self.0 & k.bit() != 0
+    }
+
+    /// True when the sets share a kind.
+    #[must_use]
+    pub fn intersects(self, other: KindSet) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    fn with(self, k: Kind) -> KindSet {
+        KindSet(self.0 | k.bit())
+    }
+}
+
+/// The kinds `ev` belongs to (`s` has observed it).
+#[must_use]
+pub fn kinds_of(ev: &Event<'_>, s: &Session) -> KindSet {
+    let k = match &ev.kind {
+        EventKind::SessionStart(_) => Kind::Header,
+        EventKind::Text(t) => match t.role {
+            Role::Assistant => Kind::Text,
+            Role::User => Kind::Prompts,
+        },
+        EventKind::Thinking(_) => Kind::Thinking,
+        EventKind::ToolCall(_) => Kind::Tools,
+        EventKind::ToolResult(r) if r.denied => Kind::Denials,
+        EventKind::ToolResult(r) if r.is_error => Kind::Errors,
+        EventKind::ToolResult(_) => Kind::Results,
+        EventKind::PermissionDenied(_) => Kind::Denials,
+        EventKind::Usage(_) => Kind::Usage,
+        EventKind::Notice(n) => match n.level {
+            Level::Error => Kind::Errors,
+            Level::Warning => Kind::Warnings,
+            Level::Info | Level::Debug => Kind::System,
+        },
+        EventKind::Result(_) => Kind::Final,
+        EventKind::Delta(_) => Kind::Deltas,
+        EventKind::PlainText(_) | EventKind::Unknown(_) => Kind::Other,
+    };
+    let mut set = KindSet::of(&[k]);
+    match &ev.kind {
+        EventKind::Result(r) if r.is_error => set = set.with(Kind::Errors),
+        // A fragment is part of what it streams: the pretty format prints
+        // text fragments as they come, so `--hide text` must hide them too.
+        EventKind::Delta(d) => {
+            set = set.with(match d.kind {
+                DeltaKind::Text => Kind::Text,
+                DeltaKind::Thinking => Kind::Thinking,
+                DeltaKind::ToolInput => Kind::Tools,
+            });
+        }
+        _ => {}
+    }
+    if s.note().depth > 0 {
+        set = set.with(Kind::Subagents);
+    }
+    set
+}
+
+/// True for the events streamview never hides: failed tool calls, permission
+/// denials (the first report of each), error notices, error results, a
+/// header with a failed MCP server or one that closes a session that ended
+/// without a result. These are the events the pretty format sends to stderr
+/// in quiet mode.
+#[must_use]
+pub fn is_alert(ev: &Event<'_>, s: &Session) -> bool {
+    let note = s.note();
+    match &ev.kind {
+        EventKind::SessionStart(st) => {
+            (note.new_session && note.previous_incomplete)
+                || st.mcp_servers.iter().any(|m| m.status == "failed")
+        }
+        EventKind::ToolResult(r) => r.is_error && !r.denied,
+        EventKind::PermissionDenied(_) => !note.duplicate,
+        EventKind::Notice(n) => n.level == Level::Error,
+        EventKind::Result(r) => r.is_error,
+        _ => false,
+    }
+}
+
+/// A shell-style pattern for tool names: `*` matches any run of characters
+/// (also none), `?` exactly one; everything else matches itself, case
+/// included. `mcp__*` selects every MCP tool, `mcp__github__*` one server's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glob {
+    pattern: Vec<char>,
+}
+
+impl Glob {
+    /// Compile `pattern`.
+    #[must_use]
+    pub fn new(pattern: &str) -> Glob {
+        Glob {
+            pattern: pattern.chars().collect(),
+        }
+    }
+
+    /// True when the whole of `name` matches.
+    #[must_use]
+    pub fn matches(&self, name: &str) -> bool {
+        // The classic linear-backtracking wildcard match: on a mismatch,
+        // retry from the last `*`, letting it swallow one more character.
+        // Only the last `*` ever needs revisiting, so this is O(p·n) at
+        // worst and allocation-free.
+        let p = &self.pattern;
+        let mut pi = 0;
+        let mut star: Option<(usize, std::str::CharIndices<'_>)> = None;
+        let mut chars = name.char_indices();
+        loop {
+            let mut rest = chars.clone();
+            match rest.next() {
+                Some((_, c)) => {
+                    if pi < p.len() && p[pi] == '*' {
+                        star = Some((pi, chars.clone()));
+                        pi += 1;
+                    } else if pi < p.len() && (p[pi] == '?' || p[pi] == c) {
+                        pi += 1;
+                        chars = rest;
+                    } else if let Some((spi, mut schars)) = star.take() {
+                        // Let the star take one more character.
+                        schars.next();
+                        star = Some((spi, schars.clone()));
+                        pi = spi + 1;
+                        chars = schars;
+                    } else {
+                        return false;
+                    }
+                }
+                None => return p[pi..].iter().all(|&c| c == '*'),
+            }
+        }
+    }
+}
+
+/// What `--only`, `--hide` and `--tool` selected.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    only: Option<KindSet>,
+    hide: KindSet,
+    tools: Vec<Glob>,
+}
+
+impl Filter {
+    /// Show only `only` (everything when empty), minus `hide`; tool events
+    /// only for tools whose name matches one of `tools` (all when empty).
+    #[must_use]
+    pub fn new(only: &[Kind], hide: &[Kind], tools: &[String]) -> Filter {
+        Filter {
+            only: (!only.is_empty()).then(|| KindSet::of(only)),
+            hide: KindSet::of(hide),
+            tools: tools.iter().map(|t| Glob::new(t)).collect(),
+        }
+    }
+
+    /// True when the filter lets every event through.
+    #[must_use]
+    pub fn is_all(&self) -> bool {
+        self.only.is_none() && self.hide == KindSet::EMPTY && self.tools.is_empty()
+    }
+
+    /// True when `ev` (observed by `s`) is to be shown.
+    #[must_use]
+    pub fn shows(&self, ev: &Event<'_>, s: &Session) -> bool {
+        let kinds = kinds_of(ev, s);
+        if self.only.is_some_and(|only| !only.intersects(kinds)) || self.hide.intersects(kinds) {
+            return false;
+        }
+        if self.tools.is_empty() {
+            return true;
+        }
+        let tool = match &ev.kind {
+            EventKind::ToolCall(c) => Some(c.name.as_ref()),
+            EventKind::ToolResult(_) => s.note().tool.as_deref(),
+            EventKind::PermissionDenied(d) => s.note().tool.as_deref().or(d.tool.as_deref()),
+            // Not a tool event: `--tool` does not apply.
+            _ => return true,
+        };
+        tool.is_some_and(|name| self.tools.iter().any(|g| g.matches(name)))
+    }
+}
+
+/// A sink behind the filter: selected events go to `inner`; alerts the filter
+/// hides go to `alerts` (a quiet pretty sink over stderr), so that no error
+/// or denial disappears unannounced.
+pub struct Filtered<S: Sink, A: Sink> {
+    inner: S,
+    alerts: A,
+    filter: Filter,
+}
+
+impl<S: Sink, A: Sink> Filtered<S, A> {
+    /// `inner` behind `filter`, hidden alerts to `alerts`.
+    pub fn new(inner: S, alerts: A, filter: Filter) -> Self {
+        Filtered {
+            inner,
+            alerts,
+            filter,
+        }
+    }
+
+    /// Give back the sinks.
+    pub fn into_inner(self) -> (S, A) {
+        (self.inner, self.alerts)
+    }
+}
+
+impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        if self.filter.shows(ev, s) {
+            return self.inner.event(ev, s);
+        }
+        if is_alert(ev, s) {
+            // stdout first, so the two streams stay in order on a terminal.
+            self.inner.flush()?;
+            self.alerts.event(ev, s)?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, s: &Session) -> io::Result<()> {
+        self.inner.finish(s)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests;

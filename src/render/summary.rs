@@ -1,0 +1,625 @@
+//! The summary: per session and across all of them, turns, duration, cost,
+//! tokens, cache share, tool calls and errors, skipped lines; per tool its
+//! calls, errors and denials; per model its tokens and cost.
+//!
+//! [`Summary::from_session`] reads the [`Session`] state once at the end of
+//! the input; [`write_table`] renders it for people (`--summary`,
+//! `--format summary`) and [`write_json`] as one JSON object on one line
+//! (`--format summary-json`), so a script can append it to a log of runs.
+//! [`SummarySink`] is the sink of the two summary formats: nothing but the
+//! summary on stdout; errors and denials go to stderr as they happen.
+//!
+//! Per-tool time is not reported: events carry no arrival time yet.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+use serde::Serialize;
+use termcolor::{ColorSpec, WriteColor};
+
+use super::sanitize::sanitize;
+use super::{Sink, fmt_cost, fmt_count, fmt_duration};
+use crate::event::{Event, Tokens};
+use crate::session::{
+    ModelStats, Outcome, Session, SessionSummary, ToolStats, add_opt_f64, add_opt_u64,
+};
+
+/// Version of the `summary-json` object (its `v` field).
+pub const SUMMARY_VERSION: u32 = 1;
+
+/// Token counts; `null` when not reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TokenCounts {
+    /// Uncached input tokens.
+    pub input: Option<u64>,
+    /// Output tokens.
+    pub output: Option<u64>,
+    /// Input tokens read from the prompt cache.
+    pub cache_read: Option<u64>,
+    /// Input tokens written to the prompt cache.
+    pub cache_creation: Option<u64>,
+}
+
+impl From<Tokens> for TokenCounts {
+    fn from(t: Tokens) -> Self {
+        TokenCounts {
+            input: t.input,
+            output: t.output,
+            cache_read: t.cache_read,
+            cache_creation: t.cache_creation,
+        }
+    }
+}
+
+/// One tool's line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ToolRow {
+    /// Tool name as the producer spells it.
+    pub name: String,
+    /// Calls.
+    pub calls: u64,
+    /// Results that were errors (permission refusals included).
+    pub errors: u64,
+    /// Permission denials.
+    pub denials: u64,
+}
+
+/// One model's line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelRow {
+    /// Model name.
+    pub model: String,
+    /// Tokens.
+    pub tokens: TokenCounts,
+    /// Cost in USD; `null` when not reported.
+    pub cost_usd: Option<f64>,
+}
+
+/// The totals of one session, or of all of them (`total`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// Sessions this row covers (1 for a session).
+    pub sessions: u64,
+    /// Session id (`null` for the total, or when the producer gave none).
+    pub session: Option<String>,
+    /// The input the session started in (`null` for the total).
+    pub source: Option<String>,
+    /// Producer name (`null` for a total over several producers).
+    pub producer: Option<String>,
+    /// Model of the session header (`null` for a total over several models).
+    pub model: Option<String>,
+    /// `success`, `error` or `incomplete`; for the total the worst of all.
+    pub outcome: Option<&'static str>,
+    /// Result events seen.
+    pub results: u64,
+    /// Turns, summed over the results.
+    pub turns: Option<u64>,
+    /// Wall-clock duration in milliseconds, summed over the results.
+    pub duration_ms: Option<u64>,
+    /// Cost in USD (a session's cumulative cost; the total sums the sessions).
+    pub cost_usd: Option<f64>,
+    /// Tokens (see [`SessionSummary::tokens`]).
+    pub tokens: TokenCounts,
+    /// Percentage of input tokens read from the prompt cache.
+    pub cache_read_pct: Option<f64>,
+    /// Tool calls, sub-agents included.
+    pub tool_calls: u64,
+    /// Tool results that were errors.
+    pub tool_errors: u64,
+    /// Distinct permission denials.
+    pub denials: u64,
+    /// Tool calls that never got a result.
+    pub unanswered: u64,
+    /// Input lines skipped.
+    pub skipped_lines: u64,
+    /// Per tool, most called first.
+    pub tools: Vec<ToolRow>,
+    /// Per model.
+    pub models: Vec<ModelRow>,
+}
+
+/// The whole summary: `{"v":1,"sessions":[…],"total":{…}}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// [`SUMMARY_VERSION`].
+    pub v: u32,
+    /// One row per session, in input order.
+    pub sessions: Vec<Row>,
+    /// Totals across all sessions.
+    pub total: Row,
+}
+
+/// Sums of costs are rounded to 1e-10 dollars, so that adding producer
+/// values like 0.114652 does not print binary noise.
+fn round_cost(c: f64) -> f64 {
+    (c * 1e10).round() / 1e10
+}
+
+fn share(t: &Tokens) -> Option<f64> {
+    t.cache_read_share().map(|p| (p * 10.0).round() / 10.0)
+}
+
+fn tool_rows(tools: &[ToolStats]) -> Vec<ToolRow> {
+    let mut rows: Vec<ToolRow> = tools
+        .iter()
+        .map(|t| ToolRow {
+            name: t.name.clone(),
+            calls: t.calls,
+            errors: t.errors,
+            denials: t.denials,
+        })
+        .collect();
+    rows.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));
+    rows
+}
+
+fn model_rows(models: &[ModelStats]) -> Vec<ModelRow> {
+    models
+        .iter()
+        .map(|m| ModelRow {
+            model: m.model.clone(),
+            tokens: m.tokens.into(),
+            cost_usd: m.cost_usd.map(round_cost),
+        })
+        .collect()
+}
+
+impl Row {
+    fn of_session(s: &SessionSummary) -> Row {
+        let tokens = s.tokens();
+        Row {
+            sessions: 1,
+            session: s.id.clone(),
+            source: s.source.clone(),
+            producer: s.producer.map(|p| p.name().to_string()),
+            model: s.model.clone(),
+            outcome: s.outcome.map(Outcome::name),
+            results: s.results,
+            turns: s.total_turns,
+            duration_ms: s.total_duration_ms,
+            cost_usd: s.cost_usd,
+            tokens: tokens.into(),
+            cache_read_pct: share(&tokens),
+            tool_calls: s.tool_calls,
+            tool_errors: s.tool_errors,
+            denials: s.denials,
+            unanswered: s.unanswered,
+            skipped_lines: s.skipped_lines,
+            tools: tool_rows(&s.tools),
+            models: model_rows(s.models()),
+        }
+    }
+}
+
+impl Summary {
+    /// Build the summary of everything `s` observed (call after the input
+    /// ended, when every outcome is decided).
+    #[must_use]
+    pub fn from_session(s: &Session) -> Summary {
+        let sessions: Vec<&SessionSummary> = s.sessions().collect();
+        let mut tokens = Tokens::default();
+        let mut tools: Vec<ToolStats> = Vec::new();
+        let mut models: Vec<ModelStats> = Vec::new();
+        let mut total = Row {
+            sessions: sessions.len() as u64,
+            session: None,
+            source: None,
+            producer: None,
+            model: None,
+            outcome: s.worst_outcome().map(Outcome::name),
+            results: 0,
+            turns: None,
+            duration_ms: None,
+            cost_usd: None,
+            tokens: TokenCounts::default(),
+            cache_read_pct: None,
+            tool_calls: 0,
+            tool_errors: 0,
+            denials: 0,
+            unanswered: 0,
+            // Lines skipped before any session began belong to none.
+            skipped_lines: s.stats().skipped,
+            tools: Vec::new(),
+            models: Vec::new(),
+        };
+        for one in &sessions {
+            total.results += one.results;
+            total.turns = add_opt_u64(total.turns, one.total_turns);
+            total.duration_ms = add_opt_u64(total.duration_ms, one.total_duration_ms);
+            total.cost_usd = add_opt_f64(total.cost_usd, one.cost_usd);
+            tokens.add(&one.tokens());
+            total.tool_calls += one.tool_calls;
+            total.tool_errors += one.tool_errors;
+            total.denials += one.denials;
+            total.unanswered += one.unanswered;
+            for t in &one.tools {
+                match tools.iter_mut().find(|x| x.name == t.name) {
+                    Some(x) => {
+                        x.calls += t.calls;
+                        x.errors += t.errors;
+                        x.denials += t.denials;
+                    }
+                    None => tools.push(t.clone()),
+                }
+            }
+            for m in one.models() {
+                match models.iter_mut().find(|x| x.model == m.model) {
+                    Some(x) => x.add(m),
+                    None => models.push(m.clone()),
+                }
+            }
+        }
+        let same = |f: &dyn Fn(&SessionSummary) -> Option<String>| -> Option<String> {
+            let first = f(sessions.first()?);
+            sessions
+                .iter()
+                .all(|x| f(x) == first)
+                .then_some(first)
+                .flatten()
+        };
+        total.producer = same(&|x| x.producer.map(|p| p.name().to_string()));
+        total.model = same(&|x| x.model.clone());
+        total.cost_usd = total.cost_usd.map(round_cost);
+        total.tokens = tokens.into();
+        total.cache_read_pct = share(&tokens);
+        total.tools = tool_rows(&tools);
+        total.models = model_rows(&models);
+        Summary {
+            v: SUMMARY_VERSION,
+            sessions: sessions.iter().map(|x| Row::of_session(x)).collect(),
+            total,
+        }
+    }
+}
+
+/// Write `summary` as one JSON object on one line.
+///
+/// # Errors
+/// The output cannot be written.
+pub fn write_json<W: Write>(w: &mut W, summary: &Summary) -> io::Result<()> {
+    serde_json::to_writer(&mut *w, summary).map_err(io::Error::other)?;
+    w.write_all(b"\n")
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Align {
+    Left,
+    Right,
+}
+
+/// A plain-text table: columns padded to their widest cell.
+struct Table {
+    head: Vec<(&'static str, Align)>,
+    rows: Vec<Vec<String>>,
+    /// Index of a closing total row, shown in bold.
+    total: Option<usize>,
+}
+
+impl Table {
+    fn write<W: WriteColor>(&self, w: &mut W) -> io::Result<()> {
+        let n = self.head.len();
+        let mut width: Vec<usize> = self.head.iter().map(|(h, _)| h.chars().count()).collect();
+        for r in &self.rows {
+            for (i, c) in r.iter().enumerate().take(n) {
+                width[i] = width[i].max(c.chars().count());
+            }
+        }
+        let mut bold = ColorSpec::new();
+        bold.set_bold(true);
+        let line = |w: &mut W, cells: &[Cow<'_, str>], style: Option<&ColorSpec>| {
+            let mut s = String::new();
+            for (i, c) in cells.iter().enumerate() {
+                let pad = width[i].saturating_sub(c.chars().count());
+                if i > 0 {
+                    s.push_str("  ");
+                }
+                if self.head[i].1 == Align::Right {
+                    s.extend(std::iter::repeat_n(' ', pad));
+                    s.push_str(c);
+                } else {
+                    s.push_str(c);
+                    if i + 1 < n {
+                        s.extend(std::iter::repeat_n(' ', pad));
+                    }
+                }
+            }
+            let s = s.trim_end();
+            if let Some(st) = style {
+                w.set_color(st)?;
+                w.write_all(s.as_bytes())?;
+                w.reset()?;
+            } else {
+                w.write_all(s.as_bytes())?;
+            }
+            w.write_all(b"\n")
+        };
+        let head: Vec<Cow<'_, str>> = self.head.iter().map(|(h, _)| Cow::Borrowed(*h)).collect();
+        line(w, &head, Some(&bold))?;
+        for (i, r) in self.rows.iter().enumerate() {
+            let cells: Vec<Cow<'_, str>> = r.iter().map(|c| Cow::Borrowed(c.as_str())).collect();
+            line(w, &cells, (self.total == Some(i)).then_some(&bold))?;
+        }
+        Ok(())
+    }
+}
+
+/// `–` for a number the producer did not report (absent is not zero).
+const ABSENT: &str = "–";
+
+fn opt<T>(v: Option<T>, f: impl FnOnce(&mut String, T)) -> String {
+    match v {
+        Some(v) => {
+            let mut s = String::new();
+            f(&mut s, v);
+            s
+        }
+        None => ABSENT.to_string(),
+    }
+}
+
+fn count(n: Option<u64>) -> String {
+    opt(n, fmt_count)
+}
+
+/// Input tokens as the pretty format counts them: uncached + cache.
+fn input_tokens(t: &TokenCounts) -> Option<u64> {
+    if t.input.is_none() && t.cache_read.is_none() && t.cache_creation.is_none() {
+        return None;
+    }
+    Some(t.input.unwrap_or(0) + t.cache_read.unwrap_or(0) + t.cache_creation.unwrap_or(0))
+}
+
+/// At most `max` characters of `s`, sanitized, cut with `…`.
+fn cell(s: &str, max: usize) -> String {
+    let s = sanitize(s);
+    if s.chars().count() <= max {
+        return s.into_owned();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+fn session_cells(r: &Row, label: String, with_source: bool) -> Vec<String> {
+    let mut cells = vec![label];
+    if with_source {
+        cells.push(r.source.as_deref().map_or(String::new(), |s| cell(s, 32)));
+    }
+    cells.extend([
+        r.outcome.unwrap_or(ABSENT).to_string(),
+        r.turns.map_or(ABSENT.to_string(), |t| t.to_string()),
+        opt(r.duration_ms, fmt_duration),
+        opt(r.cost_usd, fmt_cost),
+        count(input_tokens(&r.tokens)),
+        count(r.tokens.output),
+        r.cache_read_pct
+            .map_or(ABSENT.to_string(), |p| format!("{p:.0}%")),
+        r.tool_calls.to_string(),
+        r.tool_errors.to_string(),
+    ]);
+    cells
+}
+
+/// Render `summary` as tables: the sessions (with a total row when there are
+/// several), the tools, the models, and a line about skipped input. Columns
+/// `in` count all input tokens (uncached, cache read, cache write), as the
+/// pretty format's result line does; `calls` and `errors` are tool calls.
+///
+/// # Errors
+/// The output cannot be written.
+pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> {
+    let several = summary.sessions.len() > 1;
+    let mut sources: Vec<&str> = summary
+        .sessions
+        .iter()
+        .filter_map(|r| r.source.as_deref())
+        .collect();
+    sources.dedup();
+    let with_source = sources.len() > 1;
+    let mut head = vec![("session", Align::Left)];
+    if with_source {
+        head.push(("source", Align::Left));
+    }
+    head.extend([
+        ("outcome", Align::Left),
+        ("turns", Align::Right),
+        ("time", Align::Right),
+        ("cost", Align::Right),
+        ("in", Align::Right),
+        ("out", Align::Right),
+        ("cache", Align::Right),
+        ("calls", Align::Right),
+        ("errors", Align::Right),
+    ]);
+    let mut rows: Vec<Vec<String>> = summary
+        .sessions
+        .iter()
+        .map(|r| {
+            let label = match (&r.session, &r.producer) {
+                (Some(id), _) => cell(id, 9),
+                (None, Some(p)) => p.clone(),
+                (None, None) => ABSENT.to_string(),
+            };
+            session_cells(r, label, with_source)
+        })
+        .collect();
+    let mut total = None;
+    if several {
+        total = Some(rows.len());
+        let t = &summary.total;
+        let mut cells = session_cells(t, format!("total ({})", t.sessions), with_source);
+        if with_source {
+            cells[1] = String::new();
+        }
+        rows.push(cells);
+    }
+    if rows.is_empty() {
+        w.write_all(b"no session in the input\n")?;
+    } else {
+        Table { head, rows, total }.write(w)?;
+    }
+    let t = &summary.total;
+    if !t.tools.is_empty() {
+        w.write_all(b"\n")?;
+        let rows = t
+            .tools
+            .iter()
+            .map(|x| {
+                vec![
+                    cell(&x.name, 40),
+                    x.calls.to_string(),
+                    x.errors.to_string(),
+                    x.denials.to_string(),
+                ]
+            })
+            .collect();
+        Table {
+            head: vec![
+                ("tool", Align::Left),
+                ("calls", Align::Right),
+                ("errors", Align::Right),
+                ("denied", Align::Right),
+            ],
+            rows,
+            total: None,
+        }
+        .write(w)?;
+    }
+    if !t.models.is_empty() {
+        w.write_all(b"\n")?;
+        let rows = t
+            .models
+            .iter()
+            .map(|m| {
+                vec![
+                    cell(&m.model, 40),
+                    count(input_tokens(&m.tokens)),
+                    count(m.tokens.output),
+                    count(m.tokens.cache_read),
+                    count(m.tokens.cache_creation),
+                    opt(m.cost_usd, fmt_cost),
+                ]
+            })
+            .collect();
+        Table {
+            head: vec![
+                ("model", Align::Left),
+                ("in", Align::Right),
+                ("out", Align::Right),
+                ("cache read", Align::Right),
+                ("cache write", Align::Right),
+                ("cost", Align::Right),
+            ],
+            rows,
+            total: None,
+        }
+        .write(w)?;
+    }
+    let mut notes = Vec::new();
+    if t.unanswered > 0 {
+        notes.push(format!(
+            "{} tool call{} never answered",
+            t.unanswered,
+            if t.unanswered == 1 { "" } else { "s" }
+        ));
+    }
+    if t.denials > 0 {
+        notes.push(format!(
+            "{} permission denial{}",
+            t.denials,
+            if t.denials == 1 { "" } else { "s" }
+        ));
+    }
+    if t.skipped_lines > 0 {
+        notes.push(format!(
+            "{} input line{} skipped",
+            t.skipped_lines,
+            if t.skipped_lines == 1 { "" } else { "s" }
+        ));
+    }
+    if !notes.is_empty() {
+        w.write_all(b"\n")?;
+        w.write_all(notes.join(" · ").as_bytes())?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// The sink of `--format summary` and `--format summary-json`: events go to
+/// `alerts` (a quiet pretty sink over stderr, so errors and denials are still
+/// reported as they happen); the summary is written at the end.
+pub struct SummarySink<W: WriteColor, A: Sink> {
+    out: W,
+    alerts: A,
+    json: bool,
+}
+
+impl<W: WriteColor, A: Sink> SummarySink<W, A> {
+    /// A summary on `out`, as tables or (`json`) as JSON.
+    pub fn new(out: W, alerts: A, json: bool) -> Self {
+        SummarySink { out, alerts, json }
+    }
+
+    /// Give back the writer and the alert sink.
+    pub fn into_inner(self) -> (W, A) {
+        (self.out, self.alerts)
+    }
+}
+
+impl<W: WriteColor, A: Sink> Sink for SummarySink<W, A> {
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        self.alerts.event(ev, s)
+    }
+
+    fn finish(&mut self, s: &Session) -> io::Result<()> {
+        self.alerts.finish(s)?;
+        let summary = Summary::from_session(s);
+        if self.json {
+            write_json(&mut self.out, &summary)?;
+        } else {
+            write_table(&mut self.out, &summary)?;
+        }
+        self.out.flush()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// `--summary` for the formats whose stdout is data (JSONL, result): the
+/// table goes to `err` (stderr) after the inner sink has finished.
+pub struct SummaryAfter<S: Sink, E: WriteColor> {
+    inner: S,
+    err: E,
+}
+
+impl<S: Sink, E: WriteColor> SummaryAfter<S, E> {
+    /// `inner`, then the summary table on `err`.
+    pub fn new(inner: S, err: E) -> Self {
+        SummaryAfter { inner, err }
+    }
+
+    /// Give back the sink and the writer.
+    pub fn into_inner(self) -> (S, E) {
+        (self.inner, self.err)
+    }
+}
+
+impl<S: Sink, E: WriteColor> Sink for SummaryAfter<S, E> {
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        self.inner.event(ev, s)
+    }
+
+    fn finish(&mut self, s: &Session) -> io::Result<()> {
+        self.inner.finish(s)?;
+        // Errors writing to stderr are not worth dying for.
+        let _ = write_table(&mut self.err, &Summary::from_session(s));
+        let _ = self.err.flush();
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}

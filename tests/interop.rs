@@ -1,0 +1,351 @@
+//! Interop with the tools people pipe streamview into:
+//!
+//! - every example in README.md that runs on `examples/sample-session.jsonl`
+//!   and shows its output is run, and must print exactly that output (the jq
+//!   one-liners, the `DuckDB` query, `--format result`, the summaries);
+//! - the JSONL of every fixture loads in `DuckDB` with `read_json_auto`, one
+//!   row per line, per producer and (with `maximum_depth = 1`) all mixed.
+//!
+//! jq and `DuckDB` are not Rust crates: these tests use a `jq` binary and a
+//! `duckdb` binary (`PyPI` `duckdb-cli`) or Python's `duckdb` module when they
+//! are installed, and otherwise say that they skipped. `.ci/run` installs
+//! them and sets `STREAMVIEW_REQUIRE_INTEROP=1`, which turns a missing tool
+//! into a failure, so CI cannot skip them silently.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const ENV_VARS: [&str; 5] = [
+    "NO_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "STREAMVIEW_VERBOSE",
+    "STREAMVIEW_QUIET",
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn required() -> bool {
+    std::env::var_os("STREAMVIEW_REQUIRE_INTEROP").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// True when `tool` can be used; otherwise skip (or fail in CI).
+fn available(tool: &str, found: bool) -> bool {
+    assert!(
+        found || !required(),
+        "{tool} is not installed but STREAMVIEW_REQUIRE_INTEROP is set (.ci/run installs it)"
+    );
+    if !found {
+        eprintln!("skipped: {tool} is not installed");
+    }
+    found
+}
+
+fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn have_jq() -> bool {
+    runs("jq", &["--version"])
+}
+
+fn have_duckdb_cli() -> bool {
+    runs("duckdb", &["-version"])
+}
+
+fn have_duckdb_python() -> bool {
+    runs("python3", &["-c", "import duckdb"])
+}
+
+/// A shell with the freshly built `streamview` first on `PATH`, in the
+/// repository, with a hermetic environment.
+fn shell(script: &str) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("streamview");
+    let dir = bin.parent().unwrap();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut paths = vec![dir.to_path_buf()];
+    paths.extend(std::env::split_paths(&path));
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", script])
+        .current_dir(root())
+        .env("PATH", std::env::join_paths(paths).unwrap())
+        .stdin(Stdio::null());
+    for v in ENV_VARS {
+        cmd.env_remove(v);
+    }
+    cmd.output().unwrap()
+}
+
+/// A README example: the command and the output shown under it.
+#[derive(Debug)]
+struct Example {
+    line: usize,
+    command: String,
+    output: String,
+}
+
+/// Every ```sh block of one `streamview … examples/sample-session.jsonl …`
+/// command that is followed by a ```text block.
+fn readme_examples() -> Vec<Example> {
+    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let block = |start: usize| -> Option<(Vec<&str>, usize)> {
+        let mut body = Vec::new();
+        for (i, l) in lines.iter().enumerate().skip(start + 1) {
+            if *l == "```" {
+                return Some((body, i));
+            }
+            body.push(*l);
+        }
+        None
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i] == "```sh"
+            && let Some((cmd, end)) = block(i)
+        {
+            let next = (end + 1..lines.len()).find(|&j| !lines[j].trim().is_empty());
+            if let [command] = cmd.as_slice()
+                && command.starts_with("streamview ")
+                && command.contains("examples/sample-session.jsonl")
+                && let Some(j) = next
+                && lines[j] == "```text"
+                && let Some((output, _)) = block(j)
+            {
+                let mut output = output.join("\n");
+                output.push('\n');
+                out.push(Example {
+                    line: i + 2,
+                    command: (*command).to_string(),
+                    output,
+                });
+            }
+            i = end;
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn readme_has_the_documented_examples() {
+    let ex = readme_examples();
+    let has = |needle: &str| ex.iter().any(|e| e.command.contains(needle));
+    assert!(has(
+        "| jq -r 'select(.kind==\"tool_call\") | .name' | sort | uniq -c"
+    ));
+    assert!(has("$c[.id].key_arg"), "failed commands");
+    assert!(has("| duckdb -c"));
+    assert!(has("--format result"));
+    assert!(has("--format summary "));
+    assert!(ex.len() >= 6, "{ex:#?}");
+}
+
+/// The cells of a `DuckDB` box table (`│ a │ b │` rows below the header).
+fn box_cells(table: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut body = false;
+    for l in table.lines() {
+        if l.starts_with('├') {
+            body = true;
+        } else if l.starts_with('└') {
+            break;
+        } else if body {
+            rows.push(
+                l.trim_matches('│')
+                    .split('│')
+                    .map(|c| c.trim().to_string())
+                    .collect(),
+            );
+        }
+    }
+    rows
+}
+
+/// Run `sql` (which may read `/dev/stdin`) over the output of `feed` with
+/// the `DuckDB` CLI or, failing that, Python's module; rows as strings.
+fn duckdb_rows(feed: &str, sql: &str) -> Vec<Vec<String>> {
+    let script = if have_duckdb_cli() {
+        let quoted = sql.replace('\'', "'\\''");
+        format!("{feed} | duckdb -noheader -csv -c '{quoted}'")
+    } else {
+        // The module does not detect the format of a pipe: go through a file.
+        let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("interop-stdin-{}.jsonl", std::process::id()));
+        let file = file.display();
+        let quoted = sql
+            .replace("/dev/stdin", &file.to_string())
+            .replace('\'', "'\\''");
+        format!(
+            "{feed} > '{file}' && python3 -c 'import duckdb, sys\nfor r in duckdb.sql(sys.argv[1]).fetchall(): print(\",\".join(\"\" if v is None else str(v) for v in r))' '{quoted}'"
+        )
+    };
+    let out = shell(&script);
+    assert!(
+        out.status.success(),
+        "{script}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn readme_examples_print_what_the_readme_shows() {
+    let mut ran = 0;
+    for ex in readme_examples() {
+        let needs_jq = ex.command.contains("| jq ");
+        let needs_duckdb = ex.command.contains("| duckdb ");
+        if needs_jq && !available("jq", have_jq()) {
+            continue;
+        }
+        if needs_duckdb {
+            if !available("duckdb", have_duckdb_cli() || have_duckdb_python()) {
+                continue;
+            }
+            if !have_duckdb_cli() {
+                // Python's module has no box output: compare the cells.
+                let (feed, rest) = ex.command.split_once("| duckdb -c \"").unwrap();
+                let sql = rest.strip_suffix('"').unwrap();
+                assert_eq!(
+                    duckdb_rows(feed, sql),
+                    box_cells(&ex.output),
+                    "README.md:{}",
+                    ex.line
+                );
+                ran += 1;
+                continue;
+            }
+        }
+        let out = shell(&ex.command);
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            stdout,
+            ex.output,
+            "README.md:{}: `{}` printed something else (stderr: {})",
+            ex.line,
+            ex.command,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    eprintln!("{ran} README examples run");
+}
+
+/// JSONL of every fixture, written to files: (producer directory, files).
+fn fixture_jsonl() -> Vec<(String, Vec<(PathBuf, usize)>)> {
+    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("interop-jsonl");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("streamview");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("tests/fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && !p.ends_with("misc"))
+        .collect();
+    dirs.sort();
+    let mut all = Vec::new();
+    for dir in dirs {
+        let producer = dir.file_name().unwrap().to_str().unwrap().to_string();
+        let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        inputs.sort();
+        let mut files = Vec::new();
+        for input in inputs {
+            let out = Command::new(&bin)
+                .args(["--format", "jsonl"])
+                .arg(&input)
+                .output()
+                .unwrap();
+            let name = format!(
+                "{producer}__{}",
+                input.file_name().unwrap().to_str().unwrap()
+            );
+            let path = out_dir.join(name);
+            let lines = memchr::memchr_iter(b'\n', &out.stdout).count();
+            std::fs::write(&path, &out.stdout).unwrap();
+            if lines > 0 {
+                files.push((path, lines));
+            }
+        }
+        all.push((producer, files));
+    }
+    all
+}
+
+fn sql_list(files: &[&(PathBuf, usize)]) -> String {
+    let names: Vec<String> = files
+        .iter()
+        .map(|(p, _)| format!("'{}'", p.display()))
+        .collect();
+    format!("[{}]", names.join(", "))
+}
+
+/// `read_json_auto` reads every line of every fixture's JSONL as one row,
+/// with the kind in its column: per producer as is, and all producers
+/// mixed with `maximum_depth = 1` (as the README says).
+#[test]
+fn jsonl_loads_in_duckdb() {
+    if !available("duckdb", have_duckdb_cli() || have_duckdb_python()) {
+        return;
+    }
+    let all = fixture_jsonl();
+    let check = |files: &[&(PathBuf, usize)], options: &str| {
+        let sql = format!(
+            "SELECT filename, count(*), count(kind) FROM read_json_auto({}, filename = true{options}) \
+             GROUP BY filename ORDER BY filename",
+            sql_list(files)
+        );
+        let rows = duckdb_rows("true", &sql);
+        assert_eq!(rows.len(), files.len(), "{sql}");
+        let mut expected: Vec<(String, usize)> = files
+            .iter()
+            .map(|(p, n)| (p.display().to_string(), *n))
+            .collect();
+        expected.sort();
+        for (row, (name, lines)) in rows.iter().zip(expected) {
+            assert_eq!(row[0], name);
+            assert_eq!(row[1], lines.to_string(), "{name}: rows");
+            assert_eq!(row[2], lines.to_string(), "{name}: every row has a kind");
+        }
+    };
+    for (producer, files) in &all {
+        let refs: Vec<&(PathBuf, usize)> = files.iter().collect();
+        eprintln!("{producer}: {} files", refs.len());
+        check(&refs, "");
+    }
+    let mixed: Vec<&(PathBuf, usize)> = all.iter().flat_map(|(_, f)| f.iter()).collect();
+    check(&mixed, ", maximum_depth = 1");
+
+    // Typed access to nested fields: tool calls and their commands.
+    let (_, claude) = all.iter().find(|(p, _)| p == "claude").unwrap();
+    let tool_errors = claude
+        .iter()
+        .find(|(p, _)| p.to_str().unwrap().ends_with("tool_errors.jsonl"))
+        .unwrap();
+    let rows = duckdb_rows(
+        "true",
+        &format!(
+            "SELECT name, input.command FROM read_json_auto('{}') \
+             WHERE kind = 'tool_call' AND name = 'Bash' ORDER BY line",
+            tool_errors.0.display()
+        ),
+    );
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[1], ["Bash", "sleep 5"]);
+}
