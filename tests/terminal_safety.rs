@@ -170,7 +170,17 @@ fn the_binary_in_every_mode_writes_nothing_raw() {
         "claude-transcript/transcript_subagent.jsonl",
     ] {
         let data = salted(&read(&fixture(name)), KEEPS[0].0, false);
-        for fmt in [["--format", "pretty"], ["--format", "jsonl"]] {
+        let formats: [&[&str]; 8] = [
+            &["--format", "pretty"],
+            &["--format", "jsonl"],
+            &["--format", "summary"],
+            &["--format", "summary-json"],
+            &["--summary"],
+            &["--format", "jsonl", "--summary"],
+            &["--only", "tools,errors"],
+            &["--format", "jsonl", "--hide", "text,tools"],
+        ];
+        for fmt in formats {
             for verbosity in [&[][..], &["-v"], &["-q"]] {
                 for color in ["always", "never"] {
                     let mut args = fmt.to_vec();
@@ -178,15 +188,27 @@ fn the_binary_in_every_mode_writes_nothing_raw() {
                     args.extend_from_slice(&["--color", color]);
                     let o = run(&args, &data);
                     let what = format!("{name} {args:?}");
-                    let colour = color == "always" && fmt[1] == "pretty";
+                    let json = fmt.contains(&"jsonl") || fmt.contains(&"summary-json");
+                    let colour = color == "always" && !json;
                     assert_terminal_safe(&format!("{what} stdout"), &o.stdout, colour);
                     assert_terminal_safe(&format!("{what} stderr"), &o.stderr, color == "always");
-                    if fmt[1] == "jsonl" && verbosity != ["-q"] {
+                    if json && verbosity != ["-q"] {
                         assert_jsonl(&what, &o.stdout);
                     }
                 }
             }
         }
+        // `--format result` writes the answer exactly when stdout is not a
+        // terminal (`answer=$(…)`, like `jq -r`); its stderr is inert.
+        let o = run(&["--format", "result"], &data);
+        assert_terminal_safe(&format!("{name} result stderr"), &o.stderr, false);
+        // Table cells (session ids, models, sources) stay on their row.
+        let o = run(&["--format", "summary"], &data);
+        assert!(
+            !o.out().lines().any(|l| l.starts_with("✓ done · fake")),
+            "{name}: {}",
+            o.out()
+        );
     }
     // What it looks like: every sequence visible, on the line it came in.
     let data = salted(

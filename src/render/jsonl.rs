@@ -364,6 +364,35 @@ fn push_json_str(b: &mut Vec<u8>, s: &str) {
     b.push(b'"');
 }
 
+/// A `serde_json` formatter (compact) that also writes the characters
+/// [`escape_at`] flags as `\u` escapes, like the JSONL sink: for the other
+/// JSON streamview prints (`--format summary-json`).
+pub(crate) struct SafeFormatter;
+
+impl serde_json::ser::Formatter for SafeFormatter {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        // serde_json escapes `"`, `\\` and C0 itself; a fragment holds none.
+        let bytes = fragment.as_bytes();
+        let (mut done, mut i) = (0, 0);
+        while i < bytes.len() {
+            match escape_at(bytes, i) {
+                Some((len, cp)) => {
+                    w.write_all(&bytes[done..i])?;
+                    write!(w, "\\u{cp:04x}")?;
+                    i += len;
+                    done = i;
+                }
+                None => i += 1,
+            }
+        }
+        w.write_all(&bytes[done..])
+    }
+}
+
 fn push_u_escape(b: &mut Vec<u8>, cp: u32) {
     // Writing into a Vec cannot fail.
     let _ = write!(b, "\\u{cp:04x}");

@@ -17,7 +17,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 use termcolor::{ColorSpec, WriteColor};
 
-use super::sanitize::sanitize;
+use super::sanitize::sanitize_line;
 use super::{Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{Event, Tokens};
 use crate::session::{
@@ -277,7 +277,9 @@ impl Summary {
 /// # Errors
 /// The output cannot be written.
 pub fn write_json<W: Write>(w: &mut W, summary: &Summary) -> io::Result<()> {
-    serde_json::to_writer(&mut *w, summary).map_err(io::Error::other)?;
+    // Terminal-safe like the JSONL: C1 and bidi characters as `\u` escapes.
+    let mut ser = serde_json::Serializer::with_formatter(&mut *w, super::jsonl::SafeFormatter);
+    serde::Serialize::serialize(summary, &mut ser).map_err(io::Error::other)?;
     w.write_all(b"\n")
 }
 
@@ -369,9 +371,9 @@ fn input_tokens(t: &TokenCounts) -> Option<u64> {
     Some(t.input.unwrap_or(0) + t.cache_read.unwrap_or(0) + t.cache_creation.unwrap_or(0))
 }
 
-/// At most `max` characters of `s`, sanitized, cut with `…`.
+/// At most `max` characters of `s`, sanitized for one line, cut with `…`.
 fn cell(s: &str, max: usize) -> String {
-    let s = sanitize(s);
+    let s = sanitize_line(s);
     if s.chars().count() <= max {
         return s.into_owned();
     }
