@@ -318,6 +318,32 @@ impl<'b> Obj<'b> {
     }
 }
 
+/// Bytes that may need an escape in a JSON string: controls, `"`, `\\`,
+/// DEL, and the lead bytes of the C1 (`C2`), U+061C (`D8`) and bidi (`E2`)
+/// sequences. Everything else is copied in runs.
+const STRING_SPECIAL: [bool; 256] = special(true);
+
+/// The same for embedded JSON text, where `"` and `\\` are syntax.
+const RAW_SPECIAL: [bool; 256] = special(false);
+
+const fn special(quotes: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t[0xd8] = true;
+    t[0xe2] = true;
+    if quotes {
+        t[b'"' as usize] = true;
+        t[b'\\' as usize] = true;
+    }
+    t
+}
+
 /// A JSON string: `"`, `\\` and the usual control characters escaped as
 /// `serde_json` does, and every other character that [`escape_at`] flags
 /// (C0, DEL, C1, bidi) as `\uXXXX`.
@@ -326,15 +352,12 @@ fn push_json_str(b: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     let mut done = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        // Everything but controls, `"`, `\\`, DEL and the lead bytes of C1 and
-        // bidi characters: the common case, copied as a run.
-        if c >= 0x20 && !matches!(c, b'"' | b'\\' | 0x7f | 0xc2 | 0xd8 | 0xe2) {
-            i += 1;
-            continue;
-        }
-        let short: &[u8] = match c {
+    while let Some(p) = bytes[i..]
+        .iter()
+        .position(|&c| STRING_SPECIAL[usize::from(c)])
+    {
+        i += p;
+        let short: &[u8] = match bytes[i] {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",
             b'\n' => b"\\n",
@@ -344,21 +367,19 @@ fn push_json_str(b: &mut Vec<u8>, s: &str) {
             0x0c => b"\\f",
             _ => b"",
         };
-        let len = if short.is_empty() {
-            let Some((len, cp)) = escape_at(bytes, i) else {
-                i += 1;
-                continue;
-            };
-            b.extend_from_slice(&bytes[done..i]);
-            push_u_escape(b, cp);
-            len
-        } else {
+        if !short.is_empty() {
             b.extend_from_slice(&bytes[done..i]);
             b.extend_from_slice(short);
-            1
-        };
-        i += len;
-        done = i;
+            i += 1;
+            done = i;
+        } else if let Some((len, cp)) = escape_at(bytes, i) {
+            b.extend_from_slice(&bytes[done..i]);
+            push_u_escape(b, cp);
+            i += len;
+            done = i;
+        } else {
+            i += 1;
+        }
     }
     b.extend_from_slice(&bytes[done..]);
     b.push(b'"');
@@ -406,7 +427,8 @@ fn push_safe_json(b: &mut Vec<u8>, json: &str) {
     let bytes = json.as_bytes();
     let mut done = 0;
     let mut i = 0;
-    while i < bytes.len() {
+    while let Some(p) = bytes[i..].iter().position(|&c| RAW_SPECIAL[usize::from(c)]) {
+        i += p;
         match escape_at(bytes, i) {
             None => i += 1,
             Some((len, cp)) => {
