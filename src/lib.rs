@@ -179,7 +179,13 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
             }
             _ => src.open(),
         };
+        // With an interrupt: inputs that can make a read wait (pipes,
+        // terminals, a followed file) are read on a thread that Ctrl-C can
+        // wake; regular files in place, checked before each read.
         let opened = opened.and_then(|rdr| match interrupt {
+            Some(intr) if !opts.follow && src.is_regular_file() => {
+                Ok(Box::new(input::Checked::new(rdr, intr)) as Box<dyn io::Read>)
+            }
             Some(intr) => Ok(Box::new(ReadAhead::spawn(rdr, intr)?) as Box<dyn io::Read>),
             None => Ok(rdr as Box<dyn io::Read>),
         });

@@ -12,8 +12,9 @@
 //!
 //! Memory stays bounded: at most [`QUEUE`] chunks of [`CHUNK`] bytes are in
 //! flight, and their buffers are handed back to the reader for reuse. The
-//! one copy, from a chunk into the line buffer, costs far less than parsing
-//! (see the README's throughput numbers).
+//! one copy, from a chunk into the line buffer, costs far less than parsing.
+//! A regular file never makes a read wait, so it needs no thread: it is read
+//! in place through [`Checked`], which looks at the flag before each read.
 
 use std::fmt;
 use std::io::{self, Read};
@@ -101,6 +102,33 @@ pub fn is_interrupt(e: &io::Error) -> bool {
     e.get_ref()
         .and_then(|inner| inner.downcast_ref::<Interrupted>())
         .is_some()
+}
+
+/// A `Read` that checks the [`Interrupt`] before every read, on the
+/// caller's thread: for regular files, whose reads never wait, so Ctrl-C is
+/// seen within one read without a thread or a copy.
+pub struct Checked<R> {
+    rdr: R,
+    interrupt: Arc<Interrupt>,
+}
+
+impl<R: Read> Checked<R> {
+    /// Read `rdr`, stopping once `interrupt` is set.
+    pub fn new(rdr: R, interrupt: &Arc<Interrupt>) -> Self {
+        Checked {
+            rdr,
+            interrupt: Arc::clone(interrupt),
+        }
+    }
+}
+
+impl<R: Read> Read for Checked<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.interrupt.is_set() {
+            return Err(io::Error::other(Interrupted));
+        }
+        self.rdr.read(out)
+    }
 }
 
 /// A `Read` whose reads happen on a background thread; see the module docs.
@@ -245,6 +273,16 @@ mod tests {
         assert!(is_interrupt(&err));
         assert!(!t.join().unwrap(), "the first trigger");
         assert!(intr.trigger(), "the second trigger");
+    }
+
+    #[test]
+    fn checked_reads_stop_at_the_interrupt() {
+        let intr = Interrupt::new();
+        let mut rdr = Checked::new(&b"abc"[..], &intr);
+        let mut buf = [0u8; 2];
+        assert_eq!(rdr.read(&mut buf).unwrap(), 2);
+        intr.trigger();
+        assert!(is_interrupt(&rdr.read(&mut buf).unwrap_err()));
     }
 
     #[test]

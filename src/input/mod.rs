@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
 
-pub use ahead::{Interrupt, ReadAhead};
+pub use ahead::{Checked, Interrupt, ReadAhead};
 pub use lines::{Frame, Line, LineReader};
 
 /// One input named on the command line.
@@ -41,6 +41,16 @@ impl Source {
         }
     }
 
+    /// True when the source is a regular file (also standard input
+    /// redirected from one): its reads never wait for a writer.
+    #[must_use]
+    pub fn is_regular_file(&self) -> bool {
+        match self {
+            Source::Path(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file()),
+            Source::Stdin => stdin_is_file(),
+        }
+    }
+
     /// Open the source for reading (`Send`, so that a [`ReadAhead`] can
     /// read it on its own thread).
     ///
@@ -58,4 +68,20 @@ impl Source {
             }
         }
     }
+}
+
+#[cfg(unix)]
+fn stdin_is_file() -> bool {
+    use std::os::fd::AsFd;
+    io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(File::from)
+        .and_then(|f| f.metadata())
+        .is_ok_and(|m| m.is_file())
+}
+
+#[cfg(not(unix))]
+fn stdin_is_file() -> bool {
+    false
 }
