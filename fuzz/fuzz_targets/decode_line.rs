@@ -24,7 +24,7 @@ use std::io::Read;
 use libfuzzer_sys::fuzz_target;
 use streamview::diag::Diag;
 use streamview::render::jsonl::write_event;
-use streamview::render::{Jsonl, Pretty, PrettyOptions, Verbosity};
+use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
@@ -81,6 +81,8 @@ struct Outputs {
     plain_diag: Vec<u8>,
     color: Vec<u8>,
     color_err: Vec<u8>,
+    /// `--format summary` or `summary-json` (in colour), then its alerts.
+    summary: Vec<u8>,
 }
 
 fn reader(data: &[u8], seed: Option<u32>) -> Box<dyn Read + '_> {
@@ -120,12 +122,25 @@ fn run(data: &[u8], cfg: Config, seed: Option<u32>) -> Outputs {
     let (o, e) = sink.into_inner();
     let (plain, plain_err, plain_diag) = (o.into_inner(), e.into_inner(), diag.into_inner());
 
-    let mut sink = Pretty::new(Ansi::new(Vec::new()), Ansi::new(Vec::new()), opts);
+    let mut sink = Pretty::new(Ansi::new(Vec::new()), Ansi::new(Vec::new()), opts)
+        .with_summary(cfg.seed % 3 == 0);
     let mut diag = Diag::new(Vec::new(), false);
     let mut runner = Runner::new(&mut sink, &mut diag, cfg.max_line).with_producer(cfg.from);
     runner.source("fuzz", reader(data, seed)).unwrap();
     let _ = runner.finish().unwrap();
     let (o, e) = sink.into_inner();
+
+    // The summary formats: a table in colour, or JSON.
+    let json = cfg.seed % 2 == 0;
+    let alerts = Pretty::alerts_only(Ansi::new(Vec::new()), 3);
+    let mut sink = SummarySink::new(Ansi::new(Vec::new()), alerts, json);
+    let mut diag = Diag::new(Vec::new(), false);
+    let mut runner = Runner::new(&mut sink, &mut diag, cfg.max_line).with_producer(cfg.from);
+    runner.source("fuzz", reader(data, seed)).unwrap();
+    let _ = runner.finish().unwrap();
+    let (summary, alerts) = sink.into_inner();
+    let mut summary = summary.into_inner();
+    summary.extend_from_slice(&alerts.into_inner().1.into_inner());
     Outputs {
         status,
         jsonl,
@@ -135,6 +150,7 @@ fn run(data: &[u8], cfg: Config, seed: Option<u32>) -> Outputs {
         plain_diag,
         color: o.into_inner(),
         color_err: e.into_inner(),
+        summary,
     }
 }
 
@@ -181,6 +197,7 @@ fn check(o: &Outputs) {
     assert_terminal_safe("pretty diagnostics", &o.plain_diag, false);
     assert_terminal_safe("colour", &o.color, true);
     assert_terminal_safe("colour stderr", &o.color_err, true);
+    assert_terminal_safe("summary", &o.summary, true);
     for line in o.jsonl.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         if let Err(e) = serde_json::from_slice::<serde_json::Value>(line) {
             panic!(
