@@ -256,6 +256,50 @@ fn ctrl_c_in_jsonl_keeps_what_was_written_and_exits_130() {
     assert_eq!(err, "");
 }
 
+/// Ctrl-C while a big file is being read (no waiting: the file is read in
+/// place and the flag checked before each read): stops within a read,
+/// summary so far, status 130.
+#[test]
+fn ctrl_c_while_reading_a_big_file() {
+    let mut big = Vec::new();
+    let session = read(&fixture("claude/tools_basic.jsonl"));
+    while big.len() < 64 << 20 {
+        big.extend_from_slice(&session);
+    }
+    big.extend_from_slice(format!("{INIT}\n{CALL}\n").as_bytes());
+    let path = temp_file("interrupt-big.jsonl", &big);
+    let mut child = sv_std()
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.starts_with("● "), "{first}");
+    let started = Instant::now();
+    sigint(child.id());
+    let out = drain(stdout);
+    let err = drain(child.stderr.take().unwrap());
+    let status = wait_deadline(&mut child, Duration::from_secs(10));
+    let out = String::from_utf8(out.join().unwrap()).unwrap();
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&err.join().unwrap())
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // Stopped long before the end, with whole lines (the summary of a
+    // session in progress when the stop fell inside one).
+    let sessions = big.len() / session.len();
+    let done = out.matches("✓ done").count();
+    assert!(done < sessions / 2, "{done} of {sessions} sessions shown");
+    assert!(out.is_empty() || out.ends_with('\n'));
+    std::fs::remove_file(&path).unwrap();
+}
+
 /// Ctrl-C after the session ended (the agent has not closed the pipe yet):
 /// nothing more to say, status 130.
 #[test]
