@@ -858,3 +858,46 @@ fn every_fixture_read_as_every_producer() {
         }
     }
 }
+
+// ---------------------------------------------------------------- fuzz regressions
+
+/// Fuzzer, first crash: a line of text holding DEL (`*{"cwd":"/proj\x7fct"…`,
+/// not JSON, so plain text) came out raw in JSONL. Now `\u007f`, and `␡`.
+#[test]
+fn fuzz_raw_del_in_plain_text_is_escaped_in_jsonl() {
+    let input = b"*{\"type\":\"system\",\"cwd\":\"/proj\x7fct\"}\n\xc2\x9b1m \xe2\x80\xae text\n";
+    let j = run(&["--format", "jsonl"], input);
+    assert_terminal_safe("jsonl", &j.stdout, false);
+    assert!(
+        j.out()
+            .contains(r#""text":"*{\"type\":\"system\",\"cwd\":\"/proj\u007fct\"}""#)
+    );
+    assert!(j.out().contains(r#""text":"\u009b1m \u202e text""#));
+    let o = run_checked(&[], input);
+    assert!(o.out().contains("/proj␡ct"));
+}
+
+/// Fuzzer, a JSONL round trip that differed in the last digit: a 49-digit
+/// integer kept verbatim in `raw`, re-encoded as a float on the second pass.
+/// Both are the same number; the difference was `serde_json` (without
+/// `float_roundtrip`) misrounding the long integer when comparing.
+#[test]
+fn fuzz_long_integers_survive_the_jsonl_round_trip() {
+    let line = br#"{"type":"thinking","subtype":"completed","timestamp_ms":1866666666666666666666666666666666666666600004795}"#;
+    let once = run(
+        &["--format", "jsonl", "--from", "codex"],
+        &[&line[..], b"\n"].concat(),
+    );
+    let twice = run(&["--format", "jsonl"], &once.stdout);
+    let parse = |o: &Out| -> Vec<Value> {
+        o.out()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    assert_eq!(parse(&once), parse(&twice));
+    assert!(
+        once.out()
+            .contains("1866666666666666666666666666666666666666600004795")
+    );
+}

@@ -300,6 +300,49 @@ fn ctrl_c_while_reading_a_big_file() {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// Ctrl-C while `--follow` waits for a log to grow: woken at once.
+#[test]
+fn ctrl_c_while_following_a_log() {
+    let path = temp_file("follow.jsonl", format!("{INIT}\n{CALL}\n").as_bytes());
+    let mut child = sv_std()
+        .arg("--follow")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let reader = thread::spawn(move || {
+        let mut all = String::new();
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap();
+            if line.contains("▸ Bash") {
+                let _ = tx.send(());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    let err = drain(child.stderr.take().unwrap());
+    rx.recv_timeout(Duration::from_secs(10))
+        .expect("the call is shown");
+    sigint(child.id());
+    let status = wait_deadline(&mut child, Duration::from_secs(10));
+    let out = reader.join().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&err.join().unwrap())
+    );
+    assert!(
+        out.contains("✗ interrupted (Ctrl-C) before a result\n  interrupted: Bash make test"),
+        "{out}"
+    );
+}
+
 /// Ctrl-C after the session ended (the agent has not closed the pipe yet):
 /// nothing more to say, status 130.
 #[test]
