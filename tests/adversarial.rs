@@ -901,3 +901,21 @@ fn fuzz_long_integers_survive_the_jsonl_round_trip() {
             .contains("1866666666666666666666666666666666666666600004795")
     );
 }
+
+/// Fuzzer: `-0` kept verbatim in `raw` the first time, `0` after a second
+/// pass (simd-json reads it as an integer): the same number, compared as
+/// numbers.
+#[test]
+fn fuzz_minus_zero_survives_the_jsonl_round_trip() {
+    let line = br#"{"type":"mystery","a":-0,"b":-0.0,"c":1E2,"d":-0e0}"#;
+    let once = run(&["--format", "jsonl"], &[&line[..], b"\n"].concat());
+    let twice = run(&["--format", "jsonl"], &once.stdout);
+    let parse = |o: &Out| -> Vec<Value> {
+        o.out()
+            .lines()
+            .map(|l| common::numbers_as_floats(serde_json::from_str(l).unwrap()))
+            .collect()
+    };
+    assert_eq!(parse(&once), parse(&twice));
+    assert!(once.out().contains(r#""a":-0,"b":-0.0,"c":1E2"#));
+}

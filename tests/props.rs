@@ -410,12 +410,13 @@ fn producer_of(path: &str) -> Option<Producer> {
         .map(|&(_, p)| p)
 }
 
-/// Our JSONL read back gives the same JSONL (as JSON values).
+/// Our JSONL read back gives the same JSONL (as JSON values, numbers
+/// compared as numbers).
 fn assert_stable(jsonl: &str) {
     let (_, again, _) = run_jsonl(jsonl.as_bytes(), 1 << 24);
     let parse = |s: &str| {
         s.lines()
-            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .map(|l| common::numbers_as_floats(serde_json::from_str::<Value>(l).unwrap()))
             .collect::<Vec<_>>()
     };
     assert_eq!(parse(jsonl), parse(&again));

@@ -308,3 +308,24 @@ fn around(s: &str, at: usize) -> &str {
         .unwrap_or(s.len());
     &s[from..to]
 }
+
+/// Every number as a float: our JSONL's embedded `raw` keeps the producer's
+/// spelling (`-0`, `1E2`) and a second pass re-encodes it (`0`, `100.0`):
+/// the same JSON numbers, which `serde_json::Value`'s equality (integer vs
+/// float variants) would tell apart.
+pub fn numbers_as_floats(v: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Null, Value::Number),
+        Value::Array(a) => Value::Array(a.into_iter().map(numbers_as_floats).collect()),
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| (k, numbers_as_floats(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
