@@ -63,11 +63,10 @@ use render::{Jsonl, Pretty, PrettyOptions, ResultText, Sink, SummaryAfter, Summa
 /// blocks; the run loop flushes whenever input pauses.
 const OUT_BUFFER: usize = 64 * 1024;
 
-/// Run streamview over the real stdin/files, stdout and stderr. Inputs are
-/// read on a background thread ([`input::ReadAhead`]) so that `interrupt`
-/// (set by the binary's SIGINT handler) can stop a run that waits for
-/// input: the summary so far is printed and the status is
-/// [`ExitStatus::Interrupted`].
+/// Run streamview over the real stdin/files, stdout and stderr. `interrupt`
+/// (set by the binary's SIGINT handler) stops the run, also one that waits
+/// for input (see [`run_sink_with`]): the summary so far is printed and the
+/// status is [`ExitStatus::Interrupted`].
 ///
 /// # Errors
 /// Output cannot be written ([`Error::is_broken_pipe`] tells a reader that
@@ -148,9 +147,11 @@ pub fn run_sink<S: Sink + ?Sized, E: Write>(
     run_sink_with(opts, sink, diag, None)
 }
 
-/// Run over `opts.sources` into any sink; with an `interrupt`, each input
-/// is read on a background thread ([`input::ReadAhead`]) and the run can
-/// be stopped while it waits for input.
+/// Run over `opts.sources` into any sink. With an `interrupt`, the run
+/// stops when it is triggered: inputs whose reads can wait (pipes,
+/// terminals, `--follow`) are read on a background thread
+/// ([`input::ReadAhead`]) that the trigger wakes, regular files in place
+/// ([`input::Checked`]).
 ///
 /// # Errors
 /// The sink cannot write.
