@@ -8,6 +8,7 @@
 //! after a result, closes the current one.
 
 use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
 
 use crate::event::{Event, EventKind, Producer, Role, Tokens};
 
@@ -52,6 +53,8 @@ pub struct CallInfo {
     pub seq: u64,
     /// Already listed as never answered by a result.
     pub reported: bool,
+    /// When the call arrived (for its duration, by arrival time).
+    pub arrived: Option<Instant>,
 }
 
 /// Calls of one tool in a session.
@@ -65,6 +68,8 @@ pub struct ToolStats {
     pub errors: u64,
     /// Distinct permission denials.
     pub denials: u64,
+    /// Time from each call to its result, by arrival, summed.
+    pub time: Duration,
 }
 
 /// Usage of one model in a session.
@@ -220,6 +225,8 @@ impl SessionSummary {
 /// What the session learned from the event it just observed; sinks use it.
 #[derive(Clone, Debug, Default)]
 pub struct Note {
+    /// For a tool result: the time since its call arrived.
+    pub elapsed: Option<Duration>,
     /// Nesting depth of the event (0 = main agent).
     pub depth: usize,
     /// The event repeats something already reported (a denial seen before);
@@ -372,6 +379,11 @@ impl Session {
 
     /// Update the state with one event. Call before handing it to sinks.
     pub fn observe(&mut self, ev: &Event<'_>) {
+        self.observe_at(ev, Instant::now());
+    }
+
+    /// [`Session::observe`] with the event's arrival time given (tests).
+    pub fn observe_at(&mut self, ev: &Event<'_>, now: Instant) {
         self.note = Note::default();
         self.stats.events += 1;
         if let EventKind::PlainText(_) = ev.kind {
@@ -429,6 +441,7 @@ impl Session {
                         failed: false,
                         seq: cur.tool_calls,
                         reported: false,
+                        arrived: Some(now),
                     },
                 );
             }
@@ -438,6 +451,13 @@ impl Session {
                     cur.tool_errors += 1;
                 }
                 if let Some(call) = self.calls.get_mut(r.id.as_ref()) {
+                    if !call.answered
+                        && let Some(t) = call.arrived
+                    {
+                        let elapsed = now.saturating_duration_since(t);
+                        self.note.elapsed = Some(elapsed);
+                        cur.tool(&call.name).time += elapsed;
+                    }
                     call.answered = true;
                     call.failed = r.is_error;
                     self.note.tool = Some(call.name.clone());

@@ -258,3 +258,57 @@ fn fragments_render_before_the_block_completes() {
     );
     assert_eq!(pretty(&full).matches("Hello").count(), 1);
 }
+
+/// Tool durations by arrival time: a failure says how long the tool ran, a
+/// long success is marked, and the summary counts the time per tool.
+#[test]
+fn tool_durations_by_arrival_time() {
+    use std::time::{Duration, Instant};
+    use streamview::decode::Decoder;
+    use streamview::input::Line;
+    use streamview::render::Sink;
+
+    let lines = [
+        r#"{"type":"assistant","session_id":"s","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"npm test"}}]}}"#,
+        r#"{"type":"user","session_id":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"Exit code 1"}]}}"#,
+        r#"{"type":"assistant","session_id":"s","message":{"id":"m2","content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"cargo build"}}]}}"#,
+        r#"{"type":"user","session_id":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":false,"content":"ok"}]}}"#,
+    ];
+    // Arrival times: the first result 4.2 s after its call, the second 45 s.
+    let t0 = Instant::now();
+    let at = [0, 4200, 5000, 50_000].map(|ms| t0 + Duration::from_millis(ms));
+    let opts = PrettyOptions {
+        verbosity: Verbosity::Normal,
+        max_lines: 3,
+        mirror_errors: false,
+    };
+    let mut sink = Pretty::new(NoColor::new(Vec::new()), NoColor::new(Vec::new()), opts);
+    let mut session = streamview::Session::new();
+    let mut dec = Decoder::new();
+    for (i, l) in lines.iter().enumerate() {
+        let line = Line {
+            number: i as u64 + 1,
+            bytes: l.as_bytes(),
+            partial: false,
+        };
+        dec.decode(&line, &mut |ev| {
+            session.observe_at(ev, at[i]);
+            sink.event(ev, &session)
+        })
+        .unwrap();
+    }
+    let out = String::from_utf8(sink.into_inner().0.into_inner()).unwrap();
+    assert!(out.contains("✗ Bash npm test failed after 4.2s"), "{out}");
+    assert!(
+        out.contains("  ⎿ long-running: Bash took 45.0s (cargo build)"),
+        "{out}"
+    );
+    let bash = session
+        .current()
+        .unwrap()
+        .tools
+        .iter()
+        .find(|t| t.name == "Bash")
+        .unwrap();
+    assert_eq!(bash.time, Duration::from_millis(4200 + 45_000));
+}

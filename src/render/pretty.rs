@@ -55,6 +55,18 @@ impl Default for PrettyOptions {
     }
 }
 
+/// A tool whose result arrives this many seconds after its call is marked.
+const LONG_RUNNING_SECS: u64 = 10;
+
+/// A call's duration by arrival time, when it is at least `min_secs`
+/// (a replayed log arrives all at once: its durations mean nothing).
+fn took(elapsed: Option<std::time::Duration>, min_secs: u64) -> Option<String> {
+    let d = elapsed.filter(|d| d.as_secs() >= min_secs)?;
+    let mut s = String::new();
+    fmt_duration(&mut s, u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    Some(s)
+}
+
 /// Longest key argument shown on a tool line, in characters.
 const MAX_KEY_CHARS: usize = 200;
 /// Longest compact-JSON input shown for tools without a key argument.
@@ -375,6 +387,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 head.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, 80)))));
             }
             head.push((Style::Error, Cow::Borrowed(" failed")));
+            if let Some(t) = took(note.elapsed, 1) {
+                head.push((Style::Dim, Cow::Owned(format!(" after {t}"))));
+            }
             let mut lines = vec![head];
             self.body_lines(&mut lines, text, Style::Error);
             self.last_error.clear();
@@ -408,7 +423,25 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             if lines.len() <= usize::from(agent) {
                 lines.push(vec![(Style::Dim, Cow::Borrowed("  ⎿ (no output)"))]);
             }
+            if let Some(t) = took(note.elapsed, 1) {
+                lines.push(vec![(Style::Dim, Cow::Owned(format!("    took {t}")))]);
+            }
             return self.emit(To::Out, depth, &lines);
+        }
+        // Successful results are not shown by default, but a long-running
+        // tool is worth a mark.
+        if let Some(t) = took(note.elapsed, LONG_RUNNING_SECS) {
+            let mut line = vec![
+                (Style::Dim, Cow::Borrowed("  ⎿ ")),
+                (
+                    Style::Warn,
+                    Cow::Owned(format!("long-running: {} took {t}", display_name(tool))),
+                ),
+            ];
+            if let Some(k) = &note.key_arg {
+                line.push((Style::Dim, Cow::Owned(format!(" ({})", one_line(k, 60)))));
+            }
+            return self.emit(To::Out, depth, &[line]);
         }
         Ok(())
     }

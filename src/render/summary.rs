@@ -62,6 +62,15 @@ pub struct ToolRow {
     pub errors: u64,
     /// Permission denials.
     pub denials: u64,
+    /// Time from calls to their results by arrival, in ms; `null` under a
+    /// second (a replayed log arrives all at once, so only a live session
+    /// has tool times).
+    pub time_ms: Option<u64>,
+}
+
+/// Tool time worth showing: a second or more.
+fn tool_time(d: std::time::Duration) -> Option<u64> {
+    (d.as_secs() >= 1).then(|| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// One model's line.
@@ -147,6 +156,7 @@ fn tool_rows(tools: &[ToolStats]) -> Vec<ToolRow> {
             calls: t.calls,
             errors: t.errors,
             denials: t.denials,
+            time_ms: tool_time(t.time),
         })
         .collect();
     rows.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));
@@ -238,6 +248,7 @@ impl Summary {
                         x.calls += t.calls;
                         x.errors += t.errors;
                         x.denials += t.denials;
+                        x.time += t.time;
                     }
                     None => tools.push(t.clone()),
                 }
@@ -472,6 +483,7 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
                     x.calls.to_string(),
                     x.errors.to_string(),
                     x.denials.to_string(),
+                    opt(x.time_ms, fmt_duration),
                 ]
             })
             .collect();
@@ -481,6 +493,7 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
                 ("calls", Align::Right),
                 ("errors", Align::Right),
                 ("denied", Align::Right),
+                ("time", Align::Right),
             ],
             rows,
             total: None,
