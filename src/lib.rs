@@ -80,7 +80,8 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
             Box::new(NoColor::new(w))
         }
     };
-    let stderr = || colored(Box::new(io::stderr()), opts.color_stderr);
+    // Buffered: an alert is written span by span, then flushed as one line.
+    let stderr = || colored(Box::new(BufWriter::new(io::stderr())), opts.color_stderr);
     let mut diag = diag::Diag::new(io::stderr(), opts.verbosity == render::Verbosity::Verbose);
     // Errors and denials of the formats whose stdout carries something else.
     let alerts = || Pretty::alerts_only(stderr(), opts.max_lines);
