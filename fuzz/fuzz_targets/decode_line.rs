@@ -250,7 +250,7 @@ fuzz_target!(|data: &[u8]| {
             _ => Verbosity::Normal,
         },
         max_line: if flags & 0x40 != 0 { 200 } else { 1 << 20 },
-        seed: u32::from(seed) * 2_654_435_761,
+        seed: u32::from(seed).wrapping_mul(2_654_435_761),
     };
     let whole = run(stream, cfg, None);
     check(&whole);
