@@ -1,0 +1,190 @@
+//! Heap allocations per line in steady state (issue 5), counted by dhat's
+//! global allocator (the crate forbids `unsafe`, so it cannot have its own
+//! `GlobalAlloc`).
+//!
+//! For each generated profile (`benches/support/generate.rs`) and each
+//! stage, a fresh pipeline reads the first quarter of the lines to warm up
+//! (buffers grown, producer detected, sessions open), then the allocations
+//! over the remaining lines are counted and divided by their number:
+//!
+//! - `decode`: [`Decoder::decode`], events dropped;
+//! - `session`: the same, each event observed by a [`Session`];
+//! - `pretty`: decoder, session and the pretty sink (no colour, errors
+//!   mirrored as when stdout is not a terminal) into a reused buffer;
+//! - `jsonl`: decoder, session and the JSONL sink.
+//!
+//! Framing is not counted here: the [`LineReader`](streamview::input::LineReader)
+//! reuses one buffer, which grows only for a line longer than any before.
+//!
+//! `cargo test --test alloc -- --nocapture` prints the table. The goal is
+//! zero allocations per line on the decode path; today's numbers are far
+//! from it, so the test only asserts a bound of about 1.5 × what was
+//! measured when it was written, to catch regressions. Tighten `BOUNDS`
+//! whenever the decode path gets cheaper.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+#[path = "../benches/support/generate.rs"]
+mod generate;
+
+use std::io;
+
+use generate::{Profile, generate_vec};
+use streamview::Session;
+use streamview::decode::Decoder;
+use streamview::input::Line;
+use streamview::render::{Jsonl, Pretty, PrettyOptions, Sink};
+use termcolor::NoColor;
+
+#[global_allocator]
+static ALLOC: dhat::Alloc = dhat::Alloc;
+
+/// Bytes generated per profile: enough lines for a steady state, few enough
+/// for dhat (it records a backtrace per allocation) in a debug build.
+const SIZE: u64 = 4 << 20;
+
+/// Upper bounds on allocations per line, by profile and stage (`decode`,
+/// `session`, `pretty`, `jsonl`): about 1.5 × the measured values when this
+/// test was written. The goal is 0; lower them as the decode path improves.
+/// Measured (allocations per line, decode / session / pretty / jsonl):
+/// claude 13.9 / 15.9 / 23.5 / 15.9, claude-partial 7.1 / 7.3 / 7.6 / 7.3,
+/// codex 12.1 / 14.5 / 19.5 / 14.5, gemini 4.4 / 5.7 / 7.7 / 5.7.
+const BOUNDS: [(&str, [f64; 4]); 4] = [
+    ("claude", [21.0, 24.0, 35.5, 24.0]),
+    ("claude-partial", [10.7, 11.0, 11.4, 11.0]),
+    ("codex", [18.2, 21.8, 29.3, 21.8]),
+    ("gemini", [6.6, 8.6, 11.6, 8.6]),
+];
+
+const STAGES: [&str; 4] = ["decode", "session", "pretty", "jsonl"];
+
+/// A writer that keeps nothing, behind a buffer, as stdout into /dev/null.
+fn out() -> NoColor<io::BufWriter<io::Sink>> {
+    NoColor::new(io::BufWriter::with_capacity(64 << 10, io::sink()))
+}
+
+/// The pipeline of one stage, fed line by line.
+struct Pipeline {
+    decoder: Decoder,
+    session: Session,
+    sink: Option<Box<dyn Sink>>,
+    observe: bool,
+}
+
+impl Pipeline {
+    fn new(stage: &str) -> Self {
+        let sink: Option<Box<dyn Sink>> = match stage {
+            "pretty" => {
+                let opts = PrettyOptions {
+                    mirror_errors: true,
+                    ..PrettyOptions::default()
+                };
+                Some(Box::new(Pretty::new(out(), out(), opts)))
+            }
+            "jsonl" => Some(Box::new(Jsonl::new(io::BufWriter::with_capacity(
+                64 << 10,
+                io::sink(),
+            )))),
+            _ => None,
+        };
+        Pipeline {
+            decoder: Decoder::new(),
+            session: Session::new(),
+            sink,
+            observe: stage != "decode",
+        }
+    }
+
+    /// What the run loop does with one line (`Runner::frame`).
+    fn line(&mut self, line: &Line<'_>) {
+        let Pipeline {
+            decoder,
+            session,
+            sink,
+            observe,
+        } = self;
+        decoder
+            .decode(line, &mut |ev| {
+                if *observe {
+                    session.observe(ev);
+                }
+                if let Some(s) = sink {
+                    s.event(ev, session)
+                } else {
+                    std::hint::black_box(ev);
+                    Ok(())
+                }
+            })
+            .unwrap();
+    }
+}
+
+/// Allocations (count, bytes) per line over `lines[warm..]`.
+fn per_line(stage: &str, lines: &[Line<'_>], warm: usize) -> (f64, f64) {
+    let mut p = Pipeline::new(stage);
+    for line in &lines[..warm] {
+        p.line(line);
+    }
+    let before = dhat::HeapStats::get();
+    for line in &lines[warm..] {
+        p.line(line);
+    }
+    let after = dhat::HeapStats::get();
+    drop(p);
+    #[allow(clippy::cast_precision_loss)] // counts far below 2^52
+    let n = (lines.len() - warm) as f64;
+    #[allow(clippy::cast_precision_loss)]
+    (
+        (after.total_blocks - before.total_blocks) as f64 / n,
+        (after.total_bytes - before.total_bytes) as f64 / n,
+    )
+}
+
+// One test: dhat's allocator counts for the whole process, and tests of one
+// binary run in parallel threads.
+#[test]
+fn allocations_per_line() {
+    let _profiler = dhat::Profiler::builder().testing().build();
+    let mut report = String::from(
+        "\nheap allocations per line in steady state (allocations / bytes)\n\
+         profile          lines   decode         session        pretty         jsonl\n",
+    );
+    let mut over = Vec::new();
+    for profile in Profile::ALL {
+        let (data, _) = generate_vec(profile, SIZE, 11);
+        let lines: Vec<Line<'_>> = data
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .zip(1..)
+            .map(|(bytes, number)| Line {
+                number,
+                bytes,
+                partial: false,
+            })
+            .collect();
+        let warm = lines.len() / 4;
+        let bounds = BOUNDS
+            .iter()
+            .find(|(name, _)| *name == profile.name())
+            .map(|(_, b)| *b)
+            .unwrap();
+        report.push_str(&format!("{:<16} {:>6}", profile.name(), lines.len() - warm));
+        for (stage, bound) in STAGES.iter().zip(bounds) {
+            let (count, bytes) = per_line(stage, &lines, warm);
+            report.push_str(&format!("   {count:>5.1} / {bytes:>6.0}"));
+            if count > bound {
+                over.push(format!(
+                    "{} {stage}: {count:.2} allocations per line, bound {bound}",
+                    profile.name()
+                ));
+            }
+        }
+        report.push('\n');
+    }
+    println!("{report}");
+    assert!(
+        over.is_empty(),
+        "more allocations per line than the bound (a regression, or lower BOUNDS):\n{}",
+        over.join("\n")
+    );
+}
