@@ -60,6 +60,8 @@ if [[ ${#files[@]} -eq 0 ]]; then
 fi
 
 have() { command -v "$1" >/dev/null 2>&1; }
+sv_q=$(printf '%q' "$sv")
+jq_q=$(printf '%q' "$jq_prog")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -93,7 +95,8 @@ time_cmd() {
 peak_rss() {
     if [[ -x /usr/bin/time ]]; then
         /usr/bin/time -f %M -o "$tmp/rss" sh -c "$1" >/dev/null 2>&1 || true
-        awk '{ printf "%.1f", $1 / 1024 }' "$tmp/rss"
+        # GNU time writes "Command exited with non-zero status N" first.
+        awk '{ v = $1 } END { printf "%.1f", v / 1024 }' "$tmp/rss"
     else
         echo "–"
     fi
@@ -119,13 +122,13 @@ for f in "${files[@]}"; do
     longest_h=$(awk -v b="$longest" 'BEGIN { if (b >= 1e6) printf "%.1f MB", b / 1e6; else printf "%.0f KB", b / 1e3 }')
 
     declare -a names=("wc -l" "streamview (pretty)" "streamview --format jsonl")
-    declare -a cmds=("wc -l $q" "$sv --color never $q" "$sv --format jsonl $q")
+    declare -a cmds=("wc -l $q" "$sv_q --color never $q" "$sv_q --format jsonl $q")
     declare -a nruns=("$runs" "$runs" "$runs")
     if have jq; then
-        names+=("jq -c -f normalize.jq"); cmds+=("jq -c -f $jq_prog $q"); nruns+=("$jq_runs")
+        names+=("jq -c -f normalize.jq"); cmds+=("jq -c -f $jq_q $q"); nruns+=("$jq_runs")
     fi
     if have jaq; then
-        names+=("jaq -c -f normalize.jq"); cmds+=("jaq -c -f $jq_prog $q"); nruns+=("$jq_runs")
+        names+=("jaq -c -f normalize.jq"); cmds+=("jaq -c -f $jq_q $q"); nruns+=("$jq_runs")
     fi
     wc_s=
     for i in "${!cmds[@]}"; do
@@ -135,18 +138,24 @@ for f in "${files[@]}"; do
         rss=$(peak_rss "${cmds[$i]}")
         awk -v f="$name" -v size="$mb" -v l="$lines" -v lo="$longest_h" -v c="${names[$i]}" \
             -v s="$s" -v w="$wc_s" -v b="$bytes" -v r="$rss" 'BEGIN {
-                printf "| %s | %s | %s | %s | `%s` | %.3f s | %.1f× | %.0f | %s MiB |\n",
-                    f, size, l, lo, c, s, s / w, b / 1e6 / s, r }'
+                ratio = w > 0 ? sprintf("%.1f×", s / w) : "–"
+                rate = s > 0 ? sprintf("%.0f", b / 1e6 / s) : "–"
+                printf "| %s | %s | %s | %s | `%s` | %.3f s | %s | %s | %s MiB |\n",
+                    f, size, l, lo, c, s, ratio, rate, r }'
         # Only the first row of a file names it.
         name= mb= lines= longest_h=
     done
     unset names cmds nruns
 
-    # Completeness: streamview's exit status and skipped lines, and which
-    # input lines gave no JSONL event at all (only partial-message framing
-    # may: content_block_start/stop, message_start/delta/stop, and Codex
-    # item.started lines whose call is written when the item completes).
+    # Completeness: streamview's exit status and the lines it reported
+    # skipped (it reports every line it cannot read), its events by kind,
+    # and which input lines gave no JSONL event, by type: the framing of
+    # partial messages (content_block_start/stop, message_start/delta/stop),
+    # Codex item.started lines whose call is written at completion, OpenCode
+    # step_start, transcript metadata. With the generator's counts beside a
+    # file, its tool calls, results and sessions must match them.
     say "$(basename "$f"): completeness…"
+    rm -f "$tmp/cov"
     set +e
     "$sv" --format jsonl "$f" 2> "$tmp/err" |
         awk -v cov="$tmp/cov" -v kinds="$tmp/kinds" '
@@ -158,20 +167,28 @@ for f in "${files[@]}"; do
     skipped=$(grep -c '; skipped$' "$tmp/err" || true)
     read -r events calls results finals < "$tmp/kinds"
     touch "$tmp/cov"
-    read -r nonblank covered framing other other_types < <(awk -v cov="$tmp/cov" '
+    read -r nonblank covered silent silent_types < <(awk -v cov="$tmp/cov" '
         BEGIN { while ((getline n < cov) > 0) c[n] = 1 }
         /[^ \t\r]/ {
             nb++
             if (FNR in c) { covered++; next }
-            if ($0 ~ /"type":"stream_event"/ || $0 ~ /^\{"type":"item\.started"/) { framing++; next }
-            other++
-            if (match($0, /"type":"[^"]*"/) && length(types) < 80) types = types substr($0, RSTART + 8, RLENGTH - 9) ","
+            silent++
+            t = "other"
+            if (match($0, /"type":"[^"]*"/)) {
+                t = substr($0, RSTART + 8, RLENGTH - 9)
+                if (t == "stream_event" && match($0, /"event":\{"type":"[^"]*"/)) t = substr($0, RSTART + 17, RLENGTH - 18)
+            }
+            cnt[t]++
         }
-        END { printf "%d %d %d %d %s\n", nb, covered, framing, other, (types == "" ? "-" : types) }' "$f")
-    verdict=complete
+        END {
+            for (t in cnt) types = types (types == "" ? "" : ",") t "×" cnt[t]
+            printf "%d %d %d %s\n", nb, covered, silent, (types == "" ? "-" : types)
+        }' "$f")
     # Exit 1 (an error result) or 3 (no result) are the session's outcome;
     # 2 is an I/O error.
-    [[ $status -ne 2 && $skipped -eq 0 && $other -eq 0 ]] || verdict=INCOMPLETE
+    verdict=complete
+    [[ $status -ne 2 && $skipped -eq 0 ]] || verdict=INCOMPLETE
+    [[ $silent -eq 0 ]] || silent="$silent (${silent_types//,/, })"
     gen=–
     if [[ -s $f.counts ]]; then
         want() { tr ' ' '\n' < "$f.counts" | awk -F= -v k="$1" '$1 == k { print $2 }'; }
@@ -182,13 +199,12 @@ for f in "${files[@]}"; do
             verdict=INCOMPLETE
         fi
     fi
-    [[ $other -eq 0 ]] || other="$other (${other_types%,})"
-    checks+=("| $(basename "$f") | $status | $skipped | $nonblank | $events | $covered | $framing | $other | $calls | $results | $finals | $gen | **$verdict** |")
+    checks+=("| $(basename "$f") | $status | $skipped | $nonblank | $events | $covered | $silent | $calls | $results | $finals | $gen | **$verdict** |")
 done
 
 echo
-echo "Completeness of \`streamview --format jsonl\` (exit status, lines reported skipped, input lines with at least one event, lines without one):"
+echo "Completeness of \`streamview --format jsonl\`: exit status, lines reported skipped (the verdict needs none), events, input lines with at least one event and those without (partial-message framing and bookkeeping lines the decoders read without an event), and the generator's counts when the file has them:"
 echo
-echo "| file | exit | skipped | input lines | JSONL events | lines with an event | partial-message framing lines | other lines without event | tool calls | tool results | results | generator's counts | verdict |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+echo "| file | exit | skipped | input lines | JSONL events | lines with an event | lines without one (by type) | tool calls | tool results | results | generator's counts | verdict |"
+echo "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|"
 printf '%s\n' "${checks[@]}"
