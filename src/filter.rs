@@ -356,6 +356,10 @@ impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }
+
+    fn mid_line(&self) -> bool {
+        self.inner.mid_line()
+    }
 }
 
 #[cfg(test)]

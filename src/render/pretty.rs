@@ -831,6 +831,10 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    fn mid_line(&self) -> bool {
+        self.stream.as_ref().is_some_and(|s| s.open && s.started)
+    }
 }
 
 /// A block being printed as its fragments arrive.
