@@ -681,8 +681,23 @@ fn stream_event<'v>(
     let Some(ty) = str_at(ev, "type") else {
         return unknown(base, ctx, "stream_event", None, emit);
     };
+    if ty == "content_block_start" {
+        // A tool call begins: its name is known now, its input only once
+        // streamed (a big Write takes seconds), so the start is announced.
+        if let Some(block) = get(ev, "content_block")
+            && str_at(block, "type") == Some("tool_use")
+            && let Some(name) = cow_at(block, "name").filter(|n| !n.is_empty())
+        {
+            return emit(&base.event(EventKind::Delta(Delta {
+                kind: DeltaKind::ToolStart,
+                index: u64_at(ev, "index"),
+                text: name,
+            })));
+        }
+        return Ok(());
+    }
     if ty != "content_block_delta" {
-        // message_start/stop, block start/stop, message_delta: the complete
+        // message_start/stop, block stop, message_delta: the complete
         // `assistant` line that follows carries what they announce.
         return Ok(());
     }

@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use crate::event::{EventKind, Tokens};
+use crate::event::{DeltaKind, EventKind, Tokens};
 use crate::render::sanitize::sanitize_line;
 use crate::render::{fmt_cost, fmt_count};
 use crate::session::Session;
@@ -166,6 +166,9 @@ impl StatusLine {
             }
             EventKind::Text(_) => "text".clone_into(&mut self.last_what),
             EventKind::Thinking(_) => "thinking".clone_into(&mut self.last_what),
+            EventKind::Delta(d) if d.kind == DeltaKind::ToolStart => {
+                self.last_what = format!("{} (input streaming)", label(&d.text, None));
+            }
             EventKind::Delta(d) => d.kind.name().clone_into(&mut self.last_what),
             EventKind::PermissionDenied(_) => {
                 "permission denied".clone_into(&mut self.last_what);
