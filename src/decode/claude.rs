@@ -180,7 +180,7 @@ fn notice<'v>(
         subtype: Cow::Borrowed(subtype),
         level,
         text: Cow::Owned(text),
-        raw: Some(Cow::Borrowed(ctx.raw)),
+        raw: Some(ctx.raw()),
     })))
 }
 
@@ -197,7 +197,7 @@ fn unknown<'v>(
     };
     emit(&base.event(EventKind::Unknown(Unknown {
         type_name: Cow::Owned(type_name),
-        raw: Cow::Borrowed(ctx.raw),
+        raw: ctx.raw(),
     })))
 }
 
@@ -374,7 +374,7 @@ fn system<'v>(
         subtype: Cow::Borrowed(sub),
         level,
         text: Cow::Owned(text),
-        raw: Some(Cow::Borrowed(ctx.raw)),
+        raw: Some(ctx.raw()),
     })))
 }
 
@@ -427,7 +427,7 @@ pub(crate) fn assistant<'v>(
             subtype: Cow::Borrowed("api_error"),
             level: Level::Error,
             text,
-            raw: Some(Cow::Borrowed(ctx.raw)),
+            raw: Some(ctx.raw()),
         })));
     }
 
@@ -520,7 +520,7 @@ fn assistant_block<'v>(
         t => {
             return emit(&base.event(EventKind::Unknown(Unknown {
                 type_name: Cow::Owned(format!("assistant/{t}")),
-                raw: Cow::Borrowed(ctx.raw),
+                raw: ctx.raw(),
             })));
         }
     };
@@ -573,7 +573,7 @@ pub(crate) fn user<'v>(
                     t => {
                         emit(&base.event(EventKind::Unknown(Unknown {
                             type_name: Cow::Owned(format!("user/{t}")),
-                            raw: Cow::Borrowed(ctx.raw),
+                            raw: ctx.raw(),
                         })))?;
                     }
                 }
