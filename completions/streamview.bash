@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --only --hide --tool --from --max-line-bytes --max-lines --generate --help --version"
+            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --only --hide --tool --from --max-line-bytes --no-status --status-wait --max-lines --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -54,6 +54,10 @@ _streamview() {
                     return 0
                     ;;
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status-wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -47,6 +47,7 @@ qwen\t'Qwen Code `--output-format stream-json`'
 amp\t'Amp `--stream-json`'
 cursor\t'Cursor Agent `--output-format stream-json`'"
 complete -c streamview -l max-line-bytes -d 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them' -r
+complete -c streamview -l status-wait -d 'Seconds without an event before the status line says it is waiting' -r
 complete -c streamview -l max-lines -d 'Lines of each tool result or error text to show before cutting (verbose shows results)' -r
 complete -c streamview -l generate -d 'Print the man page or a shell\'s completions and exit' -r -f -a "man\t'The man page (roff), as in `man/streamview.1`'
 bash\t'Bash completions'
@@ -58,5 +59,6 @@ complete -c streamview -s f -l follow -d 'Follow a log file that is still being 
 complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, usage per response, every system event, session details'
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'
+complete -c streamview -l no-status -d 'Do not show the live status line'
 complete -c streamview -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streamview -s V -l version -d 'Print version'

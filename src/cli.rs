@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
+use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
@@ -385,6 +386,18 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value = "64M", value_parser = parse_size, help_heading = "Input")]
     pub max_line_bytes: usize,
 
+    /// Do not show the live status line.
+    ///
+    /// On a terminal, a line at the bottom says what is happening now: the running tool and its
+    /// key argument, the time since the last event, the turn, tokens and cost so far. It is
+    /// erased before other output and at the end, and never written to a pipe or a file.
+    #[arg(long)]
+    pub no_status: bool,
+
+    /// Seconds without an event before the status line says it is waiting.
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub status_wait: u64,
+
     /// Lines of each tool result or error text to show before cutting (verbose shows results).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_lines: usize,
@@ -442,6 +455,11 @@ pub struct Options {
     pub summary: bool,
     /// `--format result` makes the text safe for a terminal (stdout is one).
     pub sanitize_result: bool,
+    /// Show the live status line: stdout is a terminal that understands
+    /// cursor movement, the format is meant for people, not `--no-status`.
+    pub status: bool,
+    /// Time without an event before the status line says it is waiting.
+    pub status_wait: Duration,
 }
 
 /// The environment variables and terminal facts `resolve` depends on.
@@ -459,6 +477,8 @@ pub struct Env {
     pub stdout_tty: bool,
     /// stderr is a terminal
     pub stderr_tty: bool,
+    /// `TERM`
+    pub term: Option<OsString>,
 }
 
 impl Env {
@@ -472,6 +492,7 @@ impl Env {
             quiet: std::env::var_os("STREAMVIEW_QUIET"),
             stdout_tty: std::io::stdout().is_terminal(),
             stderr_tty: std::io::stderr().is_terminal(),
+            term: std::env::var_os("TERM"),
         }
     }
 }
@@ -525,6 +546,17 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         filter: Filter::new(&cli.only, &cli.hide, &cli.tools),
         summary: cli.summary,
         sanitize_result: env.stdout_tty,
+        // A dumb terminal cannot erase a line; JSON is data, and quiet
+        // means nothing on stdout.
+        status: !cli.no_status
+            && env.stdout_tty
+            && env.term.as_ref().is_none_or(|t| t != "dumb")
+            && matches!(
+                cli.format,
+                Format::Pretty | Format::Summary | Format::Result
+            )
+            && verbosity != Verbosity::Quiet,
+        status_wait: Duration::from_secs(cli.status_wait),
     }
 }
 
@@ -544,6 +576,8 @@ impl Default for Options {
             filter: Filter::default(),
             summary: false,
             sanitize_result: false,
+            status: false,
+            status_wait: crate::render::status::DEFAULT_WAIT,
         }
     }
 }
@@ -619,6 +653,32 @@ mod tests {
             ..Env::default()
         };
         assert!(!resolve(&cli(&[]), &tty).mirror_errors);
+    }
+
+    #[test]
+    fn status_line_only_on_a_capable_terminal_for_people() {
+        let tty = Env {
+            stdout_tty: true,
+            term: Some("xterm-256color".into()),
+            ..Env::default()
+        };
+        assert!(resolve(&cli(&[]), &tty).status);
+        assert!(resolve(&cli(&["--format", "summary"]), &tty).status);
+        assert!(!resolve(&cli(&["--no-status"]), &tty).status);
+        assert!(!resolve(&cli(&["--format", "jsonl"]), &tty).status);
+        assert!(!resolve(&cli(&["--format", "summary-json"]), &tty).status);
+        assert!(!resolve(&cli(&["-q"]), &tty).status);
+        assert!(!resolve(&cli(&[]), &Env::default()).status, "a pipe");
+        let dumb = Env {
+            term: Some("dumb".into()),
+            ..tty.clone()
+        };
+        assert!(!resolve(&cli(&[]), &dumb).status);
+        assert_eq!(
+            resolve(&cli(&["--status-wait", "5"]), &tty).status_wait,
+            Duration::from_secs(5)
+        );
+        assert!(Cli::try_parse_from(["streamview", "--status-wait", "0"]).is_err());
     }
 
     #[test]

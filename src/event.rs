@@ -604,6 +604,9 @@ pub enum DeltaKind {
     Thinking,
     /// Partial JSON of a tool call's input.
     ToolInput,
+    /// A tool call begins: the fragment is the tool's name (its input
+    /// follows as [`DeltaKind::ToolInput`], the complete call later).
+    ToolStart,
 }
 
 impl DeltaKind {
@@ -614,6 +617,7 @@ impl DeltaKind {
             DeltaKind::Text => "text",
             DeltaKind::Thinking => "thinking",
             DeltaKind::ToolInput => "tool_input",
+            DeltaKind::ToolStart => "tool_start",
         }
     }
 
@@ -624,6 +628,7 @@ impl DeltaKind {
             "text" => Some(DeltaKind::Text),
             "thinking" => Some(DeltaKind::Thinking),
             "tool_input" => Some(DeltaKind::ToolInput),
+            "tool_start" => Some(DeltaKind::ToolStart),
             _ => None,
         }
     }

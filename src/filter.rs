@@ -178,7 +178,7 @@ pub fn kinds_of(ev: &Event<'_>, s: &Session) -> KindSet {
             set = set.with(match d.kind {
                 DeltaKind::Text => Kind::Text,
                 DeltaKind::Thinking => Kind::Thinking,
-                DeltaKind::ToolInput => Kind::Tools,
+                DeltaKind::ToolInput | DeltaKind::ToolStart => Kind::Tools,
             });
         }
         _ => {}
@@ -304,6 +304,7 @@ impl Filter {
             EventKind::ToolCall(c) => Some(c.name.as_ref()),
             EventKind::ToolResult(_) => s.note().tool.as_deref(),
             EventKind::PermissionDenied(d) => s.note().tool.as_deref().or(d.tool.as_deref()),
+            EventKind::Delta(d) if d.kind == DeltaKind::ToolStart => Some(d.text.as_ref()),
             // Not a tool event: `--tool` does not apply.
             _ => return true,
         };
@@ -355,6 +356,10 @@ impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
+    }
+
+    fn mid_line(&self) -> bool {
+        self.inner.mid_line()
     }
 }
 

@@ -152,7 +152,9 @@ pub fn run_sink<S: Sink + ?Sized, E: Write>(
 /// stops when it is triggered: inputs whose reads can wait (pipes,
 /// terminals, `--follow`) are read on a background thread
 /// ([`input::ReadAhead`]) that the trigger wakes, regular files in place
-/// ([`input::Checked`]).
+/// ([`input::Checked`]). With `opts.status`, a live status line
+/// ([`render::StatusLine`]) is drawn on standard output while input is
+/// awaited.
 ///
 /// # Errors
 /// The sink cannot write.
@@ -162,7 +164,17 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
     diag: &mut diag::Diag<E>,
     interrupt: Option<&Arc<Interrupt>>,
 ) -> Result<ExitStatus, Error> {
-    let mut runner = Runner::new(sink, diag, opts.max_line_bytes).with_producer(opts.from);
+    // The live status line is drawn on standard output, which `opts.status`
+    // says is a terminal.
+    let status = if opts.status {
+        render::StatusLine::on_stdout(opts.color_stdout, opts.status_wait)
+    } else {
+        None
+    };
+    let tick = status.as_ref().map(|_| render::status::TICK);
+    let mut runner = Runner::new(sink, diag, opts.max_line_bytes)
+        .with_producer(opts.from)
+        .with_status(status);
     // --follow: the run says when the session has finished, so that
     // following can end.
     let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -188,7 +200,9 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
             Some(intr) if !opts.follow && src.is_regular_file() => {
                 Ok(Box::new(input::Checked::new(rdr, intr)) as Box<dyn io::Read>)
             }
-            Some(intr) => Ok(Box::new(ReadAhead::spawn(rdr, intr)?) as Box<dyn io::Read>),
+            Some(intr) => {
+                Ok(Box::new(ReadAhead::spawn(rdr, intr)?.with_tick(tick)) as Box<dyn io::Read>)
+            }
             None => Ok(rdr as Box<dyn io::Read>),
         });
         let res = match opened {

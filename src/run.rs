@@ -15,8 +15,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::event::{Event, EventKind, Producer};
 use crate::input::{Frame, Line, LineReader, ahead};
-use crate::render::Sink;
+use crate::render::{Sink, StatusLine};
 use crate::session::Session;
+use std::time::Instant;
 
 /// Default `--max-line-bytes`: 64 MiB. Real sessions have single lines of
 /// several megabytes (a Write of a big file is echoed twice); nothing sane is
@@ -35,6 +36,8 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     /// Raised while the last event is a result (the session may be over),
     /// lowered by any later activity: `--follow` ends on it.
     finished: Option<Arc<AtomicBool>>,
+    /// The live status line (a terminal only).
+    status: Option<StatusLine>,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -49,7 +52,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             lines: 0,
             from: None,
             finished: None,
+            status: None,
         }
+    }
+
+    /// Show a live status line (see [`StatusLine`]) while waiting for input.
+    #[must_use]
+    pub fn with_status(mut self, status: Option<StatusLine>) -> Self {
+        self.status = status;
+        self
     }
 
     /// Keep `flag` raised while the last event seen is a result.
@@ -75,6 +86,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// Report that an input could not be opened; the run goes on with the
     /// others and ends with status 2.
     pub fn open_failed(&mut self, name: &str, err: &std::io::Error) {
+        self.hide_status();
         self.io_failed = true;
         self.diag
             .message(&format!("cannot open {name}: {}", describe_io(err)));
@@ -100,7 +112,13 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             }
             // About to block on read: whatever was rendered goes out now.
             self.sink.flush().map_err(Error::Write)?;
+            self.draw_status();
             if let Err(e) = rdr.fill() {
+                if ahead::is_tick(&e) {
+                    // Waiting: the loop redraws the status line.
+                    continue;
+                }
+                self.hide_status();
                 if ahead::is_interrupt(&e) {
                     self.finish_decoder(&mut dec, true)?;
                     return Err(Error::Interrupted);
@@ -118,12 +136,21 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// calls, totals). After an interrupt, without the results it would
     /// rebuild: the stream did not end, it was stopped.
     fn finish_decoder(&mut self, dec: &mut Decoder, interrupted: bool) -> Result<(), Error> {
-        let Runner { session, sink, .. } = self;
+        self.hide_status();
+        let Runner {
+            session,
+            sink,
+            status,
+            ..
+        } = self;
         dec.finish(&mut |ev: &Event<'_>| {
             if interrupted && matches!(ev.kind, EventKind::Result(_)) {
                 return Ok(());
             }
             session.observe(ev);
+            if let Some(st) = status.as_mut() {
+                st.observe(&ev.kind, Instant::now());
+            }
             sink.event(ev, session)
         })
         .map_err(Error::Write)
@@ -141,8 +168,26 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         Ok((session, ExitStatus::Interrupted))
     }
 
+    /// Erase the status line before anything else reaches the terminal.
+    fn hide_status(&mut self) {
+        if let Some(st) = self.status.as_mut() {
+            st.hide();
+        }
+    }
+
+    /// Draw the status line (rate-limited), unless the output stopped in
+    /// the middle of a line.
+    fn draw_status(&mut self) {
+        if let Some(st) = self.status.as_mut()
+            && !self.sink.mid_line()
+        {
+            st.draw(Instant::now(), &self.session);
+        }
+    }
+
     fn frame(&mut self, name: &str, frame: &Frame<'_>, dec: &mut Decoder) -> Result<(), Error> {
         self.lines += 1;
+        self.hide_status();
         match frame {
             Frame::TooLong {
                 number,
@@ -160,11 +205,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     session,
                     sink,
                     finished,
+                    status,
                     ..
                 } = self;
                 let res = dec
                     .decode(line, &mut |ev: &Event<'_>| {
                         session.observe(ev);
+                        if let Some(st) = status.as_mut() {
+                            st.observe(&ev.kind, Instant::now());
+                        }
                         if let Some(flag) = finished.as_ref() {
                             match ev.kind {
                                 EventKind::Result(_) => flag.store(true, Ordering::Relaxed),
@@ -216,6 +265,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// # Errors
     /// Output cannot be written.
     pub fn finish(mut self) -> Result<(Session, ExitStatus), Error> {
+        self.hide_status();
         self.session.finish();
         self.sink.finish(&self.session).map_err(Error::Write)?;
         if self.session.is_empty()

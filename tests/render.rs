@@ -236,6 +236,71 @@ fn streamed_text_is_printed_exactly_once() {
     );
 }
 
+/// A tool call is shown when its block starts (its name), and its line is
+/// completed once its input has streamed: each call once, as without
+/// partial messages.
+#[test]
+fn tool_calls_show_at_block_start_and_once() {
+    let cases = [
+        (
+            "tests/fixtures/claude/partial_messages.jsonl",
+            "tests/fixtures/claude/tools_basic.jsonl",
+        ),
+        (
+            "tests/fixtures/claude/multi_block_partial.jsonl",
+            "tests/fixtures/claude/multi_block.jsonl",
+        ),
+        (
+            "tests/fixtures/claude/subagent_partial.jsonl",
+            "tests/fixtures/claude/subagent.jsonl",
+        ),
+    ];
+    let calls = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.trim_start_matches([' ', '│']).starts_with('▸'))
+            .map(str::to_string)
+            .collect()
+    };
+    let stem = |p: &str| {
+        p.rsplit('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".jsonl")
+            .to_string()
+    };
+    for (partial, plain) in cases {
+        // The two captures ran in project directories named after them.
+        let streamed = pretty(&std::fs::read_to_string(partial).unwrap()).replace(
+            &format!("/{}/", stem(partial)),
+            &format!("/{}/", stem(plain)),
+        );
+        let whole = pretty(&std::fs::read_to_string(plain).unwrap());
+        assert_eq!(calls(&streamed), calls(&whole), "{partial}");
+        assert!(!calls(&streamed).is_empty());
+    }
+    // The stream is cut while the input of a Write streams: the call was
+    // announced by name, and marked as not the whole call.
+    let head = [
+        r#"{"type":"stream_event","session_id":"s","parent_tool_use_id":null,"event":{"type":"message_start","message":{"id":"m1"}}}"#,
+        r#"{"type":"stream_event","session_id":"s","parent_tool_use_id":null,"event":{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"Wr\u001b]0;x\u0007ite","input":{}}}}"#,
+        r#"{"type":"stream_event","session_id":"s","parent_tool_use_id":null,"event":{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"file_path\":\"/tmp/a"}}}"#,
+    ]
+    .join("\n");
+    let out = pretty(&head);
+    assert!(
+        out.starts_with("▸ Wr␛]0;x␇ite …\n✗ stream ended without a result"),
+        "{out}"
+    );
+    // With the complete call, one line with the key argument.
+    let full = format!(
+        "{head}\n{}",
+        r#"{"type":"assistant","session_id":"s","parent_tool_use_id":null,"message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/tmp/a.txt","content":"x"}}]}}"#
+    );
+    let out = pretty(&full.replace(r"Wr\u001b]0;x\u0007ite", "Write"));
+    assert!(out.starts_with("▸ Write /tmp/a.txt\n"), "{out}");
+    assert_eq!(out.matches("▸ Write").count(), 1, "{out}");
+}
+
 /// Fragments are written as they arrive, on one line, without waiting for
 /// the complete block.
 #[test]

@@ -147,7 +147,7 @@ fn assistant<'v>(
                     }
                     t => EventKind::Unknown(Unknown {
                         type_name: Cow::Owned(format!("assistant/{t}")),
-                        raw: Cow::Borrowed(ctx.raw),
+                        raw: ctx.raw(),
                     }),
                 };
                 emit(&event(v, ctx, kind))?;

@@ -180,7 +180,7 @@ fn notice<'v>(
         subtype: Cow::Borrowed(subtype),
         level,
         text: Cow::Owned(text),
-        raw: Some(Cow::Borrowed(ctx.raw)),
+        raw: Some(ctx.raw()),
     })))
 }
 
@@ -197,7 +197,7 @@ fn unknown<'v>(
     };
     emit(&base.event(EventKind::Unknown(Unknown {
         type_name: Cow::Owned(type_name),
-        raw: Cow::Borrowed(ctx.raw),
+        raw: ctx.raw(),
     })))
 }
 
@@ -374,7 +374,7 @@ fn system<'v>(
         subtype: Cow::Borrowed(sub),
         level,
         text: Cow::Owned(text),
-        raw: Some(Cow::Borrowed(ctx.raw)),
+        raw: Some(ctx.raw()),
     })))
 }
 
@@ -427,7 +427,7 @@ pub(crate) fn assistant<'v>(
             subtype: Cow::Borrowed("api_error"),
             level: Level::Error,
             text,
-            raw: Some(Cow::Borrowed(ctx.raw)),
+            raw: Some(ctx.raw()),
         })));
     }
 
@@ -520,7 +520,7 @@ fn assistant_block<'v>(
         t => {
             return emit(&base.event(EventKind::Unknown(Unknown {
                 type_name: Cow::Owned(format!("assistant/{t}")),
-                raw: Cow::Borrowed(ctx.raw),
+                raw: ctx.raw(),
             })));
         }
     };
@@ -573,7 +573,7 @@ pub(crate) fn user<'v>(
                     t => {
                         emit(&base.event(EventKind::Unknown(Unknown {
                             type_name: Cow::Owned(format!("user/{t}")),
-                            raw: Cow::Borrowed(ctx.raw),
+                            raw: ctx.raw(),
                         })))?;
                     }
                 }
@@ -681,8 +681,23 @@ fn stream_event<'v>(
     let Some(ty) = str_at(ev, "type") else {
         return unknown(base, ctx, "stream_event", None, emit);
     };
+    if ty == "content_block_start" {
+        // A tool call begins: its name is known now, its input only once
+        // streamed (a big Write takes seconds), so the start is announced.
+        if let Some(block) = get(ev, "content_block")
+            && str_at(block, "type") == Some("tool_use")
+            && let Some(name) = cow_at(block, "name").filter(|n| !n.is_empty())
+        {
+            return emit(&base.event(EventKind::Delta(Delta {
+                kind: DeltaKind::ToolStart,
+                index: u64_at(ev, "index"),
+                text: name,
+            })));
+        }
+        return Ok(());
+    }
     if ty != "content_block_delta" {
-        // message_start/stop, block start/stop, message_delta: the complete
+        // message_start/stop, block stop, message_delta: the complete
         // `assistant` line that follows carries what they announce.
         return Ok(());
     }

@@ -244,7 +244,7 @@ fn notice<'v>(
         subtype: Cow::Borrowed(subtype),
         level,
         text,
-        raw: Some(Cow::Borrowed(ctx.raw)),
+        raw: Some(ctx.raw()),
     })))
 }
 
@@ -256,7 +256,7 @@ fn unknown<'v>(
 ) -> io::Result<()> {
     emit(&base.event(EventKind::Unknown(Unknown {
         type_name,
-        raw: Cow::Borrowed(ctx.raw),
+        raw: ctx.raw(),
     })))
 }
 

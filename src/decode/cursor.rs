@@ -195,7 +195,7 @@ fn assistant<'v>(
                         ctx,
                         EventKind::Unknown(Unknown {
                             type_name: Cow::Owned(format!("assistant/{}", t.unwrap_or(""))),
-                            raw: Cow::Borrowed(ctx.raw),
+                            raw: ctx.raw(),
                         }),
                     ))?,
                 }

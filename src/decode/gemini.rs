@@ -139,7 +139,7 @@ pub(crate) fn decode<'v>(
                 subtype: Cow::Borrowed("error"),
                 level,
                 text,
-                raw: Some(Cow::Borrowed(ctx.raw)),
+                raw: Some(ctx.raw()),
             })))
         }
         "result" => {
@@ -218,7 +218,7 @@ fn unknown<'v>(
         session,
         EventKind::Unknown(Unknown {
             type_name,
-            raw: Cow::Borrowed(ctx.raw),
+            raw: ctx.raw(),
         }),
     ))
 }

@@ -187,12 +187,10 @@ impl Decoder {
                 return classify_failure((text_offset, text), parsed, line, producer, &e, emit);
             }
         };
-        let Some(raw) = std::str::from_utf8(bytes).ok() else {
-            // simd-json validated the strings; anything else is not UTF-8.
-            return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 {
-                at: offset + utf8_error_at(bytes),
-            }));
-        };
+        // simd-json validated the whole line as UTF-8: the verbatim text
+        // (`Ctx::raw`, for the few events that keep it) is taken only when
+        // needed, not for every line.
+        let raw = bytes;
         if value.as_object().is_none() {
             return Ok(Decoded::Skipped(LineProblem::NotAnObject {
                 found: type_name(&value),
@@ -277,10 +275,17 @@ fn finish_producer(
 pub(crate) struct Ctx<'a> {
     /// Line number.
     pub line: u64,
-    /// The line as text (verbatim JSON).
-    pub raw: &'a str,
+    /// The line (verbatim JSON, valid UTF-8: simd-json checked it).
+    pub raw: &'a [u8],
     /// Whose format the line is read as.
     pub producer: Producer,
+}
+
+impl<'a> Ctx<'a> {
+    /// The line as text (verbatim JSON).
+    pub fn raw(&self) -> Cow<'a, str> {
+        String::from_utf8_lossy(self.raw)
+    }
 }
 
 /// A line of a producer whose decoder does not know it: kept verbatim as an
@@ -302,7 +307,7 @@ pub(crate) fn unknown_line<'v>(
         parent: None,
         kind: EventKind::Unknown(Unknown {
             type_name,
-            raw: Cow::Borrowed(ctx.raw),
+            raw: ctx.raw(),
         }),
     })
 }

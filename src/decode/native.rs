@@ -142,7 +142,7 @@ pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -
         }),
         other => EventKind::Unknown(Unknown {
             type_name: Cow::Owned(format!("streamview/{other}")),
-            raw: Cow::Borrowed(ctx.raw),
+            raw: ctx.raw(),
         }),
     };
     emit(&Event {

@@ -330,7 +330,7 @@ pub(crate) fn decode<'v>(
                 subtype: name,
                 level: Level::Error,
                 text: Cow::Owned(text),
-                raw: Some(Cow::Borrowed(ctx.raw)),
+                raw: Some(ctx.raw()),
             })))
         }
         "done" => {
@@ -366,7 +366,7 @@ pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
 fn unknown<'v>(base: &Base<'v>, ctx: &Ctx<'v>, ty: &str, emit: &mut Emit<'_>) -> io::Result<()> {
     emit(&base.event(EventKind::Unknown(Unknown {
         type_name: Cow::Owned(ty.to_string()),
-        raw: Cow::Borrowed(ctx.raw),
+        raw: ctx.raw(),
     })))
 }
 

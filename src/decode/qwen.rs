@@ -104,7 +104,7 @@ fn assistant<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Re
                 subtype: Cow::Borrowed("api_error"),
                 level: Level::Error,
                 text,
-                raw: Some(Cow::Borrowed(ctx.raw)),
+                raw: Some(ctx.raw()),
             }),
         ));
     }
@@ -150,7 +150,7 @@ fn assistant<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Re
                     "tool_use" => EventKind::ToolCall(tool_call(block, message_id)),
                     t => EventKind::Unknown(Unknown {
                         type_name: Cow::Owned(format!("assistant/{t}")),
-                        raw: Cow::Borrowed(ctx.raw),
+                        raw: ctx.raw(),
                     }),
                 };
                 emit(&event(v, ctx, kind))?;

@@ -393,7 +393,7 @@ pub(crate) fn decode<'v>(
             subtype: Cow::Borrowed(ty),
             level,
             text: Cow::Owned(text),
-            raw: Some(Cow::Borrowed(ctx.raw)),
+            raw: Some(ctx.raw()),
         }),
     };
     let mut out = Out {
@@ -541,7 +541,7 @@ fn entry<'v>(
                     subtype: Cow::Borrowed("rewind"),
                     level: Level::Info,
                     text: Cow::Owned(text),
-                    raw: Some(Cow::Borrowed(ctx.raw)),
+                    raw: Some(ctx.raw()),
                 }),
             })?;
         }
@@ -1004,7 +1004,7 @@ fn note<'v>(
         subtype: Cow::Borrowed(subtype),
         level,
         text: Cow::Owned(text),
-        raw: Some(Cow::Borrowed(ctx.raw)),
+        raw: Some(ctx.raw()),
     }))
 }
 

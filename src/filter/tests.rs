@@ -198,3 +198,15 @@ fn fragments_are_also_of_what_they_stream() {
         ]
     );
 }
+
+#[test]
+fn a_tool_start_is_a_tool_event_of_its_tool() {
+    let stream = r#"{"type":"stream_event","session_id":"s","event":{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"Bash","input":{}}}}
+{"type":"stream_event","session_id":"s","event":{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t2","name":"Read","input":{}}}}
+{"type":"stream_event","session_id":"s","event":{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}}"#;
+    let got = classify(stream, &Filter::new(&[], &[], &["Bash".to_string()]));
+    let got: Vec<(&str, KindSet, bool)> = got.into_iter().map(|g| (g.0, g.1, g.2)).collect();
+    let tools = KindSet::of(&[Kind::Deltas, Kind::Tools]);
+    // The text block's start announces nothing.
+    assert_eq!(got, [("delta", tools, true), ("delta", tools, false)]);
+}

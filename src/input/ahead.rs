@@ -19,9 +19,10 @@
 use std::fmt;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
+use std::time::Duration;
 
 /// Bytes asked for by one `read()` on the reader thread.
 pub const CHUNK: usize = 64 * 1024;
@@ -95,6 +96,28 @@ impl fmt::Display for Interrupted {
 
 impl std::error::Error for Interrupted {}
 
+/// The error a [`ReadAhead`] with a tick returns when no input came for a
+/// tick: not a failure, the read can be repeated.
+#[derive(Debug)]
+struct Tick;
+
+impl fmt::Display for Tick {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no input for a tick")
+    }
+}
+
+impl std::error::Error for Tick {}
+
+/// True for the error a [`ReadAhead`] returns when a tick passed without
+/// input (see [`ReadAhead::with_tick`]); reading again goes on waiting.
+#[must_use]
+pub fn is_tick(e: &io::Error) -> bool {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<Tick>())
+        .is_some()
+}
+
 /// True for the error a [`ReadAhead`] returns when its [`Interrupt`] was
 /// triggered.
 #[must_use]
@@ -140,9 +163,19 @@ pub struct ReadAhead {
     len: usize,
     done: bool,
     interrupt: Arc<Interrupt>,
+    tick: Option<Duration>,
 }
 
 impl ReadAhead {
+    /// Wake a read that waits longer than `tick` with an error that
+    /// [`is_tick`] recognises, so that the caller can redraw a live status
+    /// line (and then read again).
+    #[must_use]
+    pub fn with_tick(mut self, tick: Option<Duration>) -> Self {
+        self.tick = tick;
+        self
+    }
+
     /// Start reading `rdr` on a new thread. `interrupt` can wake the reads.
     ///
     /// # Errors
@@ -184,6 +217,7 @@ impl ReadAhead {
             len: 0,
             done: false,
             interrupt: Arc::clone(interrupt),
+            tick: None,
         })
     }
 }
@@ -206,7 +240,15 @@ impl Read for ReadAhead {
             if !self.chunk.is_empty() {
                 let _ = self.spare.send(std::mem::take(&mut self.chunk));
             }
-            match self.rx.recv() {
+            let msg = match self.tick {
+                Some(t) => match self.rx.recv_timeout(t) {
+                    Ok(m) => Ok(m),
+                    Err(RecvTimeoutError::Timeout) => return Err(io::Error::other(Tick)),
+                    Err(RecvTimeoutError::Disconnected) => Err(mpsc::RecvError),
+                },
+                None => self.rx.recv(),
+            };
+            match msg {
                 Ok(Msg::Data(buf, n)) => {
                     self.chunk = buf;
                     self.pos = 0;
@@ -229,7 +271,6 @@ impl Read for ReadAhead {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     /// A reader that never returns, like a quiet pipe.
     struct Quiet;
@@ -273,6 +314,30 @@ mod tests {
         assert!(is_interrupt(&err));
         assert!(!t.join().unwrap(), "the first trigger");
         assert!(intr.trigger(), "the second trigger");
+    }
+
+    #[test]
+    fn a_tick_wakes_a_waiting_read_which_can_be_repeated() {
+        let intr = Interrupt::new();
+        let (r, mut w) = std::io::pipe().unwrap();
+        let mut rdr = ReadAhead::spawn(r, &intr)
+            .unwrap()
+            .with_tick(Some(Duration::from_millis(20)));
+        let mut buf = [0u8; 16];
+        let err = rdr.read(&mut buf).unwrap_err();
+        assert!(is_tick(&err) && !is_interrupt(&err));
+        std::io::Write::write_all(&mut w, b"abc").unwrap();
+        drop(w);
+        let mut got = Vec::new();
+        loop {
+            match rdr.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) if is_tick(&e) => {}
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(got, b"abc");
     }
 
     #[test]

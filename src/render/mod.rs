@@ -4,6 +4,7 @@ pub mod jsonl;
 pub mod pretty;
 pub mod result;
 pub mod sanitize;
+pub mod status;
 pub mod summary;
 
 use std::fmt::Write as _;
@@ -15,6 +16,7 @@ use crate::session::Session;
 pub use jsonl::Jsonl;
 pub use pretty::{Pretty, PrettyOptions, Verbosity};
 pub use result::ResultText;
+pub use status::StatusLine;
 pub use summary::{Summary, SummaryAfter, SummarySink};
 
 /// An output format.
@@ -40,6 +42,12 @@ pub trait Sink {
     /// # Errors
     /// The output cannot be written.
     fn flush(&mut self) -> io::Result<()>;
+
+    /// True while the output ends in the middle of a line (a text block
+    /// being streamed): the live status line is not drawn then.
+    fn mid_line(&self) -> bool {
+        false
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -54,6 +62,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     fn flush(&mut self) -> io::Result<()> {
         (**self).flush()
     }
+
+    fn mid_line(&self) -> bool {
+        (**self).mid_line()
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for Box<S> {
@@ -67,6 +79,10 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
 
     fn flush(&mut self) -> io::Result<()> {
         (**self).flush()
+    }
+
+    fn mid_line(&self) -> bool {
+        (**self).mid_line()
     }
 }
 

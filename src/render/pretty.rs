@@ -130,6 +130,9 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     /// kept until the complete block that repeats it arrives (which is then
     /// not printed again).
     stream: Option<Stream>,
+    /// Dim lines (depth, text) held back while a tool call's line is open,
+    /// printed once it is complete.
+    held: Vec<(usize, String)>,
 }
 
 impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
@@ -170,6 +173,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             last_error: String::new(),
             summary: false,
             stream: None,
+            held: Vec::new(),
         }
     }
 
@@ -335,6 +339,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             }
             _ => {}
         }
+        let head = line.len().min(2);
         let mut lines = vec![line];
         for t in &c.todos {
             let mark = match t.status.as_ref() {
@@ -366,6 +371,14 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     Cow::Owned(format!("      - {}", one_line(o, MAX_KEY_CHARS))),
                 )]);
             }
+        }
+        // Its start was shown (`▸ Name`) and nothing came in between: finish
+        // that line.
+        if self.tool_started(depth) && self.stream.as_ref().is_some_and(|st| st.text == c.name) {
+            self.stream = None;
+            write_line(&mut self.out, &self.st, None, &lines[0][head..], true)?;
+            write_lines(&mut self.out, &self.st, depth, &lines[1..])?;
+            return self.write_held();
         }
         self.emit(To::Out, depth, &lines)
     }
@@ -786,6 +799,12 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
                 if let Some(m) = &u.model {
                     t.push_str(&format!(" ({})", sanitize(m)));
                 }
+                if self.tool_started(depth) {
+                    // The message's usage comes with the call it is about:
+                    // not in the middle of the call's line.
+                    self.held.push((depth, t));
+                    return Ok(());
+                }
                 self.emit(To::Out, depth, &[vec![(Style::Dim, Cow::Owned(t))]])
             }
             EventKind::Notice(n) => self.notice(n, depth),
@@ -831,6 +850,10 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    fn mid_line(&self) -> bool {
+        self.stream.as_ref().is_some_and(|s| s.open && s.started)
+    }
 }
 
 /// A block being printed as its fragments arrive.
@@ -857,6 +880,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             DeltaKind::Text => true,
             DeltaKind::Thinking => self.verbose(),
             DeltaKind::ToolInput => false,
+            DeltaKind::ToolStart => return self.tool_start(d, depth),
         };
         if !shown || self.quiet() {
             return Ok(());
@@ -922,6 +946,51 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         Ok(())
     }
 
+    /// A tool call begins: its line starts now (`▸ Write`) and is completed
+    /// by the call once its input has streamed ([`Pretty::tool_call`]).
+    fn tool_start(&mut self, d: &crate::event::Delta<'_>, depth: usize) -> io::Result<()> {
+        if self.quiet() {
+            return Ok(());
+        }
+        self.end_stream_line()?;
+        let head = [
+            (Style::Tool, Cow::Borrowed("▸ ")),
+            (Style::Tool, display_name(&d.text)),
+        ];
+        write_line(&mut self.out, &self.st, Some(depth), &head, false)?;
+        self.stream = Some(Stream {
+            kind: DeltaKind::ToolStart,
+            depth,
+            index: d.index,
+            text: d.text.to_string(),
+            open: true,
+            started: true,
+            pending_newlines: 0,
+        });
+        Ok(())
+    }
+
+    /// True while the line of a tool call started at `depth` is open.
+    fn tool_started(&self, depth: usize) -> bool {
+        self.stream
+            .as_ref()
+            .is_some_and(|st| st.open && st.kind == DeltaKind::ToolStart && st.depth == depth)
+    }
+
+    /// The lines held back while a tool call's line was open.
+    fn write_held(&mut self) -> io::Result<()> {
+        for (depth, text) in std::mem::take(&mut self.held) {
+            write_line(
+                &mut self.out,
+                &self.st,
+                Some(depth),
+                &[(Style::Dim, Cow::Owned(text))],
+                true,
+            )?;
+        }
+        Ok(())
+    }
+
     /// Other output follows: end the line of a block being streamed (the
     /// block may go on below it).
     fn end_stream_line(&mut self) -> io::Result<()> {
@@ -931,8 +1000,15 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             st.open = false;
             // Newlines owed to the text are replaced by this line end.
             st.pending_newlines = 0;
+            if st.kind == DeltaKind::ToolStart {
+                // A call whose line was cut by other output: its complete
+                // line comes later, this one says it is not the whole call.
+                self.out.set_color(&self.st.dim)?;
+                self.out.write_all(" …".as_bytes())?;
+            }
             self.out.reset()?;
             self.out.write_all(b"\n")?;
+            self.write_held()?;
         }
         Ok(())
     }
@@ -1000,34 +1076,49 @@ fn write_lines<W: WriteColor>(
     lines: &[Vec<(Style, Cow<'_, str>)>],
 ) -> io::Result<()> {
     for line in lines {
-        // Switch colours only where the style changes.
-        let mut current = Style::Plain;
-        let set = |w: &mut W, style: Style, current: &mut Style| -> io::Result<()> {
-            if style != *current {
-                if style == Style::Plain {
-                    w.reset()?;
-                } else {
-                    w.set_color(spec(st, style))?;
-                }
-                *current = style;
+        write_line(w, st, Some(depth), line, true)?;
+    }
+    Ok(())
+}
+
+/// One line's spans: after the sub-agent indentation of `depth` (`None`:
+/// the line goes on from earlier output), and ended when `end`.
+fn write_line<W: WriteColor>(
+    w: &mut W,
+    st: &Styles,
+    depth: Option<usize>,
+    line: &[(Style, Cow<'_, str>)],
+    end: bool,
+) -> io::Result<()> {
+    // Switch colours only where the style changes.
+    let mut current = Style::Plain;
+    let set = |w: &mut W, style: Style, current: &mut Style| -> io::Result<()> {
+        if style != *current {
+            if style == Style::Plain {
+                w.reset()?;
+            } else {
+                w.set_color(spec(st, style))?;
             }
-            Ok(())
-        };
-        if depth > 0 {
-            set(w, Style::Dim, &mut current)?;
-            write_depth(w, depth)?;
+            *current = style;
         }
-        for (style, text) in line {
-            if text.is_empty() {
-                continue;
-            }
-            set(w, *style, &mut current)?;
-            // The last line of defence: every span is content-bearing text
-            // that callers already sanitized, but nothing a terminal acts
-            // on (and no line break) gets out of here, whatever a caller forgot.
-            w.write_all(sanitize_line(text).as_bytes())?;
+        Ok(())
+    };
+    if let Some(depth) = depth.filter(|d| *d > 0) {
+        set(w, Style::Dim, &mut current)?;
+        write_depth(w, depth)?;
+    }
+    for (style, text) in line {
+        if text.is_empty() {
+            continue;
         }
-        set(w, Style::Plain, &mut current)?;
+        set(w, *style, &mut current)?;
+        // The last line of defence: every span is content-bearing text
+        // that callers already sanitized, but nothing a terminal acts
+        // on (and no line break) gets out of here, whatever a caller forgot.
+        w.write_all(sanitize_line(text).as_bytes())?;
+    }
+    set(w, Style::Plain, &mut current)?;
+    if end {
         w.write_all(b"\n")?;
     }
     Ok(())

@@ -637,4 +637,8 @@ impl<S: Sink, E: WriteColor> Sink for SummaryAfter<S, E> {
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }
+
+    fn mid_line(&self) -> bool {
+        self.inner.mid_line()
+    }
 }
