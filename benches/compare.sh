@@ -12,7 +12,8 @@
 #   STREAMVIEW_BENCH_SET  profile=size to generate (default
 #                         "claude=500M claude-partial=200M codex=200M")
 #   SEED                  generator seed (default 1)
-#   RUNS                  timed runs per command (default 5; jq and jaq: JQ_RUNS, default 3)
+#   RUNS                  timed runs per command (default 10; `wc -l`: WC_RUNS, default 30,
+#                         since every ratio divides by its median; jq and jaq: JQ_RUNS, default 3)
 #   STREAMVIEW            the binary to time (default: target/release/streamview, built here)
 #
 # Timing uses hyperfine when installed (Debian package `hyperfine`; its runs
@@ -28,7 +29,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${STREAMVIEW_BENCH_DIR:-/tmp/streamview-bench}
 set_spec=${STREAMVIEW_BENCH_SET:-"claude=500M claude-partial=200M codex=200M"}
 seed=${SEED:-1}
-runs=${RUNS:-5}
+runs=${RUNS:-10}
+wc_runs=${WC_RUNS:-30}
 jq_runs=${JQ_RUNS:-3}
 jq_prog=$root/benches/normalize.jq
 
@@ -105,7 +107,7 @@ peak_rss() {
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 echo "Machine: $(nproc) cores, $cpu, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM; load average at start $(cut -d' ' -f1-3 /proc/loadavg)."
 echo "Date: $(date -u +%Y-%m-%d). $("$sv" --version); $(have jq && jq --version || echo 'jq not installed'); $(have jaq && jaq --version || echo 'jaq not installed'); $(have hyperfine && hyperfine --version || echo 'no hyperfine: median of repeated runs')."
-echo "Median of $runs runs ($jq_runs for jq/jaq) after one warm-up; MB = 10^6 bytes; peak RSS of one more run."
+echo "Median of $runs runs ($wc_runs for wc -l, $jq_runs for jq/jaq) after one warm-up; MB = 10^6 bytes; peak RSS of one more run."
 echo
 echo "| file | size | lines | longest line | command | median | × wc -l | MB/s | peak RSS |"
 echo "|---|---:|---:|---:|---|---:|---:|---:|---:|"
@@ -123,7 +125,7 @@ for f in "${files[@]}"; do
 
     declare -a names=("wc -l" "streamview (pretty)" "streamview --format jsonl")
     declare -a cmds=("wc -l $q" "$sv_q --color never $q" "$sv_q --format jsonl $q")
-    declare -a nruns=("$runs" "$runs" "$runs")
+    declare -a nruns=("$wc_runs" "$runs" "$runs")
     if have jq; then
         names+=("jq -c -f normalize.jq"); cmds+=("jq -c -f $jq_q $q"); nruns+=("$jq_runs")
     fi
