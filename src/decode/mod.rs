@@ -372,7 +372,9 @@ fn trim(line: &[u8]) -> (usize, &[u8]) {
 /// wrapped comes back unchanged. Raw ESC is never valid inside JSON, so
 /// nothing that belongs to an event is removed.
 fn strip_terminal_noise(line: &[u8]) -> (usize, &[u8]) {
-    if !line.contains(&0x1b) {
+    // `line` comes trimmed: noise can only be an escape at either end
+    // (checked without a pass over the whole line).
+    if line.first() != Some(&0x1b) && trailing_escape_len(line).is_none() {
         return (0, line);
     }
     let mut start = 0;
