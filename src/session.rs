@@ -264,12 +264,27 @@ pub struct Stats {
     pub skipped: u64,
 }
 
+/// Answered tool calls remembered at least, per session (see
+/// [`prune_calls`]).
+const KEEP_ANSWERED: usize = 4096;
+
+/// Bound the memory of a long session: forget answered calls but the
+/// [`KEEP_ANSWERED`] most recent (a late duplicate or denial of an older one
+/// is all that could still refer to it). Open calls stay.
+fn prune_calls(calls: &mut HashMap<String, CallInfo>, unreported: &mut Vec<String>, seq: u64) {
+    let keep_from = seq.saturating_sub(KEEP_ANSWERED as u64);
+    calls.retain(|_, c| !c.answered || c.seq > keep_from);
+    unreported.retain(|id| calls.get(id).is_some_and(|c| !c.answered));
+}
+
 /// The state machine; see the module docs.
 #[derive(Default)]
 pub struct Session {
     done: Vec<SessionSummary>,
     current: Option<SessionSummary>,
     calls: HashMap<String, CallInfo>,
+    /// Size of `calls` at which answered calls are next forgotten.
+    prune_at: usize,
     /// Ids of main-agent calls not yet listed as never answered, in call
     /// order: a result looks only at these, not at every call of the
     /// session (a stream of many results stays linear).
@@ -430,6 +445,11 @@ impl Session {
                 let depth = self.note.depth;
                 if depth == 0 && !is_agent(&c.name) {
                     self.unreported.push(c.id.to_string());
+                }
+                if self.calls.len() >= self.prune_at.max(2 * KEEP_ANSWERED) {
+                    prune_calls(&mut self.calls, &mut self.unreported, cur.tool_calls);
+                    // Open calls stay: prune again only once as many more came.
+                    self.prune_at = 2 * self.calls.len();
                 }
                 self.calls.insert(
                     c.id.to_string(),

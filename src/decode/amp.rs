@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::io;
 
-use simd_json::BorrowedValue as Value;
+use super::{J, Value, view};
 use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
@@ -41,7 +41,7 @@ pub(crate) struct State {
 }
 
 pub(crate) fn decode<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -71,7 +71,7 @@ pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()>
     Ok(())
 }
 
-fn event<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
+fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
     Event {
         producer: ctx.producer,
         line: ctx.line,
@@ -82,7 +82,7 @@ fn event<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> 
 }
 
 fn assistant<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -104,18 +104,18 @@ fn assistant<'v>(
             }),
         ))?;
     }
-    match msg.and_then(|m| get(m, "content")) {
-        Some(Value::String(s)) => emit(&event(
+    match msg.and_then(|m| get(m, "content")).map(view) {
+        Some(J::Str(s)) => emit(&event(
             v,
             ctx,
             EventKind::Text(Text {
                 role: Role::Assistant,
-                text: Cow::Borrowed(s.as_ref()),
+                text: Cow::Borrowed(s),
                 message_id,
             }),
         )),
-        Some(Value::Array(blocks)) => {
-            for block in blocks.iter() {
+        Some(J::Arr(blocks)) => {
+            for block in blocks {
                 let message_id = message_id.clone();
                 let kind = match str_at(block, "type").unwrap_or("") {
                     "text" => EventKind::Text(Text {
@@ -172,7 +172,7 @@ fn first_usage_of(recent: &mut VecDeque<String>, id: &str) -> bool {
 }
 
 /// Anthropic's usage: `input_tokens` is the uncached part.
-fn tokens(u: &Value<'_>) -> Tokens {
+fn tokens(u: Value<'_>) -> Tokens {
     Tokens {
         input: u64_at(u, "input_tokens"),
         output: u64_at(u, "output_tokens"),
@@ -181,7 +181,7 @@ fn tokens(u: &Value<'_>) -> Tokens {
     }
 }
 
-fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
+fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
     let name = str_at(block, "name").unwrap_or("");
     let input = get(block, "input");
     ToolCall {
@@ -200,7 +200,7 @@ fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> Tool
 
 /// Amp's todo statuses (`todo`, `in-progress`, `completed`) in the usual words.
 /// The one argument that says what an Amp tool call does.
-pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k);
     match name {
         "Bash" => s("cmd").or_else(|| s("command")),
@@ -233,12 +233,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, st
     }
 }
 
-fn result<'v>(
-    v: &'v Value<'v>,
-    ctx: &Ctx<'v>,
-    state: &State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
+fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &State, emit: &mut Emit<'_>) -> io::Result<()> {
     // Listed before the result, as for Claude. Amp's list holds strings:
     // a call id when it names a call seen, else a tool name.
     for d in arr_at(v, "permission_denials") {

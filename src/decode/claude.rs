@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 
-use simd_json::BorrowedValue as Value;
+use super::{J, Value, view};
 use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
@@ -70,7 +70,7 @@ impl<'v> Base<'v> {
 }
 
 pub(crate) fn decode<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -201,12 +201,7 @@ fn unknown<'v>(
     })))
 }
 
-fn system<'v>(
-    v: &'v Value<'v>,
-    ctx: &Ctx<'v>,
-    base: &Base<'v>,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
+fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     let sub = str_at(v, "subtype").unwrap_or("");
     let (level, text): (Level, String) = match sub {
         "init" => return emit(&base.event(EventKind::SessionStart(init(v)))),
@@ -378,7 +373,7 @@ fn system<'v>(
     })))
 }
 
-fn init<'v>(v: &'v Value<'v>) -> SessionStart<'v> {
+fn init(v: Value<'_>) -> SessionStart<'_> {
     SessionStart {
         model: cow_at(v, "model"),
         cwd: cow_at(v, "cwd"),
@@ -400,7 +395,7 @@ fn init<'v>(v: &'v Value<'v>) -> SessionStart<'v> {
 }
 
 pub(crate) fn assistant<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
     state: &mut State,
@@ -443,14 +438,14 @@ pub(crate) fn assistant<'v>(
         })))?;
     }
 
-    match content {
-        Some(Value::String(s)) => emit(&base.event(EventKind::Text(Text {
+    match content.map(view) {
+        Some(J::Str(s)) => emit(&base.event(EventKind::Text(Text {
             role: Role::Assistant,
-            text: Cow::Borrowed(s.as_ref()),
+            text: Cow::Borrowed(s),
             message_id: message_id.clone(),
         })))?,
-        Some(Value::Array(blocks)) => {
-            for block in blocks.iter() {
+        Some(J::Arr(blocks)) => {
+            for block in blocks {
                 assistant_block(block, ctx, base, message_id.as_ref(), emit)?;
             }
         }
@@ -470,7 +465,7 @@ pub(crate) fn assistant<'v>(
 }
 
 fn assistant_block<'v>(
-    block: &'v Value<'v>,
+    block: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
     message_id: Option<&Cow<'v, str>>,
@@ -528,20 +523,20 @@ fn assistant_block<'v>(
 }
 
 pub(crate) fn user<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     let content = get(v, "message").and_then(|m| get(m, "content"));
-    match content {
-        Some(Value::String(s)) => emit(&base.event(EventKind::Text(Text {
+    match content.map(view) {
+        Some(J::Str(s)) => emit(&base.event(EventKind::Text(Text {
             role: Role::User,
-            text: Cow::Borrowed(s.as_ref()),
+            text: Cow::Borrowed(s),
             message_id: None,
         }))),
-        Some(Value::Array(blocks)) => {
-            for block in blocks.iter() {
+        Some(J::Arr(blocks)) => {
+            for block in blocks {
                 match str_at(block, "type").unwrap_or("") {
                     "tool_result" => {
                         let id = cow_at(block, "tool_use_id").unwrap_or_default();
@@ -597,7 +592,7 @@ fn is_denial(text: &str) -> bool {
     MARKERS.iter().any(|m| text.contains(m))
 }
 
-fn result<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn result<'v>(v: Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     // The authoritative denial list comes first so the summary is the last line.
     for d in arr_at(v, "permission_denials") {
         let name = str_at(d, "tool_name").unwrap_or("");
@@ -612,10 +607,11 @@ fn result<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Res
     let subtype = str_at(v, "subtype");
     let is_error =
         bool_at(v, "is_error").unwrap_or(false) || subtype.is_some_and(|s| s.starts_with("error"));
-    let text = match get(v, "result") {
-        Some(Value::String(s)) => Some(Cow::Borrowed(s.as_ref())),
-        Some(Value::Static(simd_json::StaticNode::Null)) | None => None,
-        Some(other) => Some(Cow::Owned(to_json(other))),
+    let result = get(v, "result");
+    let text = match result.map(view) {
+        Some(J::Str(s)) => Some(Cow::Borrowed(s)),
+        Some(J::Null) | None => None,
+        Some(_) => result.map(|r| Cow::Owned(to_json(r))),
     };
     let model_usage = model_usage(v);
     let cost_usd = f64_at(v, "total_cost_usd")
@@ -648,13 +644,13 @@ fn result<'v>(v: &'v Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Res
 
 /// Per-model usage (`modelUsage`, keyed by model name, camelCase counts):
 /// Claude's result, Qwen's result and the transcripts' `cost-state` line.
-pub(crate) fn model_usage<'v>(v: &'v Value<'v>) -> Vec<ModelUsage<'v>> {
+pub(crate) fn model_usage(v: Value<'_>) -> Vec<ModelUsage<'_>> {
     get(v, "modelUsage")
         .and_then(|m| m.as_object())
         .map(|o| {
             o.iter()
                 .map(|(k, u)| ModelUsage {
-                    model: Cow::Borrowed(k.as_ref()),
+                    model: Cow::Borrowed(k),
                     tokens: Tokens {
                         input: u64_at(u, "inputTokens"),
                         output: u64_at(u, "outputTokens"),
@@ -669,7 +665,7 @@ pub(crate) fn model_usage<'v>(v: &'v Value<'v>) -> Vec<ModelUsage<'v>> {
 }
 
 fn stream_event<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
     emit: &mut Emit<'_>,
@@ -719,7 +715,7 @@ fn stream_event<'v>(
     })))
 }
 
-pub(crate) fn tokens(u: &Value<'_>) -> Tokens {
+pub(crate) fn tokens(u: Value<'_>) -> Tokens {
     Tokens {
         input: u64_at(u, "input_tokens"),
         output: u64_at(u, "output_tokens"),
@@ -728,7 +724,7 @@ pub(crate) fn tokens(u: &Value<'_>) -> Tokens {
     }
 }
 
-fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
+fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
     let name = str_at(block, "name").unwrap_or("");
     let input = get(block, "input");
     let mut call = ToolCall {
@@ -755,7 +751,7 @@ fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> Tool
 }
 
 /// The one argument that says what a call does.
-pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k);
     match name {
         "Read" | "Write" | "Edit" | "MultiEdit" => s("file_path").or_else(|| s("path")),
@@ -843,28 +839,28 @@ fn first_line_cow(c: Cow<'_, str>) -> Cow<'_, str> {
 }
 
 /// MCP tools have no known schema: the first scalar argument says the most.
-fn first_string_arg<'v>(input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+fn first_string_arg(input: Value<'_>) -> Option<Cow<'_, str>> {
     let obj = input.as_object()?;
-    obj.iter().find_map(|(_, v)| match v {
-        Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
-        Value::Static(simd_json::StaticNode::Null) => None,
-        Value::Static(n) => Some(Cow::Owned(n.to_string())),
+    obj.iter().find_map(|(_, v)| match view(v) {
+        J::Str(s) => Some(Cow::Borrowed(s)),
+        J::Null => None,
+        J::Scalar(n) => Some(Cow::Owned(to_json(n))),
         _ => None,
     })
 }
 
 /// Text of a content value: a string, or blocks whose text parts are joined.
-pub(crate) fn content_text<'v>(c: &'v Value<'v>) -> Cow<'v, str> {
-    match c {
-        Value::String(s) => Cow::Borrowed(s.as_ref()),
-        Value::Array(items) => {
-            if let [one] = items.as_slice()
-                && let Some(t) = str_at(one, "text")
+pub(crate) fn content_text(c: Value<'_>) -> Cow<'_, str> {
+    match view(c) {
+        J::Str(s) => Cow::Borrowed(s),
+        J::Arr(items) => {
+            if items.len() == 1
+                && let Some(t) = items.first().and_then(|one| str_at(one, "text"))
             {
                 return Cow::Borrowed(t);
             }
             let mut out = String::new();
-            for item in items.iter() {
+            for item in items {
                 let piece: Cow<'_, str> = match (item.as_str(), str_at(item, "type")) {
                     (Some(s), _) => Cow::Borrowed(s),
                     (None, Some("text")) => Cow::Borrowed(str_at(item, "text").unwrap_or("")),
@@ -883,7 +879,7 @@ pub(crate) fn content_text<'v>(c: &'v Value<'v>) -> Cow<'v, str> {
             }
             Cow::Owned(out)
         }
-        Value::Static(simd_json::StaticNode::Null) => Cow::Borrowed(""),
-        other => Cow::Owned(to_json(other)),
+        J::Null => Cow::Borrowed(""),
+        J::Obj | J::Scalar(_) => Cow::Owned(to_json(c)),
     }
 }

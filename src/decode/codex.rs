@@ -32,7 +32,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 
-use simd_json::BorrowedValue as Value;
+use super::{J, Value, view};
 use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
@@ -92,7 +92,7 @@ impl Base {
 }
 
 pub(crate) fn decode<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -174,8 +174,9 @@ pub(crate) fn decode<'v>(
             state.last_message = None;
             let res = SessionResult {
                 is_error: true,
-                text: get(v, "error")
-                    .and_then(|e| cow_at(e, "message").or_else(|| e.as_str().map(Cow::Borrowed))),
+                text: get(v, "error").and_then(|e| {
+                    cow_at(e, "message").or_else(move || e.into_string().map(Cow::Borrowed))
+                }),
                 tokens: get(v, "usage").map(tokens).unwrap_or_default(),
                 ..SessionResult::default()
             };
@@ -262,7 +263,7 @@ fn unknown<'v>(
 
 fn item_event<'v>(
     phase: Phase,
-    item: &'v Value<'v>,
+    item: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base,
     state: &mut State,
@@ -323,7 +324,7 @@ fn item_event<'v>(
 /// (or at completion when it was never seen started), its result at completion.
 fn tool_item<'v>(
     phase: Phase,
-    item: &'v Value<'v>,
+    item: Value<'v>,
     item_type: &'v str,
     ctx: &Ctx<'v>,
     base: &Base,
@@ -397,7 +398,7 @@ fn tool_item<'v>(
 }
 
 /// The tool call an item stands for.
-fn tool_call<'v>(item: &'v Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolCall<'v> {
+fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolCall<'v> {
     let mut call = ToolCall {
         id,
         name: Cow::Borrowed(item_type),
@@ -472,7 +473,7 @@ fn tool_call<'v>(item: &'v Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> T
                 .or_else(|| {
                     let ids: Vec<&str> = arr_at(item, "receiver_thread_ids")
                         .iter()
-                        .filter_map(|t| t.as_str())
+                        .filter_map(simd_json::prelude::ValueIntoString::into_string)
                         .collect();
                     (!ids.is_empty()).then(|| Cow::Owned(ids.join(", ")))
                 });
@@ -489,14 +490,14 @@ fn tool_call<'v>(item: &'v Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> T
 }
 
 /// Whether a completed item failed, and its result text.
-fn outcome<'v>(item: &'v Value<'v>, item_type: &str, status: &'v str) -> (bool, Cow<'v, str>) {
+fn outcome<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Cow<'v, str>) {
     // `in_progress` at completion only happens when the turn ended around
     // it; every status but `completed` that is not that one is a failure.
     let bad_status = !matches!(status, "" | "completed" | "in_progress");
     match item_type {
         "command_execution" => {
             let output = str_at(item, "aggregated_output").unwrap_or("");
-            let code = get(item, "exit_code").and_then(ValueAsScalar::as_i64);
+            let code = get(item, "exit_code").and_then(|c| c.as_i64());
             let mut head = match code {
                 Some(c) if c != 0 => format!("exit code {c}"),
                 _ if bad_status => format!("command {status}"),
@@ -543,7 +544,7 @@ fn outcome<'v>(item: &'v Value<'v>, item_type: &str, status: &'v str) -> (bool, 
             }
             let error = get(item, "error")
                 .filter(|e| !e.is_null())
-                .and_then(|e| cow_at(e, "message").or_else(|| e.as_str().map(Cow::Borrowed)));
+                .and_then(|e| cow_at(e, "message").or_else(|| e.into_string().map(Cow::Borrowed)));
             match error {
                 Some(e) => (true, e),
                 None if bad_status && text.is_empty() => (true, Cow::Borrowed(status)),
@@ -565,7 +566,7 @@ fn outcome<'v>(item: &'v Value<'v>, item_type: &str, status: &'v str) -> (bool, 
         "collab_tool_call" => {
             let mut text = String::new();
             if let Some(states) = get(item, "agents_states").and_then(|s| s.as_object()) {
-                for (thread, st) in states {
+                for (thread, st) in &states {
                     if !text.is_empty() {
                         text.push('\n');
                     }
@@ -589,7 +590,7 @@ fn outcome<'v>(item: &'v Value<'v>, item_type: &str, status: &'v str) -> (bool, 
 }
 
 /// What a web search looked for: the query, else the action's query or page.
-fn search_key<'v>(item: &'v Value<'v>) -> Option<Cow<'v, str>> {
+fn search_key(item: Value<'_>) -> Option<Cow<'_, str>> {
     let nonempty = |s: &&str| !s.trim().is_empty();
     if let Some(q) = str_at(item, "query").filter(nonempty) {
         return Some(Cow::Borrowed(q));
@@ -598,7 +599,7 @@ fn search_key<'v>(item: &'v Value<'v>) -> Option<Cow<'v, str>> {
     if let Some(q) = str_at(action, "query").filter(nonempty).or_else(|| {
         arr_at(action, "queries")
             .iter()
-            .filter_map(|q| q.as_str())
+            .filter_map(simd_json::prelude::ValueIntoString::into_string)
             .find(nonempty)
     }) {
         return Some(Cow::Borrowed(q));
@@ -611,7 +612,7 @@ fn search_key<'v>(item: &'v Value<'v>) -> Option<Cow<'v, str>> {
 }
 
 /// The action a completed web search took, in words.
-fn search_summary<'v>(item: &'v Value<'v>) -> Cow<'v, str> {
+fn search_summary(item: Value<'_>) -> Cow<'_, str> {
     let action = get(item, "action");
     let kind = action.and_then(|a| str_at(a, "type")).unwrap_or("");
     let key = search_key(item).unwrap_or_default();
@@ -625,7 +626,7 @@ fn search_summary<'v>(item: &'v Value<'v>) -> Cow<'v, str> {
 }
 
 /// A todo list's items (`{text, completed}`; plan steps `{step, status}` too).
-fn todos<'v>(item: &'v Value<'v>) -> Vec<Todo<'v>> {
+fn todos(item: Value<'_>) -> Vec<Todo<'_>> {
     arr_at(item, "items")
         .iter()
         .map(|t| Todo {
@@ -664,7 +665,7 @@ fn checklist(todos: &[Todo<'_>]) -> String {
 
 /// `turn.*` usage. `input_tokens` includes the cached and cache-write
 /// tokens (the `OpenAI` convention); the normalized `input` is the rest.
-fn tokens(u: &Value<'_>) -> Tokens {
+fn tokens(u: Value<'_>) -> Tokens {
     let cached = u64_at(u, "cached_input_tokens");
     let written = u64_at(u, "cache_write_input_tokens");
     Tokens {
@@ -679,25 +680,25 @@ fn tokens(u: &Value<'_>) -> Tokens {
 }
 
 /// Compact JSON object of the given fields (absent ones left out).
-fn object(fields: &[(&str, Option<&Value<'_>>)]) -> String {
+fn object(fields: &[(&str, Option<Value<'_>>)]) -> String {
     let mut out = String::from("{");
     for (k, v) in fields {
         let Some(v) = v else { continue };
         if out.len() > 1 {
             out.push(',');
         }
-        let _ = write!(out, "\"{k}\":{}", to_json(v));
+        let _ = write!(out, "\"{k}\":{}", to_json(*v));
     }
     out.push('}');
     out
 }
 
 /// MCP tools have no known schema: the first scalar argument says the most.
-fn first_scalar<'v>(args: &'v Value<'v>) -> Option<Cow<'v, str>> {
-    args.as_object()?.iter().find_map(|(_, v)| match v {
-        Value::String(s) if !s.is_empty() => Some(Cow::Borrowed(s.as_ref())),
-        Value::Static(simd_json::StaticNode::Null) | Value::String(_) => None,
-        Value::Static(n) => Some(Cow::Owned(n.to_string())),
+fn first_scalar(args: Value<'_>) -> Option<Cow<'_, str>> {
+    args.as_object()?.iter().find_map(|(_, v)| match view(v) {
+        J::Str(s) if !s.is_empty() => Some(Cow::Borrowed(s)),
+        J::Null | J::Str(_) => None,
+        J::Scalar(n) => Some(Cow::Owned(to_json(n))),
         _ => None,
     })
 }

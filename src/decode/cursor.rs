@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io;
 
-use simd_json::BorrowedValue as Value;
+use super::{J, Value, view};
 use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
@@ -85,7 +85,7 @@ impl Pending {
 }
 
 pub(crate) fn decode<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -114,7 +114,7 @@ pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
     flush(state, emit)
 }
 
-fn event<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
+fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
     Event {
         producer: ctx.producer,
         line: ctx.line,
@@ -170,17 +170,17 @@ fn flush_text(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
 }
 
 fn assistant<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     let content = get(v, "message").and_then(|m| get(m, "content"));
     let mut text: Cow<'v, str> = Cow::Borrowed("");
-    match content {
-        Some(Value::String(s)) => text = Cow::Borrowed(s.as_ref()),
-        Some(Value::Array(blocks)) => {
-            for block in blocks.iter() {
+    match content.map(view) {
+        Some(J::Str(s)) => text = Cow::Borrowed(s),
+        Some(J::Arr(blocks)) => {
+            for block in blocks {
                 match str_at(block, "type") {
                     Some("text") => {
                         let t = str_at(block, "text").unwrap_or("");
@@ -265,7 +265,7 @@ fn assistant<'v>(
 }
 
 fn thinking<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -300,16 +300,15 @@ fn thinking<'v>(
 }
 
 /// The tool kind's key (`shellToolCall`…) and its object.
-fn tool_body<'v>(tc: &'v Value<'v>) -> Option<(&'v str, &'v Value<'v>)> {
+fn tool_body(tc: Value<'_>) -> Option<(&str, Value<'_>)> {
     let obj = tc.as_object()?;
     obj.iter()
         .find(|(k, b)| k.ends_with("ToolCall") && b.as_object().is_some())
         .or_else(|| obj.iter().find(|(_, b)| b.as_object().is_some()))
-        .map(|(k, b)| (k.as_ref(), b))
 }
 
 /// `shellToolCall` → `shell`; an MCP call → `mcp__<server>__<tool>`.
-fn tool_name<'v>(kind: &'v str, args: Option<&'v Value<'v>>) -> Cow<'v, str> {
+fn tool_name<'v>(kind: &'v str, args: Option<Value<'v>>) -> Cow<'v, str> {
     let short = kind.strip_suffix("ToolCall").unwrap_or(kind);
     if short == "mcp" {
         let server = args.and_then(|a| {
@@ -326,7 +325,7 @@ fn tool_name<'v>(kind: &'v str, args: Option<&'v Value<'v>>) -> Cow<'v, str> {
 }
 
 /// The one argument that says what a Cursor tool call does.
-pub(crate) fn key_arg<'v>(short: &str, args: &'v Value<'v>) -> Option<Cow<'v, str>> {
+pub(crate) fn key_arg<'v>(short: &str, args: Value<'v>) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(args, k);
     match short {
         "read" | "write" | "edit" | "delete" | "ls" => s("path")
@@ -365,11 +364,11 @@ pub(crate) fn key_arg<'v>(short: &str, args: &'v Value<'v>) -> Option<Cow<'v, st
 
 /// Cursor's todo statuses (`TODO_STATUS_IN_PROGRESS`) in the usual words.
 fn call_event<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     id: Cow<'v, str>,
     kind: &'v str,
-    body: Option<&'v Value<'v>>,
+    body: Option<Value<'v>>,
 ) -> Event<'v> {
     let args = body.and_then(|b| get(b, "args"));
     let name = tool_name(kind, args);
@@ -394,7 +393,7 @@ fn call_event<'v>(
 }
 
 fn tool_call<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -454,7 +453,7 @@ struct Outcome<'v> {
 }
 
 /// `result: {success: …} | {failure: …} | {error: …} | {rejected: {reason}}`.
-fn outcome<'v>(result: Option<&'v Value<'v>>) -> Outcome<'v> {
+fn outcome(result: Option<Value<'_>>) -> Outcome<'_> {
     let mut out = Outcome {
         is_error: false,
         denied: false,
@@ -467,10 +466,10 @@ fn outcome<'v>(result: Option<&'v Value<'v>>) -> Outcome<'v> {
     else {
         return out;
     };
-    match key.as_ref() {
+    match key {
         "success" | "failure" => {
             let text = output_text(body);
-            let code = get(body, "exitCode").and_then(simd_json::prelude::ValueAsScalar::as_i64);
+            let code = get(body, "exitCode").and_then(|c| c.as_i64());
             out.is_error = key == "failure" || code.is_some_and(|c| c != 0);
             out.content = match code.filter(|c| *c != 0) {
                 Some(c) if text.is_empty() => Cow::Owned(format!("exit code {c}")),
@@ -490,12 +489,12 @@ fn outcome<'v>(result: Option<&'v Value<'v>>) -> Outcome<'v> {
         other => {
             // `error` and anything unknown: a failure, with its message.
             out.is_error = true;
-            out.content = match body {
-                Value::String(s) => Cow::Borrowed(s.as_ref()),
-                b => cow_at(b, "message")
-                    .or_else(|| cow_at(b, "error"))
-                    .or_else(|| cow_at(b, "errorMessage"))
-                    .unwrap_or_else(|| Cow::Owned(format!("{other}: {}", to_json(b)))),
+            out.content = match body.into_string() {
+                Some(s) => Cow::Borrowed(s),
+                None => cow_at(body, "message")
+                    .or_else(|| cow_at(body, "error"))
+                    .or_else(|| cow_at(body, "errorMessage"))
+                    .unwrap_or_else(|| Cow::Owned(format!("{other}: {}", to_json(body)))),
             };
         }
     }
@@ -504,7 +503,7 @@ fn outcome<'v>(result: Option<&'v Value<'v>>) -> Outcome<'v> {
 
 /// The text of a successful tool result: its output, else its content,
 /// else the whole object as JSON.
-fn output_text<'v>(s: &'v Value<'v>) -> Cow<'v, str> {
+fn output_text(s: Value<'_>) -> Cow<'_, str> {
     let stdout = str_at(s, "stdout").unwrap_or("");
     let stderr = str_at(s, "stderr").unwrap_or("");
     if !stdout.is_empty() || !stderr.is_empty() {
@@ -543,7 +542,7 @@ fn output_text<'v>(s: &'v Value<'v>) -> Cow<'v, str> {
 }
 
 fn result<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -563,7 +562,9 @@ fn result<'v>(
     state.unechoed = None;
     let mut errors = Vec::new();
     match get(v, "error") {
-        Some(Value::String(s)) => errors.push(Cow::Borrowed(s.as_ref())),
+        Some(e) if e.into_string().is_some() => {
+            errors.push(Cow::Borrowed(e.into_string().unwrap_or("")));
+        }
         Some(e) => {
             if let Some(m) = cow_at(e, "message") {
                 errors.push(m);
@@ -595,7 +596,7 @@ fn squash(s: &str) -> String {
 }
 
 /// `usage: {inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens}`.
-fn tokens(u: &Value<'_>) -> Tokens {
+fn tokens(u: Value<'_>) -> Tokens {
     Tokens {
         input: u64_at(u, "inputTokens").or_else(|| u64_at(u, "input_tokens")),
         output: u64_at(u, "outputTokens").or_else(|| u64_at(u, "output_tokens")),

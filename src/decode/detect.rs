@@ -2,7 +2,7 @@
 //! `docs/protocols.md` §1.1, first match wins. A decoder asks only until it
 //! gets an answer, then keeps it for the rest of its input.
 
-use simd_json::BorrowedValue as Value;
+use super::Value;
 use simd_json::prelude::*;
 
 use super::{get, str_at};
@@ -51,7 +51,7 @@ const CLAUDE_TYPES: [&str; 12] = [
     "control_cancel_request",
 ];
 
-fn has(v: &Value<'_>, key: &str) -> bool {
+fn has(v: Value<'_>, key: &str) -> bool {
     get(v, key).is_some()
 }
 
@@ -59,7 +59,7 @@ fn has(v: &Value<'_>, key: &str) -> bool {
 /// `None` for lines several producers share (`assistant`, `user`, `result`
 /// without telltale fields) and for unknown shapes.
 #[must_use]
-pub fn detect(v: &Value<'_>) -> Option<Producer> {
+pub fn detect(v: Value<'_>) -> Option<Producer> {
     let ty = str_at(v, "type")?;
     let sub = str_at(v, "subtype");
     // 1–2: saved transcripts.
@@ -159,17 +159,14 @@ pub fn detect(v: &Value<'_>) -> Option<Producer> {
 /// without re-guessing on ordinary lines (Qwen also prints Claude's
 /// `stream_event`, for instance).
 #[must_use]
-pub fn opener(v: &Value<'_>) -> Option<Producer> {
+pub fn opener(v: Value<'_>) -> Option<Producer> {
     let ty = str_at(v, "type")?;
     let starts = match ty {
         "system" => str_at(v, "subtype") == Some("init"),
         "thread.started" | "init" | "step_start" => true,
         // A transcript's first entry has no parent; before it come metadata
         // lines (`queue-operation`…) that no other stream prints.
-        _ => {
-            get(v, "parentUuid").is_some_and(simd_json::prelude::TypedScalarValue::is_null)
-                || TRANSCRIPT_TYPES.contains(&ty)
-        }
+        _ => get(v, "parentUuid").is_some_and(super::is_null) || TRANSCRIPT_TYPES.contains(&ty),
     };
     if starts { detect(v) } else { None }
 }
@@ -180,8 +177,8 @@ mod tests {
 
     fn d(line: &str) -> Option<Producer> {
         let mut bytes = line.as_bytes().to_vec();
-        let v = simd_json::to_borrowed_value(&mut bytes).unwrap();
-        detect(&v)
+        let tape = simd_json::to_tape(&mut bytes).unwrap();
+        detect(tape.as_value())
     }
 
     #[test]
@@ -292,7 +289,7 @@ mod tests {
     fn only_session_headers_open_a_stream() {
         let o = |line: &str| {
             let mut bytes = line.as_bytes().to_vec();
-            opener(&simd_json::to_borrowed_value(&mut bytes).unwrap())
+            opener(simd_json::to_tape(&mut bytes).unwrap().as_value())
         };
         assert_eq!(
             o(r#"{"type":"thread.started","thread_id":"t"}"#),

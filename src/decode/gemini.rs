@@ -19,8 +19,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 
-use simd_json::BorrowedValue as Value;
-use simd_json::prelude::*;
+use super::{J, Value, view};
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
 use crate::event::{
@@ -61,7 +60,7 @@ fn event<'a>(
 }
 
 pub(crate) fn decode<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -157,7 +156,7 @@ pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
 
 /// One streamed piece of the assistant's answer.
 fn chunk<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -202,7 +201,7 @@ fn flush(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
 }
 
 fn unknown<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     session: Option<&str>,
     emit: &mut Emit<'_>,
@@ -223,7 +222,7 @@ fn unknown<'v>(
     ))
 }
 
-fn tool_call<'v>(v: &'v Value<'v>) -> ToolCall<'v> {
+fn tool_call(v: Value<'_>) -> ToolCall<'_> {
     let name = str_at(v, "tool_name").unwrap_or("");
     let params = get(v, "parameters");
     let mut call = ToolCall {
@@ -252,7 +251,7 @@ fn tool_call<'v>(v: &'v Value<'v>) -> ToolCall<'v> {
 /// The one argument that says what a call does. Parameter names changed
 /// over versions (`absolute_path` → `file_path`, `path` → `dir_path`,
 /// `include` → `include_pattern`); both are read.
-fn key_arg<'v>(name: &str, p: &'v Value<'v>) -> Option<Cow<'v, str>> {
+fn key_arg<'v>(name: &str, p: Value<'v>) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(p, k);
     match name {
         "read_file" | "write_file" | "replace" | "edit" => s("file_path")
@@ -333,19 +332,22 @@ fn key_arg<'v>(name: &str, p: &'v Value<'v>) -> Option<Cow<'v, str>> {
     }
 }
 
-fn strings<'v>(p: &'v Value<'v>, key: &str) -> Vec<&'v str> {
-    match get(p, key) {
-        Some(Value::String(s)) => vec![s.as_ref()],
-        _ => arr_at(p, key).iter().filter_map(|x| x.as_str()).collect(),
+fn strings<'v>(p: Value<'v>, key: &str) -> Vec<&'v str> {
+    match get(p, key).map(view) {
+        Some(J::Str(s)) => vec![s],
+        _ => arr_at(p, key)
+            .iter()
+            .filter_map(simd_json::prelude::ValueIntoString::into_string)
+            .collect(),
     }
 }
 
 /// MCP tools have no known schema: the first scalar argument says the most.
-fn first_scalar_arg<'v>(p: &'v Value<'v>) -> Option<Cow<'v, str>> {
-    p.as_object()?.iter().find_map(|(_, v)| match v {
-        Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
-        Value::Static(simd_json::StaticNode::Null) => None,
-        Value::Static(n) => Some(Cow::Owned(n.to_string())),
+fn first_scalar_arg(p: Value<'_>) -> Option<Cow<'_, str>> {
+    p.as_object()?.iter().find_map(|(_, v)| match view(v) {
+        J::Str(s) => Some(Cow::Borrowed(s)),
+        J::Null => None,
+        J::Scalar(n) => Some(Cow::Owned(to_json(n))),
         _ => None,
     })
 }
@@ -361,7 +363,7 @@ const SHELL_FAILURES: [&str; 5] = [
 ];
 
 /// A `tool_result` line; also says whether it is a policy denial.
-fn tool_result<'v>(v: &'v Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
+fn tool_result<'v>(v: Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
     let id = cow_at(v, "tool_id").unwrap_or_default();
     let output = str_at(v, "output");
     let err = get(v, "error").filter(|e| e.as_object().is_some());
@@ -396,7 +398,7 @@ fn tool_result<'v>(v: &'v Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, boo
     )
 }
 
-fn result<'v>(v: &'v Value<'v>, started_ms: Option<u64>) -> SessionResult<'v> {
+fn result(v: Value<'_>, started_ms: Option<u64>) -> SessionResult<'_> {
     let outcome = str_at(v, "status");
     let err = get(v, "error").filter(|e| e.as_object().is_some());
     let err_type = err.and_then(|e| str_at(e, "type"));
@@ -420,7 +422,7 @@ fn result<'v>(v: &'v Value<'v>, started_ms: Option<u64>) -> SessionResult<'v> {
         .map(|o| {
             o.iter()
                 .map(|(k, m)| ModelUsage {
-                    model: Cow::Borrowed(k.as_ref()),
+                    model: Cow::Borrowed(k),
                     tokens: tokens(m),
                     cost_usd: None,
                 })
@@ -446,7 +448,7 @@ fn result<'v>(v: &'v Value<'v>, started_ms: Option<u64>) -> SessionResult<'v> {
 
 /// `stats` (or one of `stats.models`): `input_tokens` is the whole prompt,
 /// `cached` and `input` its cached and uncached parts.
-fn tokens(s: &Value<'_>) -> Tokens {
+fn tokens(s: Value<'_>) -> Tokens {
     let prompt = u64_at(s, "input_tokens");
     let cached = u64_at(s, "cached");
     let input = u64_at(s, "input").or_else(|| match (prompt, cached) {

@@ -22,8 +22,12 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io;
 
-use simd_json::BorrowedValue as Value;
 use simd_json::prelude::*;
+use simd_json::tape::Tape;
+
+/// A parsed JSON value: a view into the decoder's reused simd-json tape.
+/// Copyable, allocation-free; strings borrow from the line.
+pub(crate) type Value<'v> = simd_json::tape::Value<'v, 'v>;
 
 use crate::event::{Event, EventKind, Producer, Question, Todo, Unknown};
 use crate::input::Line;
@@ -94,8 +98,12 @@ pub type Emit<'e> = dyn FnMut(&Event<'_>) -> io::Result<()> + 'e;
 /// Turns lines into events. One per input source: it carries per-stream
 /// state (the producer it detected, which API messages were counted…).
 pub struct Decoder {
+    /// The line being parsed, followed by simd-json's padding.
     scratch: Vec<u8>,
     buffers: simd_json::Buffers,
+    /// The tape of the last line, kept empty between lines for its
+    /// allocation (a `'static` tape holds no borrow).
+    tape: Option<Tape<'static>>,
     /// Forced with `--from`.
     forced: Option<Producer>,
     /// Decided from the first recognisable line.
@@ -136,6 +144,7 @@ impl Decoder {
         Decoder {
             scratch: Vec::new(),
             buffers: simd_json::Buffers::default(),
+            tape: None,
             forced: producer,
             latched: None,
             states: States::default(),
@@ -173,81 +182,108 @@ impl Decoder {
         let Decoder {
             scratch,
             buffers,
+            tape,
             forced,
             latched,
             states,
         } = self;
+        // Parsed in place in one copy of the line (simd-json unescapes
+        // strings in it), padded as simd-json needs, into a reused tape: no
+        // allocation per line once the buffers have grown.
         scratch.clear();
         scratch.extend_from_slice(bytes);
-        let value = match simd_json::to_borrowed_value_with_buffers(scratch, buffers) {
-            Ok(v) => v,
-            Err(e) => {
-                let producer = forced.or(*latched).unwrap_or(Producer::Claude);
-                let parsed = (offset, bytes);
-                return classify_failure((text_offset, text), parsed, line, producer, &e, emit);
-            }
-        };
-        // simd-json validated the whole line as UTF-8: the verbatim text
-        // (`Ctx::raw`, for the few events that keep it) is taken only when
-        // needed, not for every line.
-        let raw = bytes;
-        if value.as_object().is_none() {
-            return Ok(Decoded::Skipped(LineProblem::NotAnObject {
-                found: type_name(&value),
-            }));
+        scratch.resize(bytes.len() + simd_json::INPUT_PADDING, 0);
+        let mut parsed: Tape<'_> = tape.take().unwrap_or_else(|| Tape(Vec::new())).reset();
+        if let Err(e) = simd_json::fill_tape_padded(scratch, bytes.len(), buffers, &mut parsed) {
+            *tape = Some(parsed.reset());
+            let producer = forced.or(*latched).unwrap_or(Producer::Claude);
+            let parsed = (offset, bytes);
+            return classify_failure((text_offset, text), parsed, line, producer, &e, emit);
         }
-        if native::is_native(&value) {
-            let ctx = Ctx {
-                line: line.number,
-                raw,
-                producer: Producer::Claude,
-            };
-            native::decode(&value, &ctx, emit)?;
-            return Ok(Decoded::Events);
-        }
-        let producer = match (*forced, *latched) {
-            (Some(p), _) => p,
-            (None, Some(p)) => match detect::opener(&value) {
-                // Logs of different agents concatenated into one input: a
-                // line that can only start another producer's stream
-                // switches to it.
-                Some(q) if q != p => {
-                    // The first stream ended here: let it close.
-                    finish_producer(Some(p), states, emit)?;
-                    *latched = Some(q);
-                    q
-                }
-                _ => p,
-            },
-            (None, None) => match detect(&value) {
-                Some(p) => {
-                    *latched = Some(p);
-                    p
-                }
-                // An ambiguous line before any recognisable one: read it the
-                // Claude way (Qwen, Amp and Cursor share these shapes).
-                None => Producer::Claude,
-            },
-        };
+        let res = decode_value(
+            parsed.as_value(),
+            line,
+            bytes,
+            *forced,
+            latched,
+            states,
+            emit,
+        );
+        *tape = Some(parsed.reset());
+        res
+    }
+}
+
+/// The rest of [`Decoder::decode`], once the line is parsed.
+fn decode_value<'v>(
+    value: Value<'v>,
+    line: &Line<'_>,
+    bytes: &'v [u8],
+    forced: Option<Producer>,
+    latched: &mut Option<Producer>,
+    states: &mut States,
+    emit: &mut Emit<'_>,
+) -> io::Result<Decoded> {
+    // simd-json validated the whole line as UTF-8: the verbatim text
+    // (`Ctx::raw`, for the few events that keep it) is taken only when
+    // needed, not for every line.
+    let raw = bytes;
+    if value.as_object().is_none() {
+        return Ok(Decoded::Skipped(LineProblem::NotAnObject {
+            found: type_name(value),
+        }));
+    }
+    if native::is_native(value) {
         let ctx = Ctx {
             line: line.number,
             raw,
-            producer,
+            producer: Producer::Claude,
         };
-        match producer {
-            Producer::Claude => claude::decode(&value, &ctx, &mut states.claude, emit)?,
-            Producer::ClaudeTranscript => {
-                transcript::decode(&value, &ctx, &mut states.transcript, emit)?;
-            }
-            Producer::Codex => codex::decode(&value, &ctx, &mut states.codex, emit)?,
-            Producer::Gemini => gemini::decode(&value, &ctx, &mut states.gemini, emit)?,
-            Producer::OpenCode => opencode::decode(&value, &ctx, &mut states.opencode, emit)?,
-            Producer::Qwen => qwen::decode(&value, &ctx, &mut states.qwen, emit)?,
-            Producer::Amp => amp::decode(&value, &ctx, &mut states.amp, emit)?,
-            Producer::Cursor => cursor::decode(&value, &ctx, &mut states.cursor, emit)?,
-        }
-        Ok(Decoded::Events)
+        native::decode(value, &ctx, emit)?;
+        return Ok(Decoded::Events);
     }
+    let producer = match (forced, *latched) {
+        (Some(p), _) => p,
+        (None, Some(p)) => match detect::opener(value) {
+            // Logs of different agents concatenated into one input: a
+            // line that can only start another producer's stream
+            // switches to it.
+            Some(q) if q != p => {
+                // The first stream ended here: let it close.
+                finish_producer(Some(p), states, emit)?;
+                *latched = Some(q);
+                q
+            }
+            _ => p,
+        },
+        (None, None) => match detect(value) {
+            Some(p) => {
+                *latched = Some(p);
+                p
+            }
+            // An ambiguous line before any recognisable one: read it the
+            // Claude way (Qwen, Amp and Cursor share these shapes).
+            None => Producer::Claude,
+        },
+    };
+    let ctx = Ctx {
+        line: line.number,
+        raw,
+        producer,
+    };
+    match producer {
+        Producer::Claude => claude::decode(value, &ctx, &mut states.claude, emit)?,
+        Producer::ClaudeTranscript => {
+            transcript::decode(value, &ctx, &mut states.transcript, emit)?;
+        }
+        Producer::Codex => codex::decode(value, &ctx, &mut states.codex, emit)?,
+        Producer::Gemini => gemini::decode(value, &ctx, &mut states.gemini, emit)?,
+        Producer::OpenCode => opencode::decode(value, &ctx, &mut states.opencode, emit)?,
+        Producer::Qwen => qwen::decode(value, &ctx, &mut states.qwen, emit)?,
+        Producer::Amp => amp::decode(value, &ctx, &mut states.amp, emit)?,
+        Producer::Cursor => cursor::decode(value, &ctx, &mut states.cursor, emit)?,
+    }
+    Ok(Decoded::Events)
 }
 
 /// Let `producer`'s module emit what it held back for the end of its stream.
@@ -290,11 +326,7 @@ impl<'a> Ctx<'a> {
 
 /// A line of a producer whose decoder does not know it: kept verbatim as an
 /// `unknown` event named by its `type` (and `subtype`).
-pub(crate) fn unknown_line<'v>(
-    v: &'v Value<'v>,
-    ctx: &Ctx<'v>,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
+pub(crate) fn unknown_line<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     let ty = str_at(v, "type").unwrap_or("");
     let type_name = match str_at(v, "subtype").filter(|s| !s.is_empty()) {
         Some(sub) => Cow::Owned(format!("{ty}/{sub}")),
@@ -340,7 +372,9 @@ fn trim(line: &[u8]) -> (usize, &[u8]) {
 /// wrapped comes back unchanged. Raw ESC is never valid inside JSON, so
 /// nothing that belongs to an event is removed.
 fn strip_terminal_noise(line: &[u8]) -> (usize, &[u8]) {
-    if !line.contains(&0x1b) {
+    // `line` comes trimmed: noise can only be an escape at either end
+    // (checked without a pass over the whole line).
+    if line.first() != Some(&0x1b) && trailing_escape_len(line).is_none() {
         return (0, line);
     }
     let mut start = 0;
@@ -497,7 +531,7 @@ fn describe(e: &simd_json::ErrorType) -> String {
     }
 }
 
-fn type_name(v: &Value<'_>) -> &'static str {
+fn type_name(v: Value<'_>) -> &'static str {
     match v.value_type() {
         simd_json::ValueType::Array => "array",
         simd_json::ValueType::String => "string",
@@ -509,20 +543,20 @@ fn type_name(v: &Value<'_>) -> &'static str {
 
 // Lenient field access: a missing or wrongly typed field is `None`, never an error.
 
-pub(crate) fn get<'v>(v: &'v Value<'v>, key: &str) -> Option<&'v Value<'v>> {
-    v.as_object()?.get(key)
+pub(crate) fn get<'v>(v: Value<'v>, key: &str) -> Option<Value<'v>> {
+    v.get(key)
 }
 
-pub(crate) fn str_at<'v>(v: &'v Value<'v>, key: &str) -> Option<&'v str> {
-    get(v, key)?.as_str()
+pub(crate) fn str_at<'v>(v: Value<'v>, key: &str) -> Option<&'v str> {
+    v.get(key)?.into_string()
 }
 
-pub(crate) fn cow_at<'v>(v: &'v Value<'v>, key: &str) -> Option<Cow<'v, str>> {
+pub(crate) fn cow_at<'v>(v: Value<'v>, key: &str) -> Option<Cow<'v, str>> {
     str_at(v, key).map(Cow::Borrowed)
 }
 
-pub(crate) fn u64_at(v: &Value<'_>, key: &str) -> Option<u64> {
-    let x = v.as_object()?.get(key)?;
+pub(crate) fn u64_at(v: Value<'_>, key: &str) -> Option<u64> {
+    let x = v.get(key)?;
     x.as_u64().or_else(|| {
         // Some producers write integral floats (`605.0`); accept them.
         let f = x.as_f64()?;
@@ -531,28 +565,110 @@ pub(crate) fn u64_at(v: &Value<'_>, key: &str) -> Option<u64> {
     })
 }
 
-pub(crate) fn f64_at(v: &Value<'_>, key: &str) -> Option<f64> {
-    v.as_object()?
-        .get(key)?
-        .cast_f64()
-        .filter(|f| f.is_finite())
+pub(crate) fn f64_at(v: Value<'_>, key: &str) -> Option<f64> {
+    v.get(key)?.cast_f64().filter(|f| f.is_finite())
 }
 
-pub(crate) fn bool_at(v: &Value<'_>, key: &str) -> Option<bool> {
-    v.as_object()?.get(key)?.as_bool()
+pub(crate) fn bool_at(v: Value<'_>, key: &str) -> Option<bool> {
+    v.get(key)?.as_bool()
 }
 
-pub(crate) fn arr_at<'v>(v: &'v Value<'v>, key: &str) -> &'v [Value<'v>] {
-    get(v, key)
-        .and_then(|x| x.as_array())
-        .map_or(&[], |a| a.as_slice())
+/// True for JSON `null`.
+pub(crate) fn is_null(v: Value<'_>) -> bool {
+    v.value_type() == simd_json::ValueType::Null
+}
+
+/// The array `key` (empty when missing or not an array).
+pub(crate) fn arr_at<'v>(v: Value<'v>, key: &str) -> Arr<'v> {
+    Arr(v.get(key).and_then(|x| x.as_array()))
+}
+
+/// An array, or nothing: what [`arr_at`] found.
+#[derive(Clone, Copy)]
+pub(crate) struct Arr<'v>(Option<simd_json::tape::Array<'v, 'v>>);
+
+impl<'v> Arr<'v> {
+    /// `v` if it is an array, else empty.
+    pub(crate) fn of(v: Value<'v>) -> Arr<'v> {
+        Arr(v.as_array())
+    }
+
+    /// No array.
+    pub(crate) fn of_nothing() -> Arr<'v> {
+        Arr(None)
+    }
+
+    /// The items.
+    pub(crate) fn iter(self) -> Items<'v> {
+        Items(self.0.map(|a| a.iter()))
+    }
+
+    /// Number of items.
+    pub(crate) fn len(self) -> usize {
+        self.0.map_or(0, |a| a.len())
+    }
+
+    /// True without items.
+    pub(crate) fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The first item.
+    pub(crate) fn first(self) -> Option<Value<'v>> {
+        self.0.and_then(|a| a.get(0))
+    }
+}
+
+impl<'v> IntoIterator for Arr<'v> {
+    type Item = Value<'v>;
+    type IntoIter = Items<'v>;
+    fn into_iter(self) -> Items<'v> {
+        self.iter()
+    }
+}
+
+/// Iterator over an array's items (see [`Arr`]).
+pub(crate) struct Items<'v>(Option<simd_json::tape::array::Iter<'v, 'v>>);
+
+impl<'v> Iterator for Items<'v> {
+    type Item = Value<'v>;
+    fn next(&mut self) -> Option<Value<'v>> {
+        self.0.as_mut()?.next()
+    }
+}
+
+/// What a value is, for `match`.
+pub(crate) enum J<'v> {
+    /// `null`
+    Null,
+    /// A string.
+    Str(&'v str),
+    /// An array.
+    Arr(Arr<'v>),
+    /// An object.
+    Obj,
+    /// A number or boolean.
+    Scalar(Value<'v>),
+}
+
+/// The [`J`] view of `v`.
+pub(crate) fn view(v: Value<'_>) -> J<'_> {
+    if let Some(s) = v.into_string() {
+        return J::Str(s);
+    }
+    match v.value_type() {
+        simd_json::ValueType::Null => J::Null,
+        simd_json::ValueType::Array => J::Arr(Arr::of(v)),
+        simd_json::ValueType::Object => J::Obj,
+        _ => J::Scalar(v),
+    }
 }
 
 /// Strings of an array (other items are skipped; `{name}` objects give their name).
-pub(crate) fn strings_at<'v>(v: &'v Value<'v>, key: &str) -> Vec<Cow<'v, str>> {
+pub(crate) fn strings_at<'v>(v: Value<'v>, key: &str) -> Vec<Cow<'v, str>> {
     arr_at(v, key)
         .iter()
-        .filter_map(|x| x.as_str().or_else(|| str_at(x, "name")))
+        .filter_map(|x| x.into_string().or_else(|| str_at(x, "name")))
         .map(Cow::Borrowed)
         .collect()
 }
@@ -560,7 +676,7 @@ pub(crate) fn strings_at<'v>(v: &'v Value<'v>, key: &str) -> Vec<Cow<'v, str>> {
 /// A todo list: the items of the array `key`, their text from the first of
 /// `content_keys` present, their status in Claude's words (`pending`,
 /// `in_progress`, `completed`) whatever the producer's spelling.
-pub(crate) fn todos_at<'v>(v: &'v Value<'v>, key: &str, content_keys: &[&str]) -> Vec<Todo<'v>> {
+pub(crate) fn todos_at<'v>(v: Value<'v>, key: &str, content_keys: &[&str]) -> Vec<Todo<'v>> {
     arr_at(v, key)
         .iter()
         .map(|t| Todo {
@@ -590,7 +706,7 @@ pub(crate) fn todo_status(s: &str) -> Cow<'_, str> {
 /// text from the first of `question_keys`, option labels from strings or
 /// `{label}` objects.
 pub(crate) fn questions_at<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     key: &str,
     question_keys: &[&str],
 ) -> Vec<Question<'v>> {
@@ -603,7 +719,7 @@ pub(crate) fn questions_at<'v>(
                 .unwrap_or_default(),
             options: arr_at(q, "options")
                 .iter()
-                .filter_map(|o| o.as_str().or_else(|| str_at(o, "label")))
+                .filter_map(|o| o.into_string().or_else(|| str_at(o, "label")))
                 .map(Cow::Borrowed)
                 .collect(),
         })
@@ -611,7 +727,7 @@ pub(crate) fn questions_at<'v>(
 }
 
 /// Compact JSON text of a value (for tool inputs and the like).
-pub(crate) fn to_json(v: &Value<'_>) -> String {
+pub(crate) fn to_json(v: Value<'_>) -> String {
     v.encode()
 }
 

@@ -5,8 +5,7 @@
 use std::borrow::Cow;
 use std::io;
 
-use simd_json::BorrowedValue as Value;
-use simd_json::prelude::*;
+use super::Value;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
 use crate::event::{
@@ -16,11 +15,11 @@ use crate::event::{
 };
 
 /// A line of our own schema has a numeric `v` and a string `kind`.
-pub(crate) fn is_native(v: &Value<'_>) -> bool {
+pub(crate) fn is_native(v: Value<'_>) -> bool {
     u64_at(v, "v").is_some() && str_at(v, "kind").is_some() && get(v, "type").is_none()
 }
 
-pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     let producer = str_at(v, "producer")
         .and_then(Producer::from_name)
         .unwrap_or(Producer::Claude);
@@ -154,7 +153,7 @@ pub(crate) fn decode<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -
     })
 }
 
-fn tokens(t: &Value<'_>) -> Tokens {
+fn tokens(t: Value<'_>) -> Tokens {
     Tokens {
         input: u64_at(t, "input"),
         output: u64_at(t, "output"),

@@ -20,7 +20,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io;
 
-use simd_json::BorrowedValue as Value;
+use super::{J, Value, view};
 use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, to_json, u64_at};
@@ -183,7 +183,7 @@ impl<'v> Base<'v> {
 }
 
 pub(crate) fn decode<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -372,7 +372,7 @@ fn unknown<'v>(base: &Base<'v>, ctx: &Ctx<'v>, ty: &str, emit: &mut Emit<'_>) ->
 
 /// `step_finish.part.tokens`: `input` excludes cached tokens; `output`
 /// excludes `reasoning`, which is added back (it is billed as output).
-fn tokens(t: &Value<'_>) -> Tokens {
+fn tokens(t: Value<'_>) -> Tokens {
     let cache = get(t, "cache");
     let output = match (u64_at(t, "output"), u64_at(t, "reasoning")) {
         (None, None) => None,
@@ -387,7 +387,7 @@ fn tokens(t: &Value<'_>) -> Tokens {
 }
 
 /// `error: {name, data: {message, statusCode?}}` → (subtype, one-line text, HTTP status).
-fn error_summary<'v>(e: Option<&'v Value<'v>>) -> (Cow<'v, str>, String, Option<u64>) {
+fn error_summary(e: Option<Value<'_>>) -> (Cow<'_, str>, String, Option<u64>) {
     let Some(e) = e else {
         return (Cow::Borrowed("error"), "error".to_string(), None);
     };
@@ -423,7 +423,7 @@ fn error_summary<'v>(e: Option<&'v Value<'v>>) -> (Cow<'v, str>, String, Option<
 }
 
 /// A shell exit code (`metadata.exit`), integral floats accepted.
-fn exit_code(x: &Value<'_>) -> Option<i64> {
+fn exit_code(x: Value<'_>) -> Option<i64> {
     x.as_i64().or_else(|| {
         let f = x.as_f64()?;
         #[allow(clippy::cast_possible_truncation)] // range checked
@@ -443,7 +443,7 @@ fn is_denial(text: &str) -> bool {
 }
 
 fn tool_use<'v>(
-    p: &'v Value<'v>,
+    p: Value<'v>,
     base: &Base<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -474,7 +474,7 @@ fn tool_use<'v>(
     let (is_error, content): (bool, Cow<'v, str>) = if status == "error" {
         let e = st.and_then(|s| get(s, "error"));
         let text = match e {
-            Some(Value::String(s)) => Cow::Borrowed(s.as_ref()),
+            Some(s) if s.into_string().is_some() => Cow::Borrowed(s.into_string().unwrap_or("")),
             Some(other) => Cow::Owned(to_json(other)),
             None => Cow::Borrowed("tool error"),
         };
@@ -524,7 +524,7 @@ fn tool_use<'v>(
 fn tool_call<'v>(
     id: Cow<'v, str>,
     name: &'v str,
-    input: Option<&'v Value<'v>>,
+    input: Option<Value<'v>>,
     message_id: Option<Cow<'v, str>>,
 ) -> ToolCall<'v> {
     let mut call = ToolCall {
@@ -551,7 +551,7 @@ fn tool_call<'v>(
 }
 
 /// The one argument that says what an opencode tool call does.
-fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k).filter(|v| !v.is_empty());
     match name {
         "bash" => s("command"),
@@ -622,12 +622,12 @@ fn patch_files(text: &str) -> Option<String> {
 }
 
 /// Tools without a known schema: the first scalar argument says the most.
-fn first_scalar_arg<'v>(input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+fn first_scalar_arg(input: Value<'_>) -> Option<Cow<'_, str>> {
     let obj = input.as_object()?;
-    obj.iter().find_map(|(_, v)| match v {
-        Value::String(s) if !s.is_empty() => Some(Cow::Borrowed(s.as_ref())),
-        Value::Static(simd_json::StaticNode::Null) | Value::String(_) => None,
-        Value::Static(n) => Some(Cow::Owned(n.to_string())),
+    obj.iter().find_map(|(_, v)| match view(v) {
+        J::Str(s) if !s.is_empty() => Some(Cow::Borrowed(s)),
+        J::Null | J::Str(_) => None,
+        J::Scalar(n) => Some(Cow::Owned(to_json(n))),
         _ => None,
     })
 }

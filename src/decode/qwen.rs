@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 use std::io;
 
-use simd_json::BorrowedValue as Value;
+use super::{J, Value, view};
 use simd_json::prelude::*;
 
 use super::claude::content_text;
@@ -38,7 +38,7 @@ pub(crate) struct State {
 const API_ERROR_PREFIX: &str = "[API Error:";
 
 pub(crate) fn decode<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -60,7 +60,7 @@ pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()>
 
 /// An event of this line: session from `session_id`, parent from
 /// `parent_tool_use_id`.
-fn event<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
+fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
     Event {
         producer: ctx.producer,
         line: ctx.line,
@@ -70,7 +70,7 @@ fn event<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> 
     }
 }
 
-fn init<'v>(v: &'v Value<'v>) -> SessionStart<'v> {
+fn init(v: Value<'_>) -> SessionStart<'_> {
     SessionStart {
         model: cow_at(v, "model"),
         cwd: cow_at(v, "cwd"),
@@ -91,7 +91,7 @@ fn init<'v>(v: &'v Value<'v>) -> SessionStart<'v> {
     }
 }
 
-fn assistant<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     let msg = get(v, "message");
     let message_id = msg.and_then(|m| cow_at(m, "id"));
     let content = msg.and_then(|m| get(m, "content"));
@@ -123,18 +123,18 @@ fn assistant<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Re
         ))?;
     }
 
-    match content {
-        Some(Value::String(s)) => emit(&event(
+    match content.map(view) {
+        Some(J::Str(s)) => emit(&event(
             v,
             ctx,
             EventKind::Text(Text {
                 role: Role::Assistant,
-                text: Cow::Borrowed(s.as_ref()),
+                text: Cow::Borrowed(s),
                 message_id,
             }),
         )),
-        Some(Value::Array(blocks)) => {
-            for block in blocks.iter() {
+        Some(J::Arr(blocks)) => {
+            for block in blocks {
                 let message_id = message_id.clone();
                 let kind = match str_at(block, "type").unwrap_or("") {
                     "text" => EventKind::Text(Text {
@@ -163,10 +163,10 @@ fn assistant<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Re
 }
 
 /// The text of a message that is only Qwen's report of a failed API request.
-fn api_error_text<'v>(content: &'v Value<'v>) -> Option<Cow<'v, str>> {
-    let all_text = match content {
-        Value::String(_) => true,
-        Value::Array(blocks) => {
+fn api_error_text(content: Value<'_>) -> Option<Cow<'_, str>> {
+    let all_text = match view(content) {
+        J::Str(_) => true,
+        J::Arr(blocks) => {
             !blocks.is_empty() && blocks.iter().all(|b| str_at(b, "type") == Some("text"))
         }
         _ => false,
@@ -192,7 +192,7 @@ fn api_error_status(text: &str) -> Option<u64> {
 
 /// The all-zero usage on the text/thinking message that precedes a tool
 /// call in the same response: the real usage is on the tool call's message.
-fn is_placeholder_usage(u: &Value<'_>) -> bool {
+fn is_placeholder_usage(u: Value<'_>) -> bool {
     ["input_tokens", "output_tokens", "cache_read_input_tokens"]
         .iter()
         .all(|k| u64_at(u, k).is_none_or(|n| n == 0))
@@ -200,7 +200,7 @@ fn is_placeholder_usage(u: &Value<'_>) -> bool {
 
 /// Qwen's `input_tokens` counts the whole prompt, cached part included;
 /// the model's `input` is the uncached part.
-fn tokens(u: &Value<'_>) -> Tokens {
+fn tokens(u: Value<'_>) -> Tokens {
     let cache_read = u64_at(u, "cache_read_input_tokens");
     Tokens {
         input: u64_at(u, "input_tokens").map(|i| i.saturating_sub(cache_read.unwrap_or(0))),
@@ -210,7 +210,7 @@ fn tokens(u: &Value<'_>) -> Tokens {
     }
 }
 
-fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
+fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
     let name = str_at(block, "name").unwrap_or("");
     let input = get(block, "input");
     ToolCall {
@@ -230,11 +230,11 @@ fn tool_call<'v>(block: &'v Value<'v>, message_id: Option<Cow<'v, str>>) -> Tool
     }
 }
 
-fn todos<'v>(input: &'v Value<'v>) -> Vec<Todo<'v>> {
+fn todos(input: Value<'_>) -> Vec<Todo<'_>> {
     super::todos_at(input, "todos", &["content", "subject"])
 }
 
-fn questions<'v>(input: &'v Value<'v>) -> Vec<Question<'v>> {
+fn questions(input: Value<'_>) -> Vec<Question<'_>> {
     super::questions_at(input, "questions", &["question"])
 }
 
@@ -270,7 +270,7 @@ fn claude_equivalent(name: &str) -> Option<&'static str> {
 }
 
 /// The one argument that says what a Qwen tool call does.
-pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, str>> {
+pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k);
     match name {
         // Before 0.1 the file tools took `absolute_path`.
@@ -294,7 +294,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: &'v Value<'v>) -> Option<Cow<'v, st
     }
 }
 
-fn result<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     for d in arr_at(v, "permission_denials") {
         let name = str_at(d, "tool_name").unwrap_or("");
         emit(&event(
@@ -309,17 +309,20 @@ fn result<'v>(v: &'v Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Resul
         ))?;
     }
     let subtype = str_at(v, "subtype");
-    let text = match get(v, "result") {
-        Some(Value::String(s)) => Some(Cow::Borrowed(s.as_ref())),
-        Some(Value::Static(simd_json::StaticNode::Null)) | None => None,
-        Some(other) => Some(Cow::Owned(to_json(other))),
+    let result = get(v, "result");
+    let text = match result.map(view) {
+        Some(J::Str(s)) => Some(Cow::Borrowed(s)),
+        Some(J::Null) | None => None,
+        Some(_) => result.map(|r| Cow::Owned(to_json(r))),
     };
     let api_error = text
         .as_deref()
         .is_some_and(|t| t.trim_start().starts_with(API_ERROR_PREFIX));
     let mut errors = strings_at(v, "errors");
     match get(v, "error") {
-        Some(Value::String(s)) => errors.push(Cow::Borrowed(s.as_ref())),
+        Some(e) if e.into_string().is_some() => {
+            errors.push(Cow::Borrowed(e.into_string().unwrap_or("")));
+        }
         Some(e) => {
             if let Some(m) = cow_at(e, "message") {
                 errors.push(m);

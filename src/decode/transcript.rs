@@ -29,7 +29,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::io;
 
-use simd_json::BorrowedValue as Value;
+use super::{Arr, J, Value, view};
 use simd_json::prelude::*;
 
 use super::claude::{self, Base};
@@ -283,7 +283,7 @@ impl Out<'_, '_> {
 }
 
 pub(crate) fn decode<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -413,7 +413,7 @@ pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
 
 /// A conversation entry: `user`, `assistant`, `system`, `attachment`.
 fn entry<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     ty: &'v str,
     state: &mut State,
@@ -491,10 +491,10 @@ fn entry<'v>(
     let content = msg.and_then(|m| get(m, "content"));
     let results = content.and_then(|c| c.as_array()).map_or(0, |a| {
         a.iter()
-            .filter(|b| str_at(b, "type") == Some("tool_result"))
+            .filter(|b| str_at(*b, "type") == Some("tool_result"))
             .count()
     });
-    let blocks = content.and_then(|c| c.as_array()).map_or(1, Vec::len);
+    let blocks = content.and_then(|c| c.as_array()).map_or(1, |a| a.len());
     // A user entry that is more than tool results: a prompt, injected text.
     let prompt = ty == "user" && (results == 0 || results < blocks);
     let msg_id = if ty == "assistant" {
@@ -636,7 +636,7 @@ fn entry<'v>(
 }
 
 fn assistant<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
     side: bool,
@@ -647,9 +647,7 @@ fn assistant<'v>(
     let msg = get(v, "message");
     let model = msg.and_then(|m| str_at(m, "model"));
     let content = msg.and_then(|m| get(m, "content"));
-    let blocks = content
-        .and_then(|c| c.as_array())
-        .map_or(&[][..], |a| a.as_slice());
+    let blocks = content.map_or(Arr::of_nothing(), Arr::of);
     // The CLI reports a failed API request as an assistant message of its
     // own making; it is an error, not something the model said.
     let api_error = model == Some("<synthetic>")
@@ -734,7 +732,7 @@ fn assistant<'v>(
         if let Some(e) = &error_text {
             last.error = Some(e.clone());
         } else {
-            if let Some(Value::String(s)) = content {
+            if let Some(J::Str(s)) = content.map(view) {
                 last.text = Some(s.to_string());
             }
             for b in blocks {
@@ -763,7 +761,7 @@ fn assistant<'v>(
 }
 
 fn user<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
     side: bool,
@@ -773,10 +771,9 @@ fn user<'v>(
     let content = get(v, "message").and_then(|m| get(m, "content"));
     let meta = bool_at(v, "isMeta") == Some(true);
     let answered: Vec<&str> = content
-        .and_then(|c| c.as_array())
-        .map_or(&[][..], |a| a.as_slice())
+        .map_or(Arr::of_nothing(), Arr::of)
         .iter()
-        .filter(|b| str_at(b, "type") == Some("tool_result"))
+        .filter(|b| str_at(*b, "type") == Some("tool_result"))
         .filter_map(|b| str_at(b, "tool_use_id"))
         .collect();
     // An Agent call's result names the sub-agent it started.
@@ -834,7 +831,7 @@ fn user<'v>(
             "summary of the compacted conversation, given to the model".into(),
         ));
     }
-    if let Some(Value::String(s)) = content
+    if let Some(J::Str(s)) = content.map(view)
         && s.trim_start().starts_with("<task-notification>")
     {
         // A background task (sub-agent, shell) finished: the CLI tells the
@@ -857,7 +854,7 @@ fn user<'v>(
 }
 
 fn system<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
     out: &mut Out<'_, '_>,
@@ -920,7 +917,7 @@ fn system<'v>(
             } else {
                 let why = errors
                     .first()
-                    .and_then(|e| e.as_str().or_else(|| str_at(e, "message")))
+                    .and_then(|e| e.into_string().or_else(|| str_at(e, "message")))
                     .or_else(|| str_at(v, "stopReason"))
                     .unwrap_or("");
                 let mut t = String::from(if stopped {
@@ -947,7 +944,7 @@ fn system<'v>(
 }
 
 fn attachment<'v>(
-    v: &'v Value<'v>,
+    v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
     out: &mut Out<'_, '_>,
@@ -1203,7 +1200,7 @@ fn abandoned(tree: &Tree, root: &str, from: u64) -> String {
     )
 }
 
-fn cost_state(v: &Value<'_>) -> Cost {
+fn cost_state(v: Value<'_>) -> Cost {
     // Held past the line, so owned.
     let models = super::claude::model_usage(v)
         .into_iter()
@@ -1220,26 +1217,26 @@ fn cost_state(v: &Value<'_>) -> Cost {
 }
 
 /// The text of a user message: its string, or its first text block.
-fn first_text<'v>(content: Option<&'v Value<'v>>) -> Option<&'v str> {
-    match content? {
-        Value::String(s) => Some(s.as_ref()),
-        Value::Array(blocks) => blocks
+fn first_text(content: Option<Value<'_>>) -> Option<&str> {
+    match view(content?) {
+        J::Str(s) => Some(s),
+        J::Arr(blocks) => blocks
             .iter()
-            .find(|b| str_at(b, "type") == Some("text"))
+            .find(|b| str_at(*b, "type") == Some("text"))
             .and_then(|b| str_at(b, "text")),
         _ => None,
     }
 }
 
 /// The message of an API error object, however deeply the SDK nested it.
-fn error_message<'v>(e: &'v Value<'v>) -> Option<&'v str> {
+fn error_message(e: Value<'_>) -> Option<&str> {
     let mut cur = e;
     for _ in 0..4 {
         if let Some(m) = str_at(cur, "message") {
             return Some(m);
         }
         cur = get(cur, "error")?;
-        if let Some(s) = cur.as_str() {
+        if let Some(s) = cur.into_string() {
             return Some(s);
         }
     }

@@ -352,11 +352,8 @@ fn push_json_str(b: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     let mut done = 0;
     let mut i = 0;
-    while let Some(p) = bytes[i..]
-        .iter()
-        .position(|&c| STRING_SPECIAL[usize::from(c)])
-    {
-        i += p;
+    while let Some(p) = crate::render::find_special(bytes, i, &STRING_SPECIAL) {
+        i = p;
         let short: &[u8] = match bytes[i] {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",
@@ -427,8 +424,8 @@ fn push_safe_json(b: &mut Vec<u8>, json: &str) {
     let bytes = json.as_bytes();
     let mut done = 0;
     let mut i = 0;
-    while let Some(p) = bytes[i..].iter().position(|&c| RAW_SPECIAL[usize::from(c)]) {
-        i += p;
+    while let Some(p) = crate::render::find_special(bytes, i, &RAW_SPECIAL) {
+        i = p;
         match escape_at(bytes, i) {
             None => i += 1,
             Some((len, cp)) => {
@@ -450,6 +447,38 @@ fn push_safe_json(b: &mut Vec<u8>, json: &str) {
 mod tests {
     use super::*;
     use crate::render::sanitize::is_unsafe;
+
+    proptest::proptest! {
+        #[test]
+        fn the_word_scan_finds_what_the_byte_scan_finds(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80),
+            from in 0usize..80,
+            quotes in proptest::prelude::any::<bool>(),
+        ) {
+            let table = if quotes { &STRING_SPECIAL } else { &RAW_SPECIAL };
+            let from = from.min(bytes.len());
+            let naive = bytes[from..].iter().position(|&c| table[usize::from(c)]).map(|p| from + p);
+            proptest::prop_assert_eq!(crate::render::find_special(&bytes, from, table), naive);
+        }
+    }
+
+    #[test]
+    fn the_word_scan_sees_every_special_byte_at_every_offset() {
+        for table in [&STRING_SPECIAL, &RAW_SPECIAL] {
+            for b in 0..=255u8 {
+                for at in 0..20 {
+                    let mut bytes = vec![b'a'; 20];
+                    bytes[at] = b;
+                    let want = table[usize::from(b)].then_some(at);
+                    assert_eq!(
+                        crate::render::find_special(&bytes, 0, table),
+                        want,
+                        "{b:#x} at {at}"
+                    );
+                }
+            }
+        }
+    }
 
     fn json_str(s: &str) -> String {
         let mut b = Vec::new();

@@ -86,6 +86,37 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
     }
 }
 
+/// Index of the first byte at or after `i` that `table` flags. Eight bytes
+/// at a time: a word is looked at byte by byte only when it holds a byte
+/// the tables can flag (C0, `"`, `\\`, DEL, or any non-ASCII byte), so
+/// plain text is scanned at a fraction of an instruction per byte.
+pub(crate) fn find_special(bytes: &[u8], mut i: usize, table: &[bool; 256]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is zero (exact for "any byte", which is all that is asked).
+    let has_zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let maybe = (x.wrapping_sub(LO * 0x20) & !x & HI)
+            | has_zero(x ^ (LO * u64::from(b'"')))
+            | has_zero(x ^ (LO * u64::from(b'\\')))
+            | has_zero(x ^ (LO * 0x7f))
+            | (x & HI);
+        if maybe != 0
+            && let Some(p) = chunk.iter().position(|&c| table[usize::from(c)])
+        {
+            return Some(i + p);
+        }
+        i += 8;
+    }
+    bytes[i..]
+        .iter()
+        .position(|&c| table[usize::from(c)])
+        .map(|p| i + p)
+}
+
 /// `1234` → `1.2k`, `1234567` → `1.2M`.
 pub(crate) fn fmt_count(out: &mut String, n: u64) {
     #[allow(clippy::cast_precision_loss)] // display only

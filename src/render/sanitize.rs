@@ -44,10 +44,24 @@ pub fn is_unsafe(c: char) -> bool {
 /// control, DEL, or the lead byte of the two- and three-byte sequences the
 /// C1 and bidi characters use (`C2`, `D8`, `E2`). Cheap enough to run over
 /// every span; the char-level check starts from there.
-fn first_suspect(s: &str) -> Option<usize> {
-    s.bytes()
-        .position(|b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xd8 || b == 0xe2)
+fn first_suspect(s: &str, from: usize) -> Option<usize> {
+    crate::render::find_special(s.as_bytes(), from, &SUSPECT)
 }
+
+/// The bytes [`first_suspect`] looks for.
+const SUSPECT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t[0xd8] = true;
+    t[0xe2] = true;
+    t
+};
 
 fn needs_escape(c: char, keep_newline: bool) -> bool {
     if c == '\n' {
@@ -70,15 +84,17 @@ pub fn sanitize_line(s: &str) -> Cow<'_, str> {
 }
 
 fn escape(s: &str, keep_newline: bool) -> Cow<'_, str> {
-    let Some(suspect) = first_suspect(s) else {
-        return Cow::Borrowed(s);
-    };
-    let Some(first) = s[suspect..]
-        .char_indices()
-        .find(|&(_, c)| needs_escape(c, keep_newline))
-        .map(|(i, _)| suspect + i)
-    else {
-        return Cow::Borrowed(s);
+    // Every suspect byte starts a character; most (a line feed in
+    // multi-line text, `é`) need nothing, and the scan goes on after them.
+    let mut from = 0;
+    let first = loop {
+        let Some(at) = first_suspect(s, from) else {
+            return Cow::Borrowed(s);
+        };
+        match s[at..].chars().next() {
+            Some(c) if needs_escape(c, keep_newline) => break at,
+            _ => from = at + 1,
+        }
     };
     let mut out = String::with_capacity(s.len() + 16);
     out.push_str(&s[..first]);

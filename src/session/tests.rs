@@ -983,3 +983,35 @@ fn each_session_keeps_its_own_tools_and_source() {
     assert!(all[0].tools.iter().all(|t| t.errors == 0));
     assert!(all[1].tools.iter().any(|t| t.errors > 0));
 }
+
+#[test]
+fn a_long_session_forgets_old_answered_calls_but_not_open_ones() {
+    let mut lines = vec![
+        init("s", "m"),
+        call("s", None, "open", "Bash", r#"{"command":"sleep 1000"}"#),
+    ];
+    let n = 5 * KEEP_ANSWERED;
+    for i in 0..n {
+        let id = format!("t{i}");
+        lines.push(call("s", None, &id, "Read", r#"{"file_path":"/a"}"#));
+        lines.push(answer("s", None, &id, "ok", false));
+    }
+    // The most recent calls are still known: a late repeat finds its tool.
+    lines.push(answer("s", None, &format!("t{}", n - 1), "again", false));
+    lines.push(result("s", false));
+    let (session, obs) = run(&stream(&lines));
+    assert!(
+        session.calls.len() <= 2 * KEEP_ANSWERED + 1,
+        "{}",
+        session.calls.len()
+    );
+    let late = obs.iter().rev().find(|o| o.kind == "tool_result").unwrap();
+    assert_eq!(late.note.tool.as_deref(), Some("Read"));
+    // The call that never got an answer is still reported as such.
+    let res = obs.iter().find(|o| o.kind == "result").unwrap();
+    assert_eq!(
+        res.note.unanswered,
+        [("Bash".to_string(), Some("sleep 1000".to_string()))]
+    );
+    assert_eq!(only(&session).tool_calls, n as u64 + 1);
+}

@@ -423,7 +423,11 @@ fn the_corpus_is_detected_as_codex() {
         r#"{"type":"item.completed","item":{"id":"item_0","type":"error","message":"m"}}"#,
     ] {
         let mut bytes = line.as_bytes().to_vec();
-        let v = simd_json::to_borrowed_value(&mut bytes).unwrap();
-        assert_eq!(super::super::detect(&v), Some(Producer::Codex), "{line}");
+        let tape = simd_json::to_tape(&mut bytes).unwrap();
+        assert_eq!(
+            super::super::detect(tape.as_value()),
+            Some(Producer::Codex),
+            "{line}"
+        );
     }
 }
