@@ -164,6 +164,8 @@ pub fn opener(v: Value<'_>) -> Option<Producer> {
     let starts = match ty {
         "system" => str_at(v, "subtype") == Some("init"),
         "thread.started" | "init" | "step_start" => true,
+        // The bulk of a live Claude stream: never a transcript's first entry.
+        "stream_event" | "result" | "rate_limit_event" => false,
         // A transcript's first entry has no parent; before it come metadata
         // lines (`queue-operation`…) that no other stream prints.
         _ => get(v, "parentUuid").is_some_and(super::is_null) || TRANSCRIPT_TYPES.contains(&ty),

@@ -556,7 +556,11 @@ pub(crate) fn cow_at<'v>(v: Value<'v>, key: &str) -> Option<Cow<'v, str>> {
 }
 
 pub(crate) fn u64_at(v: Value<'_>, key: &str) -> Option<u64> {
-    let x = v.get(key)?;
+    u64_of(v.get(key)?)
+}
+
+/// A non-negative integer.
+pub(crate) fn u64_of(x: Value<'_>) -> Option<u64> {
     x.as_u64().or_else(|| {
         // Some producers write integral floats (`605.0`); accept them.
         let f = x.as_f64()?;
@@ -649,6 +653,13 @@ pub(crate) enum J<'v> {
     Obj,
     /// A number or boolean.
     Scalar(Value<'v>),
+}
+
+impl J<'_> {
+    /// True for a string.
+    pub(crate) fn is_str(&self) -> bool {
+        matches!(self, J::Str(_))
+    }
 }
 
 /// The [`J`] view of `v`.

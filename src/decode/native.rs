@@ -16,7 +16,21 @@ use crate::event::{
 
 /// A line of our own schema has a numeric `v` and a string `kind`.
 pub(crate) fn is_native(v: Value<'_>) -> bool {
-    u64_at(v, "v").is_some() && str_at(v, "kind").is_some() && get(v, "type").is_none()
+    // One pass over the keys, over as soon as a `type` shows that the line
+    // is a producer's (every line of every producer has one, mostly first).
+    let Some(obj) = v.as_object() else {
+        return false;
+    };
+    let (mut version, mut kind) = (false, false);
+    for (k, x) in &obj {
+        match k {
+            "type" => return false,
+            "v" => version = super::u64_of(x).is_some(),
+            "kind" => kind = super::view(x).is_str(),
+            _ => {}
+        }
+    }
+    version && kind
 }
 
 pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
