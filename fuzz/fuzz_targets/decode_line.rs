@@ -123,7 +123,7 @@ fn run(data: &[u8], cfg: Config, seed: Option<u32>) -> Outputs {
     let (plain, plain_err, plain_diag) = (o.into_inner(), e.into_inner(), diag.into_inner());
 
     let mut sink = Pretty::new(Ansi::new(Vec::new()), Ansi::new(Vec::new()), opts)
-        .with_summary(cfg.seed % 3 == 0);
+        .with_summary(cfg.seed.is_multiple_of(3));
     let mut diag = Diag::new(Vec::new(), false);
     let mut runner = Runner::new(&mut sink, &mut diag, cfg.max_line).with_producer(cfg.from);
     runner.source("fuzz", reader(data, seed)).unwrap();
@@ -131,7 +131,7 @@ fn run(data: &[u8], cfg: Config, seed: Option<u32>) -> Outputs {
     let (o, e) = sink.into_inner();
 
     // The summary formats: a table in colour, or JSON.
-    let json = cfg.seed % 2 == 0;
+    let json = cfg.seed.is_multiple_of(2);
     let alerts = Pretty::alerts_only(Ansi::new(Vec::new()), 3);
     let mut sink = SummarySink::new(Ansi::new(Vec::new()), alerts, json);
     let mut diag = Diag::new(Vec::new(), false);
