@@ -161,7 +161,8 @@ impl StatusLine {
             EventKind::ToolResult(r) => {
                 if let Some(i) = self.running.iter().position(|x| x.id == r.id) {
                     let done = self.running.remove(i);
-                    self.last_what = format!("{} (done)", done.label);
+                    let how = if r.is_error { "failed" } else { "done" };
+                    self.last_what = format!("{} ({how})", done.label);
                 }
             }
             EventKind::Text(_) => "text".clone_into(&mut self.last_what),

@@ -106,6 +106,12 @@ fn a_result_takes_the_tool_off_the_line() {
         text.contains("working — last: Bash npm test (done)"),
         "{text}"
     );
+    let failed = RESULT.replace(r#""content":"ok""#, r#""content":"boom","is_error":true"#);
+    let (mut st, _) = line(200, 30);
+    let mut f = Feeder::new();
+    feed(&mut f, &mut st, &[INIT, CALL, &failed], t0);
+    let text = st.text(t0, f.session());
+    assert!(text.contains("last: Bash npm test (failed)"), "{text}");
 }
 
 #[test]
