@@ -919,3 +919,19 @@ fn fuzz_minus_zero_survives_the_jsonl_round_trip() {
     assert_eq!(parse(&once), parse(&twice));
     assert!(once.out().contains(r#""a":-0,"b":-0.0,"c":1E2"#));
 }
+
+/// Fuzzer, fourth crash (`fuzz/artifacts/…/crash-f64ac2e9…`): a Qwen init
+/// line cut by NUL bytes and mutated keys. The overflow was in the fuzz
+/// harness's own seed arithmetic (fixed there); the input stays as a
+/// regression test of the paths it reaches: every producer, every
+/// verbosity, every sink, terminal-safe and with every JSONL line valid.
+#[test]
+fn fuzz_mutated_qwen_init_with_nul_bytes() {
+    let data = read(&fixture("fuzz/crash-f64ac2e9.bin"));
+    assert!(data.contains(&0), "the input keeps its NUL bytes");
+    for from in PRODUCERS {
+        for verbosity in [Verbosity::Quiet, Verbosity::Normal, Verbosity::Verbose] {
+            run_all(&data, from, verbosity).check(&format!("{from:?} {verbosity:?}"));
+        }
+    }
+}
