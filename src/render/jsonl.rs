@@ -348,6 +348,9 @@ const fn special(quotes: bool) -> [bool; 256] {
 /// `serde_json` does, and every other character that [`escape_at`] flags
 /// (C0, DEL, C1, bidi) as `\uXXXX`.
 fn push_json_str(b: &mut Vec<u8>, s: &str) {
+    // Room for the string and a few escapes: the copies below then never
+    // grow the buffer one piece at a time.
+    b.reserve(s.len() + s.len() / 16 + 2);
     b.push(b'"');
     let bytes = s.as_bytes();
     let mut done = 0;
