@@ -97,7 +97,10 @@ pub(crate) fn find_special(bytes: &[u8], mut i: usize, table: &[bool; 256]) -> O
     while let Some(chunk) = bytes.get(i..i + BLOCK) {
         let mut maybe = false;
         for &c in chunk {
-            maybe |= (c < 0x20) | (c == b'"') | (c == b'\\') | (c >= 0x7f);
+            // Bitwise on purpose: no branch, so the loop becomes vector code.
+            #[allow(clippy::needless_bitwise_bool)]
+            let special = (c < 0x20) | (c == b'"') | (c == b'\\') | (c >= 0x7f);
+            maybe |= special;
         }
         if maybe && let Some(p) = chunk.iter().position(|&c| table[usize::from(c)]) {
             return Some(i + p);
