@@ -80,11 +80,12 @@ struct Base {
 }
 
 impl Base {
-    fn event<'v>(&self, kind: EventKind<'v>) -> Event<'v> {
+    /// The event, its session borrowed from `self` (no copy per event).
+    fn event<'a>(&'a self, kind: EventKind<'a>) -> Event<'a> {
         Event {
             producer: self.producer,
             line: self.line,
-            session: self.session.clone().map(Cow::Owned),
+            session: self.session.as_deref().map(Cow::Borrowed),
             parent: None,
             kind,
         }
