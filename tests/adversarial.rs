@@ -927,7 +927,7 @@ fn fuzz_minus_zero_survives_the_jsonl_round_trip() {
 /// verbosity, every sink, terminal-safe and with every JSONL line valid.
 #[test]
 fn fuzz_mutated_qwen_init_with_nul_bytes() {
-    let data = read(&fixture("fuzz/crash-f64ac2e9.bin"));
+    let data = read(&fixture("misc/fuzz-crash-f64ac2e9.bin"));
     assert!(data.contains(&0), "the input keeps its NUL bytes");
     for from in PRODUCERS {
         for verbosity in [Verbosity::Quiet, Verbosity::Normal, Verbosity::Verbose] {

@@ -327,7 +327,10 @@ fn jsonl_loads_in_duckdb() {
     for (producer, files) in &all {
         let refs: Vec<&(PathBuf, usize)> = files.iter().collect();
         eprintln!("{producer}: {} files", refs.len());
-        check(&refs, "");
+        // A fixture folder of other files (no stream) has nothing to load.
+        if !refs.is_empty() {
+            check(&refs, "");
+        }
     }
     let mixed: Vec<&(PathBuf, usize)> = all.iter().flat_map(|(_, f)| f.iter()).collect();
     check(&mixed, ", maximum_depth = 1");
