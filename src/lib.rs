@@ -10,7 +10,7 @@
 //! The session observes every event before the filter looks at it, so
 //! totals, summaries and exit statuses do not depend on what is shown.
 //!
-//! The binary is a thin shell over [`run`]. Programs that receive a stream in
+//! The binary is a thin shell over [`run`](fn@run). Programs that receive a stream in
 //! chunks use [`Feeder`]:
 //!
 //! ```

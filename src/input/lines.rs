@@ -2,7 +2,7 @@
 //!
 //! The reader hands out complete lines that are already buffered and only
 //! reads again when none is left, so the caller can flush its output right
-//! before it may block (see [`crate::run`]). A line longer than the limit is
+//! before it may block (see [`crate::run`](mod@crate::run)). A line longer than the limit is
 //! not kept: the reader discards bytes until the next newline and reports the
 //! line as [`Frame::TooLong`], so memory stays bounded by the limit.
 
