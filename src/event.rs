@@ -464,6 +464,12 @@ impl Tokens {
         self.input.unwrap_or(0) + self.cache_read.unwrap_or(0) + self.cache_creation.unwrap_or(0)
     }
 
+    /// Input and output tokens together.
+    #[must_use]
+    pub fn total(&self) -> u64 {
+        self.total_input().saturating_add(self.output.unwrap_or(0))
+    }
+
     /// Share of input tokens served from the cache, in percent.
     #[must_use]
     pub fn cache_read_share(&self) -> Option<f64> {

@@ -147,9 +147,10 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             if interrupted && matches!(ev.kind, EventKind::Result(_)) {
                 return Ok(());
             }
-            session.observe(ev);
+            let now = Instant::now();
+            session.observe_at(ev, now);
             if let Some(st) = status.as_mut() {
-                st.observe(&ev.kind, Instant::now());
+                st.observe(&ev.kind, session, now);
             }
             sink.event(ev, session)
         })
@@ -210,9 +211,10 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 } = self;
                 let res = dec
                     .decode(line, &mut |ev: &Event<'_>| {
-                        session.observe(ev);
+                        let now = Instant::now();
+                        session.observe_at(ev, now);
                         if let Some(st) = status.as_mut() {
-                            st.observe(&ev.kind, Instant::now());
+                            st.observe(&ev.kind, session, now);
                         }
                         if let Some(flag) = finished.as_ref() {
                             match ev.kind {

@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use crate::event::{DeltaKind, EventKind, Tokens};
+use crate::event::{DeltaKind, EventKind};
 use crate::render::sanitize::sanitize_line;
 use crate::render::{fmt_cost, fmt_count};
 use crate::session::Session;
@@ -52,13 +52,6 @@ const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '�
 /// Erase the current row and go to its start.
 const ERASE: &[u8] = b"\r\x1b[2K";
 
-/// A call that has no result yet.
-struct Running {
-    id: String,
-    label: String,
-    since: Instant,
-}
-
 /// See the module docs.
 pub struct StatusLine {
     out: Box<dyn Write>,
@@ -72,7 +65,6 @@ pub struct StatusLine {
     last_event: Option<Instant>,
     /// What the last event was about, for "waiting … — last: …".
     last_what: String,
-    running: Vec<Running>,
     /// The last event was a session's result: the agent is not working.
     finished: bool,
     buf: Vec<u8>,
@@ -99,7 +91,6 @@ impl StatusLine {
             frame: 0,
             last_event: None,
             last_what: String::new(),
-            running: Vec::new(),
             finished: false,
             buf: Vec::new(),
         }
@@ -142,27 +133,18 @@ impl StatusLine {
         self.shown
     }
 
-    /// Learn from an event that arrived at `now`.
-    pub fn observe(&mut self, kind: &EventKind<'_>, now: Instant) {
+    /// Learn from an event that arrived at `now`, once `session` has
+    /// observed it (which calls are open is the session's to know).
+    pub fn observe(&mut self, kind: &EventKind<'_>, session: &Session, now: Instant) {
         self.last_event = Some(now);
         self.finished = false;
         match kind {
-            EventKind::ToolCall(c) => {
-                let label = label(&c.name, c.key_arg.as_deref());
-                self.last_what.clone_from(&label);
-                // A call id seen again (a transcript's repeat) restarts it.
-                self.running.retain(|r| r.id != c.id);
-                self.running.push(Running {
-                    id: c.id.to_string(),
-                    label,
-                    since: now,
-                });
-            }
+            EventKind::ToolCall(c) => self.last_what = label(&c.name, c.key_arg.as_deref()),
             EventKind::ToolResult(r) => {
-                if let Some(i) = self.running.iter().position(|x| x.id == r.id) {
-                    let done = self.running.remove(i);
+                let note = session.note();
+                if let Some(tool) = note.tool.as_deref() {
                     let how = if r.is_error { "failed" } else { "done" };
-                    self.last_what = format!("{} ({how})", done.label);
+                    self.last_what = format!("{} ({how})", label(tool, note.key_arg.as_deref()));
                 }
             }
             EventKind::Text(_) => "text".clone_into(&mut self.last_what),
@@ -174,13 +156,9 @@ impl StatusLine {
             EventKind::PermissionDenied(_) => {
                 "permission denied".clone_into(&mut self.last_what);
             }
-            EventKind::SessionStart(_) => {
-                "session start".clone_into(&mut self.last_what);
-                self.running.clear();
-            }
+            EventKind::SessionStart(_) => "session start".clone_into(&mut self.last_what),
             EventKind::Result(_) => {
                 self.finished = true;
-                self.running.clear();
                 "result".clone_into(&mut self.last_what);
             }
             _ => {}
@@ -203,15 +181,27 @@ impl StatusLine {
         } else {
             s.push(SPINNER[self.frame % SPINNER.len()]);
             s.push(' ');
-            if let Some(r) = self.running.last() {
-                s.push_str(&r.label);
-                s.push_str(" · ");
-                push_secs(&mut s, now.saturating_duration_since(r.since));
-                if self.running.len() > 1 {
-                    let _ = write!(s, " (+{} running)", self.running.len() - 1);
-                }
-            } else if self.finished {
+            // The latest call still open (not one already reported as
+            // never answered), and how many others are.
+            let open = || {
+                session
+                    .unanswered_calls()
+                    .map(|(_, c)| c)
+                    .filter(|c| !c.reported)
+            };
+            let latest = open().max_by_key(|c| c.seq);
+            let others = open().count().saturating_sub(1);
+            if self.finished {
                 s.push_str("finished");
+            } else if let Some(c) = latest {
+                s.push_str(&label(&c.name, c.key_arg.as_deref()));
+                if let Some(since) = c.arrived {
+                    s.push_str(" · ");
+                    push_secs(&mut s, now.saturating_duration_since(since));
+                }
+                if others > 0 {
+                    let _ = write!(s, " (+{others} running)");
+                }
             } else if self.last_event.is_none() {
                 s.push_str("waiting for the first event");
             } else {
@@ -237,7 +227,7 @@ impl StatusLine {
             let tokens = cur.tokens();
             if !tokens.is_empty() {
                 s.push_str(" · ");
-                fmt_count(&mut s, total(&tokens));
+                fmt_count(&mut s, tokens.total());
                 s.push_str(" tokens");
             }
             let cost = cur.cost_usd.or_else(|| {
@@ -331,7 +321,7 @@ fn label(name: &str, key: Option<&str>) -> String {
         s.push(' ');
         s.push_str(&sanitize_line(k));
     }
-    let s = s.split(['\n', '\r']).next().unwrap_or("").to_string();
+    // sanitize_line already shows line breaks as `␊`: one row.
     cut(&s, MAX_LABEL)
 }
 
@@ -368,15 +358,10 @@ fn push_secs(s: &mut String, d: Duration) {
     };
 }
 
-fn total(t: &Tokens) -> u64 {
-    t.total_input().saturating_add(t.output.unwrap_or(0))
-}
-
 impl std::fmt::Debug for StatusLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StatusLine")
             .field("shown", &self.shown)
-            .field("running", &self.running.len())
             .finish_non_exhaustive()
     }
 }

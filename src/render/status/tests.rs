@@ -1,5 +1,6 @@
 use super::*;
-use crate::Feeder;
+use crate::decode::Decoder;
+use crate::input::Line;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -40,12 +41,52 @@ const CALL: &str = r#"{"type":"assistant","session_id":"s","message":{"id":"m1",
 const RESULT: &str = r#"{"type":"user","session_id":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#;
 const DONE: &str = r#"{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"total_cost_usd":0.0421}"#;
 
-/// Feed `lines` at `at`, observing every event.
-fn feed(feeder: &mut Feeder, st: &mut StatusLine, lines: &[&str], at: Instant) {
+/// The text of one draw: what is between the erase (autowrap off) and
+/// autowrap back on.
+fn drawn(out: &str) -> &str {
+    out.strip_prefix("\r\x1b[2K\x1b[?7l")
+        .and_then(|s| s.strip_suffix("\x1b[?7h"))
+        .unwrap_or_else(|| panic!("not one draw: {out:?}"))
+}
+
+/// A decoder and the session it feeds, at arrival times the test chooses.
+struct Feeder {
+    dec: Decoder,
+    session: Session,
+    line: u64,
+}
+
+impl Feeder {
+    fn new() -> Self {
+        Feeder {
+            dec: Decoder::new(),
+            session: Session::new(),
+            line: 0,
+        }
+    }
+
+    fn session(&self) -> &Session {
+        &self.session
+    }
+}
+
+/// Feed `lines` arriving at `at` to the session, then to the status line.
+fn feed(f: &mut Feeder, st: &mut StatusLine, lines: &[&str], at: Instant) {
     for l in lines {
-        feeder.feed(format!("{l}\n").as_bytes(), &mut |ev, _| {
-            st.observe(&ev.kind, at);
-        });
+        f.line += 1;
+        let line = Line {
+            number: f.line,
+            bytes: l.as_bytes(),
+            partial: false,
+        };
+        let session = &mut f.session;
+        f.dec
+            .decode(&line, &mut |ev| {
+                session.observe_at(ev, at);
+                st.observe(&ev.kind, session, at);
+                Ok(())
+            })
+            .unwrap();
     }
 }
 
@@ -135,10 +176,7 @@ fn fits_the_terminal_width() {
         feed(&mut f, &mut st, &[INIT, CALL], t0);
         st.draw(t0, f.session());
         let out = screen.take();
-        let text = out
-            .strip_prefix("\r\x1b[2K\x1b[?7l")
-            .and_then(|s| s.strip_suffix("\x1b[?7h"))
-            .unwrap();
+        let text = drawn(&out);
         let cols: usize = text
             .chars()
             .map(|c| if c.is_ascii() || c == '…' { 1 } else { 2 })
@@ -156,10 +194,7 @@ fn content_cannot_reach_the_terminal_raw() {
     feed(&mut f, &mut st, &[INIT, evil], t0);
     st.draw(t0, f.session());
     let out = screen.take();
-    let body = out
-        .strip_prefix("\r\x1b[2K\x1b[?7l")
-        .and_then(|s| s.strip_suffix("\x1b[?7h"))
-        .unwrap();
+    let body = drawn(&out);
     assert!(
         !body
             .chars()
