@@ -17,8 +17,8 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::event::{Event, EventKind, Tokens};
-use crate::render::Sink;
 use crate::render::sanitize::escape_at;
+use crate::render::{STRING_SPECIAL, SUSPECT, Sink, find_special};
 use crate::session::Session;
 
 /// Version of the JSONL schema (the `v` field of every line).
@@ -318,32 +318,6 @@ impl<'b> Obj<'b> {
     }
 }
 
-/// Bytes that may need an escape in a JSON string: controls, `"`, `\\`,
-/// DEL, and the lead bytes of the C1 (`C2`), U+061C (`D8`) and bidi (`E2`)
-/// sequences. Everything else is copied in runs.
-const STRING_SPECIAL: [bool; 256] = special(true);
-
-/// The same for embedded JSON text, where `"` and `\\` are syntax.
-const RAW_SPECIAL: [bool; 256] = special(false);
-
-const fn special(quotes: bool) -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        t[b] = true;
-        b += 1;
-    }
-    t[0x7f] = true;
-    t[0xc2] = true;
-    t[0xd8] = true;
-    t[0xe2] = true;
-    if quotes {
-        t[b'"' as usize] = true;
-        t[b'\\' as usize] = true;
-    }
-    t
-}
-
 /// A JSON string: `"`, `\\` and the usual control characters escaped as
 /// `serde_json` does, and every other character that [`escape_at`] flags
 /// (C0, DEL, C1, bidi) as `\uXXXX`.
@@ -355,7 +329,7 @@ fn push_json_str(b: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     let mut done = 0;
     let mut i = 0;
-    while let Some(p) = crate::render::find_special(bytes, i, &STRING_SPECIAL) {
+    while let Some(p) = find_special(bytes, i, &STRING_SPECIAL) {
         i = p;
         let short: &[u8] = match bytes[i] {
             b'"' => b"\\\"",
@@ -427,7 +401,7 @@ fn push_safe_json(b: &mut Vec<u8>, json: &str) {
     let bytes = json.as_bytes();
     let mut done = 0;
     let mut i = 0;
-    while let Some(p) = crate::render::find_special(bytes, i, &RAW_SPECIAL) {
+    while let Some(p) = find_special(bytes, i, &SUSPECT) {
         i = p;
         match escape_at(bytes, i) {
             None => i += 1,
@@ -458,26 +432,22 @@ mod tests {
             from in 0usize..80,
             quotes in proptest::prelude::any::<bool>(),
         ) {
-            let table = if quotes { &STRING_SPECIAL } else { &RAW_SPECIAL };
+            let table = if quotes { &STRING_SPECIAL } else { &SUSPECT };
             let from = from.min(bytes.len());
             let naive = bytes[from..].iter().position(|&c| table[usize::from(c)]).map(|p| from + p);
-            proptest::prop_assert_eq!(crate::render::find_special(&bytes, from, table), naive);
+            proptest::prop_assert_eq!(find_special(&bytes, from, table), naive);
         }
     }
 
     #[test]
     fn the_word_scan_sees_every_special_byte_at_every_offset() {
-        for table in [&STRING_SPECIAL, &RAW_SPECIAL] {
+        for table in [&STRING_SPECIAL, &SUSPECT] {
             for b in 0..=255u8 {
                 for at in 0..20 {
                     let mut bytes = vec![b'a'; 20];
                     bytes[at] = b;
                     let want = table[usize::from(b)].then_some(at);
-                    assert_eq!(
-                        crate::render::find_special(&bytes, 0, table),
-                        want,
-                        "{b:#x} at {at}"
-                    );
+                    assert_eq!(find_special(&bytes, 0, table), want, "{b:#x} at {at}");
                 }
             }
         }

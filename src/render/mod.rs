@@ -86,6 +86,34 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
     }
 }
 
+/// Bytes that may start a character a terminal must not receive raw: C0
+/// controls, DEL, and the lead bytes of the C1 (`C2`), U+061C (`D8`) and bidi
+/// and line-separator (`E2`) sequences. The sanitizer and the JSON writers
+/// look closer only at these; everything else is copied in runs.
+pub(crate) const SUSPECT: [bool; 256] = special_bytes(false);
+
+/// [`SUSPECT`] and `"` and `\\`: the bytes that may need an escape in a JSON
+/// string.
+pub(crate) const STRING_SPECIAL: [bool; 256] = special_bytes(true);
+
+const fn special_bytes(quotes: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t[0xd8] = true;
+    t[0xe2] = true;
+    if quotes {
+        t[b'"' as usize] = true;
+        t[b'\\' as usize] = true;
+    }
+    t
+}
+
 /// Index of the first byte at or after `i` that `table` flags. Sixteen
 /// bytes at a time, branch-free, in a loop the compiler turns into vector
 /// compares: a block is looked at byte by byte only when it holds a byte

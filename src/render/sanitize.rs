@@ -40,28 +40,13 @@ pub fn is_unsafe(c: char) -> bool {
     }
 }
 
-/// Index of the first byte that may start an unsafe character: an ASCII
+/// Index of the first byte at or after `from` that may start an unsafe character: an ASCII
 /// control, DEL, or the lead byte of the two- and three-byte sequences the
 /// C1 and bidi characters use (`C2`, `D8`, `E2`). Cheap enough to run over
 /// every span; the char-level check starts from there.
 fn first_suspect(s: &str, from: usize) -> Option<usize> {
-    crate::render::find_special(s.as_bytes(), from, &SUSPECT)
+    crate::render::find_special(s.as_bytes(), from, &crate::render::SUSPECT)
 }
-
-/// The bytes [`first_suspect`] looks for.
-const SUSPECT: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        t[b] = true;
-        b += 1;
-    }
-    t[0x7f] = true;
-    t[0xc2] = true;
-    t[0xd8] = true;
-    t[0xe2] = true;
-    t
-};
 
 fn needs_escape(c: char, keep_newline: bool) -> bool {
     if c == '\n' {
