@@ -84,47 +84,45 @@ impl Interrupt {
     }
 }
 
-/// The error [`ReadAhead`] returns once interrupted.
-#[derive(Debug)]
-struct Interrupted;
+/// Why a read returned an error without anything going wrong: the errors
+/// [`ReadAhead`] (and [`Checked`]) return, told apart by [`is_interrupt`]
+/// and [`is_tick`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wake {
+    /// The [`Interrupt`] was triggered.
+    Interrupted,
+    /// No input came for a tick (see [`ReadAhead::with_tick`]); the read can
+    /// be repeated.
+    Tick,
+}
 
-impl fmt::Display for Interrupted {
+impl fmt::Display for Wake {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("interrupted")
+        f.write_str(match self {
+            Wake::Interrupted => "interrupted",
+            Wake::Tick => "no input for a tick",
+        })
     }
 }
 
-impl std::error::Error for Interrupted {}
+impl std::error::Error for Wake {}
 
-/// The error a [`ReadAhead`] with a tick returns when no input came for a
-/// tick: not a failure, the read can be repeated.
-#[derive(Debug)]
-struct Tick;
-
-impl fmt::Display for Tick {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("no input for a tick")
-    }
+fn wake_of(e: &io::Error) -> Option<Wake> {
+    e.get_ref()?.downcast_ref::<Wake>().copied()
 }
-
-impl std::error::Error for Tick {}
 
 /// True for the error a [`ReadAhead`] returns when a tick passed without
 /// input (see [`ReadAhead::with_tick`]); reading again goes on waiting.
 #[must_use]
 pub fn is_tick(e: &io::Error) -> bool {
-    e.get_ref()
-        .and_then(|inner| inner.downcast_ref::<Tick>())
-        .is_some()
+    wake_of(e) == Some(Wake::Tick)
 }
 
 /// True for the error a [`ReadAhead`] returns when its [`Interrupt`] was
 /// triggered.
 #[must_use]
 pub fn is_interrupt(e: &io::Error) -> bool {
-    e.get_ref()
-        .and_then(|inner| inner.downcast_ref::<Interrupted>())
-        .is_some()
+    wake_of(e) == Some(Wake::Interrupted)
 }
 
 /// A `Read` that checks the [`Interrupt`] before every read, on the
@@ -148,7 +146,7 @@ impl<R: Read> Checked<R> {
 impl<R: Read> Read for Checked<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         if self.interrupt.is_set() {
-            return Err(io::Error::other(Interrupted));
+            return Err(io::Error::other(Wake::Interrupted));
         }
         self.rdr.read(out)
     }
@@ -226,7 +224,7 @@ impl Read for ReadAhead {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         loop {
             if self.interrupt.is_set() {
-                return Err(io::Error::other(Interrupted));
+                return Err(io::Error::other(Wake::Interrupted));
             }
             if self.pos < self.len {
                 let n = out.len().min(self.len - self.pos);
@@ -243,7 +241,7 @@ impl Read for ReadAhead {
             let msg = match self.tick {
                 Some(t) => match self.rx.recv_timeout(t) {
                     Ok(m) => Ok(m),
-                    Err(RecvTimeoutError::Timeout) => return Err(io::Error::other(Tick)),
+                    Err(RecvTimeoutError::Timeout) => return Err(io::Error::other(Wake::Tick)),
                     Err(RecvTimeoutError::Disconnected) => Err(mpsc::RecvError),
                 },
                 None => self.rx.recv(),
