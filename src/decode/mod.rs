@@ -587,19 +587,14 @@ pub(crate) fn arr_at<'v>(v: Value<'v>, key: &str) -> Arr<'v> {
     Arr(v.get(key).and_then(|x| x.as_array()))
 }
 
-/// An array, or nothing: what [`arr_at`] found.
-#[derive(Clone, Copy)]
+/// An array, or nothing (the default): what [`arr_at`] found.
+#[derive(Clone, Copy, Default)]
 pub(crate) struct Arr<'v>(Option<simd_json::tape::Array<'v, 'v>>);
 
 impl<'v> Arr<'v> {
     /// `v` if it is an array, else empty.
     pub(crate) fn of(v: Value<'v>) -> Arr<'v> {
         Arr(v.as_array())
-    }
-
-    /// No array.
-    pub(crate) fn of_nothing() -> Arr<'v> {
-        Arr(None)
     }
 
     /// The items.
@@ -653,13 +648,6 @@ pub(crate) enum J<'v> {
     Obj,
     /// A number or boolean.
     Scalar(Value<'v>),
-}
-
-impl J<'_> {
-    /// True for a string.
-    pub(crate) fn is_str(&self) -> bool {
-        matches!(self, J::Str(_))
-    }
 }
 
 /// The [`J`] view of `v`.

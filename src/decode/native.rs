@@ -5,6 +5,8 @@
 use std::borrow::Cow;
 use std::io;
 
+use simd_json::prelude::*;
+
 use super::Value;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
@@ -26,7 +28,7 @@ pub(crate) fn is_native(v: Value<'_>) -> bool {
         match k {
             "type" => return false,
             "v" => version = super::u64_of(x).is_some(),
-            "kind" => kind = super::view(x).is_str(),
+            "kind" => kind = x.as_str().is_some(),
             _ => {}
         }
     }

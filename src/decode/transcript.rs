@@ -647,7 +647,7 @@ fn assistant<'v>(
     let msg = get(v, "message");
     let model = msg.and_then(|m| str_at(m, "model"));
     let content = msg.and_then(|m| get(m, "content"));
-    let blocks = content.map_or(Arr::of_nothing(), Arr::of);
+    let blocks = content.map(Arr::of).unwrap_or_default();
     // The CLI reports a failed API request as an assistant message of its
     // own making; it is an error, not something the model said.
     let api_error = model == Some("<synthetic>")
@@ -771,7 +771,8 @@ fn user<'v>(
     let content = get(v, "message").and_then(|m| get(m, "content"));
     let meta = bool_at(v, "isMeta") == Some(true);
     let answered: Vec<&str> = content
-        .map_or(Arr::of_nothing(), Arr::of)
+        .map(Arr::of)
+        .unwrap_or_default()
         .iter()
         .filter(|b| str_at(*b, "type") == Some("tool_result"))
         .filter_map(|b| str_at(b, "tool_use_id"))
