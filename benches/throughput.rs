@@ -34,7 +34,7 @@ use termcolor::NoColor;
 #[path = "support/generate.rs"]
 mod generate;
 
-use generate::{Profile, generate_vec};
+use generate::{Profile, generate_vec, split_lines};
 
 const MAX_LINE: usize = 64 << 20;
 
@@ -45,19 +45,6 @@ fn size() -> u64 {
         .and_then(|s| s.parse().ok())
         .unwrap_or(4u64);
     mb << 20
-}
-
-/// The lines of `data`, without their newlines, numbered from 1.
-fn split_lines(data: &[u8]) -> Vec<Line<'_>> {
-    data.split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .zip(1..)
-        .map(|(bytes, number)| Line {
-            number,
-            bytes,
-            partial: false,
-        })
-        .collect()
 }
 
 fn framing(data: &[u8]) -> usize {

@@ -29,7 +29,7 @@ mod generate;
 
 use std::io;
 
-use generate::{Profile, generate_vec};
+use generate::{Profile, generate_vec, split_lines};
 use streamview::Session;
 use streamview::decode::Decoder;
 use streamview::input::Line;
@@ -154,16 +154,7 @@ fn allocations_per_line() {
     let mut over = Vec::new();
     for profile in Profile::ALL {
         let (data, _) = generate_vec(profile, SIZE, 11);
-        let lines: Vec<Line<'_>> = data
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .zip(1..)
-            .map(|(bytes, number)| Line {
-                number,
-                bytes,
-                partial: false,
-            })
-            .collect();
+        let lines = split_lines(&data);
         let warm = lines.len() / 4;
         let bounds = BOUNDS
             .iter()

@@ -17,13 +17,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const ENV_VARS: [&str; 5] = [
-    "NO_COLOR",
-    "CLICOLOR",
-    "CLICOLOR_FORCE",
-    "STREAMVIEW_VERBOSE",
-    "STREAMVIEW_QUIET",
-];
+mod common;
+
+use common::ENV_VARS;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -7,38 +7,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use std::path::PathBuf;
-use std::time::Duration;
+mod common;
 
-use assert_cmd::Command;
+use common::sv;
 use serde_json::Value;
 
-const ENV_VARS: [&str; 5] = [
-    "NO_COLOR",
-    "CLICOLOR",
-    "CLICOLOR_FORCE",
-    "STREAMVIEW_VERBOSE",
-    "STREAMVIEW_QUIET",
-];
-
-fn sv() -> Command {
-    let mut cmd = Command::cargo_bin("streamview").unwrap();
-    for v in ENV_VARS {
-        cmd.env_remove(v);
-    }
-    cmd.timeout(Duration::from_secs(60));
-    cmd
-}
-
+/// A fixture's path, as an argument.
 fn fixture(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(rel)
-        .to_str()
-        .unwrap()
-        .to_string()
+    common::fixture(rel).to_str().unwrap().to_string()
 }
 
+/// One run, its output as text.
 struct Run {
     code: i32,
     out: String,
@@ -50,15 +29,11 @@ fn run(args: &[&str]) -> Run {
 }
 
 fn run_stdin(args: &[&str], stdin: &[u8]) -> Run {
-    let o = sv()
-        .args(args)
-        .write_stdin(stdin.to_vec())
-        .output()
-        .unwrap();
+    let o = common::run(args, stdin);
     Run {
-        code: o.status.code().unwrap(),
-        out: String::from_utf8(o.stdout).unwrap(),
-        err: String::from_utf8(o.stderr).unwrap(),
+        code: o.code,
+        out: o.out(),
+        err: o.err(),
     }
 }
 

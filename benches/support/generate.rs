@@ -192,6 +192,20 @@ pub fn generate_vec(profile: Profile, target: u64, seed: u64) -> (Vec<u8>, Count
     (buf, counts)
 }
 
+/// The lines of generated `data`, without their newlines, numbered from 1,
+/// as the library's reader would frame them.
+pub fn split_lines(data: &[u8]) -> Vec<streamview::input::Line<'_>> {
+    data.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .zip(1..)
+        .map(|(bytes, number)| streamview::input::Line {
+            number,
+            bytes,
+            partial: false,
+        })
+        .collect()
+}
+
 /// Append `s` as a JSON string literal (quotes included).
 pub fn q(out: &mut String, s: &str) {
     out.push('"');
