@@ -174,7 +174,7 @@ impl Event<'_> {
                 id: o(&r.id),
                 is_error: r.is_error,
                 denied: r.denied,
-                content: o(&r.content),
+                content: r.content.clone().into_owned(),
             }),
             EventKind::PermissionDenied(d) => EventKind::PermissionDenied(Denial {
                 id: oo(d.id.as_ref()),
@@ -418,8 +418,159 @@ pub struct ToolResult<'a> {
     pub is_error: bool,
     /// True when the error is a permission refusal.
     pub denied: bool,
-    /// The result content as text (text blocks joined; other blocks summarized).
-    pub content: Cow<'a, str>,
+    /// The result content (text blocks joined; other blocks summarized).
+    pub content: Content<'a>,
+}
+
+/// Text that may still be in its JSON form: a long string value from the
+/// input (a tool's output, a file) that nothing has needed unescaped yet.
+/// The decoder does not unescape these (README § Performance): pretty shows
+/// a successful tool's output only with `-v`, and JSONL copies it as it
+/// came. [`Content::text`] gives the text.
+#[derive(Clone, Default)]
+pub struct Content<'a>(Repr<'a>);
+
+/// Shown as its text.
+impl std::fmt::Debug for Content<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.text(), f)
+    }
+}
+
+#[derive(Clone)]
+enum Repr<'a> {
+    Text(Cow<'a, str>),
+    /// The body of a valid JSON string literal, escapes and all.
+    Json {
+        body: &'a str,
+        /// Re-escaped by streamview's writers, the text is `body` again.
+        canonical: bool,
+        /// Holds characters a terminal must not get raw.
+        unsafe_chars: bool,
+    },
+}
+
+impl Default for Repr<'_> {
+    fn default() -> Self {
+        Repr::Text(Cow::Borrowed(""))
+    }
+}
+
+impl<'a> Content<'a> {
+    /// A JSON string body that `decode::scan` checked.
+    pub(crate) fn json(body: &'a str, canonical: bool, unsafe_chars: bool) -> Self {
+        Content(Repr::Json {
+            body,
+            canonical,
+            unsafe_chars,
+        })
+    }
+
+    /// The text.
+    #[must_use]
+    pub fn text(&self) -> Cow<'_, str> {
+        match &self.0 {
+            Repr::Text(t) => Cow::Borrowed(t),
+            Repr::Json { body, .. } => unescape(body),
+        }
+    }
+
+    /// The JSON string body, when the text is still in that form: the body,
+    /// whether re-escaping the text gives it back, and whether it holds
+    /// characters a terminal must not get raw.
+    pub(crate) fn json_body(&self) -> Option<(&'a str, bool, bool)> {
+        match self.0 {
+            Repr::Json {
+                body,
+                canonical,
+                unsafe_chars,
+            } => Some((body, canonical, unsafe_chars)),
+            Repr::Text(_) => None,
+        }
+    }
+
+    /// True for no text.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        match &self.0 {
+            Repr::Text(t) => t.is_empty(),
+            Repr::Json { body, .. } => body.is_empty(),
+        }
+    }
+
+    /// The same content, owning its text.
+    #[must_use]
+    pub fn into_owned(self) -> Content<'static> {
+        Content(Repr::Text(Cow::Owned(match self.0 {
+            Repr::Text(t) => t.into_owned(),
+            Repr::Json { body, .. } => unescape(body).into_owned(),
+        })))
+    }
+}
+
+impl<'a> From<Cow<'a, str>> for Content<'a> {
+    fn from(t: Cow<'a, str>) -> Self {
+        Content(Repr::Text(t))
+    }
+}
+
+impl<'a> From<&'a str> for Content<'a> {
+    fn from(t: &'a str) -> Self {
+        Content(Repr::Text(Cow::Borrowed(t)))
+    }
+}
+
+impl From<String> for Content<'_> {
+    fn from(t: String) -> Self {
+        Content(Repr::Text(Cow::Owned(t)))
+    }
+}
+
+impl PartialEq<&str> for Content<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.text() == *other
+    }
+}
+
+impl std::fmt::Display for Content<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// The text of a valid JSON string body (as `decode::scan` checks them).
+pub(crate) fn unescape(body: &str) -> Cow<'_, str> {
+    let b = body.as_bytes();
+    let Some(first) = memchr::memchr(b'\\', b) else {
+        return Cow::Borrowed(body);
+    };
+    let mut out = String::with_capacity(body.len());
+    let mut done = 0;
+    let mut next = Some(first);
+    while let Some(at) = next {
+        out.push_str(&body[done..at]);
+        let (c, len) = match b.get(at + 1) {
+            Some(b'n') => ('\n', 2),
+            Some(b't') => ('\t', 2),
+            Some(b'r') => ('\r', 2),
+            Some(b'b') => ('\u{8}', 2),
+            Some(b'f') => ('\u{c}', 2),
+            Some(b'u') => {
+                let cp = body
+                    .get(at + 2..at + 6)
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .and_then(char::from_u32);
+                (cp.unwrap_or('\u{fffd}'), 6)
+            }
+            Some(&c) => (char::from(c), 2),
+            None => ('\\', 1),
+        };
+        out.push(c);
+        done = (at + len).min(b.len());
+        next = memchr::memchr(b'\\', &b[done..]).map(|p| done + p);
+    }
+    out.push_str(&body[done..]);
+    Cow::Owned(out)
 }
 
 /// A permission denial.

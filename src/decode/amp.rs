@@ -16,7 +16,6 @@ use std::collections::{HashMap, VecDeque};
 use std::io;
 
 use super::{J, Value, view};
-use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
 use crate::event::{

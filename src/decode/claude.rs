@@ -10,10 +10,11 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 
-use super::{J, Value, view};
-use simd_json::prelude::*;
+use super::{Arr, J, Value, view};
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
+use crate::decode::content_of;
+use crate::event::Content;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
     Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult, Unknown,
@@ -495,7 +496,7 @@ fn assistant_block<'v>(
             id: cow_at(block, "tool_use_id").unwrap_or_default(),
             is_error: bool_at(block, "is_error").unwrap_or(false),
             denied: false,
-            content: get(block, "content").map(content_text).unwrap_or_default(),
+            content: get(block, "content").map(content).unwrap_or_default(),
         }),
         t if t.ends_with("_tool_result") => {
             // Server tool results (web search, code execution…) arrive inside
@@ -507,8 +508,8 @@ fn assistant_block<'v>(
                 is_error: err.is_some(),
                 denied: false,
                 content: match err {
-                    Some(e) => Cow::Owned(format!("error: {e}")),
-                    None => c.map(content_text).unwrap_or_default(),
+                    Some(e) => format!("error: {e}").into(),
+                    None => c.map(content).unwrap_or_default(),
                 },
             })
         }
@@ -541,9 +542,9 @@ pub(crate) fn user<'v>(
                     "tool_result" => {
                         let id = cow_at(block, "tool_use_id").unwrap_or_default();
                         let is_error = bool_at(block, "is_error").unwrap_or(false);
-                        let content = get(block, "content").map(content_text).unwrap_or_default();
-                        let denied = is_error && is_denial(&content);
-                        let message = denied.then(|| content.clone());
+                        let content = get(block, "content").map(self::content).unwrap_or_default();
+                        let denied = is_error && is_denial(&content.text());
+                        let message = denied.then(|| Cow::Owned(content.text().into_owned()));
                         emit(&base.event(EventKind::ToolResult(ToolResult {
                             id: id.clone(),
                             is_error,
@@ -850,6 +851,22 @@ fn first_string_arg(input: Value<'_>) -> Option<Cow<'_, str>> {
 }
 
 /// Text of a content value: a string, or blocks whose text parts are joined.
+/// A tool result's content: [`content_text`], with a long string left in
+/// its JSON form (see [`Content`]).
+pub(crate) fn content(c: Value<'_>) -> Content<'_> {
+    // Not through `view`, which would unescape the string.
+    let items = Arr::of(c);
+    let one = if items.len() == 1 {
+        items.first().and_then(|i| get(i, "text"))
+    } else {
+        Some(c)
+    };
+    match one.and_then(content_of) {
+        Some(lazy) => lazy,
+        None => content_text(c).into(),
+    }
+}
+
 pub(crate) fn content_text(c: Value<'_>) -> Cow<'_, str> {
     match view(c) {
         J::Str(s) => Cow::Borrowed(s),

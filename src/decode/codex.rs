@@ -33,9 +33,10 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::{J, Value, view};
-use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use crate::decode::content_of;
+use crate::event::Content;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Question, Role,
     SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown,
@@ -474,7 +475,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                 .or_else(|| {
                     let ids: Vec<&str> = arr_at(item, "receiver_thread_ids")
                         .iter()
-                        .filter_map(simd_json::prelude::ValueIntoString::into_string)
+                        .filter_map(Value::into_string)
                         .collect();
                     (!ids.is_empty()).then(|| Cow::Owned(ids.join(", ")))
                 });
@@ -491,7 +492,20 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
 }
 
 /// Whether a completed item failed, and its result text.
-fn outcome<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Cow<'v, str>) {
+/// [`outcome_text`], with a command's output left in its JSON form when
+/// long (see [`Content`]).
+fn outcome<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Content<'v>) {
+    let (is_error, text) = outcome_text(item, item_type, status);
+    if !is_error
+        && item_type == "command_execution"
+        && let Some(lazy) = get(item, "aggregated_output").and_then(content_of)
+    {
+        return (false, lazy);
+    }
+    (is_error, text.into())
+}
+
+fn outcome_text<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Cow<'v, str>) {
     // `in_progress` at completion only happens when the turn ended around
     // it; every status but `completed` that is not that one is a failure.
     let bad_status = !matches!(status, "" | "completed" | "in_progress");
@@ -600,7 +614,7 @@ fn search_key(item: Value<'_>) -> Option<Cow<'_, str>> {
     if let Some(q) = str_at(action, "query").filter(nonempty).or_else(|| {
         arr_at(action, "queries")
             .iter()
-            .filter_map(simd_json::prelude::ValueIntoString::into_string)
+            .filter_map(Value::into_string)
             .find(nonempty)
     }) {
         return Some(Cow::Borrowed(q));

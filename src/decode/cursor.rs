@@ -22,7 +22,6 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::{J, Value, view};
-use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
 use crate::event::{
@@ -425,7 +424,7 @@ fn tool_call<'v>(
             id: id.clone(),
             is_error: outcome.is_error,
             denied: outcome.denied,
-            content: outcome.content,
+            content: outcome.content.into(),
         }),
     ))?;
     if outcome.denied {

@@ -3,7 +3,6 @@
 //! gets an answer, then keeps it for the rest of its input.
 
 use super::Value;
-use simd_json::prelude::*;
 
 use super::{get, str_at};
 use crate::event::Producer;
@@ -59,7 +58,7 @@ fn has(v: Value<'_>, key: &str) -> bool {
 /// `None` for lines several producers share (`assistant`, `user`, `result`
 /// without telltale fields) and for unknown shapes.
 #[must_use]
-pub fn detect(v: Value<'_>) -> Option<Producer> {
+pub(crate) fn detect(v: Value<'_>) -> Option<Producer> {
     let ty = str_at(v, "type")?;
     let sub = str_at(v, "subtype");
     // 1–2: saved transcripts.
@@ -159,7 +158,7 @@ pub fn detect(v: Value<'_>) -> Option<Producer> {
 /// without re-guessing on ordinary lines (Qwen also prints Claude's
 /// `stream_event`, for instance).
 #[must_use]
-pub fn opener(v: Value<'_>) -> Option<Producer> {
+pub(crate) fn opener(v: Value<'_>) -> Option<Producer> {
     let ty = str_at(v, "type")?;
     let starts = match ty {
         "system" => str_at(v, "subtype") == Some("init"),
@@ -176,11 +175,12 @@ pub fn opener(v: Value<'_>) -> Option<Producer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::NO_LONGS;
 
     fn d(line: &str) -> Option<Producer> {
         let mut bytes = line.as_bytes().to_vec();
         let tape = simd_json::to_tape(&mut bytes).unwrap();
-        detect(tape.as_value())
+        detect(Value::new(tape.as_value(), &NO_LONGS))
     }
 
     #[test]
@@ -291,7 +291,7 @@ mod tests {
     fn only_session_headers_open_a_stream() {
         let o = |line: &str| {
             let mut bytes = line.as_bytes().to_vec();
-            opener(simd_json::to_tape(&mut bytes).unwrap().as_value())
+            opener(Value::new(simd_json::to_tape(&mut bytes).unwrap().as_value(), &NO_LONGS))
         };
         assert_eq!(
             o(r#"{"type":"thread.started","thread_id":"t"}"#),

@@ -22,6 +22,8 @@ use std::io;
 use super::{J, Value, view};
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use crate::decode::content_of;
+use crate::event::Content;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, ModelUsage, Notice, Producer, Role,
     SessionResult, SessionStart, Text, Tokens, ToolCall, ToolResult, Unknown,
@@ -113,7 +115,7 @@ pub(crate) fn decode<'v>(
             let id = str_at(v, "tool_id").unwrap_or("");
             let name = state.open_calls.remove(id);
             let (res, denied) = tool_result(v, name.as_deref());
-            let message = denied.then(|| res.content.clone());
+            let message = denied.then(|| Cow::Owned(res.content.text().into_owned()));
             emit(&ev(EventKind::ToolResult(res)))?;
             if let Some(message) = message {
                 emit(&ev(EventKind::PermissionDenied(Denial {
@@ -337,7 +339,7 @@ fn strings<'v>(p: Value<'v>, key: &str) -> Vec<&'v str> {
         Some(J::Str(s)) => vec![s],
         _ => arr_at(p, key)
             .iter()
-            .filter_map(simd_json::prelude::ValueIntoString::into_string)
+            .filter_map(Value::into_string)
             .collect(),
     }
 }
@@ -379,12 +381,14 @@ fn tool_result<'v>(v: Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
         is_error = !o.contains('\n') && SHELL_FAILURES.iter().any(|f| o.starts_with(f));
     }
     let content = if is_error {
-        err_msg
-            .or(output.filter(|o| !o.trim().is_empty()))
-            .or(err_type)
-            .unwrap_or("")
+        Content::from(
+            err_msg
+                .or(output.filter(|o| !o.trim().is_empty()))
+                .or(err_type)
+                .unwrap_or(""),
+        )
     } else {
-        output.unwrap_or("")
+        get(v, "output").and_then(content_of).unwrap_or_default()
     };
     let denied = err_type == Some("policy_violation");
     (
@@ -392,7 +396,7 @@ fn tool_result<'v>(v: Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
             id,
             is_error,
             denied,
-            content: Cow::Borrowed(content),
+            content,
         },
         denied,
     )

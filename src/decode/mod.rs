@@ -14,22 +14,21 @@ mod gemini;
 mod native;
 mod opencode;
 mod qwen;
+mod scan;
 mod transcript;
 
-pub use detect::detect;
+pub(crate) use detect::detect;
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::fmt;
 use std::io;
 
 use simd_json::prelude::*;
 use simd_json::tape::Tape;
 
-/// A parsed JSON value: a view into the decoder's reused simd-json tape.
-/// Copyable, allocation-free; strings borrow from the line.
-pub(crate) type Value<'v> = simd_json::tape::Value<'v, 'v>;
 
-use crate::event::{Event, EventKind, Producer, Question, Todo, Unknown};
+use crate::event::{Content, Event, EventKind, Producer, Question, Todo, Unknown};
 use crate::input::Line;
 
 /// Why a line was skipped.
@@ -104,6 +103,16 @@ pub struct Decoder {
     /// The tape of the last line, kept empty between lines for its
     /// allocation (a `'static` tape holds no borrow).
     tape: Option<Tape<'static>>,
+    /// The long strings of the last line (see [`scan`]), kept empty
+    /// between lines for the allocation.
+    longs: Vec<scan::Long<'static>>,
+    /// Their unescaped text, filled when read.
+    long_text: Vec<OnceCell<String>>,
+    /// Lines at least this long are scanned for long strings (tests lower
+    /// it to put every line through the scan).
+    scan_min_line: usize,
+    /// Strings at least this long are spared the parser.
+    scan_min_len: usize,
     /// Forced with `--from`.
     forced: Option<Producer>,
     /// Decided from the first recognisable line.
@@ -145,6 +154,10 @@ impl Decoder {
             scratch: Vec::new(),
             buffers: simd_json::Buffers::default(),
             tape: None,
+            longs: Vec::new(),
+            long_text: Vec::new(),
+            scan_min_line: scan::MIN_LINE,
+            scan_min_len: scan::MIN_LEN,
             forced: producer,
             latched: None,
             states: States::default(),
@@ -183,35 +196,95 @@ impl Decoder {
             scratch,
             buffers,
             tape,
+            longs,
+            long_text,
+            scan_min_line,
+            scan_min_len,
             forced,
             latched,
             states,
         } = self;
+        // A long line's long string values are spared the parser (see
+        // `scan`): it gets the line with placeholders in their place.
+        let mut found: Vec<scan::Long<'_>> = std::mem::take(longs);
+        if bytes.len() < *scan_min_line || !scan::long_strings(bytes, *scan_min_len, &mut found) {
+            found.clear();
+        }
         // Parsed in place in one copy of the line (simd-json unescapes
         // strings in it), padded as simd-json needs, into a reused tape: no
         // allocation per line once the buffers have grown.
-        scratch.clear();
-        scratch.extend_from_slice(bytes);
-        scratch.resize(bytes.len() + simd_json::INPUT_PADDING, 0);
-        let mut parsed: Tape<'_> = tape.take().unwrap_or_else(|| Tape(Vec::new())).reset();
-        if let Err(e) = simd_json::fill_tape_padded(scratch, bytes.len(), buffers, &mut parsed) {
+        let result = loop {
+            let json_len = fill_skeleton(scratch, bytes, &found);
+            let mut parsed: Tape<'_> = tape.take().unwrap_or_else(|| Tape(Vec::new())).reset();
+            let res = simd_json::fill_tape_padded(scratch, json_len, buffers, &mut parsed);
+            let result = match res {
+                Err(_) if !found.is_empty() => {
+                    // Not valid (or the scan was wrong): the whole line
+                    // again, for simd-json's own report.
+                    *tape = Some(parsed.reset());
+                    found.clear();
+                    continue;
+                }
+                Err(e) => {
+                    let producer = forced.or(*latched).unwrap_or(Producer::Claude);
+                    let parsed = (offset, bytes);
+                    classify_failure((text_offset, text), parsed, line, producer, &e, emit)
+                }
+                Ok(()) => {
+                    long_text.truncate(found.len());
+                    long_text.resize_with(found.len(), OnceCell::new);
+                    let lookup = Longs {
+                        list: &found,
+                        text: &long_text[..],
+                    };
+                    decode_value(
+                        Value::new(parsed.as_value(), &lookup),
+                        line,
+                        bytes,
+                        *forced,
+                        latched,
+                        states,
+                        emit,
+                    )
+                }
+            };
             *tape = Some(parsed.reset());
-            let producer = forced.or(*latched).unwrap_or(Producer::Claude);
-            let parsed = (offset, bytes);
-            return classify_failure((text_offset, text), parsed, line, producer, &e, emit);
+            break result;
+        };
+        for t in long_text.iter_mut() {
+            t.take();
         }
-        let res = decode_value(
-            parsed.as_value(),
-            line,
-            bytes,
-            *forced,
-            latched,
-            states,
-            emit,
-        );
-        *tape = Some(parsed.reset());
-        res
+        found.clear();
+        // Empty: the allocation, without the line's lifetime.
+        *longs = found.into_iter().filter_map(|_| None).collect();
+        result
     }
+}
+
+/// `scratch` := `line` with each of `longs` replaced by a placeholder
+/// (`\u0000` and its index), and simd-json's padding after it; its length
+/// is that of the JSON text.
+fn fill_skeleton(scratch: &mut Vec<u8>, line: &[u8], longs: &[scan::Long<'_>]) -> usize {
+    scratch.clear();
+    let mut done = 0;
+    for (i, l) in longs.iter().enumerate() {
+        scratch.extend_from_slice(&line[done..l.start]);
+        scratch.extend_from_slice(b"\\u0000");
+        push_index(scratch, i);
+        done = l.start + l.body.len();
+    }
+    scratch.extend_from_slice(&line[done..]);
+    let len = scratch.len();
+    scratch.resize(len + simd_json::INPUT_PADDING, 0);
+    len
+}
+
+fn push_index(out: &mut Vec<u8>, i: usize) {
+    if i >= 10 {
+        push_index(out, i / 10);
+    }
+    #[allow(clippy::cast_possible_truncation)] // a digit
+    out.push(b'0' + (i % 10) as u8);
 }
 
 /// The rest of [`Decoder::decode`], once the line is parsed.
@@ -541,6 +614,255 @@ fn type_name(v: Value<'_>) -> &'static str {
     }
 }
 
+/// A parsed JSON value: a view into the decoder's reused simd-json tape,
+/// with the line's long strings (see [`scan`]) that its string reads
+/// resolve. Copyable, allocation-free; strings borrow from the line.
+#[derive(Clone, Copy)]
+pub(crate) struct Value<'v> {
+    t: TapeValue<'v>,
+    longs: &'v Longs<'v>,
+}
+
+type TapeValue<'v> = simd_json::tape::Value<'v, 'v>;
+
+/// The long string values of the line being decoded, which simd-json saw
+/// as placeholders: `\0` and the index here.
+pub(crate) struct Longs<'v> {
+    list: &'v [scan::Long<'v>],
+    /// Their text, unescaped when first read.
+    text: &'v [OnceCell<String>],
+}
+
+/// No long strings (a line parsed whole).
+#[cfg(test)]
+pub(crate) const NO_LONGS: Longs<'static> = Longs {
+    list: &[],
+    text: &[],
+};
+
+impl<'v> Longs<'v> {
+    /// The long string `s` stands for, if it is a placeholder.
+    fn find(&self, s: &str) -> Option<usize> {
+        if self.list.is_empty() {
+            return None;
+        }
+        let i: usize = s.strip_prefix('\0')?.parse().ok()?;
+        (i < self.list.len()).then_some(i)
+    }
+
+    fn text(&self, i: usize) -> &'v str {
+        let long = &self.list[i];
+        if long.escaped {
+            self.text[i].get_or_init(|| crate::event::unescape(long.body).into_owned())
+        } else {
+            long.body
+        }
+    }
+}
+
+/// An object (see [`Value::as_object`]).
+pub(crate) struct Obj<'v> {
+    o: simd_json::tape::Object<'v, 'v>,
+    longs: &'v Longs<'v>,
+}
+
+impl<'v> Obj<'v> {
+    /// Its fields in order.
+    pub(crate) fn iter(&self) -> Fields<'v> {
+        Fields(self.o.iter(), self.longs)
+    }
+
+    /// Its keys in order.
+    pub(crate) fn keys(&self) -> simd_json::tape::object::Keys<'v, 'v> {
+        self.o.keys()
+    }
+
+    /// True without fields.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.o.is_empty()
+    }
+}
+
+impl<'v> IntoIterator for &Obj<'v> {
+    type Item = (&'v str, Value<'v>);
+    type IntoIter = Fields<'v>;
+    fn into_iter(self) -> Fields<'v> {
+        self.iter()
+    }
+}
+
+/// Iterator over an object's fields (see [`Obj`]).
+pub(crate) struct Fields<'v>(simd_json::tape::object::Iter<'v, 'v>, &'v Longs<'v>);
+
+impl<'v> Iterator for Fields<'v> {
+    type Item = (&'v str, Value<'v>);
+    fn next(&mut self) -> Option<Self::Item> {
+        let longs = self.1;
+        self.0.next().map(|(k, t)| (k, Value { t, longs }))
+    }
+}
+
+impl<'v> Value<'v> {
+    pub(crate) fn new(t: TapeValue<'v>, longs: &'v Longs<'v>) -> Self {
+        Value { t, longs }
+    }
+
+    fn wrap(self, t: TapeValue<'v>) -> Self {
+        Value { t, longs: self.longs }
+    }
+
+    /// The field `key` of an object.
+    pub(crate) fn get(self, key: &str) -> Option<Value<'v>> {
+        self.t.get(key).map(|t| self.wrap(t))
+    }
+
+    /// The text of a string.
+    pub(crate) fn into_string(self) -> Option<&'v str> {
+        let s = self.t.into_string()?;
+        Some(match self.longs.find(s) {
+            Some(i) => self.longs.text(i),
+            None => s,
+        })
+    }
+
+    /// The text of a string (as [`Value::into_string`]).
+    pub(crate) fn as_str(self) -> Option<&'v str> {
+        self.into_string()
+    }
+
+    /// The long string this is, if the parser was spared it.
+    pub(crate) fn long(self) -> Option<&'v scan::Long<'v>> {
+        let i = self.longs.find(self.t.into_string()?)?;
+        Some(&self.longs.list[i])
+    }
+
+    pub(crate) fn as_object(self) -> Option<Obj<'v>> {
+        Some(Obj {
+            o: self.t.as_object()?,
+            longs: self.longs,
+        })
+    }
+
+    pub(crate) fn as_array(self) -> Option<Arr<'v>> {
+        self.t.as_array().map(|a| Arr(Some((a, self.longs))))
+    }
+
+    pub(crate) fn as_u64(self) -> Option<u64> {
+        self.t.as_u64()
+    }
+
+    pub(crate) fn as_i64(self) -> Option<i64> {
+        self.t.as_i64()
+    }
+
+    pub(crate) fn as_f64(self) -> Option<f64> {
+        self.t.as_f64()
+    }
+
+    pub(crate) fn cast_f64(self) -> Option<f64> {
+        self.t.cast_f64()
+    }
+
+    pub(crate) fn as_bool(self) -> Option<bool> {
+        self.t.as_bool()
+    }
+
+    pub(crate) fn value_type(self) -> simd_json::ValueType {
+        self.t.value_type()
+    }
+
+    pub(crate) fn is_null(self) -> bool {
+        self.t.is_null()
+    }
+
+    pub(crate) fn is_object(self) -> bool {
+        self.t.is_object()
+    }
+
+    /// Compact JSON text, as simd-json writes it.
+    pub(crate) fn encode(self) -> String {
+        if self.longs.list.is_empty() {
+            return self.t.encode();
+        }
+        let mut out = Vec::new();
+        self.write_json(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`Value::encode`] with long strings in it: the same text, a long
+    /// string copied from the line when re-escaping it would give the same
+    /// bytes.
+    fn write_json(self, out: &mut Vec<u8>) {
+        if let Some(o) = self.as_object() {
+            out.push(b'{');
+            for (n, (k, v)) in o.iter().enumerate() {
+                if n > 0 {
+                    out.push(b',');
+                }
+                write_json_str(out, k);
+                out.push(b':');
+                v.write_json(out);
+            }
+            out.push(b'}');
+        } else if let Some(a) = self.as_array() {
+            out.push(b'[');
+            for (n, v) in a.iter().enumerate() {
+                if n > 0 {
+                    out.push(b',');
+                }
+                v.write_json(out);
+            }
+            out.push(b']');
+        } else if let Some(long) = self.long() {
+            if long.canonical {
+                out.push(b'"');
+                out.extend_from_slice(long.body.as_bytes());
+                out.push(b'"');
+            } else {
+                write_json_str(out, self.into_string().unwrap_or_default());
+            }
+        } else if let Some(s) = self.t.into_string() {
+            write_json_str(out, s);
+        } else {
+            // Numbers, booleans, null: simd-json's own text.
+            let _ = self.t.write(out);
+        }
+    }
+}
+
+/// A JSON string as simd-json's writer escapes it: `"`, `\\` and C0
+/// controls only, the usual five by letter.
+fn write_json_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let b = s.as_bytes();
+    let mut done = 0;
+    for (i, &c) in b.iter().enumerate() {
+        let short: &[u8] = match c {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..0x20 => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&b[done..i]);
+        if short.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(c >> 4)]);
+            out.push(HEX[usize::from(c & 0xf)]);
+        } else {
+            out.extend_from_slice(short);
+        }
+        done = i + 1;
+    }
+    out.extend_from_slice(&b[done..]);
+    out.push(b'"');
+}
+
 // Lenient field access: a missing or wrongly typed field is `None`, never an error.
 
 pub(crate) fn get<'v>(v: Value<'v>, key: &str) -> Option<Value<'v>> {
@@ -584,27 +906,27 @@ pub(crate) fn is_null(v: Value<'_>) -> bool {
 
 /// The array `key` (empty when missing or not an array).
 pub(crate) fn arr_at<'v>(v: Value<'v>, key: &str) -> Arr<'v> {
-    Arr(v.get(key).and_then(|x| x.as_array()))
+    v.get(key).and_then(Value::as_array).unwrap_or_default()
 }
 
 /// An array, or nothing (the default): what [`arr_at`] found.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Arr<'v>(Option<simd_json::tape::Array<'v, 'v>>);
+pub(crate) struct Arr<'v>(Option<(simd_json::tape::Array<'v, 'v>, &'v Longs<'v>)>);
 
 impl<'v> Arr<'v> {
     /// `v` if it is an array, else empty.
     pub(crate) fn of(v: Value<'v>) -> Arr<'v> {
-        Arr(v.as_array())
+        v.as_array().unwrap_or_default()
     }
 
     /// The items.
     pub(crate) fn iter(self) -> Items<'v> {
-        Items(self.0.map(|a| a.iter()))
+        Items(self.0.map(|(a, l)| (a.iter(), l)))
     }
 
     /// Number of items.
     pub(crate) fn len(self) -> usize {
-        self.0.map_or(0, |a| a.len())
+        self.0.map_or(0, |(a, _)| a.len())
     }
 
     /// True without items.
@@ -614,7 +936,8 @@ impl<'v> Arr<'v> {
 
     /// The first item.
     pub(crate) fn first(self) -> Option<Value<'v>> {
-        self.0.and_then(|a| a.get(0))
+        self.0
+            .and_then(|(a, longs)| a.get(0).map(|t| Value { t, longs }))
     }
 }
 
@@ -627,12 +950,13 @@ impl<'v> IntoIterator for Arr<'v> {
 }
 
 /// Iterator over an array's items (see [`Arr`]).
-pub(crate) struct Items<'v>(Option<simd_json::tape::array::Iter<'v, 'v>>);
+pub(crate) struct Items<'v>(Option<(simd_json::tape::array::Iter<'v, 'v>, &'v Longs<'v>)>);
 
 impl<'v> Iterator for Items<'v> {
     type Item = Value<'v>;
     fn next(&mut self) -> Option<Value<'v>> {
-        self.0.as_mut()?.next()
+        let (it, longs) = self.0.as_mut()?;
+        it.next().map(|t| Value { t, longs })
     }
 }
 
@@ -723,6 +1047,14 @@ pub(crate) fn questions_at<'v>(
                 .collect(),
         })
         .collect()
+}
+
+/// A string value as [`Content`]: a long one stays in its JSON form.
+pub(crate) fn content_of(v: Value<'_>) -> Option<Content<'_>> {
+    match v.long() {
+        Some(l) => Some(Content::json(l.body, l.canonical, l.unsafe_chars)),
+        None => v.into_string().map(Content::from),
+    }
 }
 
 /// Compact JSON text of a value (for tool inputs and the like).

@@ -5,11 +5,11 @@
 use std::borrow::Cow;
 use std::io;
 
-use simd_json::prelude::*;
 
 use super::Value;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
+use crate::decode::content_of;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
     Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
@@ -98,7 +98,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             id: cow_at(v, "id").unwrap_or_default(),
             is_error: bool_at(v, "is_error").unwrap_or(false),
             denied: bool_at(v, "denied").unwrap_or(false),
-            content: cow_at(v, "content").unwrap_or_default(),
+            content: get(v, "content").and_then(content_of).unwrap_or_default(),
         }),
         "permission_denied" => EventKind::PermissionDenied(Denial {
             id: cow_at(v, "id"),

@@ -24,6 +24,8 @@ use super::{J, Value, view};
 use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, to_json, u64_at};
+use crate::decode::content_of;
+use crate::event::Content;
 use crate::event::{
     Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
     Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
@@ -471,17 +473,17 @@ fn tool_use<'v>(
         return Ok(());
     }
     let output = st.and_then(|s| str_at(s, "output")).unwrap_or("");
-    let (is_error, content): (bool, Cow<'v, str>) = if status == "error" {
+    let (is_error, content): (bool, Content<'v>) = if status == "error" {
         let e = st.and_then(|s| get(s, "error"));
         let text = match e {
             Some(s) if s.into_string().is_some() => Cow::Borrowed(s.into_string().unwrap_or("")),
             Some(other) => Cow::Owned(to_json(other)),
             None => Cow::Borrowed("tool error"),
         };
-        (true, text)
+        (true, text.into())
     } else if name == "invalid" {
         // A call to a tool that does not exist, rewritten by opencode.
-        (true, Cow::Borrowed(output))
+        (true, output.into())
     } else {
         let exit_status = st
             .and_then(|s| get(s, "metadata"))
@@ -494,16 +496,19 @@ fn tool_use<'v>(
                     t.push('\n');
                     t.push_str(output);
                 }
-                (true, Cow::Owned(t))
+                (true, t.into())
             }
-            _ => (false, Cow::Borrowed(output)),
+            _ => {
+                let lazy = st.and_then(|s| get(s, "output")).and_then(content_of);
+                (false, lazy.unwrap_or_default())
+            }
         }
     };
-    let denied = status == "error" && is_denial(&content);
+    let denied = status == "error" && is_denial(&content.text());
     if denied && base.parent.is_none() {
         state.denied_in_step = true;
     }
-    let message = denied.then(|| content.clone());
+    let message = denied.then(|| Cow::Owned(content.text().into_owned()));
     emit(&base.event(EventKind::ToolResult(ToolResult {
         id: id.clone(),
         is_error,

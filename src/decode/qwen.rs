@@ -19,7 +19,6 @@ use std::borrow::Cow;
 use std::io;
 
 use super::{J, Value, view};
-use simd_json::prelude::*;
 
 use super::claude::content_text;
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};

@@ -1157,7 +1157,7 @@ fn agent_tool_result_from_a_real_line() {
     assert_eq!(r.id, "toolu_01zzvmrPizNbQx7Bqy0wzmq5");
     assert!(!r.is_error);
     assert!(
-        r.content.starts_with(
+        r.content.text().starts_with(
             "hello.py defines greet() and prints a greeting.\nagentId: a8164d334e3dc2758"
         ),
         "{}",

@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::event::{Event, EventKind, Tokens};
+use crate::event::{Content, Event, EventKind, Tokens};
 use crate::render::sanitize::escape_at;
 use crate::render::{STRING_SPECIAL, SUSPECT, Sink, find_special};
 use crate::session::Session;
@@ -145,7 +145,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.opt_str("name", s.note().tool.as_deref());
             o.bool("is_error", r.is_error);
             o.bool("denied", r.denied);
-            o.str("content", &r.content);
+            o.content("content", &r.content);
         }
         EventKind::PermissionDenied(d) => {
             o.opt_str("id", d.id.as_deref());
@@ -240,6 +240,25 @@ impl<'b> Obj<'b> {
     fn str(&mut self, k: &str, v: &str) {
         self.key(k);
         push_json_str(self.b, v);
+    }
+
+    /// Text that may still be in its JSON form: then copied as it came
+    /// when that is what escaping the text would give (characters a
+    /// terminal must not get raw still escaped).
+    fn content(&mut self, k: &str, c: &Content<'_>) {
+        match c.json_body() {
+            Some((body, true, unsafe_chars)) => {
+                self.key(k);
+                self.b.push(b'"');
+                if unsafe_chars {
+                    push_escaping_unsafe(self.b, body);
+                } else {
+                    self.b.extend_from_slice(body.as_bytes());
+                }
+                self.b.push(b'"');
+            }
+            _ => self.str(k, &c.text()),
+        }
     }
 
     fn opt_str(&mut self, k: &str, v: Option<&str>) {
@@ -386,6 +405,25 @@ impl serde_json::ser::Formatter for SafeFormatter {
         }
         w.write_all(&bytes[done..])
     }
+}
+
+/// The body of a JSON string with the characters [`escape_at`] flags
+/// (outside its escapes, which are ASCII) written as `\u` escapes.
+fn push_escaping_unsafe(b: &mut Vec<u8>, body: &str) {
+    let bytes = body.as_bytes();
+    let mut done = 0;
+    let mut i = 0;
+    while let Some(p) = find_special(bytes, i, &SUSPECT) {
+        if let Some((len, cp)) = escape_at(bytes, p) {
+            b.extend_from_slice(&bytes[done..p]);
+            push_u_escape(b, cp);
+            done = p + len;
+            i = done;
+        } else {
+            i = p + 1;
+        }
+    }
+    b.extend_from_slice(&bytes[done..]);
 }
 
 fn push_u_escape(b: &mut Vec<u8>, cp: u32) {

@@ -391,7 +391,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             return Ok(());
         }
         if r.is_error {
-            let text = strip_tool_error(&r.content);
+            let content = r.content.text();
+            let text = strip_tool_error(&content);
             let mut head = vec![
                 (Style::Error, Cow::Borrowed("✗ ")),
                 (Style::Error, Cow::Owned(display_name(tool).into_owned())),
@@ -412,7 +413,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let agent = crate::event::is_subagent_tool(tool);
         if agent || self.verbose() {
             // A sub-agent's answer only exists here, so it is shown by default.
-            let mut text: &str = &r.content;
+            let content = r.content.text();
+            let mut text: &str = &content;
             let mut lines = Vec::new();
             if agent {
                 if let Some(p) = text.find("\nagentId:") {

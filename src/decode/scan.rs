@@ -1,0 +1,393 @@
+//! Long string values found without parsing them.
+//!
+//! Saved sessions are mostly tool output: a Claude `user` line carries a
+//! file's content twice (`message.content` and `tool_use_result`), and no
+//! sink needs either unescaped by default (pretty shows a successful tool's
+//! output only with `-v`; JSONL copies it). simd-json would still validate,
+//! unescape and copy every byte of them, which costs more than all the rest
+//! of streamview together (README § Performance).
+//!
+//! So on a long line this module finds the string values of at least
+//! [`MIN_LEN`] bytes, 64 bytes per step, and checks them (no raw control
+//! character, valid escapes, valid UTF-8); the decoder then hands simd-json
+//! the line with each of them replaced by a short placeholder, and resolves
+//! a placeholder only when a decoder reads it.
+//!
+//! The block scan is simdjson's stage 1 reduced to strings: bit masks of
+//! quotes, backslashes and control bytes per 64-byte block; the characters
+//! an odd run of backslashes escapes (the same arithmetic as simd-json's
+//! `find_odd_backslash_sequences`); quotes that are not escaped delimit the
+//! strings. Only rare things are looked at one by one: escapes other than
+//! `\n`, `\"` and `\\`, and the lead bytes of characters a terminal must not
+//! get raw.
+//!
+//! Anything unusual in a string (a raw control, a bad or surrogate `\u`
+//! escape, invalid UTF-8, an unterminated string) makes [`long_strings`]
+//! return false, and the line is parsed whole as before: simd-json then
+//! reports the problem in its own words, so errors do not depend on this
+//! module.
+
+use crate::render::sanitize::escape_at;
+
+/// String values shorter than this are left to simd-json.
+pub(crate) const MIN_LEN: usize = 1024;
+
+/// Lines shorter than this are parsed whole: they cannot hold enough long
+/// strings for the scan to pay.
+pub(crate) const MIN_LINE: usize = 4096;
+
+/// A string value the parser is spared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Long<'a> {
+    /// Offset of the body (after the opening quote) in the line.
+    pub start: usize,
+    /// The body as it stands in the line, escapes and all.
+    pub body: &'a str,
+    /// Holds a backslash escape: the text differs from the body.
+    pub escaped: bool,
+    /// Every escape is the one streamview's JSON writers would write for
+    /// its character (`\n`, `\"`, `\u001b`…, not `\/` or `\u00e9`), so the
+    /// body re-escaped is the body.
+    pub canonical: bool,
+    /// Holds a character a terminal must not get raw (C1, bidi, DEL…): a
+    /// JSON writer escapes it.
+    pub unsafe_chars: bool,
+}
+
+/// Finds the string values of `line` that are at least `min_len` bytes
+/// long, or start with `\u0000` (which the decoder's placeholders start
+/// with), and puts them in `out` in line order. Object keys are never
+/// taken.
+///
+/// Returns false, with `out` in any state, when the line is not plainly
+/// valid in its strings; the caller then parses it whole.
+pub(crate) fn long_strings<'a>(line: &'a [u8], min_len: usize, out: &mut Vec<Long<'a>>) -> bool {
+    out.clear();
+    let mut s = Scan {
+        prev_escaped: 0,
+        prev_inside: 0,
+        open: None,
+        escaped: false,
+        noncanonical: false,
+        unsafe_chars: false,
+    };
+    let mut base = 0;
+    while base < line.len() {
+        let block: [u8; 64] = match line.get(base..base + 64) {
+            Some(b) => b.try_into().unwrap_or([b' '; 64]),
+            None => {
+                let mut b = [b' '; 64];
+                b[..line.len() - base].copy_from_slice(&line[base..]);
+                b
+            }
+        };
+        if !s.block(line, base, &block, min_len, out) {
+            return false;
+        }
+        base += 64;
+    }
+    s.open.is_none()
+}
+
+/// The scan's state between blocks.
+struct Scan {
+    /// 1 when the block starts with an escaped character.
+    prev_escaped: u64,
+    /// All ones when the block starts inside a string.
+    prev_inside: u64,
+    /// Offset of the open string's opening quote.
+    open: Option<usize>,
+    /// What the open string holds so far.
+    escaped: bool,
+    noncanonical: bool,
+    unsafe_chars: bool,
+}
+
+const EVEN: u64 = 0x5555_5555_5555_5555;
+const ODD: u64 = !EVEN;
+
+impl Scan {
+    fn block<'a>(
+        &mut self,
+        line: &'a [u8],
+        base: usize,
+        block: &[u8; 64],
+        min_len: usize,
+        out: &mut Vec<Long<'a>>,
+    ) -> bool {
+        let m = masks(block);
+        let escaped = self.odd_ends(m.backslash);
+        let quotes = m.quote & !escaped;
+        let inside = prefix_xor(quotes) ^ self.prev_inside;
+        self.prev_inside = if inside >> 63 == 1 { !0 } else { 0 };
+        let body = inside & !quotes;
+        if m.control & body != 0 {
+            return false;
+        }
+        // Escapes other than `\n`, `\"` and `\\`, one by one.
+        let mut noncanonical = 0;
+        let mut rare = escaped & body & !(m.n | m.quote | m.backslash);
+        while rare != 0 {
+            let bit = rare.trailing_zeros();
+            rare &= rare - 1;
+            let at = base + bit as usize;
+            match check_escape(line, at) {
+                Escape::Canonical => {}
+                Escape::Other => noncanonical |= 1 << bit,
+                Escape::Invalid => return false,
+            }
+        }
+        // Characters a terminal must not get raw.
+        let mut unsafe_chars = 0;
+        let mut lead = m.lead & body;
+        while lead != 0 {
+            let bit = lead.trailing_zeros();
+            lead &= lead - 1;
+            if escape_at(line, base + bit as usize).is_some() {
+                unsafe_chars |= 1 << bit;
+            }
+        }
+        // Walk the quotes: each opens or closes a string.
+        let mut from = 0;
+        let mut q = quotes;
+        loop {
+            let to = if q == 0 { 64 } else { q.trailing_zeros() };
+            if self.open.is_some() {
+                let seg = bits(from, to);
+                self.escaped |= m.backslash & seg != 0;
+                self.noncanonical |= noncanonical & seg != 0;
+                self.unsafe_chars |= unsafe_chars & seg != 0;
+            }
+            if q == 0 {
+                return true;
+            }
+            q &= q - 1;
+            let at = base + to as usize;
+            match self.open.take() {
+                None => {
+                    self.open = Some(at);
+                    self.escaped = false;
+                    self.noncanonical = false;
+                    self.unsafe_chars = false;
+                }
+                Some(open) => {
+                    if !self.close(line, open + 1, at, min_len, out) {
+                        return false;
+                    }
+                }
+            }
+            from = to + 1;
+        }
+    }
+
+    /// A string's body ends at `end`: keep it if it is a long value.
+    fn close<'a>(
+        &self,
+        line: &'a [u8],
+        start: usize,
+        end: usize,
+        min_len: usize,
+        out: &mut Vec<Long<'a>>,
+    ) -> bool {
+        let body = &line[start..end];
+        if body.len() < min_len && !body.starts_with(b"\\u0000") {
+            return true;
+        }
+        let is_key = line[end + 1..]
+            .iter()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            == Some(&b':');
+        if is_key {
+            return true;
+        }
+        let Ok(body) = simdutf8::basic::from_utf8(body) else {
+            return false;
+        };
+        out.push(Long {
+            start,
+            body,
+            escaped: self.escaped,
+            canonical: !self.noncanonical,
+            unsafe_chars: self.unsafe_chars,
+        });
+        true
+    }
+
+    /// The characters that end an odd run of backslashes: the escaped
+    /// ones. simd-json's `find_odd_backslash_sequences`.
+    fn odd_ends(&mut self, bs: u64) -> u64 {
+        if bs == 0 && self.prev_escaped == 0 {
+            return 0;
+        }
+        let start_edges = bs & !(bs << 1);
+        let even_start_mask = EVEN ^ self.prev_escaped;
+        let even_starts = start_edges & even_start_mask;
+        let odd_starts = start_edges & !even_start_mask;
+        let even_carries = bs.wrapping_add(even_starts);
+        let (mut odd_carries, overflow) = bs.overflowing_add(odd_starts);
+        odd_carries |= self.prev_escaped;
+        self.prev_escaped = u64::from(overflow);
+        let even_carry_ends = even_carries & !bs;
+        let odd_carry_ends = odd_carries & !bs;
+        (even_carry_ends & ODD) | (odd_carry_ends & EVEN)
+    }
+}
+
+/// Bits `from..to` (each at most 64).
+fn bits(from: u32, to: u32) -> u64 {
+    let below_to = if to >= 64 { !0 } else { (1 << to) - 1 };
+    let from_up = if from >= 64 { 0 } else { !0 << from };
+    below_to & from_up
+}
+
+/// Bit `i` set when an odd number of bits at or below `i` are set: the
+/// bits between an opening quote (included) and its closing one.
+fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
+
+enum Escape {
+    /// What streamview's writers would write.
+    Canonical,
+    /// Valid, but written another way (`\/`, `\u00e9`, `\u000A`).
+    Other,
+    /// Not JSON, or a surrogate (left to simd-json, which checks pairs).
+    Invalid,
+}
+
+/// The escape whose character (after the backslash) is at `at`.
+fn check_escape(line: &[u8], at: usize) -> Escape {
+    match line[at] {
+        b'n' | b'"' | b'\\' | b'b' | b'f' | b'r' | b't' => Escape::Canonical,
+        b'/' => Escape::Other,
+        b'u' => {
+            let Some(hex) = line.get(at + 1..at + 5) else {
+                return Escape::Invalid;
+            };
+            let mut cp = 0u32;
+            let mut lower = true;
+            for &h in hex {
+                let d = match h {
+                    b'0'..=b'9' => h - b'0',
+                    b'a'..=b'f' => h - b'a' + 10,
+                    b'A'..=b'F' => {
+                        lower = false;
+                        h - b'A' + 10
+                    }
+                    _ => return Escape::Invalid,
+                };
+                cp = cp << 4 | u32::from(d);
+            }
+            if (0xd800..0xe000).contains(&cp) {
+                Escape::Invalid
+            } else if lower && cp < 0x20 && !matches!(cp, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d) {
+                Escape::Canonical
+            } else {
+                Escape::Other
+            }
+        }
+        _ => Escape::Invalid,
+    }
+}
+
+/// Bit masks of one block.
+#[derive(Debug, PartialEq, Eq)]
+struct Masks {
+    quote: u64,
+    backslash: u64,
+    /// Bytes below 0x20.
+    control: u64,
+    /// `n`, the commonest escape.
+    n: u64,
+    /// Lead bytes of the characters [`escape_at`] flags: DEL, 0xC2, 0xD8,
+    /// 0xE2.
+    lead: u64,
+}
+
+/// The masks with SSE2, which every x86-64 processor has.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+fn masks(block: &[u8; 64]) -> Masks {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    #[allow(clippy::cast_possible_wrap)]
+    let splat = |b: u8| {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_set1_epi8(b as i8) }
+    };
+    let (quote, backslash, c1f, n) = (splat(b'"'), splat(b'\\'), splat(0x1f), splat(b'n'));
+    let (del, c2, d8, e2) = (splat(0x7f), splat(0xc2), splat(0xd8), splat(0xe2));
+    let mut m = [0u64; 5];
+    for (k, chunk) in block.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the
+        // 16 bytes of `chunk` (unaligned loads allow any address).
+        let found = unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast());
+            let mask = |x| u64::from(_mm_movemask_epi8(x).cast_unsigned() & 0xffff);
+            let lead = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, c2)),
+                _mm_or_si128(_mm_cmpeq_epi8(v, d8), _mm_cmpeq_epi8(v, e2)),
+            );
+            [
+                mask(_mm_cmpeq_epi8(v, quote)),
+                mask(_mm_cmpeq_epi8(v, backslash)),
+                // v ≤ 0x1f exactly when min(v, 0x1f) = v.
+                mask(_mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v)),
+                mask(_mm_cmpeq_epi8(v, n)),
+                mask(lead),
+            ]
+        };
+        for (m, f) in m.iter_mut().zip(found) {
+            *m |= f << (16 * k);
+        }
+    }
+    Masks {
+        quote: m[0],
+        backslash: m[1],
+        control: m[2],
+        n: m[3],
+        lead: m[4],
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn masks(block: &[u8; 64]) -> Masks {
+    masks_scalar(block)
+}
+
+/// The masks a byte at a time: the reference, and the code elsewhere.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn masks_scalar(block: &[u8; 64]) -> Masks {
+    let mut m = Masks {
+        quote: 0,
+        backslash: 0,
+        control: 0,
+        n: 0,
+        lead: 0,
+    };
+    for (i, &c) in block.iter().enumerate() {
+        let bit = 1u64 << i;
+        let set = |mask: &mut u64, yes: bool| {
+            if yes {
+                *mask |= bit;
+            }
+        };
+        set(&mut m.quote, c == b'"');
+        set(&mut m.backslash, c == b'\\');
+        set(&mut m.control, c < 0x20);
+        set(&mut m.n, c == b'n');
+        set(&mut m.lead, matches!(c, 0x7f | 0xc2 | 0xd8 | 0xe2));
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests;
