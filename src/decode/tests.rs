@@ -1721,3 +1721,114 @@ fn huge_integers_are_read_as_floats_and_overflowing_floats_are_reported() {
         "{d:?}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Long strings spared the parser (`scan`)
+
+/// Every line of every fixture, with the reader's line numbers and the
+/// last line's `partial` flag.
+fn fixture_inputs() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut out = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("jsonl" | "json" | "bin" | "txt")
+            ) {
+                out.push((path.display().to_string(), std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// What a decoder makes of `data`: per line, what became of it, its
+/// events and their JSONL.
+fn decode_all(mut dec: Decoder, data: &[u8]) -> Vec<String> {
+    use crate::render::{Jsonl, Sink};
+    let mut session = crate::Session::new();
+    let mut out = Vec::new();
+    let mut lines = data.split(|&b| b == b'\n').peekable();
+    let mut number = 0;
+    while let Some(bytes) = lines.next() {
+        number += 1;
+        let line = Line {
+            number,
+            bytes,
+            partial: lines.peek().is_none(),
+        };
+        let mut jsonl = Jsonl::new(Vec::new());
+        let mut evs = Vec::new();
+        let d = dec
+            .decode(&line, &mut |ev| {
+                session.observe(ev);
+                jsonl.event(ev, &session)?;
+                evs.push(format!("{ev:?}"));
+                Ok(())
+            })
+            .unwrap();
+        jsonl.flush().unwrap();
+        let jsonl = String::from_utf8(jsonl.into_inner()).unwrap();
+        out.push(format!("{number}: {d:?}\n{}\n{jsonl}", evs.join("\n")));
+    }
+    out
+}
+
+#[test]
+fn strings_spared_the_parser_give_the_same_events_and_jsonl() {
+    let mut spared_lines = 0;
+    for (name, data) in fixture_inputs() {
+        let mut whole = Decoder::new();
+        whole.scan_min_line = usize::MAX;
+        // Every string value of every line through the scan.
+        let mut spared = Decoder::new();
+        spared.scan_min_line = 0;
+        spared.scan_min_len = 0;
+        let (a, b) = (decode_all(whole, &data), decode_all(spared, &data));
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x, y, "{name}");
+        }
+        assert_eq!(a.len(), b.len());
+        let mut probe = Vec::new();
+        spared_lines += data
+            .split(|&b| b == b'\n')
+            .filter(|l| scan::long_strings(l, 0, &mut probe) && !probe.is_empty())
+            .count();
+    }
+    // The comparison meant something.
+    assert!(spared_lines > 1000, "{spared_lines}");
+}
+
+#[test]
+fn tool_output_stays_in_its_json_form_until_read() {
+    let out = "line \\\"one\\\"\\n".repeat(200);
+    let line = format!(
+        r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":"{out}"}}]}},"tool_use_result":{{"stdout":"{out}"}}}}"#
+    );
+    let mut dec = Decoder::new();
+    let mut seen = 0;
+    dec.decode(
+        &Line {
+            number: 1,
+            bytes: line.as_bytes(),
+            partial: false,
+        },
+        &mut |ev| {
+            let EventKind::ToolResult(r) = &ev.kind else {
+                panic!("{ev:?}");
+            };
+            assert_eq!(r.content.json_body(), Some((out.as_str(), true, false)));
+            assert_eq!(r.content.text(), "line \"one\"\n".repeat(200));
+            seen += 1;
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(seen, 1);
+}
