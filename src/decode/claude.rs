@@ -647,7 +647,7 @@ fn result<'v>(v: Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<
 /// Claude's result, Qwen's result and the transcripts' `cost-state` line.
 pub(crate) fn model_usage(v: Value<'_>) -> Vec<ModelUsage<'_>> {
     get(v, "modelUsage")
-        .and_then(|m| m.as_object())
+        .and_then(super::Value::as_object)
         .map(|o| {
             o.iter()
                 .map(|(k, u)| ModelUsage {

@@ -512,7 +512,7 @@ fn outcome_text<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool,
     match item_type {
         "command_execution" => {
             let output = str_at(item, "aggregated_output").unwrap_or("");
-            let code = get(item, "exit_code").and_then(|c| c.as_i64());
+            let code = get(item, "exit_code").and_then(super::Value::as_i64);
             let mut head = match code {
                 Some(c) if c != 0 => format!("exit code {c}"),
                 _ if bad_status => format!("command {status}"),
@@ -580,7 +580,7 @@ fn outcome_text<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool,
         }
         "collab_tool_call" => {
             let mut text = String::new();
-            if let Some(states) = get(item, "agents_states").and_then(|s| s.as_object()) {
+            if let Some(states) = get(item, "agents_states").and_then(super::Value::as_object) {
                 for (thread, st) in &states {
                     if !text.is_empty() {
                         text.push('\n');

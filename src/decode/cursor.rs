@@ -460,7 +460,7 @@ fn outcome(result: Option<Value<'_>>) -> Outcome<'_> {
         reason: None,
     };
     let Some((key, body)) = result
-        .and_then(|r| r.as_object())
+        .and_then(super::Value::as_object)
         .and_then(|o| o.iter().next())
     else {
         return out;
@@ -468,7 +468,7 @@ fn outcome(result: Option<Value<'_>>) -> Outcome<'_> {
     match key {
         "success" | "failure" => {
             let text = output_text(body);
-            let code = get(body, "exitCode").and_then(|c| c.as_i64());
+            let code = get(body, "exitCode").and_then(super::Value::as_i64);
             out.is_error = key == "failure" || code.is_some_and(|c| c != 0);
             out.content = match code.filter(|c| *c != 0) {
                 Some(c) if text.is_empty() => Cow::Owned(format!("exit code {c}")),

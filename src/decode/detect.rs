@@ -291,7 +291,10 @@ mod tests {
     fn only_session_headers_open_a_stream() {
         let o = |line: &str| {
             let mut bytes = line.as_bytes().to_vec();
-            opener(Value::new(simd_json::to_tape(&mut bytes).unwrap().as_value(), &NO_LONGS))
+            opener(Value::new(
+                simd_json::to_tape(&mut bytes).unwrap().as_value(),
+                &NO_LONGS,
+            ))
         };
         assert_eq!(
             o(r#"{"type":"thread.started","thread_id":"t"}"#),

@@ -422,7 +422,7 @@ fn result(v: Value<'_>, started_ms: Option<u64>) -> SessionResult<'_> {
     }
     let model_usage = stats
         .and_then(|s| get(s, "models"))
-        .and_then(|m| m.as_object())
+        .and_then(super::Value::as_object)
         .map(|o| {
             o.iter()
                 .map(|(k, m)| ModelUsage {

@@ -27,7 +27,6 @@ use std::io;
 use simd_json::prelude::*;
 use simd_json::tape::Tape;
 
-
 use crate::event::{Content, Event, EventKind, Producer, Question, Todo, Unknown};
 use crate::input::Line;
 
@@ -255,8 +254,11 @@ impl Decoder {
             t.take();
         }
         found.clear();
-        // Empty: the allocation, without the line's lifetime.
-        *longs = found.into_iter().filter_map(|_| None).collect();
+        // Empty: the allocation, without the line's lifetime (collected in
+        // place; the closure only changes the type).
+        #[allow(clippy::unnecessary_filter_map)]
+        let empty = found.into_iter().filter_map(|_| None).collect();
+        *longs = empty;
         result
     }
 }
@@ -708,7 +710,10 @@ impl<'v> Value<'v> {
     }
 
     fn wrap(self, t: TapeValue<'v>) -> Self {
-        Value { t, longs: self.longs }
+        Value {
+            t,
+            longs: self.longs,
+        }
     }
 
     /// The field `key` of an object.

@@ -5,7 +5,6 @@
 use std::borrow::Cow;
 use std::io;
 
-
 use super::Value;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};

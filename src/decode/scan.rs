@@ -73,13 +73,12 @@ pub(crate) fn long_strings<'a>(line: &'a [u8], min_len: usize, out: &mut Vec<Lon
     };
     let mut base = 0;
     while base < line.len() {
-        let block: [u8; 64] = match line.get(base..base + 64) {
-            Some(b) => b.try_into().unwrap_or([b' '; 64]),
-            None => {
-                let mut b = [b' '; 64];
-                b[..line.len() - base].copy_from_slice(&line[base..]);
-                b
-            }
+        let block: [u8; 64] = if let Some(b) = line.get(base..base + 64) {
+            b.try_into().unwrap_or([b' '; 64])
+        } else {
+            let mut b = [b' '; 64];
+            b[..line.len() - base].copy_from_slice(&line[base..]);
+            b
         };
         if !s.block(line, base, &block, min_len, out) {
             return false;

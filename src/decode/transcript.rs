@@ -489,12 +489,14 @@ fn entry<'v>(
     let meta = bool_at(v, "isMeta") == Some(true);
     let msg = get(v, "message");
     let content = msg.and_then(|m| get(m, "content"));
-    let results = content.and_then(|c| c.as_array()).map_or(0, |a| {
+    let results = content.and_then(super::Value::as_array).map_or(0, |a| {
         a.iter()
             .filter(|b| str_at(*b, "type") == Some("tool_result"))
             .count()
     });
-    let blocks = content.and_then(|c| c.as_array()).map_or(1, |a| a.len());
+    let blocks = content
+        .and_then(super::Value::as_array)
+        .map_or(1, super::Arr::len);
     // A user entry that is more than tool results: a prompt, injected text.
     let prompt = ty == "user" && (results == 0 || results < blocks);
     let msg_id = if ty == "assistant" {

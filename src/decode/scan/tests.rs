@@ -136,10 +136,11 @@ proptest! {
     }
 
     #[test]
-    fn sse2_masks_match_the_scalar_ones(block in prop::array::uniform32(any::<u8>()), block2 in prop::array::uniform32(any::<u8>())) {
-        let mut b = [0u8; 64];
-        b[..32].copy_from_slice(&block);
-        b[32..].copy_from_slice(&block2);
+    fn sse2_masks_match_the_scalar_ones(bytes in prop::collection::vec(
+        prop_oneof![any::<u8>(), Just(0xe2u8), Just(0x80), Just(0x81), Just(0xc2), Just(0xaa), Just(0xa6)],
+        64,
+    )) {
+        let b: [u8; 64] = bytes.try_into().unwrap();
         prop_assert_eq!(masks(&b), masks_scalar(&b));
     }
 
@@ -156,7 +157,10 @@ fn a_long_value_is_found_and_a_long_key_is_not() {
     let got = scanned(line.as_bytes(), MIN_LEN).unwrap();
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].body, long);
-    assert_eq!(got[0].start, line.find(&format!(r#""a":"{long}"#)).unwrap() + 5);
+    assert_eq!(
+        got[0].start,
+        line.find(&format!(r#""a":"{long}"#)).unwrap() + 5
+    );
     assert!(!got[0].escaped && got[0].canonical && !got[0].unsafe_chars);
 }
 
@@ -197,12 +201,12 @@ fn flags() {
 fn anything_unusual_leaves_the_line_to_simd_json() {
     let long = "x".repeat(100);
     for bad in [
-        format!(r#"{{"k":"{long}"#),                // unterminated
-        format!("{{\"k\":\"{long}\u{1}\"}}"),       // raw control
-        format!("{{\"k\":\"{long}\t\"}}"),          // raw tab
-        format!(r#"{{"k":"{long}\x"}}"#),           // unknown escape
-        format!(r#"{{"k":"{long}\u12"}}"#),         // short \u
-        format!(r#"{{"k":"{long}\ud800"}}"#),       // surrogate
+        format!(r#"{{"k":"{long}"#),          // unterminated
+        format!("{{\"k\":\"{long}\u{1}\"}}"), // raw control
+        format!("{{\"k\":\"{long}\t\"}}"),    // raw tab
+        format!(r#"{{"k":"{long}\x"}}"#),     // unknown escape
+        format!(r#"{{"k":"{long}\u12"}}"#),   // short \u
+        format!(r#"{{"k":"{long}\ud800"}}"#), // surrogate
     ] {
         assert_eq!(scanned(bad.as_bytes(), 10), None, "{bad}");
     }
@@ -210,4 +214,17 @@ fn anything_unusual_leaves_the_line_to_simd_json() {
     let mut line = format!(r#"{{"k":"{long}"}}"#).into_bytes();
     line[10] = 0xff;
     assert_eq!(scanned(&line, 10), None);
+}
+
+#[test]
+fn every_character_at_a_block_edge_is_flagged_as_the_sanitizer_would() {
+    for c in (0x7fu32..0x3000).filter_map(char::from_u32) {
+        // `{"k":"` is 6 bytes: the character lands on bytes 61 to 64.
+        for pad in 55..59 {
+            let line = format!(r#"{{"k":"{}{c}x"}}"#, "a".repeat(pad));
+            let got = scanned(line.as_bytes(), 0).unwrap();
+            let want = crate::render::sanitize::is_unsafe(c);
+            assert_eq!(got[0].unsafe_chars, want, "{c:?} after {pad}");
+        }
+    }
 }
