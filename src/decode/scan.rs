@@ -262,7 +262,11 @@ enum Escape {
 
 /// The escape whose character (after the backslash) is at `at`.
 fn check_escape(line: &[u8], at: usize) -> Escape {
-    match line[at] {
+    // Past the end: the line ends with the backslash.
+    let Some(&c) = line.get(at) else {
+        return Escape::Invalid;
+    };
+    match c {
         b'n' | b'"' | b'\\' | b'b' | b'f' | b'r' | b't' => Escape::Canonical,
         b'/' => Escape::Other,
         b'u' => {

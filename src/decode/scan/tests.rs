@@ -145,7 +145,13 @@ proptest! {
     }
 
     #[test]
-    fn never_panics(bytes in prop::collection::vec(any::<u8>(), 0..600), min_len in 0usize..50) {
+    fn never_panics(
+        bytes in prop::collection::vec(
+            prop_oneof![any::<u8>(), Just(b'"'), Just(b'\\'), Just(b'u'), Just(b'0'), Just(b':')],
+            0..600,
+        ),
+        min_len in 0usize..50,
+    ) {
         let _ = scanned(&bytes, min_len);
     }
 }
@@ -207,6 +213,8 @@ fn anything_unusual_leaves_the_line_to_simd_json() {
         format!(r#"{{"k":"{long}\x"}}"#),     // unknown escape
         format!(r#"{{"k":"{long}\u12"}}"#),   // short \u
         format!(r#"{{"k":"{long}\ud800"}}"#), // surrogate
+        format!(r#"{{"k":"{long}\"#),         // ends with a backslash
+        format!(r#"{{"k":"{long}\\\"#),       // ... after escaped ones
     ] {
         assert_eq!(scanned(bad.as_bytes(), 10), None, "{bad}");
     }
