@@ -7,6 +7,8 @@
 //!   the push API (`Feeder`, fed in random chunks) gives the same events;
 //! - every JSONL line parses back, and reading our JSONL again gives the
 //!   same events;
+//! - sparing long strings the parser (`decode::scan`, here every string
+//!   value) changes no event;
 //! - nothing on stdout or stderr (pretty, diagnostics, mirrored errors; with
 //!   colour on and off) carries a control character, a C1 control or a bidi
 //!   override that came from the input: only `\n`, `\t` and our own SGR
@@ -22,7 +24,9 @@
 use std::io::Read;
 
 use libfuzzer_sys::fuzz_target;
+use streamview::decode::Decoder;
 use streamview::diag::Diag;
+use streamview::input::Line;
 use streamview::render::jsonl::write_event;
 use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
@@ -237,6 +241,29 @@ fn numbers_as_floats(v: serde_json::Value) -> serde_json::Value {
     }
 }
 
+/// Each line's decoded events (Debug), with string values of lines at
+/// least `scan_from` bytes long spared the parser.
+fn events(stream: &[u8], from: Option<Producer>, scan_from: usize) -> Vec<String> {
+    let mut dec = Decoder::with_producer(from).spare_strings(scan_from, 0);
+    let mut out = Vec::new();
+    let mut lines = stream.split(|&b| b == b'\n').peekable();
+    let mut number = 0;
+    while let Some(bytes) = lines.next() {
+        number += 1;
+        let line = Line {
+            number,
+            bytes,
+            partial: lines.peek().is_none(),
+        };
+        let d = dec.decode(&line, &mut |ev| {
+            out.push(format!("{ev:?}"));
+            Ok(())
+        });
+        out.push(format!("{d:?}"));
+    }
+    out
+}
+
 fuzz_target!(|data: &[u8]| {
     let (flags, seed, stream) = match data {
         [f, s, rest @ ..] => (*f, *s, rest),
@@ -289,6 +316,14 @@ fuzz_target!(|data: &[u8]| {
             "Feeder and Runner disagree on the outcome"
         );
     }
+
+    // Long strings spared the parser (every string value, here) give the
+    // same events as the whole line parsed.
+    assert_eq!(
+        events(stream, cfg.from, usize::MAX),
+        events(stream, cfg.from, 0),
+        "the string scan changed an event"
+    );
 
     // Our JSONL, read back, is the same events.
     let again = Config {

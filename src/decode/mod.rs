@@ -163,6 +163,18 @@ impl Decoder {
         }
     }
 
+    /// Lines at least `min_line` bytes long have their string values of
+    /// at least `min_len` bytes spared the parser (see `scan`; by default
+    /// 4 KiB and 1 KiB). Only speed may depend on it: tests and the fuzz
+    /// target compare the events with the scan everywhere and nowhere.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn spare_strings(mut self, min_line: usize, min_len: usize) -> Self {
+        self.scan_min_line = min_line;
+        self.scan_min_len = min_len;
+        self
+    }
+
     /// The producer of this stream, once known.
     #[must_use]
     pub fn producer(&self) -> Option<Producer> {

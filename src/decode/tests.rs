@@ -1784,12 +1784,9 @@ fn decode_all(mut dec: Decoder, data: &[u8]) -> Vec<String> {
 fn strings_spared_the_parser_give_the_same_events_and_jsonl() {
     let mut spared_lines = 0;
     for (name, data) in fixture_inputs() {
-        let mut whole = Decoder::new();
-        whole.scan_min_line = usize::MAX;
+        let whole = Decoder::new().spare_strings(usize::MAX, 0);
         // Every string value of every line through the scan.
-        let mut spared = Decoder::new();
-        spared.scan_min_line = 0;
-        spared.scan_min_len = 0;
+        let spared = Decoder::new().spare_strings(0, 0);
         let (a, b) = (decode_all(whole, &data), decode_all(spared, &data));
         for (x, y) in a.iter().zip(&b) {
             assert_eq!(x, y, "{name}");
