@@ -1829,3 +1829,44 @@ fn tool_output_stays_in_its_json_form_until_read() {
     .unwrap();
     assert_eq!(seen, 1);
 }
+
+#[test]
+fn long_tool_output_is_written_from_the_line_as_the_whole_event_would_be() {
+    use crate::render::jsonl::write_event;
+    use crate::render::{Jsonl, Sink};
+    let out = "fn main() {\\n    println!(\\\"hi — ✓\\\");\\n}\\n".repeat(4000);
+    assert!(out.len() > 100_000);
+    let line = format!(
+        r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":"{out}"}}]}},"session_id":"s1"}}"#
+    );
+    let mut session = crate::Session::new();
+    let mut sink = Jsonl::new(Vec::new());
+    let mut whole = Vec::new();
+    Decoder::new()
+        .decode(
+            &Line {
+                number: 1,
+                bytes: line.as_bytes(),
+                partial: false,
+            },
+            &mut |ev| {
+                session.observe(ev);
+                sink.event(ev, &session)?;
+                write_event(&mut whole, ev, &session);
+                whole.push(b'\n');
+                Ok(())
+            },
+        )
+        .unwrap();
+    let streamed = sink.into_inner();
+    assert_eq!(
+        String::from_utf8_lossy(&streamed),
+        String::from_utf8_lossy(&whole)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&streamed).unwrap();
+    assert_eq!(
+        v["content"],
+        "fn main() {\n    println!(\"hi — ✓\");\n}\n".repeat(4000)
+    );
+    assert_eq!(v["id"], "t1");
+}

@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::event::{Content, Event, EventKind, Tokens};
+use crate::event::{Content, Event, EventKind, Tokens, ToolResult};
 use crate::render::sanitize::escape_at;
 use crate::render::{STRING_SPECIAL, SUSPECT, Sink, find_special};
 use crate::session::Session;
@@ -52,6 +52,25 @@ impl<W: Write> Sink for Jsonl<W> {
             return Ok(());
         }
         self.buf.clear();
+        if let Some((r, body)) = long_content(ev) {
+            // The content (the last field) straight from the line to the
+            // writer: a tool's output of any size costs no second copy.
+            let rest = Event {
+                kind: EventKind::ToolResult(ToolResult {
+                    content: Content::default(),
+                    ..r.clone()
+                }),
+                ..ev.clone()
+            };
+            write_event(&mut self.buf, &rest, s);
+            if let Some(head) = self.buf.strip_suffix(br#""content":""}"#) {
+                self.out.write_all(head)?;
+                self.out.write_all(br#""content":""#)?;
+                self.out.write_all(body.as_bytes())?;
+                return self.out.write_all(b"\"}\n");
+            }
+            self.buf.clear();
+        }
         write_event(&mut self.buf, ev, s);
         self.buf.push(b'\n');
         self.out.write_all(&self.buf)
@@ -63,6 +82,21 @@ impl<W: Write> Sink for Jsonl<W> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// Tool output this long is written from the line to the writer.
+const STREAMED: usize = 64 << 10;
+
+/// A tool result whose content is written as it came (see [`Content`]),
+/// and that content, if it is long.
+fn long_content<'e, 'a>(ev: &'e Event<'a>) -> Option<(&'e ToolResult<'a>, &'a str)> {
+    let EventKind::ToolResult(r) = &ev.kind else {
+        return None;
+    };
+    match r.content.json_body() {
+        Some((body, true, false)) if body.len() >= STREAMED => Some((r, body)),
+        _ => None,
     }
 }
 
