@@ -151,7 +151,7 @@ impl Event<'_> {
                 id: o(&c.id),
                 name: o(&c.name),
                 key_arg: oo(c.key_arg.as_ref()),
-                input: o(&c.input),
+                input: c.input.clone().into_owned(),
                 todos: c
                     .todos
                     .iter()
@@ -391,8 +391,8 @@ pub struct ToolCall<'a> {
     pub name: Cow<'a, str>,
     /// The argument that says what the call does: a path, a command, a pattern…
     pub key_arg: Option<Cow<'a, str>>,
-    /// The full input as compact JSON text.
-    pub input: Cow<'a, str>,
+    /// The full input, as compact JSON text when asked ([`JsonText`]).
+    pub input: JsonText<'a>,
     /// A todo list carried by the call, when it is one.
     pub todos: Vec<Todo<'a>>,
     /// Questions carried by the call, when it asks the user.
@@ -420,6 +420,99 @@ pub struct ToolResult<'a> {
     pub denied: bool,
     /// The result content (text blocks joined; other blocks summarized).
     pub content: Content<'a>,
+}
+
+/// A JSON value from the input, written as compact JSON text only when
+/// asked: most sinks never need a tool call's whole input (pretty shows its
+/// key argument), and JSONL writes it straight into its line.
+#[derive(Clone)]
+pub struct JsonText<'a>(JsonRepr<'a>);
+
+#[derive(Clone)]
+enum JsonRepr<'a> {
+    Text(Cow<'a, str>),
+    Value(crate::decode::Value<'a>),
+}
+
+impl<'a> JsonText<'a> {
+    /// A parsed value, written when asked.
+    pub(crate) fn value(v: crate::decode::Value<'a>) -> Self {
+        JsonText(JsonRepr::Value(v))
+    }
+
+    /// The compact JSON text.
+    #[must_use]
+    pub fn text(&self) -> Cow<'a, str> {
+        match &self.0 {
+            JsonRepr::Text(t) => t.clone(),
+            JsonRepr::Value(v) => Cow::Owned(v.encode()),
+        }
+    }
+
+    /// The text, when it is one already.
+    pub(crate) fn as_text(&self) -> Option<&str> {
+        match &self.0 {
+            JsonRepr::Text(t) => Some(t),
+            JsonRepr::Value(_) => None,
+        }
+    }
+
+    /// Append the compact JSON text to `out`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        match &self.0 {
+            JsonRepr::Text(t) => out.extend_from_slice(t.as_bytes()),
+            JsonRepr::Value(v) => v.write(out),
+        }
+    }
+
+    /// The same value, owning its text.
+    #[must_use]
+    pub fn into_owned(self) -> JsonText<'static> {
+        JsonText(JsonRepr::Text(Cow::Owned(self.text().into_owned())))
+    }
+}
+
+impl Default for JsonText<'_> {
+    fn default() -> Self {
+        JsonText(JsonRepr::Text(Cow::Borrowed("{}")))
+    }
+}
+
+impl<'a> From<Cow<'a, str>> for JsonText<'a> {
+    fn from(t: Cow<'a, str>) -> Self {
+        JsonText(JsonRepr::Text(t))
+    }
+}
+
+impl<'a> From<&'a str> for JsonText<'a> {
+    fn from(t: &'a str) -> Self {
+        JsonText(JsonRepr::Text(Cow::Borrowed(t)))
+    }
+}
+
+impl From<String> for JsonText<'_> {
+    fn from(t: String) -> Self {
+        JsonText(JsonRepr::Text(Cow::Owned(t)))
+    }
+}
+
+/// Shown as its text.
+impl std::fmt::Debug for JsonText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.text(), f)
+    }
+}
+
+impl PartialEq<&str> for JsonText<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.text() == *other
+    }
+}
+
+impl std::fmt::Display for JsonText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
 }
 
 /// Text that may still be in its JSON form: a long string value from the

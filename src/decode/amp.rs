@@ -17,7 +17,8 @@ use std::io;
 
 use super::{J, Value, view};
 
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, u64_at};
+use crate::event::JsonText;
 use crate::event::{
     Denial, Event, EventKind, Role, SessionResult, Text, Thinking, Tokens, ToolCall, Unknown, Usage,
 };
@@ -187,7 +188,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall
         id: cow_at(block, "id").unwrap_or_default(),
         name: Cow::Borrowed(name),
         key_arg: input.and_then(|i| key_arg(name, i)),
-        input: Cow::Owned(input.map_or_else(|| "{}".to_string(), to_json)),
+        input: input.map(JsonText::value).unwrap_or_default(),
         todos: match (name, input) {
             ("todo_write" | "TodoWrite", Some(i)) => super::todos_at(i, "todos", &["content"]),
             _ => Vec::new(),

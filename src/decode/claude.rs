@@ -14,7 +14,7 @@ use super::{Arr, J, Value, view};
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
 use crate::decode::content_of;
-use crate::event::Content;
+use crate::event::{Content, JsonText};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
     Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult, Unknown,
@@ -732,7 +732,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall
         id: cow_at(block, "id").unwrap_or_default(),
         name: Cow::Borrowed(name),
         key_arg: input.and_then(|i| key_arg(name, i)),
-        input: Cow::Owned(input.map_or_else(|| "{}".to_string(), to_json)),
+        input: input.map(JsonText::value).unwrap_or_default(),
         todos: Vec::new(),
         questions: Vec::new(),
         message_id,

@@ -36,7 +36,7 @@ use super::{J, Value, view};
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
 use crate::decode::content_of;
-use crate::event::Content;
+use crate::event::{Content, JsonText};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Question, Role,
     SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown,
@@ -154,7 +154,7 @@ pub(crate) fn decode<'v>(
                         .unwrap_or_else(|| Cow::Owned(format!("line-{}", ctx.line))),
                     name: Cow::Borrowed("request_user_input"),
                     key_arg,
-                    input: Cow::Owned(object(&[("questions", get(v, "questions"))])),
+                    input: object(&[("questions", get(v, "questions"))]).into(),
                     todos: Vec::new(),
                     questions,
                     message_id: None,
@@ -225,7 +225,7 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
                 id: Cow::Owned(id.clone()),
                 name: Cow::Owned(o.name.clone()),
                 key_arg: None,
-                input: Cow::Owned(o.input.clone()),
+                input: o.input.clone().into(),
                 todos: Vec::new(),
                 questions: Vec::new(),
                 message_id: None,
@@ -357,7 +357,7 @@ fn tool_item<'v>(
                         emitted: false,
                         line: ctx.line,
                         name: call.name.into_owned(),
-                        input: call.input.into_owned(),
+                        input: call.input.text().into_owned(),
                     },
                 );
             }
@@ -405,7 +405,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
         id,
         name: Cow::Borrowed(item_type),
         key_arg: None,
-        input: Cow::Borrowed("{}"),
+        input: JsonText::default(),
         todos: Vec::new(),
         questions: Vec::new(),
         message_id: None,
@@ -419,7 +419,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                     inner if inner.trim().is_empty() => Cow::Borrowed(c),
                     inner => inner,
                 });
-            call.input = Cow::Owned(object(&[("command", get(item, "command"))]));
+            call.input = JsonText::from(object(&[("command", get(item, "command"))]));
         }
         "file_change" => {
             call.name = Cow::Borrowed("apply_patch");
@@ -434,7 +434,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                 let _ = write!(summary, "{kind} {}", str_at(c, "path").unwrap_or("?"));
             }
             call.key_arg = (!summary.is_empty()).then_some(Cow::Owned(summary));
-            call.input = Cow::Owned(object(&[("changes", get(item, "changes"))]));
+            call.input = JsonText::from(object(&[("changes", get(item, "changes"))]));
         }
         "mcp_tool_call" => {
             let server = str_at(item, "server").unwrap_or("");
@@ -445,14 +445,14 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
             let args = get(item, "arguments").filter(|a| !a.is_null());
             call.key_arg = args.and_then(first_scalar);
             call.input = match args {
-                Some(a) if a.is_object() => Cow::Owned(to_json(a)),
-                Some(a) => Cow::Owned(object(&[("arguments", Some(a))])),
-                None => Cow::Borrowed("{}"),
+                Some(a) if a.is_object() => JsonText::value(a),
+                Some(a) => JsonText::from(object(&[("arguments", Some(a))])),
+                None => JsonText::default(),
             };
         }
         "web_search" => {
             call.key_arg = search_key(item);
-            call.input = Cow::Owned(object(&[
+            call.input = JsonText::from(object(&[
                 ("query", get(item, "query")),
                 ("action", get(item, "action")),
             ]));
@@ -464,7 +464,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                 "{n} item{}",
                 if n == 1 { "" } else { "s" }
             )));
-            call.input = Cow::Owned(object(&[("items", get(item, "items"))]));
+            call.input = JsonText::from(object(&[("items", get(item, "items"))]));
         }
         "collab_tool_call" => {
             if let Some(tool) = str_at(item, "tool").filter(|t| !t.is_empty()) {
@@ -479,7 +479,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                         .collect();
                     (!ids.is_empty()).then(|| Cow::Owned(ids.join(", ")))
                 });
-            call.input = Cow::Owned(object(&[
+            call.input = JsonText::from(object(&[
                 ("tool", get(item, "tool")),
                 ("sender_thread_id", get(item, "sender_thread_id")),
                 ("receiver_thread_ids", get(item, "receiver_thread_ids")),
@@ -491,7 +491,6 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
     call
 }
 
-/// Whether a completed item failed, and its result text.
 /// [`outcome_text`], with a command's output left in its JSON form when
 /// long (see [`Content`]).
 fn outcome<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Content<'v>) {
@@ -505,6 +504,7 @@ fn outcome<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Cont
     (is_error, text.into())
 }
 
+/// Whether a completed item failed, and its result text.
 fn outcome_text<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Cow<'v, str>) {
     // `in_progress` at completion only happens when the turn ended around
     // it; every status but `completed` that is not that one is a failure.

@@ -24,6 +24,7 @@ use std::io;
 use super::{J, Value, view};
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use crate::event::JsonText;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Producer, Role, SessionResult, Text, Thinking,
     Tokens, ToolCall, ToolResult, Unknown,
@@ -383,7 +384,7 @@ fn call_event<'v>(
             id,
             name,
             key_arg: args.and_then(|a| key_arg(short, a)),
-            input: Cow::Owned(args.map_or_else(|| "{}".to_string(), to_json)),
+            input: args.map(JsonText::value).unwrap_or_default(),
             todos,
             questions: Vec::new(),
             message_id: cow_at(v, "model_call_id"),

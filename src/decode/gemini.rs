@@ -23,7 +23,7 @@ use super::{J, Value, view};
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
 use crate::decode::content_of;
-use crate::event::Content;
+use crate::event::{Content, JsonText};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, ModelUsage, Notice, Producer, Role,
     SessionResult, SessionStart, Text, Tokens, ToolCall, ToolResult, Unknown,
@@ -231,7 +231,7 @@ fn tool_call(v: Value<'_>) -> ToolCall<'_> {
         id: cow_at(v, "tool_id").unwrap_or_default(),
         name: Cow::Borrowed(name),
         key_arg: params.and_then(|p| key_arg(name, p)),
-        input: Cow::Owned(params.map_or_else(|| "{}".to_string(), to_json)),
+        input: params.map(JsonText::value).unwrap_or_default(),
         todos: Vec::new(),
         questions: Vec::new(),
         message_id: None,

@@ -806,6 +806,15 @@ impl<'v> Value<'v> {
         String::from_utf8(out).unwrap_or_default()
     }
 
+    /// Append [`Value::encode`]'s text to `out`.
+    pub(crate) fn write(self, out: &mut Vec<u8>) {
+        if self.longs.list.is_empty() {
+            let _ = self.t.write(out);
+        } else {
+            self.write_json(out);
+        }
+    }
+
     /// [`Value::encode`] with long strings in it: the same text, a long
     /// string copied from the line when re-escaping it would give the same
     /// bytes.

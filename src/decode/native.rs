@@ -9,6 +9,7 @@ use super::Value;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
 use crate::decode::content_of;
+use crate::event::JsonText;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
     Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
@@ -76,7 +77,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             id: cow_at(v, "id").unwrap_or_default(),
             name: cow_at(v, "name").unwrap_or_default(),
             key_arg: cow_at(v, "key_arg"),
-            input: json("input"),
+            input: get(v, "input").map_or_else(|| JsonText::from("null"), JsonText::value),
             todos: arr_at(v, "todos")
                 .iter()
                 .map(|t| Todo {

@@ -25,7 +25,7 @@ use simd_json::prelude::*;
 
 use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, to_json, u64_at};
 use crate::decode::content_of;
-use crate::event::Content;
+use crate::event::{Content, JsonText};
 use crate::event::{
     Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
     Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
@@ -536,7 +536,7 @@ fn tool_call<'v>(
         id,
         name: Cow::Borrowed(name),
         key_arg: input.and_then(|i| key_arg(name, i)),
-        input: Cow::Owned(input.map_or_else(|| "{}".to_string(), to_json)),
+        input: input.map(JsonText::value).unwrap_or_default(),
         todos: Vec::new(),
         questions: Vec::new(),
         message_id,

@@ -216,7 +216,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall
         id: cow_at(block, "id").unwrap_or_default(),
         name: Cow::Borrowed(name),
         key_arg: input.and_then(|i| key_arg(name, i)),
-        input: Cow::Owned(input.map_or_else(|| "{}".to_string(), to_json)),
+        input: input.map(crate::event::JsonText::value).unwrap_or_default(),
         todos: match (name, input) {
             ("todo_write", Some(i)) => todos(i),
             _ => Vec::new(),

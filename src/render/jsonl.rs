@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::event::{Content, Event, EventKind, Tokens, ToolResult};
+use crate::event::{Content, Event, EventKind, JsonText, Tokens, ToolResult};
 use crate::render::sanitize::escape_at;
 use crate::render::{STRING_SPECIAL, SUSPECT, Sink, find_special};
 use crate::session::Session;
@@ -147,7 +147,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.str("id", &c.id);
             o.str("name", &c.name);
             o.opt_str("key_arg", c.key_arg.as_deref());
-            o.raw("input", &c.input);
+            o.json("input", &c.input);
             o.key("todos");
             o.b.push(b'[');
             for (i, t) in c.todos.iter().enumerate() {
@@ -338,6 +338,21 @@ impl<'b> Obj<'b> {
     /// Embed text that is already JSON: the decoders only put valid JSON
     /// here (a re-encoded value, or a line that parsed), so it is copied,
     /// made terminal-safe by [`push_safe_json`].
+    /// A JSON value, written in place (characters a terminal must not get
+    /// raw escaped, as [`push_safe_json`] does).
+    fn json(&mut self, k: &str, v: &JsonText<'_>) {
+        if let Some(t) = v.as_text() {
+            return self.raw(k, t);
+        }
+        self.key(k);
+        let start = self.b.len();
+        v.write(self.b);
+        if find_special(&self.b[start..], 0, &SUSPECT).is_some() {
+            let written = self.b.split_off(start);
+            push_safe_json(self.b, &String::from_utf8_lossy(&written));
+        }
+    }
+
     fn raw(&mut self, k: &str, json: &str) {
         self.key(k);
         let t = json.trim();

@@ -331,11 +331,14 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     Cow::Owned(format!(" {}", one_line(k, MAX_KEY_CHARS))),
                 ));
             }
-            _ if c.todos.is_empty() && c.questions.is_empty() && c.input.len() > 2 => {
-                line.push((
-                    Style::Dim,
-                    Cow::Owned(format!(" {}", one_line(&c.input, MAX_INPUT_CHARS))),
-                ));
+            _ if c.todos.is_empty() && c.questions.is_empty() => {
+                let input = c.input.text();
+                if input.len() > 2 {
+                    line.push((
+                        Style::Dim,
+                        Cow::Owned(format!(" {}", one_line(&input, MAX_INPUT_CHARS))),
+                    ));
+                }
             }
             _ => {}
         }
