@@ -432,6 +432,8 @@ pub struct JsonText<'a>(JsonRepr<'a>);
 enum JsonRepr<'a> {
     Text(Cow<'a, str>),
     Value(crate::decode::Value<'a>),
+    /// An object of these fields (the missing ones left out).
+    Fields([(&'static str, Option<crate::decode::Value<'a>>); 4]),
 }
 
 impl<'a> JsonText<'a> {
@@ -440,12 +442,27 @@ impl<'a> JsonText<'a> {
         JsonText(JsonRepr::Value(v))
     }
 
+    /// An object of up to four fields, written when asked; a field whose
+    /// value is `None` is left out.
+    pub(crate) fn fields(fields: &[(&'static str, Option<crate::decode::Value<'a>>)]) -> Self {
+        let mut f = [("", None); 4];
+        for (slot, field) in f.iter_mut().zip(fields) {
+            *slot = *field;
+        }
+        JsonText(JsonRepr::Fields(f))
+    }
+
     /// The compact JSON text.
     #[must_use]
     pub fn text(&self) -> Cow<'a, str> {
         match &self.0 {
             JsonRepr::Text(t) => t.clone(),
             JsonRepr::Value(v) => Cow::Owned(v.encode()),
+            JsonRepr::Fields(_) => {
+                let mut out = Vec::new();
+                self.write(&mut out);
+                Cow::Owned(String::from_utf8_lossy(&out).into_owned())
+            }
         }
     }
 
@@ -453,7 +470,7 @@ impl<'a> JsonText<'a> {
     pub(crate) fn as_text(&self) -> Option<&str> {
         match &self.0 {
             JsonRepr::Text(t) => Some(t),
-            JsonRepr::Value(_) => None,
+            JsonRepr::Value(_) | JsonRepr::Fields(_) => None,
         }
     }
 
@@ -462,6 +479,22 @@ impl<'a> JsonText<'a> {
         match &self.0 {
             JsonRepr::Text(t) => out.extend_from_slice(t.as_bytes()),
             JsonRepr::Value(v) => v.write(out),
+            JsonRepr::Fields(fields) => {
+                out.push(b'{');
+                let mut first = true;
+                for (k, v) in fields {
+                    let Some(v) = v else { continue };
+                    if !first {
+                        out.push(b',');
+                    }
+                    first = false;
+                    out.push(b'"');
+                    out.extend_from_slice(k.as_bytes());
+                    out.extend_from_slice(b"\":");
+                    v.write(out);
+                }
+                out.push(b'}');
+            }
         }
     }
 

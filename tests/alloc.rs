@@ -52,10 +52,10 @@ const SIZE: u64 = 4 << 20;
 /// 12.78 / 7.70, gemini 0.68 / 2.00 / 4.00 / 2.00; then codex 4.39 /
 /// 6.70 / 11.78 / 6.70 once its events borrow the thread id.
 const BOUNDS: [(&str, [f64; 4]); 4] = [
-    ("claude", [1.6, 4.5, 16.0, 4.5]),
-    ("claude-partial", [0.4, 0.6, 1.1, 0.6]),
-    ("codex", [6.6, 10.1, 17.7, 10.1]),
-    ("gemini", [1.0, 3.0, 6.0, 3.0]),
+    ("claude", [1.1, 4.0, 15.5, 4.1]),
+    ("claude-partial", [0.35, 0.53, 1.1, 0.54]),
+    ("codex", [1.9, 5.4, 13.0, 5.4]),
+    ("gemini", [0.74, 2.7, 5.7, 2.8]),
 ];
 
 const STAGES: [&str; 4] = ["decode", "session", "pretty", "jsonl"];

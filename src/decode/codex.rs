@@ -31,6 +31,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
+use std::rc::Rc;
 
 use super::{J, Value, view};
 
@@ -46,7 +47,7 @@ use crate::event::{
 #[derive(Default)]
 pub(crate) struct State {
     /// Id of the thread (`thread.started`), stamped on every later event.
-    thread: Option<String>,
+    thread: Option<Rc<str>>,
     /// Tool items seen started (or updated) and not completed yet.
     open: HashMap<String, Open>,
     /// Text of the turn's last `agent_message`: the turn's final answer.
@@ -77,7 +78,8 @@ enum Phase {
 struct Base {
     producer: Producer,
     line: u64,
-    session: Option<String>,
+    /// Shared with the state: no copy per line.
+    session: Option<Rc<str>>,
 }
 
 impl Base {
@@ -106,7 +108,7 @@ pub(crate) fn decode<'v>(
         state.open.clear();
         state.last_message = None;
         if let Some(id) = str_at(v, "thread_id") {
-            state.thread = Some(id.to_string());
+            state.thread = Some(Rc::from(id));
         }
     }
     let base = Base {
@@ -154,7 +156,7 @@ pub(crate) fn decode<'v>(
                         .unwrap_or_else(|| Cow::Owned(format!("line-{}", ctx.line))),
                     name: Cow::Borrowed("request_user_input"),
                     key_arg,
-                    input: object(&[("questions", get(v, "questions"))]).into(),
+                    input: JsonText::fields(&[("questions", get(v, "questions"))]),
                     todos: Vec::new(),
                     questions,
                     message_id: None,
@@ -211,6 +213,7 @@ pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
 
 /// Emit the calls held back so far (in item order), each once.
 fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io::Result<()> {
+    let thread = state.thread.clone();
     let mut held: Vec<(&String, &mut Open)> =
         state.open.iter_mut().filter(|(_, o)| !o.emitted).collect();
     held.sort_by_key(|(id, o)| (o.line, (*id).clone()));
@@ -219,7 +222,7 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
         emit(&Event {
             producer,
             line: o.line,
-            session: state.thread.clone().map(Cow::Owned),
+            session: thread.as_deref().map(Cow::Borrowed),
             parent: None,
             kind: EventKind::ToolCall(ToolCall {
                 id: Cow::Owned(id.clone()),
@@ -419,7 +422,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                     inner if inner.trim().is_empty() => Cow::Borrowed(c),
                     inner => inner,
                 });
-            call.input = JsonText::from(object(&[("command", get(item, "command"))]));
+            call.input = JsonText::fields(&[("command", get(item, "command"))]);
         }
         "file_change" => {
             call.name = Cow::Borrowed("apply_patch");
@@ -434,7 +437,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                 let _ = write!(summary, "{kind} {}", str_at(c, "path").unwrap_or("?"));
             }
             call.key_arg = (!summary.is_empty()).then_some(Cow::Owned(summary));
-            call.input = JsonText::from(object(&[("changes", get(item, "changes"))]));
+            call.input = JsonText::fields(&[("changes", get(item, "changes"))]);
         }
         "mcp_tool_call" => {
             let server = str_at(item, "server").unwrap_or("");
@@ -446,16 +449,16 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
             call.key_arg = args.and_then(first_scalar);
             call.input = match args {
                 Some(a) if a.is_object() => JsonText::value(a),
-                Some(a) => JsonText::from(object(&[("arguments", Some(a))])),
+                Some(a) => JsonText::fields(&[("arguments", Some(a))]),
                 None => JsonText::default(),
             };
         }
         "web_search" => {
             call.key_arg = search_key(item);
-            call.input = JsonText::from(object(&[
+            call.input = JsonText::fields(&[
                 ("query", get(item, "query")),
                 ("action", get(item, "action")),
-            ]));
+            ]);
         }
         "todo_list" => {
             call.todos = todos(item);
@@ -464,7 +467,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                 "{n} item{}",
                 if n == 1 { "" } else { "s" }
             )));
-            call.input = JsonText::from(object(&[("items", get(item, "items"))]));
+            call.input = JsonText::fields(&[("items", get(item, "items"))]);
         }
         "collab_tool_call" => {
             if let Some(tool) = str_at(item, "tool").filter(|t| !t.is_empty()) {
@@ -479,12 +482,12 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                         .collect();
                     (!ids.is_empty()).then(|| Cow::Owned(ids.join(", ")))
                 });
-            call.input = JsonText::from(object(&[
+            call.input = JsonText::fields(&[
                 ("tool", get(item, "tool")),
                 ("sender_thread_id", get(item, "sender_thread_id")),
                 ("receiver_thread_ids", get(item, "receiver_thread_ids")),
                 ("prompt", get(item, "prompt")),
-            ]));
+            ]);
         }
         _ => {}
     }
@@ -494,13 +497,18 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
 /// [`outcome_text`], with a command's output left in its JSON form when
 /// long (see [`Content`]).
 fn outcome<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Content<'v>) {
-    let (is_error, text) = outcome_text(item, item_type, status);
-    if !is_error
-        && item_type == "command_execution"
+    // A command that succeeded: its output is not read (as
+    // `outcome_text` would).
+    if item_type == "command_execution"
+        && matches!(status, "" | "completed" | "in_progress")
+        && get(item, "exit_code")
+            .and_then(Value::as_i64)
+            .is_none_or(|c| c == 0)
         && let Some(lazy) = get(item, "aggregated_output").and_then(content_of)
     {
         return (false, lazy);
     }
+    let (is_error, text) = outcome_text(item, item_type, status);
     (is_error, text.into())
 }
 
@@ -692,20 +700,6 @@ fn tokens(u: Value<'_>) -> Tokens {
         cache_read: cached,
         cache_creation: written,
     }
-}
-
-/// Compact JSON object of the given fields (absent ones left out).
-fn object(fields: &[(&str, Option<Value<'_>>)]) -> String {
-    let mut out = String::from("{");
-    for (k, v) in fields {
-        let Some(v) = v else { continue };
-        if out.len() > 1 {
-            out.push(',');
-        }
-        let _ = write!(out, "\"{k}\":{}", to_json(*v));
-    }
-    out.push('}');
-    out
 }
 
 /// MCP tools have no known schema: the first scalar argument says the most.

@@ -367,7 +367,8 @@ const SHELL_FAILURES: [&str; 5] = [
 /// A `tool_result` line; also says whether it is a policy denial.
 fn tool_result<'v>(v: Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
     let id = cow_at(v, "tool_id").unwrap_or_default();
-    let output = str_at(v, "output");
+    // Read only when needed (a long output stays in its JSON form).
+    let output = || str_at(v, "output");
     let err = get(v, "error").filter(|e| e.as_object().is_some());
     let err_type = err.and_then(|e| str_at(e, "type"));
     let err_msg = err
@@ -376,14 +377,14 @@ fn tool_result<'v>(v: Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
     let mut is_error = str_at(v, "status") == Some("error") || err.is_some();
     if !is_error
         && tool == Some("run_shell_command")
-        && let Some(o) = output.map(str::trim)
+        && let Some(o) = output().map(str::trim)
     {
         is_error = !o.contains('\n') && SHELL_FAILURES.iter().any(|f| o.starts_with(f));
     }
     let content = if is_error {
         Content::from(
             err_msg
-                .or(output.filter(|o| !o.trim().is_empty()))
+                .or(output().filter(|o| !o.trim().is_empty()))
                 .or(err_type)
                 .unwrap_or(""),
         )
