@@ -277,10 +277,82 @@ fn prune_calls(calls: &mut HashMap<String, CallInfo>, unreported: &mut Vec<Strin
     unreported.retain(|id| calls.get(id).is_some_and(|c| !c.answered));
 }
 
+/// Finished sessions kept one by one; older ones are folded into one
+/// [`Earlier`] aggregate, so a log of any number of sessions takes bounded
+/// memory.
+pub const KEEP_SESSIONS: usize = 1000;
+
+/// Finished sessions folded together (beyond [`KEEP_SESSIONS`]): their
+/// number, and one [`SessionSummary`] of their sums (turns, duration, cost,
+/// tokens, calls, errors, per tool and per model), their worst outcome, and
+/// producer, model and source when all of them share it.
+#[derive(Clone, Debug, Default)]
+pub struct Earlier {
+    /// Sessions folded.
+    pub count: u64,
+    /// Their sums; `id` is `None`.
+    pub summary: SessionSummary,
+}
+
+impl Earlier {
+    fn fold(&mut self, s: &SessionSummary) {
+        let a = &mut self.summary;
+        if self.count == 0 {
+            a.producer = s.producer;
+            a.model.clone_from(&s.model);
+            a.source.clone_from(&s.source);
+        } else {
+            if a.producer != s.producer {
+                a.producer = None;
+            }
+            if a.model != s.model {
+                a.model = None;
+            }
+            if a.source != s.source {
+                a.source = None;
+            }
+        }
+        self.count += 1;
+        a.outcome = a.outcome.max(s.outcome);
+        a.results += s.results;
+        a.tool_calls += s.tool_calls;
+        a.tool_errors += s.tool_errors;
+        a.denials += s.denials;
+        a.unanswered += s.unanswered;
+        a.messages += s.messages;
+        a.skipped_lines += s.skipped_lines;
+        a.total_turns = add_opt_u64(a.total_turns, s.total_turns);
+        a.total_duration_ms = add_opt_u64(a.total_duration_ms, s.total_duration_ms);
+        a.cost_usd = add_opt_f64(a.cost_usd, s.cost_usd);
+        // Sums of what each session reports: `tokens()` and `models()` of
+        // the aggregate read these.
+        a.total_result_tokens.add(&s.tokens());
+        for m in s.models() {
+            match a.message_models.iter_mut().find(|x| x.model == m.model) {
+                Some(x) => x.add(m),
+                None => a.message_models.push(m.clone()),
+            }
+        }
+        for t in &s.tools {
+            match a.tools.iter_mut().find(|x| x.name == t.name) {
+                Some(x) => {
+                    x.calls += t.calls;
+                    x.errors += t.errors;
+                    x.denials += t.denials;
+                    x.time += t.time;
+                }
+                None => a.tools.push(t.clone()),
+            }
+        }
+    }
+}
+
 /// The state machine; see the module docs.
 #[derive(Default)]
 pub struct Session {
-    done: Vec<SessionSummary>,
+    done: std::collections::VecDeque<SessionSummary>,
+    /// Finished sessions beyond the [`KEEP_SESSIONS`] most recent.
+    earlier: Option<Earlier>,
     current: Option<SessionSummary>,
     calls: HashMap<String, CallInfo>,
     /// Size of `calls` at which answered calls are next forgotten.
@@ -336,12 +408,33 @@ impl Session {
     /// The session in progress (the last one, once the input has ended).
     #[must_use]
     pub fn current(&self) -> Option<&SessionSummary> {
-        self.current.as_ref().or(self.done.last())
+        self.current.as_ref().or(self.done.back())
     }
 
-    /// All sessions seen so far, finished ones first.
+    /// The sessions seen so far, finished ones first: the [`KEEP_SESSIONS`]
+    /// most recent finished ones (see [`Session::earlier`]) and the one in
+    /// progress.
     pub fn sessions(&self) -> impl Iterator<Item = &SessionSummary> {
         self.done.iter().chain(self.current.iter())
+    }
+
+    /// Finished sessions before those [`Session::sessions`] lists, folded
+    /// into one aggregate; `None` until there are more than
+    /// [`KEEP_SESSIONS`].
+    #[must_use]
+    pub fn earlier(&self) -> Option<&Earlier> {
+        self.earlier.as_ref()
+    }
+
+    /// Keep a finished session; fold the oldest kept one when there are
+    /// too many.
+    fn keep(&mut self, s: SessionSummary) {
+        self.done.push_back(s);
+        if self.done.len() > KEEP_SESSIONS
+            && let Some(old) = self.done.pop_front()
+        {
+            self.earlier.get_or_insert_default().fold(&old);
+        }
     }
 
     /// True when no event at all was observed.
@@ -389,7 +482,10 @@ impl Session {
     /// progress); grows by one when a new session begins.
     #[must_use]
     pub fn session_count(&self) -> usize {
-        self.done.len() + usize::from(self.current.is_some())
+        let earlier = self.earlier.as_ref().map_or(0, |e| e.count);
+        usize::try_from(earlier).unwrap_or(usize::MAX)
+            + self.done.len()
+            + usize::from(self.current.is_some())
     }
 
     /// Update the state with one event. Call before handing it to sinks.
@@ -604,14 +700,15 @@ impl Session {
     pub fn finish(&mut self) {
         if let Some(mut cur) = self.current.take() {
             self.close(&mut cur);
-            self.done.push(cur);
+            self.keep(cur);
         }
     }
 
     /// The worst outcome over all sessions; `None` when there was none.
     #[must_use]
     pub fn worst_outcome(&self) -> Option<Outcome> {
-        self.sessions().filter_map(|s| s.outcome).max()
+        let earlier = self.earlier.as_ref().and_then(|e| e.summary.outcome);
+        self.sessions().filter_map(|s| s.outcome).max().max(earlier)
     }
 
     /// Calls that have not (yet) received a result, in no particular order.
@@ -643,7 +740,7 @@ impl Session {
             self.close(&mut old);
             self.cut = false;
             self.note.previous_incomplete = old.outcome == Some(Outcome::Incomplete);
-            self.done.push(old);
+            self.keep(old);
             self.calls.clear();
             self.unreported.clear();
             self.denied.clear();

@@ -87,7 +87,9 @@ pub struct ModelRow {
 /// The totals of one session, or of all of them (`total`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
-    /// Sessions this row covers (1 for a session).
+    /// Sessions this row covers: 1 for a session; the number of sessions
+    /// folded together for the first row when there were more than
+    /// [`KEEP_SESSIONS`](crate::session::KEEP_SESSIONS); all of them for the total.
     pub sessions: u64,
     /// Session id (`null` for the total, or when the producer gave none).
     pub session: Option<String>,
@@ -206,12 +208,20 @@ impl Summary {
     /// ended, when every outcome is decided).
     #[must_use]
     pub fn from_session(s: &Session) -> Summary {
-        let sessions: Vec<&SessionSummary> = s.sessions().collect();
+        let earlier = s.earlier();
+        // The folded sessions (see `Session::earlier`) count as one in the
+        // sums: the aggregate holds their sums.
+        let sessions: Vec<&SessionSummary> = earlier
+            .map(|e| &e.summary)
+            .into_iter()
+            .chain(s.sessions())
+            .collect();
+        let folded = earlier.map_or(0, |e| e.count.saturating_sub(1));
         let mut tokens = Tokens::default();
         let mut tools: Vec<ToolStats> = Vec::new();
         let mut models: Vec<ModelStats> = Vec::new();
         let mut total = Row {
-            sessions: sessions.len() as u64,
+            sessions: sessions.len() as u64 + folded,
             session: None,
             source: None,
             producer: None,
@@ -277,7 +287,19 @@ impl Summary {
         total.models = model_rows(&models);
         Summary {
             v: SUMMARY_VERSION,
-            sessions: sessions.iter().map(|x| Row::of_session(x)).collect(),
+            sessions: sessions
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    let mut row = Row::of_session(x);
+                    if i == 0
+                        && let Some(e) = earlier
+                    {
+                        row.sessions = e.count;
+                    }
+                    row
+                })
+                .collect(),
             total,
         }
     }
@@ -449,6 +471,7 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
         .iter()
         .map(|r| {
             let label = match (&r.session, &r.producer) {
+                _ if r.sessions > 1 => format!("{} earlier", r.sessions),
                 (Some(id), _) => cell(id, 9),
                 (None, Some(p)) => p.clone(),
                 (None, None) => ABSENT.to_string(),
