@@ -217,9 +217,12 @@ impl Decoder {
         } = self;
         // A long line's long string values are spared the parser (see
         // `scan`): it gets the line with placeholders in their place.
-        let mut found: Vec<scan::Long<'_>> = std::mem::take(longs);
-        if bytes.len() < *scan_min_line || !scan::long_strings(bytes, *scan_min_len, &mut found) {
-            found.clear();
+        let mut found: Vec<scan::Long<'_>> = Vec::new();
+        if bytes.len() >= *scan_min_line {
+            found = std::mem::take(longs);
+            if !scan::long_strings(bytes, *scan_min_len, &mut found) {
+                found.clear();
+            }
         }
         // Parsed in place in one copy of the line (simd-json unescapes
         // strings in it), padded as simd-json needs, into a reused tape: no
@@ -242,11 +245,12 @@ impl Decoder {
                     classify_failure((text_offset, text), parsed, line, producer, &e, emit)
                 }
                 Ok(()) => {
-                    long_text.truncate(found.len());
-                    long_text.resize_with(found.len(), OnceCell::new);
+                    if long_text.len() < found.len() {
+                        long_text.resize_with(found.len(), OnceCell::new);
+                    }
                     let lookup = Longs {
                         list: &found,
-                        text: &long_text[..],
+                        text: &long_text[..found.len()],
                     };
                     decode_value(
                         Value::new(parsed.as_value(), &lookup),
@@ -262,15 +266,17 @@ impl Decoder {
             *tape = Some(parsed.reset());
             break result;
         };
-        for t in long_text.iter_mut() {
-            t.take();
+        if found.capacity() > 0 {
+            for t in &mut long_text[..found.len()] {
+                t.take();
+            }
+            found.clear();
+            // Empty: the allocation, without the line's lifetime (collected
+            // in place; the closure only changes the type).
+            #[allow(clippy::unnecessary_filter_map)]
+            let empty = found.into_iter().filter_map(|_| None).collect();
+            *longs = empty;
         }
-        found.clear();
-        // Empty: the allocation, without the line's lifetime (collected in
-        // place; the closure only changes the type).
-        #[allow(clippy::unnecessary_filter_map)]
-        let empty = found.into_iter().filter_map(|_| None).collect();
-        *longs = empty;
         result
     }
 }
