@@ -511,23 +511,31 @@ impl Default for JsonText<'_> {
     }
 }
 
-impl<'a> From<Cow<'a, str>> for JsonText<'a> {
-    fn from(t: Cow<'a, str>) -> Self {
-        JsonText(JsonRepr::Text(t))
-    }
+/// `From` a text (borrowed, owned or either) for a type that holds text
+/// or a lazier form of it.
+macro_rules! from_text {
+    ($ty:ident, $text:path) => {
+        impl<'a> From<Cow<'a, str>> for $ty<'a> {
+            fn from(t: Cow<'a, str>) -> Self {
+                $ty($text(t))
+            }
+        }
+
+        impl<'a> From<&'a str> for $ty<'a> {
+            fn from(t: &'a str) -> Self {
+                $ty($text(Cow::Borrowed(t)))
+            }
+        }
+
+        impl From<String> for $ty<'_> {
+            fn from(t: String) -> Self {
+                $ty($text(Cow::Owned(t)))
+            }
+        }
+    };
 }
 
-impl<'a> From<&'a str> for JsonText<'a> {
-    fn from(t: &'a str) -> Self {
-        JsonText(JsonRepr::Text(Cow::Borrowed(t)))
-    }
-}
-
-impl From<String> for JsonText<'_> {
-    fn from(t: String) -> Self {
-        JsonText(JsonRepr::Text(Cow::Owned(t)))
-    }
-}
+from_text!(JsonText, JsonRepr::Text);
 
 /// Shown as its text.
 impl std::fmt::Debug for JsonText<'_> {
@@ -634,23 +642,7 @@ impl<'a> Content<'a> {
     }
 }
 
-impl<'a> From<Cow<'a, str>> for Content<'a> {
-    fn from(t: Cow<'a, str>) -> Self {
-        Content(Repr::Text(t))
-    }
-}
-
-impl<'a> From<&'a str> for Content<'a> {
-    fn from(t: &'a str) -> Self {
-        Content(Repr::Text(Cow::Borrowed(t)))
-    }
-}
-
-impl From<String> for Content<'_> {
-    fn from(t: String) -> Self {
-        Content(Repr::Text(Cow::Owned(t)))
-    }
-}
+from_text!(Content, Repr::Text);
 
 impl PartialEq<&str> for Content<'_> {
     fn eq(&self, other: &&str) -> bool {

@@ -869,17 +869,10 @@ fn write_json_str(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
     let mut done = 0;
     for (i, &c) in b.iter().enumerate() {
-        let short: &[u8] = match c {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            0..0x20 => b"",
-            _ => continue,
-        };
+        if c >= 0x20 && c != b'"' && c != b'\\' {
+            continue;
+        }
+        let short = crate::render::short_escape(c);
         out.extend_from_slice(&b[done..i]);
         if short.is_empty() {
             const HEX: &[u8; 16] = b"0123456789abcdef";

@@ -18,7 +18,7 @@ use std::io::{self, Write};
 
 use crate::event::{Content, Event, EventKind, JsonText, Tokens, ToolResult};
 use crate::render::sanitize::escape_at;
-use crate::render::{STRING_SPECIAL, SUSPECT, Sink, find_special};
+use crate::render::{STRING_SPECIAL, SUSPECT, Sink, find_special, short_escape};
 use crate::session::Session;
 
 /// Version of the JSONL schema (the `v` field of every line).
@@ -399,16 +399,7 @@ fn push_json_str(b: &mut Vec<u8>, s: &str) {
     let mut i = 0;
     while let Some(p) = find_special(bytes, i, &STRING_SPECIAL) {
         i = p;
-        let short: &[u8] = match bytes[i] {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            _ => b"",
-        };
+        let short = short_escape(bytes[i]);
         if !short.is_empty() {
             b.extend_from_slice(&bytes[done..i]);
             b.extend_from_slice(short);

@@ -114,6 +114,20 @@ const fn special_bytes(quotes: bool) -> [bool; 256] {
     t
 }
 
+/// The two-character JSON escape of `c` (`\n`, `\"`…), or nothing.
+pub(crate) fn short_escape(c: u8) -> &'static [u8] {
+    match c {
+        b'"' => b"\\\"",
+        b'\\' => b"\\\\",
+        b'\n' => b"\\n",
+        b'\r' => b"\\r",
+        b'\t' => b"\\t",
+        0x08 => b"\\b",
+        0x0c => b"\\f",
+        _ => b"",
+    }
+}
+
 /// Index of the first byte at or after `i` that `table` flags. Sixteen
 /// bytes at a time, branch-free, in a loop the compiler turns into vector
 /// compares: a block is looked at byte by byte only when it holds a byte
