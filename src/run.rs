@@ -465,6 +465,10 @@ impl Feeder {
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         let number = self.line;
         if bytes.len() > self.max_line {
+            if partial {
+                // As `Runner::skip`: the producer was cut off mid-line.
+                self.session.mark_cut();
+            }
             self.session.skipped_line();
             self.problems.push((
                 number,

@@ -187,6 +187,54 @@ fn feeder_matches_runner_for_every_chunk_size() {
     }
 }
 
+/// An unterminated last line too long for `--max-line-bytes` means the
+/// producer was cut off, for `Feeder` as for `Runner`, whatever its length
+/// around the limit (the fuzzer found `Feeder` calling the session a
+/// success at exactly one byte over; input kept in
+/// `misc/fuzz-crash-49092da9.bin`, which takes a limit of 200).
+#[test]
+fn feeder_and_runner_agree_on_a_cut_too_long_last_line() {
+    let mut session = std::fs::read("tests/fixtures/claude/tools_basic.jsonl").unwrap();
+    if session.last() != Some(&b'\n') {
+        session.push(b'\n');
+    }
+    let crash = std::fs::read("tests/fixtures/misc/fuzz-crash-49092da9.bin").unwrap();
+    let max = session
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::len)
+        .max()
+        .unwrap();
+    let mut cases: Vec<(Vec<u8>, usize)> = (max - 3..=max + 3)
+        .map(|tail| {
+            let mut input = session.clone();
+            input.extend(std::iter::repeat_n(b'x', tail));
+            (input, max)
+        })
+        .collect();
+    // The fuzzer's input after its two control bytes.
+    cases.push((crash[2..].to_vec(), 200));
+    for (input, max) in cases {
+        let mut sink = Jsonl::new(Vec::new());
+        let mut diag = Diag::new(Vec::new(), false);
+        let mut runner = Runner::new(&mut sink, &mut diag, max);
+        runner.source("t", &input[..]).unwrap();
+        let (_, status) = runner.finish().unwrap();
+        for chunk in [1, 64, input.len()] {
+            let mut feeder = Feeder::with_max_line(max);
+            for c in input.chunks(chunk) {
+                feeder.feed(c, &mut |_, _| {});
+            }
+            let outcome = feeder.finish(&mut |_, _| {}).worst_outcome();
+            assert_eq!(
+                ExitStatus::from_outcome(outcome),
+                status,
+                "{} bytes, chunks of {chunk}",
+                input.len()
+            );
+        }
+    }
+}
+
 /// With partial messages every text (and, in verbose, every thinking block)
 /// is printed exactly once: streamed fragment by fragment, and not again
 /// when the complete block repeats it.
