@@ -38,6 +38,9 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     finished: Option<Arc<AtomicBool>>,
     /// The live status line (a terminal only).
     status: Option<StatusLine>,
+    /// When the bytes being decoded were read: the arrival time of every
+    /// line they hold (one clock reading per read, not per event).
+    arrived: Instant,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -53,6 +56,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             from: None,
             finished: None,
             status: None,
+            arrived: Instant::now(),
         }
     }
 
@@ -103,6 +107,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.session.set_source(name);
         let mut rdr = LineReader::new(rdr, self.max_line);
         let mut dec = Decoder::with_producer(self.from);
+        self.arrived = Instant::now();
         loop {
             while let Some(frame) = rdr.next_frame() {
                 self.frame(name, &frame, &mut dec)?;
@@ -113,7 +118,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             // About to block on read: whatever was rendered goes out now.
             self.sink.flush().map_err(Error::Write)?;
             self.draw_status();
-            if let Err(e) = rdr.fill() {
+            let read = rdr.fill();
+            self.arrived = Instant::now();
+            if let Err(e) = read {
                 if ahead::is_tick(&e) {
                     // Waiting: the loop redraws the status line.
                     continue;
@@ -207,11 +214,12 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     sink,
                     finished,
                     status,
+                    arrived,
                     ..
                 } = self;
+                let now = *arrived;
                 let res = dec
                     .decode(line, &mut |ev: &Event<'_>| {
-                        let now = Instant::now();
                         session.observe_at(ev, now);
                         if let Some(st) = status.as_mut() {
                             st.observe(&ev.kind, session, now);

@@ -413,7 +413,11 @@ pub(crate) struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// The line as text (verbatim JSON).
     pub fn raw(&self) -> Cow<'a, str> {
-        String::from_utf8_lossy(self.raw)
+        // Valid (the parse checked it): the fast check, borrowed.
+        match simdutf8::basic::from_utf8(self.raw) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(self.raw),
+        }
     }
 }
 

@@ -85,6 +85,24 @@ impl<W: Write> Sink for Jsonl<W> {
     }
 }
 
+/// The decimal digits of `v` (what `write!` gives, without the formatter).
+fn push_u64(b: &mut Vec<u8>, mut v: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        #[allow(clippy::cast_possible_truncation)] // a digit
+        {
+            digits[i] = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    b.extend_from_slice(&digits[i..]);
+}
+
 /// Tool output this long is written from the line to the writer.
 const STREAMED: usize = 64 << 10;
 
@@ -314,7 +332,7 @@ impl<'b> Obj<'b> {
 
     fn num(&mut self, k: &str, v: u64) {
         self.key(k);
-        let _ = write!(self.b, "{v}");
+        push_u64(self.b, v);
     }
 
     fn opt_num(&mut self, k: &str, v: Option<u64>) {
@@ -501,6 +519,15 @@ fn push_safe_json(b: &mut Vec<u8>, json: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_as_write_would() {
+        for v in [0, 1, 9, 10, 99, 100, 12_345, u64::from(u32::MAX), u64::MAX - 1, u64::MAX] {
+            let mut b = Vec::new();
+            push_u64(&mut b, v);
+            assert_eq!(String::from_utf8(b).unwrap(), v.to_string());
+        }
+    }
     use crate::render::sanitize::is_unsafe;
 
     proptest::proptest! {
