@@ -579,8 +579,6 @@ enum Repr<'a> {
         body: &'a str,
         /// Re-escaped by streamview's writers, the text is `body` again.
         canonical: bool,
-        /// Holds characters a terminal must not get raw.
-        unsafe_chars: bool,
     },
 }
 
@@ -592,12 +590,8 @@ impl Default for Repr<'_> {
 
 impl<'a> Content<'a> {
     /// A JSON string body that `decode::scan` checked.
-    pub(crate) fn json(body: &'a str, canonical: bool, unsafe_chars: bool) -> Self {
-        Content(Repr::Json {
-            body,
-            canonical,
-            unsafe_chars,
-        })
+    pub(crate) fn json(body: &'a str, canonical: bool) -> Self {
+        Content(Repr::Json { body, canonical })
     }
 
     /// The text.
@@ -609,16 +603,11 @@ impl<'a> Content<'a> {
         }
     }
 
-    /// The JSON string body, when the text is still in that form: the body,
-    /// whether re-escaping the text gives it back, and whether it holds
-    /// characters a terminal must not get raw.
-    pub(crate) fn json_body(&self) -> Option<(&'a str, bool, bool)> {
+    /// The JSON string body, when the text is still in that form, and
+    /// whether re-escaping the text gives it back.
+    pub(crate) fn json_body(&self) -> Option<(&'a str, bool)> {
         match self.0 {
-            Repr::Json {
-                body,
-                canonical,
-                unsafe_chars,
-            } => Some((body, canonical, unsafe_chars)),
+            Repr::Json { body, canonical } => Some((body, canonical)),
             Repr::Text(_) => None,
         }
     }

@@ -1081,7 +1081,7 @@ pub(crate) fn questions_at<'v>(
 /// A string value as [`Content`]: a long one stays in its JSON form.
 pub(crate) fn content_of(v: Value<'_>) -> Option<Content<'_>> {
     match v.long() {
-        Some(l) => Some(Content::json(l.body, l.canonical, l.unsafe_chars)),
+        Some(l) => Some(Content::json(l.body, l.canonical)),
         None => v.into_string().map(Content::from),
     }
 }

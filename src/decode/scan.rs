@@ -18,16 +18,13 @@
 //! an odd run of backslashes escapes (the same arithmetic as simd-json's
 //! `find_odd_backslash_sequences`); quotes that are not escaped delimit the
 //! strings. Only rare things are looked at one by one: escapes other than
-//! `\n`, `\"` and `\\`, and the lead bytes of characters a terminal must not
-//! get raw.
+//! `\n`, `\"` and `\\`.
 //!
 //! Anything unusual in a string (a raw control, a bad or surrogate `\u`
 //! escape, invalid UTF-8, an unterminated string) makes [`long_strings`]
 //! return false, and the line is parsed whole as before: simd-json then
 //! reports the problem in its own words, so errors do not depend on this
 //! module.
-
-use crate::render::sanitize::escape_at;
 
 /// String values shorter than this are left to simd-json.
 pub(crate) const MIN_LEN: usize = 1024;
@@ -49,9 +46,6 @@ pub(crate) struct Long<'a> {
     /// its character (`\n`, `\"`, `\u001b`…, not `\/` or `\u00e9`), so the
     /// body re-escaped is the body.
     pub canonical: bool,
-    /// Holds a character a terminal must not get raw (C1, bidi, DEL…): a
-    /// JSON writer escapes it.
-    pub unsafe_chars: bool,
 }
 
 /// Finds the string values of `line` that are at least `min_len` bytes
@@ -69,7 +63,6 @@ pub(crate) fn long_strings<'a>(line: &'a [u8], min_len: usize, out: &mut Vec<Lon
         open: None,
         escaped: false,
         noncanonical: false,
-        unsafe_chars: false,
     };
     let mut base = 0;
     while base < line.len() {
@@ -99,7 +92,6 @@ struct Scan {
     /// What the open string holds so far.
     escaped: bool,
     noncanonical: bool,
-    unsafe_chars: bool,
 }
 
 const EVEN: u64 = 0x5555_5555_5555_5555;
@@ -136,16 +128,6 @@ impl Scan {
                 Escape::Invalid => return false,
             }
         }
-        // Characters a terminal must not get raw.
-        let mut unsafe_chars = 0;
-        let mut lead = m.lead & body;
-        while lead != 0 {
-            let bit = lead.trailing_zeros();
-            lead &= lead - 1;
-            if escape_at(line, base + bit as usize).is_some() {
-                unsafe_chars |= 1 << bit;
-            }
-        }
         // Walk the quotes: each opens or closes a string.
         let mut from = 0;
         let mut q = quotes;
@@ -155,7 +137,6 @@ impl Scan {
                 let seg = bits(from, to);
                 self.escaped |= m.backslash & seg != 0;
                 self.noncanonical |= noncanonical & seg != 0;
-                self.unsafe_chars |= unsafe_chars & seg != 0;
             }
             if q == 0 {
                 return true;
@@ -167,7 +148,6 @@ impl Scan {
                     self.open = Some(at);
                     self.escaped = false;
                     self.noncanonical = false;
-                    self.unsafe_chars = false;
                 }
                 Some(open) => {
                     if !self.close(line, open + 1, at, min_len, out) {
@@ -207,7 +187,6 @@ impl Scan {
             body,
             escaped: self.escaped,
             canonical: !self.noncanonical,
-            unsafe_chars: self.unsafe_chars,
         });
         true
     }
@@ -308,9 +287,6 @@ struct Masks {
     control: u64,
     /// `n`, the commonest escape.
     n: u64,
-    /// Lead bytes of the characters [`escape_at`] flags: DEL, 0xC2, 0xD8,
-    /// 0xE2.
-    lead: u64,
 }
 
 /// The masks with SSE2, which every x86-64 processor has.
@@ -318,8 +294,7 @@ struct Masks {
 #[allow(unsafe_code)]
 fn masks(block: &[u8; 64]) -> Masks {
     use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8,
     };
     #[allow(clippy::cast_possible_wrap)]
     let splat = |b: u8| {
@@ -327,25 +302,19 @@ fn masks(block: &[u8; 64]) -> Masks {
         unsafe { _mm_set1_epi8(b as i8) }
     };
     let (quote, backslash, c1f, n) = (splat(b'"'), splat(b'\\'), splat(0x1f), splat(b'n'));
-    let (del, c2, d8, e2) = (splat(0x7f), splat(0xc2), splat(0xd8), splat(0xe2));
-    let mut m = [0u64; 5];
+    let mut m = [0u64; 4];
     for (k, chunk) in block.chunks_exact(16).enumerate() {
         // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the
         // 16 bytes of `chunk` (unaligned loads allow any address).
         let found = unsafe {
             let v = _mm_loadu_si128(chunk.as_ptr().cast());
             let mask = |x| u64::from(_mm_movemask_epi8(x).cast_unsigned() & 0xffff);
-            let lead = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, c2)),
-                _mm_or_si128(_mm_cmpeq_epi8(v, d8), _mm_cmpeq_epi8(v, e2)),
-            );
             [
                 mask(_mm_cmpeq_epi8(v, quote)),
                 mask(_mm_cmpeq_epi8(v, backslash)),
                 // v ≤ 0x1f exactly when min(v, 0x1f) = v.
                 mask(_mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v)),
                 mask(_mm_cmpeq_epi8(v, n)),
-                mask(lead),
             ]
         };
         for (m, f) in m.iter_mut().zip(found) {
@@ -357,7 +326,6 @@ fn masks(block: &[u8; 64]) -> Masks {
         backslash: m[1],
         control: m[2],
         n: m[3],
-        lead: m[4],
     }
 }
 
@@ -374,7 +342,6 @@ fn masks_scalar(block: &[u8; 64]) -> Masks {
         backslash: 0,
         control: 0,
         n: 0,
-        lead: 0,
     };
     for (i, &c) in block.iter().enumerate() {
         let bit = 1u64 << i;
@@ -387,7 +354,6 @@ fn masks_scalar(block: &[u8; 64]) -> Masks {
         set(&mut m.backslash, c == b'\\');
         set(&mut m.control, c < 0x20);
         set(&mut m.n, c == b'n');
-        set(&mut m.lead, matches!(c, 0x7f | 0xc2 | 0xd8 | 0xe2));
     }
     m
 }

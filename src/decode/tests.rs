@@ -1820,7 +1820,7 @@ fn tool_output_stays_in_its_json_form_until_read() {
             let EventKind::ToolResult(r) = &ev.kind else {
                 panic!("{ev:?}");
             };
-            assert_eq!(r.content.json_body(), Some((out.as_str(), true, false)));
+            assert_eq!(r.content.json_body(), Some((out.as_str(), true)));
             assert_eq!(r.content.text(), "line \"one\"\n".repeat(200));
             seen += 1;
             Ok(())

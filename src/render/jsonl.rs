@@ -113,7 +113,9 @@ fn long_content<'e, 'a>(ev: &'e Event<'a>) -> Option<(&'e ToolResult<'a>, &'a st
         return None;
     };
     match r.content.json_body() {
-        Some((body, true, false)) if body.len() >= STREAMED => Some((r, body)),
+        Some((body, true)) if body.len() >= STREAMED && !has_unsafe(body.as_bytes()) => {
+            Some((r, body))
+        }
         _ => None,
     }
 }
@@ -299,10 +301,10 @@ impl<'b> Obj<'b> {
     /// terminal must not get raw still escaped).
     fn content(&mut self, k: &str, c: &Content<'_>) {
         match c.json_body() {
-            Some((body, true, unsafe_chars)) => {
+            Some((body, true)) => {
                 self.key(k);
                 self.b.push(b'"');
-                if unsafe_chars {
+                if has_unsafe(body.as_bytes()) {
                     push_escaping_unsafe(self.b, body);
                 } else {
                     self.b.extend_from_slice(body.as_bytes());
@@ -465,6 +467,15 @@ impl serde_json::ser::Formatter for SafeFormatter {
     }
 }
 
+/// True when `b` holds a character above U+007E that [`escape_at`] flags
+/// (DEL, C1, bidi controls…; the others are ASCII controls, which a JSON
+/// string body holds only as escapes): the lead bytes found with `memchr`,
+/// each looked at.
+fn has_unsafe(b: &[u8]) -> bool {
+    memchr::memchr(0x7f, b).is_some()
+        || memchr::memchr3_iter(0xc2, 0xd8, 0xe2, b).any(|p| escape_at(b, p).is_some())
+}
+
 /// The body of a JSON string with the characters [`escape_at`] flags
 /// (outside its escapes, which are ASCII) written as `\u` escapes.
 fn push_escaping_unsafe(b: &mut Vec<u8>, body: &str) {
@@ -521,8 +532,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn has_unsafe_finds_what_the_sanitizer_flags() {
+        for c in (0x20u32..0x3000).filter_map(char::from_u32) {
+            for pad in ["", "a", "\\n…"] {
+                let s = format!("{pad}{c}x");
+                assert_eq!(
+                    has_unsafe(s.as_bytes()),
+                    is_unsafe(c),
+                    "{c:?} after {pad:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn numbers_are_written_as_write_would() {
-        for v in [0, 1, 9, 10, 99, 100, 12_345, u64::from(u32::MAX), u64::MAX - 1, u64::MAX] {
+        for v in [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            12_345,
+            u64::from(u32::MAX),
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
             let mut b = Vec::new();
             push_u64(&mut b, v);
             assert_eq!(String::from_utf8(b).unwrap(), v.to_string());
