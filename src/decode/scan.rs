@@ -65,18 +65,20 @@ pub(crate) fn long_strings<'a>(line: &'a [u8], min_len: usize, out: &mut Vec<Lon
         noncanonical: false,
     };
     let mut base = 0;
-    while base < line.len() {
-        let block: [u8; 64] = if let Some(b) = line.get(base..base + 64) {
-            b.try_into().unwrap_or([b' '; 64])
-        } else {
-            let mut b = [b' '; 64];
-            b[..line.len() - base].copy_from_slice(&line[base..]);
-            b
-        };
-        if !s.block(line, base, &block, min_len, out) {
+    for block in line.chunks_exact(64) {
+        let block: &[u8; 64] = block.try_into().unwrap_or(&[b' '; 64]);
+        if !s.block(line, base, block, min_len, out) {
             return false;
         }
         base += 64;
+    }
+    if base < line.len() {
+        // The end, padded with spaces.
+        let mut tail = [b' '; 64];
+        tail[..line.len() - base].copy_from_slice(&line[base..]);
+        if !s.block(line, base, &tail, min_len, out) {
+            return false;
+        }
     }
     s.open.is_none()
 }
