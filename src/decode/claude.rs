@@ -76,12 +76,15 @@ pub(crate) fn decode<'v>(
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    let ty = str_at(v, "type").unwrap_or("");
+    let [ty, session, session_camel, parent] =
+        v.fields(["type", "session_id", "sessionId", "parent_tool_use_id"]);
+    let text = |x: Option<Value<'v>>| x.and_then(Value::into_string).map(Cow::Borrowed);
+    let ty = ty.and_then(Value::into_string).unwrap_or("");
     let base = Base {
         producer: ctx.producer,
         line: ctx.line,
-        session: cow_at(v, "session_id").or_else(|| cow_at(v, "sessionId")),
-        parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),
+        session: text(session).or_else(|| text(session_camel)),
+        parent: text(parent).filter(|p| !p.is_empty()),
     };
     match ty {
         "system" => system(v, ctx, &base, emit),
@@ -675,19 +678,21 @@ fn stream_event<'v>(
     let Some(ev) = get(v, "event").filter(|e| e.as_object().is_some()) else {
         return unknown(base, ctx, "stream_event", None, emit);
     };
-    let Some(ty) = str_at(ev, "type") else {
+    let [ty, index, delta, block] = ev.fields(["type", "index", "delta", "content_block"]);
+    let index = index.and_then(super::u64_of);
+    let Some(ty) = ty.and_then(Value::into_string) else {
         return unknown(base, ctx, "stream_event", None, emit);
     };
     if ty == "content_block_start" {
         // A tool call begins: its name is known now, its input only once
         // streamed (a big Write takes seconds), so the start is announced.
-        if let Some(block) = get(ev, "content_block")
+        if let Some(block) = block
             && str_at(block, "type") == Some("tool_use")
             && let Some(name) = cow_at(block, "name").filter(|n| !n.is_empty())
         {
             return emit(&base.event(EventKind::Delta(Delta {
                 kind: DeltaKind::ToolStart,
-                index: u64_at(ev, "index"),
+                index,
                 text: name,
             })));
         }
@@ -698,22 +703,28 @@ fn stream_event<'v>(
         // `assistant` line that follows carries what they announce.
         return Ok(());
     }
-    let Some(delta) = get(ev, "delta").filter(|d| d.as_object().is_some()) else {
+    let Some(delta) = delta.filter(|d| d.as_object().is_some()) else {
         return unknown(base, ctx, "stream_event", None, emit);
     };
-    let (kind, text) = match str_at(delta, "type") {
-        Some("text_delta") => (DeltaKind::Text, cow_at(delta, "text")),
-        Some("thinking_delta") => (DeltaKind::Thinking, cow_at(delta, "thinking")),
-        Some("input_json_delta") => (DeltaKind::ToolInput, cow_at(delta, "partial_json")),
+    let [dty, text, thinking, json] = delta.fields(["type", "text", "thinking", "partial_json"]);
+    let (kind, text) = match dty.and_then(Value::into_string) {
+        Some("text_delta") => (DeltaKind::Text, text),
+        Some("thinking_delta") => (DeltaKind::Thinking, thinking),
+        Some("input_json_delta") => (DeltaKind::ToolInput, json),
         // Signatures, citations: nothing to show.
         Some(_) => return Ok(()),
         None => return unknown(base, ctx, "stream_event", None, emit),
     };
-    emit(&base.event(EventKind::Delta(Delta {
-        kind,
-        index: u64_at(ev, "index"),
-        text: text.unwrap_or_default(),
-    })))
+    emit(
+        &base.event(EventKind::Delta(Delta {
+            kind,
+            index,
+            text: text
+                .and_then(Value::into_string)
+                .map(Cow::Borrowed)
+                .unwrap_or_default(),
+        })),
+    )
 }
 
 pub(crate) fn tokens(u: Value<'_>) -> Tokens {
