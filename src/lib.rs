@@ -3,8 +3,9 @@
 //! ```text
 //! bytes ─▶ input::LineReader ─▶ decode::Decoder ─▶ event::Event ─▶ session::Session ─▶ filter::Filtered ─▶ render::Sink
 //!          (memchr, one        (simd-json in       (normalized     (correlation,       (--only, --hide,    (Pretty, Jsonl,
-//!           reused buffer)      place, per          model)          nesting, totals,    --tool; hidden      ResultText,
-//!                               producer)                           outcome)            alerts → stderr)    SummarySink)
+//!           reused buffer)      place, long         model)          nesting, totals,    --tool; hidden      ResultText,
+//!                               strings spared;                     outcome)            alerts → stderr)    SummarySink)
+//!                               per producer)
 //! ```
 //!
 //! The session observes every event before the filter looks at it, so
