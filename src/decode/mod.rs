@@ -4,9 +4,9 @@
 //! scratch `Vec` and parsed in place by simd-json, so the original bytes stay
 //! intact for verbatim pass-through). On a long line, the long string values
 //! (tool output, file contents) are left out of that copy: `scan` finds and
-//! checks them, simd-json sees a placeholder, and [`Value`] resolves it when
+//! checks them, simd-json sees a placeholder, and `Value` resolves it when
 //! a decoder reads it, or hands it on still in its JSON form
-//! ([`Content`](crate::event::Content)). Each producer is one module; this
+//! ([`Content`]). Each producer is one module; this
 //! module only classifies the line and picks the module.
 
 mod amp;
