@@ -425,3 +425,18 @@ fn tool_durations_by_arrival_time() {
         .unwrap();
     assert_eq!(bash.time, Duration::from_millis(4200 + 45_000));
 }
+
+/// Events, decoders and the push API can move to other threads (a program
+/// may decode on one and render on another): the lazy forms of this
+/// session's work (`Content`, `JsonText`) keep them `Send` and `Sync`.
+#[test]
+fn events_and_decoders_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+    send_sync::<streamview::Event<'static>>();
+    send_sync::<streamview::event::Content<'static>>();
+    send_sync::<streamview::event::JsonText<'static>>();
+    send::<streamview::decode::Decoder>();
+    send::<Feeder>();
+    send::<streamview::Session>();
+}

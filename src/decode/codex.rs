@@ -31,7 +31,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::{J, Value, view};
 
@@ -47,7 +47,7 @@ use crate::event::{
 #[derive(Default)]
 pub(crate) struct State {
     /// Id of the thread (`thread.started`), stamped on every later event.
-    thread: Option<Rc<str>>,
+    thread: Option<Arc<str>>,
     /// Tool items seen started (or updated) and not completed yet.
     open: HashMap<String, Open>,
     /// Text of the turn's last `agent_message`: the turn's final answer.
@@ -79,7 +79,7 @@ struct Base {
     producer: Producer,
     line: u64,
     /// Shared with the state: no copy per line.
-    session: Option<Rc<str>>,
+    session: Option<Arc<str>>,
 }
 
 impl Base {
@@ -108,7 +108,7 @@ pub(crate) fn decode<'v>(
         state.open.clear();
         state.last_message = None;
         if let Some(id) = str_at(v, "thread_id") {
-            state.thread = Some(Rc::from(id));
+            state.thread = Some(Arc::from(id));
         }
     }
     let base = Base {

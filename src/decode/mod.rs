@@ -24,9 +24,9 @@ mod transcript;
 pub(crate) use detect::detect;
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
 use std::fmt;
 use std::io;
+use std::sync::OnceLock;
 
 use simd_json::prelude::*;
 use simd_json::tape::Tape;
@@ -110,7 +110,7 @@ pub struct Decoder {
     /// between lines for the allocation.
     longs: Vec<scan::Long<'static>>,
     /// Their unescaped text, filled when read.
-    long_text: Vec<OnceCell<String>>,
+    long_text: Vec<OnceLock<String>>,
     /// Lines at least this long are scanned for long strings (tests lower
     /// it to put every line through the scan).
     scan_min_line: usize,
@@ -250,7 +250,7 @@ impl Decoder {
                 }
                 Ok(()) => {
                     if long_text.len() < found.len() {
-                        long_text.resize_with(found.len(), OnceCell::new);
+                        long_text.resize_with(found.len(), OnceLock::new);
                     }
                     let lookup = Longs {
                         list: &found,
@@ -658,7 +658,7 @@ type TapeValue<'v> = simd_json::tape::Value<'v, 'v>;
 pub(crate) struct Longs<'v> {
     list: &'v [scan::Long<'v>],
     /// Their text, unescaped when first read.
-    text: &'v [OnceCell<String>],
+    text: &'v [OnceLock<String>],
 }
 
 /// No long strings (a line parsed whole).
