@@ -100,6 +100,10 @@ const EVEN: u64 = 0x5555_5555_5555_5555;
 const ODD: u64 = !EVEN;
 
 impl Scan {
+    // Two call sites (whole blocks, the padded end) kept it out of line: inlined,
+    // long lines take 7% less user time (hyperfine, 525 MB).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn block<'a>(
         &mut self,
         line: &'a [u8],
