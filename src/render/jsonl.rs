@@ -124,8 +124,8 @@ fn long_content<'e, 'a>(ev: &'e Event<'a>) -> Option<(&'e ToolResult<'a>, &'a st
 pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
     let mut o = Obj::new(b);
     o.num("v", u64::from(SCHEMA_VERSION));
-    o.str("kind", ev.kind.name());
-    o.str("producer", ev.producer.name());
+    o.name("kind", ev.kind.name());
+    o.name("producer", ev.producer.name());
     o.num("line", ev.line);
     o.opt_str("session", ev.session.as_deref());
     o.opt_str("parent", ev.parent.as_deref());
@@ -154,7 +154,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.str_list("slash_commands", &st.slash_commands);
         }
         EventKind::Text(t) => {
-            o.str("role", t.role.name());
+            o.name("role", t.role.name());
             o.str("text", &t.text);
             o.opt_str("message_id", t.message_id.as_deref());
         }
@@ -217,7 +217,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
         }
         EventKind::Notice(n) => {
             o.str("subtype", &n.subtype);
-            o.str("level", n.level.name());
+            o.name("level", n.level.name());
             o.str("text", &n.text);
             match &n.raw {
                 Some(r) => o.raw("raw", r),
@@ -252,7 +252,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.opt_num("api_error_status", r.api_error_status);
         }
         EventKind::Delta(d) => {
-            o.str("delta_kind", d.kind.name());
+            o.name("delta_kind", d.kind.name());
             o.opt_num("index", d.index);
             o.str("text", &d.text);
         }
@@ -294,6 +294,19 @@ impl<'b> Obj<'b> {
     fn str(&mut self, k: &str, v: &str) {
         self.key(k);
         push_json_str(self.b, v);
+    }
+
+    /// One of streamview's own names (`tool_call`, `claude`, `text`…):
+    /// plain ASCII, written without the escape scan.
+    fn name(&mut self, k: &str, v: &'static str) {
+        debug_assert!(
+            v.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+        );
+        self.key(k);
+        self.b.push(b'"');
+        self.b.extend_from_slice(v.as_bytes());
+        self.b.push(b'"');
     }
 
     /// Text that may still be in its JSON form: then copied as it came
@@ -542,6 +555,30 @@ mod tests {
                     "{c:?} after {pad:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn own_names_need_no_escape() {
+        use crate::event::{DeltaKind, Level, Producer, Role};
+        let names = Producer::ALL
+            .iter()
+            .map(|p| p.name())
+            .chain([Level::Debug, Level::Info, Level::Warning, Level::Error].map(|l| l.name()))
+            .chain([Role::User, Role::Assistant].map(|r| r.name()))
+            .chain(
+                [
+                    DeltaKind::Text,
+                    DeltaKind::Thinking,
+                    DeltaKind::ToolInput,
+                    DeltaKind::ToolStart,
+                ]
+                .map(|d| d.name()),
+            );
+        for n in names {
+            let mut b = Vec::new();
+            push_json_str(&mut b, n);
+            assert_eq!(b, format!("\"{n}\"").into_bytes(), "{n}");
         }
     }
 
