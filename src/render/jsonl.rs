@@ -564,8 +564,11 @@ mod tests {
         let names = Producer::ALL
             .iter()
             .map(|p| p.name())
-            .chain([Level::Debug, Level::Info, Level::Warning, Level::Error].map(|l| l.name()))
-            .chain([Role::User, Role::Assistant].map(|r| r.name()))
+            .chain(
+                [Level::Debug, Level::Info, Level::Warning, Level::Error]
+                    .map(crate::event::Level::name),
+            )
+            .chain([Role::User, Role::Assistant].map(crate::event::Role::name))
             .chain(
                 [
                     DeltaKind::Text,
@@ -573,7 +576,7 @@ mod tests {
                     DeltaKind::ToolInput,
                     DeltaKind::ToolStart,
                 ]
-                .map(|d| d.name()),
+                .map(crate::event::DeltaKind::name),
             );
         for n in names {
             let mut b = Vec::new();
