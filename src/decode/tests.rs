@@ -1870,3 +1870,24 @@ fn long_tool_output_is_written_from_the_line_as_the_whole_event_would_be() {
     );
     assert_eq!(v["id"], "t1");
 }
+
+#[test]
+fn tool_output_with_characters_a_terminal_must_not_get_is_escaped_as_before() {
+    let out = "ok\\n\u{85}bidi\u{202e}\u{7f} “quoted” …\\t".repeat(200);
+    assert!(out.len() > 4096, "long enough to be spared the parser");
+    let line = format!(
+        r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":"{out}"}}]}}}}"#
+    );
+    let whole = decode_all(Decoder::new().spare_strings(usize::MAX, 0), line.as_bytes());
+    let spared = decode_all(Decoder::new(), line.as_bytes());
+    assert_eq!(whole, spared);
+    let jsonl = &spared[0];
+    assert!(
+        jsonl.contains(r"\u0085bidi\u202e\u007f “quoted” …\t"),
+        "{jsonl}"
+    );
+    assert!(
+        !jsonl.contains('\u{85}') && !jsonl.contains('\u{202e}'),
+        "{jsonl}"
+    );
+}

@@ -318,7 +318,10 @@ impl<'b> Obj<'b> {
                 self.key(k);
                 self.b.push(b'"');
                 if has_unsafe(body.as_bytes()) {
-                    push_escaping_unsafe(self.b, body);
+                    // A body holds no raw control character (the scan
+                    // checked), so this escapes only the characters
+                    // `has_unsafe` found.
+                    push_safe_json(self.b, body);
                 } else {
                     self.b.extend_from_slice(body.as_bytes());
                 }
@@ -487,25 +490,6 @@ impl serde_json::ser::Formatter for SafeFormatter {
 fn has_unsafe(b: &[u8]) -> bool {
     memchr::memchr(0x7f, b).is_some()
         || memchr::memchr3_iter(0xc2, 0xd8, 0xe2, b).any(|p| escape_at(b, p).is_some())
-}
-
-/// The body of a JSON string with the characters [`escape_at`] flags
-/// (outside its escapes, which are ASCII) written as `\u` escapes.
-fn push_escaping_unsafe(b: &mut Vec<u8>, body: &str) {
-    let bytes = body.as_bytes();
-    let mut done = 0;
-    let mut i = 0;
-    while let Some(p) = find_special(bytes, i, &SUSPECT) {
-        if let Some((len, cp)) = escape_at(bytes, p) {
-            b.extend_from_slice(&bytes[done..p]);
-            push_u_escape(b, cp);
-            done = p + len;
-            i = done;
-        } else {
-            i = p + 1;
-        }
-    }
-    b.extend_from_slice(&bytes[done..]);
 }
 
 fn push_u_escape(b: &mut Vec<u8>, cp: u32) {
