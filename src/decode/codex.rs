@@ -494,47 +494,45 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
     call
 }
 
-/// [`outcome_text`], with a command's output left in its JSON form when
-/// long (see [`Content`]).
+/// Whether a completed item failed, and its result: [`command_outcome`]
+/// for commands, [`outcome_text`] for the rest.
 fn outcome<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Content<'v>) {
-    // A command that succeeded: its output is not read (as
-    // `outcome_text` would).
-    if item_type == "command_execution"
-        && matches!(status, "" | "completed" | "in_progress")
-        && get(item, "exit_code")
-            .and_then(Value::as_i64)
-            .is_none_or(|c| c == 0)
-        && let Some(lazy) = get(item, "aggregated_output").and_then(content_of)
-    {
-        return (false, lazy);
+    if item_type == "command_execution" {
+        return command_outcome(item, status);
     }
     let (is_error, text) = outcome_text(item, item_type, status);
     (is_error, text.into())
 }
 
-/// Whether a completed item failed, and its result text.
+/// `in_progress` at completion only happens when the turn ended around an
+/// item; every status but `completed` that is not that one is a failure.
+fn bad_status(status: &str) -> bool {
+    !matches!(status, "" | "completed" | "in_progress")
+}
+
+/// A command's outcome: its output (left in its JSON form when it
+/// succeeded), after its exit code or status when it failed.
+fn command_outcome<'v>(item: Value<'v>, status: &'v str) -> (bool, Content<'v>) {
+    let output = get(item, "aggregated_output");
+    let code = get(item, "exit_code").and_then(Value::as_i64);
+    let mut head = match code {
+        Some(c) if c != 0 => format!("exit code {c}"),
+        _ if bad_status(status) => format!("command {status}"),
+        _ => return (false, output.and_then(content_of).unwrap_or_default()),
+    };
+    let output = output.and_then(Value::into_string).unwrap_or("");
+    if !output.is_empty() {
+        head.push('\n');
+        head.push_str(output);
+    }
+    (true, head.into())
+}
+
+/// Whether a completed item other than a command failed, and its result
+/// text.
 fn outcome_text<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Cow<'v, str>) {
-    // `in_progress` at completion only happens when the turn ended around
-    // it; every status but `completed` that is not that one is a failure.
-    let bad_status = !matches!(status, "" | "completed" | "in_progress");
+    let bad_status = bad_status(status);
     match item_type {
-        "command_execution" => {
-            let output = str_at(item, "aggregated_output").unwrap_or("");
-            let code = get(item, "exit_code").and_then(super::Value::as_i64);
-            let mut head = match code {
-                Some(c) if c != 0 => format!("exit code {c}"),
-                _ if bad_status => format!("command {status}"),
-                _ => String::new(),
-            };
-            if head.is_empty() {
-                return (false, Cow::Borrowed(output));
-            }
-            if !output.is_empty() {
-                head.push('\n');
-                head.push_str(output);
-            }
-            (true, Cow::Owned(head))
-        }
         "file_change" => {
             let diffs: Vec<String> = arr_at(item, "changes")
                 .iter()
