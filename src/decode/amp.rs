@@ -237,7 +237,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &State, emit: &mut Emit<'_>) -
     // Listed before the result, as for Claude. Amp's list holds strings:
     // a call id when it names a call seen, else a tool name.
     for d in arr_at(v, "permission_denials") {
-        let denial = if let Some(s) = d.as_str() {
+        let denial = if let Some(s) = d.into_string() {
             match state.calls.get(s) {
                 Some((name, key)) => Denial {
                     id: Some(Cow::Borrowed(s)),

@@ -889,7 +889,7 @@ pub(crate) fn content_text(c: Value<'_>) -> Cow<'_, str> {
             }
             let mut out = String::new();
             for item in items {
-                let piece: Cow<'_, str> = match (item.as_str(), str_at(item, "type")) {
+                let piece: Cow<'_, str> = match (item.into_string(), str_at(item, "type")) {
                     (Some(s), _) => Cow::Borrowed(s),
                     (None, Some("text")) => Cow::Borrowed(str_at(item, "text").unwrap_or("")),
                     (None, Some("image")) => Cow::Borrowed("[image]"),

@@ -92,7 +92,7 @@ pub(crate) fn detect(v: Value<'_>) -> Option<Producer> {
     if matches!(
         ty,
         "init" | "message" | "tool_use" | "tool_result" | "error" | "result"
-    ) && get(v, "timestamp").is_some_and(|t| t.as_str().is_some())
+    ) && get(v, "timestamp").is_some_and(|t| t.into_string().is_some())
         && sub.is_none()
     {
         return Some(Producer::Gemini);
@@ -144,7 +144,7 @@ pub(crate) fn detect(v: Value<'_>) -> Option<Producer> {
             if get(v, "usage").is_some_and(|u| has(u, "inputTokens")) {
                 return Some(Producer::Cursor);
             }
-            if get(v, "error").is_some_and(|e| e.as_str().is_some()) {
+            if get(v, "error").is_some_and(|e| e.into_string().is_some()) {
                 return Some(Producer::Amp);
             }
         }

@@ -773,11 +773,6 @@ impl<'v> Value<'v> {
         })
     }
 
-    /// The text of a string (as [`Value::into_string`]).
-    pub(crate) fn as_str(self) -> Option<&'v str> {
-        self.into_string()
-    }
-
     /// The long string this is, if the parser was spared it.
     pub(crate) fn long(self) -> Option<&'v scan::Long<'v>> {
         let i = self.longs.find(self.t.into_string()?)?;

@@ -28,7 +28,7 @@ pub(crate) fn is_native(v: Value<'_>) -> bool {
         match k {
             "type" => return false,
             "v" => version = super::u64_of(x).is_some(),
-            "kind" => kind = x.as_str().is_some(),
+            "kind" => kind = x.into_string().is_some(),
             _ => {}
         }
     }

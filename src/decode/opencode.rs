@@ -339,7 +339,7 @@ pub(crate) fn decode<'v>(
             // Newer CLIs end the run with `{"type":"done","reason":"idle",
             // "rejected":[permission…]}`; 1.18.33 does not print it.
             for r in arr_at(v, "rejected") {
-                let tool = r.as_str().or_else(|| str_at(r, "permission"));
+                let tool = r.into_string().or_else(|| str_at(r, "permission"));
                 emit(&base.event(EventKind::PermissionDenied(Denial {
                     id: None,
                     tool: tool.map(Cow::Borrowed),
@@ -393,7 +393,7 @@ fn error_summary(e: Option<Value<'_>>) -> (Cow<'_, str>, String, Option<u64>) {
     let Some(e) = e else {
         return (Cow::Borrowed("error"), "error".to_string(), None);
     };
-    if let Some(s) = e.as_str() {
+    if let Some(s) = e.into_string() {
         return (Cow::Borrowed("error"), s.to_string(), None);
     }
     if e.as_object().is_none() {
