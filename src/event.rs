@@ -612,15 +612,6 @@ impl<'a> Content<'a> {
         }
     }
 
-    /// True for no text.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        match &self.0 {
-            Repr::Text(t) => t.is_empty(),
-            Repr::Json { body, .. } => body.is_empty(),
-        }
-    }
-
     /// The same content, owning its text.
     #[must_use]
     pub fn into_owned(self) -> Content<'static> {
