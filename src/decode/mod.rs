@@ -742,19 +742,32 @@ impl<'v> Value<'v> {
         }
     }
 
-    /// The field `key` of an object.
+    /// The field `key` of an object (the first, if the key is repeated).
+    ///
+    /// Inlined, so that a constant `key` is compared as a length and a few
+    /// loads instead of a call to `memcmp` per field.
+    #[inline]
     pub(crate) fn get(self, key: &str) -> Option<Value<'v>> {
-        self.t.get(key).map(|t| self.wrap(t))
+        let o = self.t.as_object()?;
+        o.iter()
+            .find(|(k, _)| k.as_bytes() == key.as_bytes())
+            .map(|(_, t)| self.wrap(t))
     }
 
     /// The fields `keys` of an object, in one pass over its keys (instead
     /// of one per field): for the lines read by the hundred thousand. The
     /// first of duplicate keys wins, as with [`Value::get`].
+    ///
+    /// Always inlined, for the same reason as [`Value::get`]: left to
+    /// itself the compiler kept it out of line, with a `memcmp` call per
+    /// key compared (5% of the instructions on a delta stream).
+    #[inline(always)]
+    #[allow(clippy::inline_always)] // measured, see above
     pub(crate) fn fields<const N: usize>(self, keys: [&str; N]) -> [Option<Value<'v>>; N] {
         let mut out = [None; N];
         if let Some(o) = self.as_object() {
             for (k, v) in &o {
-                if let Some(i) = keys.iter().position(|want| *want == k)
+                if let Some(i) = keys.iter().position(|want| want.as_bytes() == k.as_bytes())
                     && out[i].is_none()
                 {
                     out[i] = Some(v);
@@ -910,10 +923,12 @@ fn write_json_str(out: &mut Vec<u8>, s: &str) {
 
 // Lenient field access: a missing or wrongly typed field is `None`, never an error.
 
+#[inline]
 pub(crate) fn get<'v>(v: Value<'v>, key: &str) -> Option<Value<'v>> {
     v.get(key)
 }
 
+#[inline]
 pub(crate) fn str_at<'v>(v: Value<'v>, key: &str) -> Option<&'v str> {
     v.get(key)?.into_string()
 }
