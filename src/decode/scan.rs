@@ -18,7 +18,10 @@
 //! an odd run of backslashes escapes (the same arithmetic as simd-json's
 //! `find_odd_backslash_sequences`); quotes that are not escaped delimit the
 //! strings. Only rare things are looked at one by one: escapes other than
-//! `\n`, `\"` and `\\`.
+//! `\n`, `\"` and `\\`. A block without quotes inside a string (most of a
+//! file's text) skips the quote logic. The masks come from SSE2 compares,
+//! or AVX2 ones when the processor has it (checked at run time; the whole
+//! scan is compiled for it then, so the masks stay inlined).
 //!
 //! Anything unusual in a string (a raw control, a bad or surrogate `\u`
 //! escape, invalid UTF-8, an unterminated string) makes [`long_strings`]
@@ -56,6 +59,34 @@ pub(crate) struct Long<'a> {
 /// Returns false, with `out` in any state, when the line is not plainly
 /// valid in its strings; the caller then parses it whole.
 pub(crate) fn long_strings<'a>(line: &'a [u8], min_len: usize, out: &mut Vec<Long<'a>>) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2 (checked just above).
+        #[allow(unsafe_code)]
+        return unsafe { long_strings_avx2(line, min_len, out) };
+    }
+    scan_line(line, min_len, out, masks)
+}
+
+/// [`long_strings`] compiled for AVX2, masks included: 32 bytes per
+/// compare instead of 16 (about 7% of the user time on long-line logs).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn long_strings_avx2<'a>(line: &'a [u8], min_len: usize, out: &mut Vec<Long<'a>>) -> bool {
+    // A closure defined here has this function's target features.
+    scan_line(line, min_len, out, |b| masks_avx2(b))
+}
+
+// Inlined into each of its two instances (SSE2, AVX2), so that the masks
+// are computed in the loop with the instance's instructions.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn scan_line<'a>(
+    line: &'a [u8],
+    min_len: usize,
+    out: &mut Vec<Long<'a>>,
+    masks: impl Fn(&[u8; 64]) -> Masks,
+) -> bool {
     out.clear();
     let mut s = Scan {
         prev_escaped: 0,
@@ -67,7 +98,7 @@ pub(crate) fn long_strings<'a>(line: &'a [u8], min_len: usize, out: &mut Vec<Lon
     let mut base = 0;
     for block in line.chunks_exact(64) {
         let block: &[u8; 64] = block.try_into().unwrap_or(&[b' '; 64]);
-        if !s.block(line, base, block, min_len, out) {
+        if !s.block(line, base, masks(block), min_len, out) {
             return false;
         }
         base += 64;
@@ -76,7 +107,7 @@ pub(crate) fn long_strings<'a>(line: &'a [u8], min_len: usize, out: &mut Vec<Lon
         // The end, padded with spaces.
         let mut tail = [b' '; 64];
         tail[..line.len() - base].copy_from_slice(&line[base..]);
-        if !s.block(line, base, &tail, min_len, out) {
+        if !s.block(line, base, masks(&tail), min_len, out) {
             return false;
         }
     }
@@ -108,12 +139,16 @@ impl Scan {
         &mut self,
         line: &'a [u8],
         base: usize,
-        block: &[u8; 64],
+        m: Masks,
         min_len: usize,
         out: &mut Vec<Long<'a>>,
     ) -> bool {
-        let m = masks(block);
         let escaped = self.odd_ends(m.backslash);
+        if m.quote == 0 && self.prev_inside != 0 {
+            // The commonest block of a long line: inside a string from end
+            // to end (a file's text, its lines ended by `\n`).
+            return self.inside(line, base, &m, escaped);
+        }
         let quotes = m.quote & !escaped;
         let inside = prefix_xor(quotes) ^ self.prev_inside;
         self.prev_inside = if inside >> 63 == 1 { !0 } else { 0 };
@@ -163,6 +198,26 @@ impl Scan {
             }
             from = to + 1;
         }
+    }
+
+    /// [`Scan::block`] for a block without quotes that starts inside a
+    /// string: all of it is string body.
+    fn inside(&mut self, line: &[u8], base: usize, m: &Masks, escaped: u64) -> bool {
+        if m.control != 0 {
+            return false;
+        }
+        let mut rare = escaped & !(m.n | m.backslash);
+        while rare != 0 {
+            let bit = rare.trailing_zeros();
+            rare &= rare - 1;
+            match check_escape(line, base + bit as usize) {
+                Escape::Canonical => {}
+                Escape::Other => self.noncanonical = true,
+                Escape::Invalid => return false,
+            }
+        }
+        self.escaped |= m.backslash != 0;
+        true
     }
 
     /// A string's body ends at `end`: keep it if it is a long value.
@@ -285,7 +340,7 @@ fn check_escape(line: &[u8], at: usize) -> Escape {
 }
 
 /// Bit masks of one block.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Masks {
     quote: u64,
     backslash: u64,
@@ -325,6 +380,43 @@ fn masks(block: &[u8; 64]) -> Masks {
         };
         for (m, f) in m.iter_mut().zip(found) {
             *m |= f << (16 * k);
+        }
+    }
+    Masks {
+        quote: m[0],
+        backslash: m[1],
+        control: m[2],
+        n: m[3],
+    }
+}
+
+/// The masks with AVX2, 32 bytes per compare.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn masks_avx2(block: &[u8; 64]) -> Masks {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+        _mm256_set1_epi8,
+    };
+    #[allow(clippy::cast_possible_wrap)]
+    let splat = |b: u8| _mm256_set1_epi8(b as i8);
+    let (quote, backslash, c1f, n) = (splat(b'"'), splat(b'\\'), splat(0x1f), splat(b'n'));
+    let mask = |x: __m256i| u64::from(_mm256_movemask_epi8(x).cast_unsigned());
+    let mut m = [0u64; 4];
+    for (k, chunk) in block.chunks_exact(32).enumerate() {
+        // SAFETY: the load reads the 32 bytes of `chunk` (unaligned loads
+        // allow any address); AVX2 is enabled for this function.
+        #[allow(unsafe_code)]
+        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+        let found = [
+            mask(_mm256_cmpeq_epi8(v, quote)),
+            mask(_mm256_cmpeq_epi8(v, backslash)),
+            // v ≤ 0x1f exactly when min(v, 0x1f) = v.
+            mask(_mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v)),
+            mask(_mm256_cmpeq_epi8(v, n)),
+        ];
+        for (m, f) in m.iter_mut().zip(found) {
+            *m |= f << (32 * k);
         }
     }
     Masks {

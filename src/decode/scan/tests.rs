@@ -59,9 +59,15 @@ fn expected(line: &[u8], min_len: usize) -> Vec<Long<'_>> {
         .collect()
 }
 
+/// What [`long_strings`] finds, checked to be what the SSE2 instance finds
+/// (on a processor with AVX2, `long_strings` runs the AVX2 one).
 fn scanned(line: &[u8], min_len: usize) -> Option<Vec<Long<'_>>> {
     let mut out = Vec::new();
-    long_strings(line, min_len, &mut out).then_some(out)
+    let found = long_strings(line, min_len, &mut out).then_some(out);
+    let mut sse2 = Vec::new();
+    let by_sse2 = scan_line(line, min_len, &mut sse2, masks).then_some(sse2);
+    assert_eq!(found, by_sse2, "the AVX2 and SSE2 scans disagree");
+    found
 }
 
 /// Pieces strings are made of: plain runs, runs of backslashes, escapes of
@@ -140,6 +146,21 @@ proptest! {
     )) {
         let b: [u8; 64] = bytes.try_into().unwrap();
         prop_assert_eq!(masks(&b), masks_scalar(&b));
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_masks_match_the_scalar_ones(bytes in prop::collection::vec(
+        prop_oneof![any::<u8>(), Just(b'"'), Just(b'\\'), Just(b'n'), Just(0x1f), Just(0x20)],
+        64,
+    )) {
+        if std::is_x86_feature_detected!("avx2") {
+            let b: [u8; 64] = bytes.try_into().unwrap();
+            // SAFETY: the processor has AVX2 (checked just above).
+            #[allow(unsafe_code)]
+            let m = unsafe { masks_avx2(&b) };
+            prop_assert_eq!(m, masks_scalar(&b));
+        }
     }
 
     #[test]
