@@ -474,26 +474,29 @@ impl<'a> JsonText<'a> {
         }
     }
 
-    /// Append the compact JSON text to `out`.
-    pub fn write(&self, out: &mut Vec<u8>) {
+    /// Append the compact JSON text to `out` (a `Vec<u8>`, say: writing
+    /// into memory cannot fail, and errors of other writers are ignored).
+    pub fn write(&self, out: &mut impl std::io::Write) {
         match &self.0 {
-            JsonRepr::Text(t) => out.extend_from_slice(t.as_bytes()),
+            JsonRepr::Text(t) => {
+                let _ = out.write_all(t.as_bytes());
+            }
             JsonRepr::Value(v) => v.write(out),
             JsonRepr::Fields(fields) => {
-                out.push(b'{');
+                let _ = out.write_all(b"{");
                 let mut first = true;
                 for (k, v) in fields {
                     let Some(v) = v else { continue };
                     if !first {
-                        out.push(b',');
+                        let _ = out.write_all(b",");
                     }
                     first = false;
-                    out.push(b'"');
-                    out.extend_from_slice(k.as_bytes());
-                    out.extend_from_slice(b"\":");
+                    let _ = out.write_all(b"\"");
+                    let _ = out.write_all(k.as_bytes());
+                    let _ = out.write_all(b"\":");
                     v.write(out);
                 }
-                out.push(b'}');
+                let _ = out.write_all(b"}");
             }
         }
     }
@@ -638,15 +641,25 @@ impl std::fmt::Display for Content<'_> {
 
 /// The text of a valid JSON string body (as `decode::scan` checks them).
 pub(crate) fn unescape(body: &str) -> Cow<'_, str> {
+    if memchr::memchr(b'\\', body.as_bytes()).is_none() {
+        return Cow::Borrowed(body);
+    }
+    let mut out = String::with_capacity(body.len());
+    unescape_to(body, &mut out);
+    Cow::Owned(out)
+}
+
+/// [`unescape`] into `out`.
+pub(crate) fn unescape_to(body: &str, out: &mut impl fmt::Write) {
     let b = body.as_bytes();
     let Some(first) = memchr::memchr(b'\\', b) else {
-        return Cow::Borrowed(body);
+        let _ = out.write_str(body);
+        return;
     };
-    let mut out = String::with_capacity(body.len());
     let mut done = 0;
     let mut next = Some(first);
     while let Some(at) = next {
-        out.push_str(&body[done..at]);
+        let _ = out.write_str(&body[done..at]);
         let (c, len) = match b.get(at + 1) {
             Some(b'n') => ('\n', 2),
             Some(b't') => ('\t', 2),
@@ -663,12 +676,11 @@ pub(crate) fn unescape(body: &str) -> Cow<'_, str> {
             Some(&c) => (char::from(c), 2),
             None => ('\\', 1),
         };
-        out.push(c);
+        let _ = out.write_char(c);
         done = (at + len).min(b.len());
         next = memchr::memchr(b'\\', &b[done..]).map(|p| done + p);
     }
-    out.push_str(&body[done..]);
-    Cow::Owned(out)
+    let _ = out.write_str(&body[done..]);
 }
 
 /// A permission denial.

@@ -17,7 +17,7 @@ use std::io;
 
 use super::{J, Value, view};
 
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, u64_at};
+use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, u64_at};
 use crate::event::JsonText;
 use crate::event::{
     Denial, Event, EventKind, Role, SessionResult, Text, Thinking, Tokens, ToolCall, Unknown, Usage,
@@ -135,7 +135,7 @@ fn assistant<'v>(
                         message_id,
                     }),
                     "tool_use" => {
-                        let call = tool_call(block, message_id);
+                        let call = tool_call(block, message_id, ctx.arena);
                         state.calls.insert(
                             call.id.to_string(),
                             (
@@ -146,7 +146,7 @@ fn assistant<'v>(
                         EventKind::ToolCall(call)
                     }
                     t => EventKind::Unknown(Unknown {
-                        type_name: Cow::Owned(format!("assistant/{t}")),
+                        type_name: text!(ctx.arena, "assistant/{t}"),
                         raw: ctx.raw(),
                     }),
                 };
@@ -181,13 +181,13 @@ fn tokens(u: Value<'_>) -> Tokens {
     }
 }
 
-fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
+fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Arena) -> ToolCall<'v> {
     let name = str_at(block, "name").unwrap_or("");
     let input = get(block, "input");
     ToolCall {
         id: cow_at(block, "id").unwrap_or_default(),
         name: Cow::Borrowed(name),
-        key_arg: input.and_then(|i| key_arg(name, i)),
+        key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: match (name, input) {
             ("todo_write" | "TodoWrite", Some(i)) => super::todos_at(i, "todos", &["content"]),
@@ -200,7 +200,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall
 
 /// Amp's todo statuses (`todo`, `in-progress`, `completed`) in the usual words.
 /// The one argument that says what an Amp tool call does.
-pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
+pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k);
     match name {
         "Bash" => s("cmd").or_else(|| s("command")),
@@ -209,7 +209,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> 
         "glob" => {
             let pattern = s("filePattern").or_else(|| s("pattern"))?;
             match str_at(input, "path") {
-                Some(p) => Some(Cow::Owned(format!("{pattern} in {p}"))),
+                Some(p) => Some(text!(a, "{pattern} in {p}")),
                 None => Some(pattern),
             }
         }
@@ -224,12 +224,12 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> 
             s("query")
         }
         "read_web_page" => s("url"),
-        "todo_write" => super::claude::key_arg("TodoWrite", input),
+        "todo_write" => super::claude::key_arg("TodoWrite", input, a),
         "skill" => s("name").or_else(|| s("skill")),
         "read_thread" => s("threadID").or_else(|| s("thread_id")),
         "read_mcp_resource" => s("uri"),
         // `Grep {pattern, path, glob}` and anything named like Claude's tools.
-        n => super::claude::key_arg(n, input),
+        n => super::claude::key_arg(n, input, a),
     }
 }
 
@@ -258,7 +258,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &State, emit: &mut Emit<'_>) -
             Denial {
                 id: cow_at(d, "tool_use_id"),
                 tool: cow_at(d, "tool_name"),
-                key_arg: get(d, "tool_input").and_then(|i| key_arg(name, i)),
+                key_arg: get(d, "tool_input").and_then(|i| key_arg(name, i, ctx.arena)),
                 message: None,
             }
         };

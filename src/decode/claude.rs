@@ -12,7 +12,9 @@ use std::io;
 
 use super::{Arr, J, Value, view};
 
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
+use super::{
+    Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, json_in, str_at, strings_at, u64_at,
+};
 use crate::decode::content_of;
 use crate::event::{Content, JsonText};
 use crate::event::{
@@ -80,6 +82,7 @@ pub(crate) fn decode<'v>(
         v.fields(["type", "session_id", "sessionId", "parent_tool_use_id"]);
     let text = |x: Option<Value<'v>>| x.and_then(Value::into_string).map(Cow::Borrowed);
     let ty = ty.and_then(Value::into_string).unwrap_or("");
+    let a = ctx.arena;
     let base = Base {
         producer: ctx.producer,
         line: ctx.line,
@@ -90,12 +93,13 @@ pub(crate) fn decode<'v>(
         "system" => system(v, ctx, &base, emit),
         "assistant" => assistant(v, ctx, &base, state, emit),
         "user" => user(v, ctx, &base, emit),
-        "result" => result(v, &base, emit),
+        "result" => result(v, a, &base, emit),
         "stream_event" => stream_event(v, ctx, &base, emit),
         "rate_limit_event" => {
             let info = get(v, "rate_limit_info");
             let status = info.and_then(|i| str_at(i, "status")).unwrap_or("unknown");
-            let mut text = format!("rate limit: {status}");
+            let mut text = a.text();
+            let _ = write!(text, "rate limit: {status}");
             if let Some(kind) = info.and_then(|i| str_at(i, "rateLimitType")) {
                 let _ = write!(text, " ({kind})");
             }
@@ -107,7 +111,14 @@ pub(crate) fn decode<'v>(
                 "allowed_warning" => Level::Warning,
                 _ => Level::Debug,
             };
-            notice(&base, ctx, "rate_limit_event", level, text, emit)
+            notice(
+                &base,
+                ctx,
+                "rate_limit_event",
+                level,
+                text.done().into(),
+                emit,
+            )
         }
         "tool_progress" => {
             let name = str_at(v, "tool_name").unwrap_or("tool");
@@ -117,7 +128,7 @@ pub(crate) fn decode<'v>(
                 ctx,
                 "tool_progress",
                 Level::Debug,
-                format!("{name} still running ({secs:.0}s)"),
+                text!(a, "{name} still running ({secs:.0}s)"),
                 emit,
             )
         }
@@ -128,14 +139,14 @@ pub(crate) fn decode<'v>(
                 ctx,
                 "tool_use_summary",
                 Level::Info,
-                s.to_string(),
+                Cow::Borrowed(s),
                 emit,
             )
         }
         "auth_status" => {
             let (level, text) = match str_at(v, "error") {
-                Some(e) => (Level::Error, format!("authentication error: {e}")),
-                None => (Level::Debug, "authenticating".to_string()),
+                Some(e) => (Level::Error, text!(a, "authentication error: {e}")),
+                None => (Level::Debug, Cow::Borrowed("authenticating")),
             };
             notice(&base, ctx, "auth_status", level, text, emit)
         }
@@ -154,7 +165,8 @@ pub(crate) fn decode<'v>(
         | "control_response"
         | "control_cancel_request" => {
             let text = match ty {
-                "prompt_suggestion" => format!(
+                "prompt_suggestion" => text!(
+                    a,
                     "suggested prompt: {}",
                     str_at(v, "suggestion").unwrap_or("")
                 ),
@@ -162,9 +174,9 @@ pub(crate) fn decode<'v>(
                     let sub = get(v, "request")
                         .and_then(|r| str_at(r, "subtype"))
                         .unwrap_or("?");
-                    format!("control request: {sub}")
+                    text!(a, "control request: {sub}")
                 }
-                _ => ty.replace('_', " "),
+                _ => a.spaced(ty),
             };
             notice(&base, ctx, ty, Level::Debug, text, emit)
         }
@@ -177,13 +189,13 @@ fn notice<'v>(
     ctx: &Ctx<'v>,
     subtype: &'v str,
     level: Level,
-    text: String,
+    text: Cow<'v, str>,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     emit(&base.event(EventKind::Notice(Notice {
         subtype: Cow::Borrowed(subtype),
         level,
-        text: Cow::Owned(text),
+        text,
         raw: Some(ctx.raw()),
     })))
 }
@@ -196,18 +208,19 @@ fn unknown<'v>(
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     let type_name = match sub.filter(|s| !s.is_empty()) {
-        Some(s) => format!("{ty}/{s}"),
-        None => ty.to_string(),
+        Some(s) => text!(ctx.arena, "{ty}/{s}"),
+        None => Cow::Borrowed(ctx.arena.copy(ty)),
     };
     emit(&base.event(EventKind::Unknown(Unknown {
-        type_name: Cow::Owned(type_name),
+        type_name,
         raw: ctx.raw(),
     })))
 }
 
 fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     let sub = str_at(v, "subtype").unwrap_or("");
-    let (level, text): (Level, String) = match sub {
+    let a = ctx.arena;
+    let (level, text): (Level, Cow<'v, str>) = match sub {
         "init" => return emit(&base.event(EventKind::SessionStart(init(v)))),
         "permission_denied" => {
             return emit(&base.event(EventKind::PermissionDenied(Denial {
@@ -226,7 +239,8 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
             })));
         }
         "api_retry" => {
-            let mut t = String::from("API retry");
+            let mut t = a.text();
+            t.push_str("API retry");
             if let Some(a) = u64_at(v, "attempt") {
                 let _ = write!(t, " {a}");
                 if let Some(m) = u64_at(v, "max_retries") {
@@ -242,50 +256,52 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
             if let Some(s) = u64_at(v, "error_status") {
                 let _ = write!(t, " (HTTP {s})");
             }
-            (Level::Warning, t)
+            (Level::Warning, t.done().into())
         }
         "compact_boundary" => {
             let meta = get(v, "compact_metadata");
             let trigger = meta.and_then(|m| str_at(m, "trigger")).unwrap_or("auto");
-            let mut t = format!("context compacted ({trigger})");
+            let mut t = a.text();
+            let _ = write!(t, "context compacted ({trigger})");
             if let Some(pre) = meta.and_then(|m| u64_at(m, "pre_tokens")) {
                 let _ = write!(t, ": {pre} tokens before");
                 if let Some(post) = meta.and_then(|m| u64_at(m, "post_tokens")) {
                     let _ = write!(t, ", {post} after");
                 }
             }
-            (Level::Info, t)
+            (Level::Info, t.done().into())
         }
         "status" => match str_at(v, "status") {
             Some("compacting") => (Level::Info, "compacting the context…".into()),
-            Some(s) => (Level::Debug, format!("status: {s}")),
+            Some(s) => (Level::Debug, text!(a, "status: {s}")),
             None => match str_at(v, "compact_error") {
-                Some(e) => (Level::Warning, format!("compaction failed: {e}")),
+                Some(e) => (Level::Warning, text!(a, "compaction failed: {e}")),
                 None => (Level::Debug, "status: idle".into()),
             },
         },
         "thinking_tokens" => {
             let n = u64_at(v, "estimated_tokens").unwrap_or(0);
-            (Level::Debug, format!("thinking… ~{n} tokens"))
+            (Level::Debug, text!(a, "thinking… ~{n} tokens"))
         }
         "task_started" => {
             let d = str_at(v, "description").unwrap_or("");
-            let mut t = format!("task started: {d}");
-            if let Some(a) = str_at(v, "subagent_type").or_else(|| str_at(v, "task_type")) {
-                let _ = write!(t, " ({a})");
+            let mut t = a.text();
+            let _ = write!(t, "task started: {d}");
+            if let Some(ty) = str_at(v, "subagent_type").or_else(|| str_at(v, "task_type")) {
+                let _ = write!(t, " ({ty})");
             }
-            (Level::Debug, t)
+            (Level::Debug, t.done().into())
         }
         "task_progress" => {
             let d = str_at(v, "description").unwrap_or("");
-            (Level::Debug, format!("task progress: {d}"))
+            (Level::Debug, text!(a, "task progress: {d}"))
         }
         "task_updated" => {
             let patch = get(v, "patch");
             let st = patch.and_then(|p| str_at(p, "status")).unwrap_or("updated");
             match patch.and_then(|p| str_at(p, "error")) {
-                Some(e) => (Level::Warning, format!("task {st}: {e}")),
-                None => (Level::Debug, format!("task {st}")),
+                Some(e) => (Level::Warning, text!(a, "task {st}: {e}")),
+                None => (Level::Debug, text!(a, "task {st}")),
             }
         }
         "task_notification" => {
@@ -296,13 +312,14 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
             } else {
                 Level::Warning
             };
-            (level, format!("task {st}: {summary}"))
+            (level, text!(a, "task {st}: {summary}"))
         }
         "hook_started" | "hook_progress" => {
             let name = str_at(v, "hook_name").unwrap_or("hook");
             (
                 Level::Debug,
-                format!(
+                text!(
+                    a,
                     "hook {name} {}",
                     if sub == "hook_started" {
                         "started"
@@ -317,16 +334,17 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
             let outcome = str_at(v, "outcome").unwrap_or("done");
             let code = u64_at(v, "exit_code");
             if outcome == "success" && code.is_none_or(|c| c == 0) {
-                (Level::Debug, format!("hook {name}: {outcome}"))
+                (Level::Debug, text!(a, "hook {name}: {outcome}"))
             } else {
-                let mut t = format!("hook {name}: {outcome}");
+                let mut t = a.text();
+                let _ = write!(t, "hook {name}: {outcome}");
                 if let Some(c) = code {
                     let _ = write!(t, " (exit {c})");
                 }
                 if let Some(e) = str_at(v, "stderr").map(str::trim).filter(|e| !e.is_empty()) {
                     let _ = write!(t, ": {e}");
                 }
-                (Level::Warning, t)
+                (Level::Warning, t.done().into())
             }
         }
         "informational" | "notification" => {
@@ -337,27 +355,27 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
                 Some("warning" | "high" | "immediate") => Level::Warning,
                 _ => Level::Info,
             };
-            (level, text.to_string())
+            (level, Cow::Borrowed(text))
         }
         "model_refusal_fallback" => {
             let m = str_at(v, "fallback_model").unwrap_or("another model");
-            (Level::Warning, format!("model refused; retrying with {m}"))
+            (Level::Warning, text!(a, "model refused; retrying with {m}"))
         }
         "model_refusal_no_fallback" => {
             let c = str_at(v, "content").unwrap_or("the model refused to answer");
-            (Level::Error, format!("model refusal: {c}"))
+            (Level::Error, text!(a, "model refusal: {c}"))
         }
         "session_writes_lost" => {
             let c = str_at(v, "error_code").unwrap_or("write error");
-            (Level::Error, format!("session transcript incomplete: {c}"))
+            (Level::Error, text!(a, "session transcript incomplete: {c}"))
         }
         "background_tasks_changed" => {
             let n = arr_at(v, "tasks").len();
-            (Level::Debug, format!("background tasks: {n}"))
+            (Level::Debug, text!(a, "background tasks: {n}"))
         }
         "session_state_changed" => (
             Level::Debug,
-            format!("session {}", str_at(v, "state").unwrap_or("changed")),
+            text!(a, "session {}", str_at(v, "state").unwrap_or("changed")),
         ),
         "files_persisted"
         | "plugin_install"
@@ -366,13 +384,13 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
         | "elicitation_complete"
         | "control_request_progress"
         | "mirror_error"
-        | "worker_shutting_down" => (Level::Debug, sub.replace('_', " ")),
+        | "worker_shutting_down" => (Level::Debug, a.spaced(sub)),
         _ => return unknown(base, ctx, "system", Some(sub), emit),
     };
     emit(&base.event(EventKind::Notice(Notice {
         subtype: Cow::Borrowed(sub),
         level,
-        text: Cow::Owned(text),
+        text,
         raw: Some(ctx.raw()),
     })))
 }
@@ -416,10 +434,12 @@ pub(crate) fn assistant<'v>(
     if api_error {
         // The CLI reports an API failure as an assistant message of its own
         // making; it is an error, not something the model said.
-        let text = content.map(|c| content_text(c)).filter(|t| !t.is_empty());
+        let text = content
+            .map(|c| content_text(c, ctx.arena))
+            .filter(|t| !t.is_empty());
         let text = match (text, str_at(v, "error")) {
             (Some(t), _) => t,
-            (None, Some(e)) => Cow::Owned(format!("API error: {e}")),
+            (None, Some(e)) => text!(ctx.arena, "API error: {e}"),
             (None, None) => Cow::Borrowed("API error"),
         };
         return emit(&base.event(EventKind::Notice(Notice {
@@ -493,13 +513,15 @@ fn assistant_block<'v>(
             message_id,
         }),
         "tool_use" | "server_tool_use" | "mcp_tool_use" => {
-            EventKind::ToolCall(tool_call(block, message_id))
+            EventKind::ToolCall(tool_call(block, message_id, ctx.arena))
         }
         "mcp_tool_result" => EventKind::ToolResult(ToolResult {
             id: cow_at(block, "tool_use_id").unwrap_or_default(),
             is_error: bool_at(block, "is_error").unwrap_or(false),
             denied: false,
-            content: get(block, "content").map(content).unwrap_or_default(),
+            content: get(block, "content")
+                .map(|c| content(c, ctx.arena))
+                .unwrap_or_default(),
         }),
         t if t.ends_with("_tool_result") => {
             // Server tool results (web search, code execution…) arrive inside
@@ -511,14 +533,14 @@ fn assistant_block<'v>(
                 is_error: err.is_some(),
                 denied: false,
                 content: match err {
-                    Some(e) => format!("error: {e}").into(),
-                    None => c.map(content).unwrap_or_default(),
+                    Some(e) => text!(ctx.arena, "error: {e}").into(),
+                    None => c.map(|c| content(c, ctx.arena)).unwrap_or_default(),
                 },
             })
         }
         t => {
             return emit(&base.event(EventKind::Unknown(Unknown {
-                type_name: Cow::Owned(format!("assistant/{t}")),
+                type_name: text!(ctx.arena, "assistant/{t}"),
                 raw: ctx.raw(),
             })));
         }
@@ -545,9 +567,12 @@ pub(crate) fn user<'v>(
                     "tool_result" => {
                         let id = cow_at(block, "tool_use_id").unwrap_or_default();
                         let is_error = bool_at(block, "is_error").unwrap_or(false);
-                        let content = get(block, "content").map(self::content).unwrap_or_default();
+                        let content = get(block, "content")
+                            .map(|c| self::content(c, ctx.arena))
+                            .unwrap_or_default();
                         let denied = is_error && is_denial(&content.text());
-                        let message = denied.then(|| Cow::Owned(content.text().into_owned()));
+                        let message =
+                            denied.then(|| Cow::Borrowed(ctx.arena.copy(&content.text())));
                         emit(&base.event(EventKind::ToolResult(ToolResult {
                             id: id.clone(),
                             is_error,
@@ -571,7 +596,7 @@ pub(crate) fn user<'v>(
                     "image" | "document" => {}
                     t => {
                         emit(&base.event(EventKind::Unknown(Unknown {
-                            type_name: Cow::Owned(format!("user/{t}")),
+                            type_name: text!(ctx.arena, "user/{t}"),
                             raw: ctx.raw(),
                         })))?;
                     }
@@ -596,7 +621,7 @@ fn is_denial(text: &str) -> bool {
     MARKERS.iter().any(|m| text.contains(m))
 }
 
-fn result<'v>(v: Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn result<'v>(v: Value<'v>, a: &'v Arena, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     // The authoritative denial list comes first so the summary is the last line.
     for d in arr_at(v, "permission_denials") {
         let name = str_at(d, "tool_name").unwrap_or("");
@@ -604,7 +629,7 @@ fn result<'v>(v: Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<
         emit(&base.event(EventKind::PermissionDenied(Denial {
             id: cow_at(d, "tool_use_id"),
             tool: cow_at(d, "tool_name"),
-            key_arg: input.and_then(|i| key_arg(name, i)),
+            key_arg: input.and_then(|i| key_arg(name, i, a)),
             message: None,
         })))?;
     }
@@ -615,7 +640,7 @@ fn result<'v>(v: Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<
     let text = match result.map(view) {
         Some(J::Str(s)) => Some(Cow::Borrowed(s)),
         Some(J::Null) | None => None,
-        Some(_) => result.map(|r| Cow::Owned(to_json(r))),
+        Some(_) => result.map(|r| json_in(r, a)),
     };
     let model_usage = model_usage(v);
     let cost_usd = f64_at(v, "total_cost_usd")
@@ -736,13 +761,13 @@ pub(crate) fn tokens(u: Value<'_>) -> Tokens {
     }
 }
 
-fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
+fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Arena) -> ToolCall<'v> {
     let name = str_at(block, "name").unwrap_or("");
     let input = get(block, "input");
     let mut call = ToolCall {
         id: cow_at(block, "id").unwrap_or_default(),
         name: Cow::Borrowed(name),
-        key_arg: input.and_then(|i| key_arg(name, i)),
+        key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: Vec::new(),
         questions: Vec::new(),
@@ -763,7 +788,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall
 }
 
 /// The one argument that says what a call does.
-pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
+pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k);
     match name {
         "Read" | "Write" | "Edit" | "MultiEdit" => s("file_path").or_else(|| s("path")),
@@ -776,24 +801,25 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> 
             .or_else(|| s("taskId")),
         "Glob" | "Grep" => {
             let pattern = str_at(input, "pattern")?;
-            let mut out = pattern.to_string();
-            if let Some(p) = str_at(input, "path") {
+            let (path, glob) = (str_at(input, "path"), str_at(input, "glob"));
+            if path.is_none() && glob.is_none() {
+                return Some(Cow::Borrowed(pattern));
+            }
+            let mut out = a.text();
+            out.push_str(pattern);
+            if let Some(p) = path {
                 let _ = write!(out, " in {p}");
             }
-            if let Some(g) = str_at(input, "glob") {
+            if let Some(g) = glob {
                 let _ = write!(out, " ({g})");
             }
-            if out.len() == pattern.len() {
-                Some(Cow::Borrowed(pattern))
-            } else {
-                Some(Cow::Owned(out))
-            }
+            Some(Cow::Borrowed(out.done()))
         }
         "LS" => s("path"),
         "Task" | "Agent" => {
             let desc = str_at(input, "description").unwrap_or("");
             match str_at(input, "subagent_type") {
-                Some(t) if !desc.is_empty() => Some(Cow::Owned(format!("{t}: {desc}"))),
+                Some(t) if !desc.is_empty() => Some(text!(a, "{t}: {desc}")),
                 Some(t) => Some(Cow::Borrowed(t)),
                 None => (!desc.is_empty()).then_some(Cow::Borrowed(desc)),
             }
@@ -803,10 +829,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> 
         "web_fetch" => s("url"),
         "TodoWrite" => {
             let n = arr_at(input, "todos").len();
-            Some(Cow::Owned(format!(
-                "{n} item{}",
-                if n == 1 { "" } else { "s" }
-            )))
+            Some(text!(a, "{n} item{}", if n == 1 { "" } else { "s" }))
         }
         "AskUserQuestion" => arr_at(input, "questions")
             .first()
@@ -816,7 +839,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> 
             str_at(input, "skill").or_else(|| str_at(input, "command")),
             str_at(input, "args"),
         ) {
-            (Some(k), Some(a)) if !a.is_empty() => Some(Cow::Owned(format!("{k} {a}"))),
+            (Some(k), Some(args)) if !args.is_empty() => Some(text!(a, "{k} {args}")),
             (Some(k), _) => Some(Cow::Borrowed(k)),
             _ => None,
         },
@@ -828,8 +851,8 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> 
         "TaskUpdate" => {
             let id = str_at(input, "taskId").or_else(|| str_at(input, "task_id"))?;
             match str_at(input, "status") {
-                Some(st) => Some(Cow::Owned(format!("#{id} → {st}"))),
-                None => Some(Cow::Owned(format!("#{id}"))),
+                Some(st) => Some(text!(a, "#{id} → {st}")),
+                None => Some(text!(a, "#{id}")),
             }
         }
         "SendMessage" => s("to").or_else(|| s("recipient")),
@@ -838,7 +861,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> 
         "Monitor" | "ScheduleWakeup" | "PushNotification" | "Workflow" => s("description")
             .or_else(|| s("name"))
             .or_else(|| s("message")),
-        n if n.starts_with("mcp__") => first_string_arg(input),
+        n if n.starts_with("mcp__") => first_string_arg(input, a),
         _ => None,
     }
 }
@@ -851,12 +874,12 @@ fn first_line_cow(c: Cow<'_, str>) -> Cow<'_, str> {
 }
 
 /// MCP tools have no known schema: the first scalar argument says the most.
-fn first_string_arg(input: Value<'_>) -> Option<Cow<'_, str>> {
+fn first_string_arg<'v>(input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let obj = input.as_object()?;
     obj.iter().find_map(|(_, v)| match view(v) {
         J::Str(s) => Some(Cow::Borrowed(s)),
         J::Null => None,
-        J::Scalar(n) => Some(Cow::Owned(to_json(n))),
+        J::Scalar(n) => Some(json_in(n, a)),
         _ => None,
     })
 }
@@ -864,7 +887,7 @@ fn first_string_arg(input: Value<'_>) -> Option<Cow<'_, str>> {
 /// Text of a content value: a string, or blocks whose text parts are joined.
 /// A tool result's content: [`content_text`], with a long string left in
 /// its JSON form (see [`Content`]).
-pub(crate) fn content(c: Value<'_>) -> Content<'_> {
+pub(crate) fn content<'v>(c: Value<'v>, a: &'v Arena) -> Content<'v> {
     // Not through `view`, which would unescape the string.
     let items = Arr::of(c);
     let one = if items.len() == 1 {
@@ -874,11 +897,11 @@ pub(crate) fn content(c: Value<'_>) -> Content<'_> {
     };
     match one.and_then(content_of) {
         Some(lazy) => lazy,
-        None => content_text(c).into(),
+        None => content_text(c, a).into(),
     }
 }
 
-pub(crate) fn content_text(c: Value<'_>) -> Cow<'_, str> {
+pub(crate) fn content_text<'v>(c: Value<'v>, a: &'v Arena) -> Cow<'v, str> {
     match view(c) {
         J::Str(s) => Cow::Borrowed(s),
         J::Arr(items) => {
@@ -887,27 +910,41 @@ pub(crate) fn content_text(c: Value<'_>) -> Cow<'_, str> {
             {
                 return Cow::Borrowed(t);
             }
-            let mut out = String::new();
+            let mut out = a.text();
             for item in items {
                 let piece: Cow<'_, str> = match (item.into_string(), str_at(item, "type")) {
                     (Some(s), _) => Cow::Borrowed(s),
                     (None, Some("text")) => Cow::Borrowed(str_at(item, "text").unwrap_or("")),
                     (None, Some("image")) => Cow::Borrowed("[image]"),
-                    (None, Some("tool_reference")) => Cow::Owned(format!(
-                        "[tool {}]",
-                        str_at(item, "tool_name").unwrap_or("?")
-                    )),
-                    (None, Some(t)) => Cow::Owned(format!("[{t}]")),
-                    (None, None) => Cow::Owned(to_json(item)),
+                    (None, Some("tool_reference")) => {
+                        let _ = write!(
+                            out,
+                            "{}[tool {}]",
+                            if out.is_empty() { "" } else { "\n" },
+                            str_at(item, "tool_name").unwrap_or("?")
+                        );
+                        continue;
+                    }
+                    (None, Some(t)) => {
+                        let _ = write!(out, "{}[{t}]", if out.is_empty() { "" } else { "\n" });
+                        continue;
+                    }
+                    (None, None) => {
+                        if !out.is_empty() {
+                            out.push('\n');
+                        }
+                        out.push_str(item.encode_in(a));
+                        continue;
+                    }
                 };
                 if !out.is_empty() {
                     out.push('\n');
                 }
                 out.push_str(&piece);
             }
-            Cow::Owned(out)
+            Cow::Borrowed(out.done())
         }
         J::Null => Cow::Borrowed(""),
-        J::Obj | J::Scalar(_) => Cow::Owned(to_json(c)),
+        J::Obj | J::Scalar(_) => json_in(c, a),
     }
 }

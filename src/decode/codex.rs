@@ -29,13 +29,13 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::fmt::Write;
 use std::io;
 use std::sync::Arc;
 
 use super::{J, Value, view};
 
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, json_in, str_at, u64_at};
 use crate::decode::content_of;
 use crate::event::{Content, JsonText};
 use crate::event::{
@@ -52,6 +52,48 @@ pub(crate) struct State {
     open: HashMap<String, Open>,
     /// Text of the turn's last `agent_message`: the turn's final answer.
     last_message: Option<String>,
+    /// Strings the state no longer holds, kept for their allocation: ids
+    /// and texts come and go with every item, and reusing them keeps
+    /// decoding free of allocations once they have grown.
+    spare: Vec<String>,
+}
+
+/// The state keeps at most this many spare strings…
+const SPARE_STRINGS: usize = 64;
+/// …of at most this capacity.
+const SPARE_CAPACITY: usize = 64 << 10;
+
+impl State {
+    /// A string holding `text`, from the spares when there is one.
+    fn string(&mut self, text: &str) -> String {
+        let mut s = self.spare.pop().unwrap_or_default();
+        s.clear();
+        s.push_str(text);
+        s
+    }
+
+    /// Keep `s`'s allocation for [`State::string`].
+    fn give(&mut self, s: String) {
+        if s.capacity() > 0 && s.capacity() <= SPARE_CAPACITY && self.spare.len() < SPARE_STRINGS {
+            self.spare.push(s);
+        }
+    }
+
+    /// Forget the open item `id`, keeping its strings.
+    fn close(&mut self, id: &str) {
+        if let Some((id, open)) = self.open.remove_entry(id) {
+            self.give(id);
+            self.give(open.name);
+            self.give(open.input);
+        }
+    }
+
+    /// Forget the last message, keeping its string.
+    fn forget_message(&mut self) {
+        if let Some(m) = self.last_message.take() {
+            self.give(m);
+        }
+    }
 }
 
 /// A tool item between its start and its completion.
@@ -105,8 +147,11 @@ pub(crate) fn decode<'v>(
     if ty == "thread.started" {
         // A new thread (concatenated logs): what the old one held back goes first.
         flush_held(state, ctx.producer, emit)?;
-        state.open.clear();
-        state.last_message = None;
+        let ids: Vec<String> = state.open.keys().cloned().collect();
+        for id in ids {
+            state.close(&id);
+        }
+        state.forget_message();
         if let Some(id) = str_at(v, "thread_id") {
             state.thread = Some(Arc::from(id));
         }
@@ -119,7 +164,7 @@ pub(crate) fn decode<'v>(
     match ty {
         "thread.started" => emit(&base.event(EventKind::SessionStart(SessionStart::default()))),
         "turn.started" => {
-            state.last_message = None;
+            state.forget_message();
             notice(
                 &base,
                 ctx,
@@ -153,7 +198,7 @@ pub(crate) fn decode<'v>(
                 &base.event(EventKind::ToolCall(ToolCall {
                     id: cow_at(v, "call_id")
                         .or_else(|| cow_at(v, "id"))
-                        .unwrap_or_else(|| Cow::Owned(format!("line-{}", ctx.line))),
+                        .unwrap_or_else(|| text!(ctx.arena, "line-{}", ctx.line)),
                     name: Cow::Borrowed("request_user_input"),
                     key_arg,
                     input: JsonText::fields(&[("questions", get(v, "questions"))]),
@@ -165,17 +210,22 @@ pub(crate) fn decode<'v>(
         }
         "turn.completed" => {
             flush_held(state, ctx.producer, emit)?;
+            let message = state.last_message.take();
             let res = SessionResult {
                 is_error: false,
-                text: state.last_message.take().map(Cow::Owned),
+                text: message.as_deref().map(Cow::Borrowed),
                 tokens: get(v, "usage").map(tokens).unwrap_or_default(),
                 ..SessionResult::default()
             };
-            emit(&base.event(EventKind::Result(Box::new(res))))
+            let done = emit(&base.event(EventKind::Result(Box::new(res))));
+            if let Some(m) = message {
+                state.give(m);
+            }
+            done
         }
         "turn.failed" => {
             flush_held(state, ctx.producer, emit)?;
-            state.last_message = None;
+            state.forget_message();
             let res = SessionResult {
                 is_error: true,
                 text: get(v, "error").and_then(|e| {
@@ -225,10 +275,10 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
             session: thread.as_deref().map(Cow::Borrowed),
             parent: None,
             kind: EventKind::ToolCall(ToolCall {
-                id: Cow::Owned(id.clone()),
-                name: Cow::Owned(o.name.clone()),
+                id: Cow::Borrowed(id.as_str()),
+                name: Cow::Borrowed(o.name.as_str()),
                 key_arg: None,
-                input: o.input.clone().into(),
+                input: o.input.as_str().into(),
                 todos: Vec::new(),
                 questions: Vec::new(),
                 message_id: None,
@@ -284,7 +334,8 @@ fn item_event<'v>(
             let text = cow_at(item, "text").unwrap_or_default();
             match item_type {
                 "agent_message" => {
-                    state.last_message = Some(text.to_string());
+                    state.forget_message();
+                    state.last_message = Some(state.string(&text));
                     emit(&base.event(EventKind::Text(Text {
                         role: Role::Assistant,
                         text,
@@ -318,7 +369,7 @@ fn item_event<'v>(
             unknown(
                 base,
                 ctx,
-                Cow::Owned(format!("{event_type}/{item_type}")),
+                text!(ctx.arena, "{event_type}/{item_type}"),
                 emit,
             )
         }
@@ -338,52 +389,71 @@ fn tool_item<'v>(
 ) -> io::Result<()> {
     let id: Cow<'v, str> = cow_at(item, "id")
         .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| Cow::Owned(format!("line-{}", ctx.line)));
+        .unwrap_or_else(|| text!(ctx.arena, "line-{}", ctx.line));
     let emitted = state.open.get(id.as_ref()).map(|o| o.emitted);
     if phase != Phase::Completed {
         if emitted == Some(true) {
             if phase == Phase::Updated && item_type == "todo_list" {
                 let todos = todos(item);
-                let text = format!("plan updated ({})\n{}", progress(&todos), checklist(&todos));
-                return notice(base, ctx, "todo_list", Level::Info, Cow::Owned(text), emit);
+                let mut text = ctx.arena.text();
+                text.push_str("plan updated (");
+                progress(&mut text, &todos);
+                text.push_str(")\n");
+                checklist(&mut text, &todos);
+                return notice(
+                    base,
+                    ctx,
+                    "todo_list",
+                    Level::Info,
+                    text.done().into(),
+                    emit,
+                );
             }
             // Progress of a call already shown: its result says the rest.
             return Ok(());
         }
-        let call = tool_call(item, item_type, id.clone());
+        let call = tool_call(item, item_type, id.clone(), ctx.arena);
         if item_type == "web_search" && call.key_arg.is_none() {
             // The query is not known yet: hold the call back until it is.
             if emitted.is_none() {
-                state.open.insert(
-                    id.into_owned(),
-                    Open {
-                        emitted: false,
-                        line: ctx.line,
-                        name: call.name.into_owned(),
-                        input: call.input.text().into_owned(),
-                    },
-                );
+                let key = state.string(&id);
+                let name = state.string(&call.name);
+                let mut input = state.string("");
+                let mut json = ctx.arena.bytes();
+                call.input.write(&mut json);
+                input.push_str(Arena::utf8(json).unwrap_or_default());
+                let open = Open {
+                    emitted: false,
+                    line: ctx.line,
+                    name,
+                    input,
+                };
+                state.open.insert(key, open);
             }
             return Ok(());
         }
-        state.open.insert(
-            id.to_string(),
-            Open {
+        if emitted.is_none() {
+            let key = state.string(&id);
+            let open = Open {
                 emitted: true,
                 line: ctx.line,
                 name: String::new(),
                 input: String::new(),
-            },
-        );
+            };
+            state.open.insert(key, open);
+        } else if let Some(open) = state.open.get_mut(id.as_ref()) {
+            open.emitted = true;
+        }
         return emit(&base.event(EventKind::ToolCall(call)));
     }
-    state.open.remove(id.as_ref());
+    state.close(&id);
     if emitted != Some(true) {
-        emit(&base.event(EventKind::ToolCall(tool_call(item, item_type, id.clone()))))?;
+        let call = tool_call(item, item_type, id.clone(), ctx.arena);
+        emit(&base.event(EventKind::ToolCall(call)))?;
     }
     let status = str_at(item, "status").unwrap_or("");
     let denied = status == "declined";
-    let (is_error, content) = outcome(item, item_type, status);
+    let (is_error, content) = outcome(item, item_type, status, ctx.arena);
     emit(&base.event(EventKind::ToolResult(ToolResult {
         id: id.clone(),
         is_error,
@@ -403,7 +473,12 @@ fn tool_item<'v>(
 }
 
 /// The tool call an item stands for.
-fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolCall<'v> {
+fn tool_call<'v>(
+    item: Value<'v>,
+    item_type: &'v str,
+    id: Cow<'v, str>,
+    a: &'v Arena,
+) -> ToolCall<'v> {
     let mut call = ToolCall {
         id,
         name: Cow::Borrowed(item_type),
@@ -418,7 +493,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
             call.name = Cow::Borrowed("shell");
             call.key_arg = str_at(item, "command")
                 .filter(|c| !c.trim().is_empty())
-                .map(|c| match shell_inner(c) {
+                .map(|c| match shell_inner(c, a) {
                     inner if inner.trim().is_empty() => Cow::Borrowed(c),
                     inner => inner,
                 });
@@ -426,7 +501,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
         }
         "file_change" => {
             call.name = Cow::Borrowed("apply_patch");
-            let mut summary = String::new();
+            let mut summary = a.text();
             for c in arr_at(item, "changes") {
                 if !summary.is_empty() {
                     summary.push_str(", ");
@@ -436,17 +511,17 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
                     .unwrap_or("change");
                 let _ = write!(summary, "{kind} {}", str_at(c, "path").unwrap_or("?"));
             }
-            call.key_arg = (!summary.is_empty()).then_some(Cow::Owned(summary));
+            call.key_arg = (!summary.is_empty()).then(|| Cow::Borrowed(summary.done()));
             call.input = JsonText::fields(&[("changes", get(item, "changes"))]);
         }
         "mcp_tool_call" => {
             let server = str_at(item, "server").unwrap_or("");
             let tool = str_at(item, "tool").unwrap_or("");
             if !(server.is_empty() && tool.is_empty()) {
-                call.name = Cow::Owned(format!("mcp__{server}__{tool}"));
+                call.name = text!(a, "mcp__{server}__{tool}");
             }
             let args = get(item, "arguments").filter(|a| !a.is_null());
-            call.key_arg = args.and_then(first_scalar);
+            call.key_arg = args.and_then(|args| first_scalar(args, a));
             call.input = match args {
                 Some(a) if a.is_object() => JsonText::value(a),
                 Some(a) => JsonText::fields(&[("arguments", Some(a))]),
@@ -454,7 +529,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
             };
         }
         "web_search" => {
-            call.key_arg = search_key(item);
+            call.key_arg = search_key(item, a);
             call.input = JsonText::fields(&[
                 ("query", get(item, "query")),
                 ("action", get(item, "action")),
@@ -463,10 +538,7 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
         "todo_list" => {
             call.todos = todos(item);
             let n = call.todos.len();
-            call.key_arg = Some(Cow::Owned(format!(
-                "{n} item{}",
-                if n == 1 { "" } else { "s" }
-            )));
+            call.key_arg = Some(text!(a, "{n} item{}", if n == 1 { "" } else { "s" }));
             call.input = JsonText::fields(&[("items", get(item, "items"))]);
         }
         "collab_tool_call" => {
@@ -476,11 +548,15 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
             call.key_arg = cow_at(item, "prompt")
                 .filter(|p| !p.trim().is_empty())
                 .or_else(|| {
-                    let ids: Vec<&str> = arr_at(item, "receiver_thread_ids")
-                        .iter()
-                        .filter_map(Value::into_string)
-                        .collect();
-                    (!ids.is_empty()).then(|| Cow::Owned(ids.join(", ")))
+                    let mut ids = a.text();
+                    let found = arr_at(item, "receiver_thread_ids").iter();
+                    for id in found.filter_map(Value::into_string) {
+                        if !ids.is_empty() {
+                            ids.push_str(", ");
+                        }
+                        ids.push_str(id);
+                    }
+                    (!ids.is_empty()).then(|| Cow::Borrowed(ids.done()))
                 });
             call.input = JsonText::fields(&[
                 ("tool", get(item, "tool")),
@@ -496,11 +572,16 @@ fn tool_call<'v>(item: Value<'v>, item_type: &'v str, id: Cow<'v, str>) -> ToolC
 
 /// Whether a completed item failed, and its result: [`command_outcome`]
 /// for commands, [`outcome_text`] for the rest.
-fn outcome<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Content<'v>) {
+fn outcome<'v>(
+    item: Value<'v>,
+    item_type: &str,
+    status: &'v str,
+    a: &'v Arena,
+) -> (bool, Content<'v>) {
     if item_type == "command_execution" {
-        return command_outcome(item, status);
+        return command_outcome(item, status, a);
     }
-    let (is_error, text) = outcome_text(item, item_type, status);
+    let (is_error, text) = outcome_text(item, item_type, status, a);
     (is_error, text.into())
 }
 
@@ -512,12 +593,13 @@ fn bad_status(status: &str) -> bool {
 
 /// A command's outcome: its output (left in its JSON form when it
 /// succeeded), after its exit code or status when it failed.
-fn command_outcome<'v>(item: Value<'v>, status: &'v str) -> (bool, Content<'v>) {
+fn command_outcome<'v>(item: Value<'v>, status: &'v str, a: &'v Arena) -> (bool, Content<'v>) {
     let output = get(item, "aggregated_output");
     let code = get(item, "exit_code").and_then(Value::as_i64);
-    let mut head = match code {
-        Some(c) if c != 0 => format!("exit code {c}"),
-        _ if bad_status(status) => format!("command {status}"),
+    let mut head = a.text();
+    let _ = match code {
+        Some(c) if c != 0 => write!(head, "exit code {c}"),
+        _ if bad_status(status) => write!(head, "command {status}"),
         _ => return (false, output.and_then(content_of).unwrap_or_default()),
     };
     let output = output.and_then(Value::into_string).unwrap_or("");
@@ -525,43 +607,49 @@ fn command_outcome<'v>(item: Value<'v>, status: &'v str) -> (bool, Content<'v>) 
         head.push('\n');
         head.push_str(output);
     }
-    (true, head.into())
+    (true, head.done().into())
 }
 
 /// Whether a completed item other than a command failed, and its result
 /// text.
-fn outcome_text<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool, Cow<'v, str>) {
+fn outcome_text<'v>(
+    item: Value<'v>,
+    item_type: &str,
+    status: &'v str,
+    a: &'v Arena,
+) -> (bool, Cow<'v, str>) {
     let bad_status = bad_status(status);
     match item_type {
         "file_change" => {
-            let diffs: Vec<String> = arr_at(item, "changes")
-                .iter()
-                .filter_map(|c| {
-                    let diff = str_at(c, "diff").filter(|d| !d.is_empty())?;
-                    Some(format!("{}\n{diff}", str_at(c, "path").unwrap_or("?")))
-                })
-                .collect();
             // Codex gives no reason for a failed patch (the model gets it,
             // the stream does not): the status is all there is.
-            let content = if bad_status {
-                Cow::Owned(format!("patch {status}"))
-            } else {
-                Cow::Owned(diffs.join("\n"))
-            };
-            (bad_status, content)
+            if bad_status {
+                return (true, text!(a, "patch {status}"));
+            }
+            let mut diffs = a.text();
+            for c in arr_at(item, "changes") {
+                let Some(diff) = str_at(c, "diff").filter(|d| !d.is_empty()) else {
+                    continue;
+                };
+                if !diffs.is_empty() {
+                    diffs.push('\n');
+                }
+                let _ = write!(diffs, "{}\n{diff}", str_at(c, "path").unwrap_or("?"));
+            }
+            (false, Cow::Borrowed(diffs.done()))
         }
         "mcp_tool_call" => {
             let result = get(item, "result").filter(|r| !r.is_null());
             let mut text = result
                 .and_then(|r| get(r, "content"))
-                .map(super::claude::content_text)
+                .map(|c| super::claude::content_text(c, a))
                 .unwrap_or_default();
             if text.is_empty()
                 && let Some(s) = result
                     .and_then(|r| get(r, "structured_content"))
                     .filter(|s| !s.is_null())
             {
-                text = Cow::Owned(to_json(s));
+                text = json_in(s, a);
             }
             let error = get(item, "error")
                 .filter(|e| !e.is_null())
@@ -572,20 +660,23 @@ fn outcome_text<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool,
                 None => (bad_status, text),
             }
         }
-        "web_search" => (bad_status, search_summary(item)),
+        "web_search" => (bad_status, search_summary(item, a)),
         "todo_list" => {
             // The final list, on one line: the call and the update notices
             // showed it in full already.
             let todos = todos(item);
-            let mut text = progress(&todos);
-            for (i, t) in checklist(&todos).lines().enumerate() {
+            let mut list = a.text();
+            checklist(&mut list, &todos);
+            let mut text = a.text();
+            progress(&mut text, &todos);
+            for (i, t) in list.done().lines().enumerate() {
                 text.push_str(if i == 0 { ": " } else { " · " });
                 text.push_str(t);
             }
-            (bad_status, Cow::Owned(text))
+            (bad_status, Cow::Borrowed(text.done()))
         }
         "collab_tool_call" => {
-            let mut text = String::new();
+            let mut text = a.text();
             if let Some(states) = get(item, "agents_states").and_then(super::Value::as_object) {
                 for (thread, st) in &states {
                     if !text.is_empty() {
@@ -602,16 +693,16 @@ fn outcome_text<'v>(item: Value<'v>, item_type: &str, status: &'v str) -> (bool,
                 }
             }
             if text.is_empty() {
-                text.push_str(status);
+                return (bad_status, Cow::Borrowed(status));
             }
-            (bad_status, Cow::Owned(text))
+            (bad_status, Cow::Borrowed(text.done()))
         }
         _ => (bad_status, Cow::Borrowed(status)),
     }
 }
 
 /// What a web search looked for: the query, else the action's query or page.
-fn search_key(item: Value<'_>) -> Option<Cow<'_, str>> {
+fn search_key<'v>(item: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let nonempty = |s: &&str| !s.trim().is_empty();
     if let Some(q) = str_at(item, "query").filter(nonempty) {
         return Some(Cow::Borrowed(q));
@@ -627,22 +718,22 @@ fn search_key(item: Value<'_>) -> Option<Cow<'_, str>> {
     }
     let url = str_at(action, "url").filter(nonempty)?;
     Some(match str_at(action, "pattern").filter(nonempty) {
-        Some(p) => Cow::Owned(format!("{p} in {url}")),
+        Some(p) => text!(a, "{p} in {url}"),
         None => Cow::Borrowed(url),
     })
 }
 
 /// The action a completed web search took, in words.
-fn search_summary(item: Value<'_>) -> Cow<'_, str> {
+fn search_summary<'v>(item: Value<'v>, a: &'v Arena) -> Cow<'v, str> {
     let action = get(item, "action");
-    let kind = action.and_then(|a| str_at(a, "type")).unwrap_or("");
-    let key = search_key(item).unwrap_or_default();
+    let kind = action.and_then(|x| str_at(x, "type")).unwrap_or("");
+    let key = search_key(item, a).unwrap_or_default();
     match kind {
-        "search" => Cow::Owned(format!("searched: {key}")),
-        "open_page" => Cow::Owned(format!("opened {key}")),
-        "find_in_page" => Cow::Owned(format!("looked for {key}")),
+        "search" => text!(a, "searched: {key}"),
+        "open_page" => text!(a, "opened {key}"),
+        "find_in_page" => text!(a, "looked for {key}"),
         _ if key.is_empty() => Cow::Borrowed("searched"),
-        _ => Cow::Owned(format!("searched: {key}")),
+        _ => text!(a, "searched: {key}"),
     }
 }
 
@@ -663,16 +754,17 @@ fn todos(item: Value<'_>) -> Vec<Todo<'_>> {
         .collect()
 }
 
-fn progress(todos: &[Todo<'_>]) -> String {
+/// `2/5 done`.
+fn progress(out: &mut impl Write, todos: &[Todo<'_>]) {
     let done = todos.iter().filter(|t| t.status == "completed").count();
-    format!("{done}/{} done", todos.len())
+    let _ = write!(out, "{done}/{} done", todos.len());
 }
 
-fn checklist(todos: &[Todo<'_>]) -> String {
-    let mut out = String::new();
-    for t in todos {
-        if !out.is_empty() {
-            out.push('\n');
+/// One line per item, with a box for its status.
+fn checklist(out: &mut impl Write, todos: &[Todo<'_>]) {
+    for (i, t) in todos.iter().enumerate() {
+        if i > 0 {
+            let _ = out.write_char('\n');
         }
         let mark = match t.status.as_ref() {
             "completed" => '☑',
@@ -681,7 +773,6 @@ fn checklist(todos: &[Todo<'_>]) -> String {
         };
         let _ = write!(out, "{mark} {}", t.content);
     }
-    out
 }
 
 /// `turn.*` usage. `input_tokens` includes the cached and cache-write
@@ -701,18 +792,18 @@ fn tokens(u: Value<'_>) -> Tokens {
 }
 
 /// MCP tools have no known schema: the first scalar argument says the most.
-fn first_scalar(args: Value<'_>) -> Option<Cow<'_, str>> {
+fn first_scalar<'v>(args: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     args.as_object()?.iter().find_map(|(_, v)| match view(v) {
         J::Str(s) if !s.is_empty() => Some(Cow::Borrowed(s)),
         J::Null | J::Str(_) => None,
-        J::Scalar(n) => Some(Cow::Owned(to_json(n))),
+        J::Scalar(n) => Some(json_in(n, a)),
         _ => None,
     })
 }
 
 /// The command inside Codex's shell wrapper (`/bin/bash -lc '…'`), or the
 /// command itself when it is not wrapped that simple way.
-fn shell_inner(cmd: &str) -> Cow<'_, str> {
+fn shell_inner<'v>(cmd: &'v str, a: &'v Arena) -> Cow<'v, str> {
     let Some((shell, rest)) = cmd.split_once(' ') else {
         return Cow::Borrowed(cmd);
     };
@@ -726,12 +817,12 @@ fn shell_inner(cmd: &str) -> Cow<'_, str> {
     if !matches!(flag, "-lc" | "-c" | "-cl") {
         return Cow::Borrowed(cmd);
     }
-    shell_word(script).unwrap_or(Cow::Borrowed(cmd))
+    shell_word(script, a).unwrap_or(Cow::Borrowed(cmd))
 }
 
 /// The value of `s` when it is exactly one POSIX shell word (quotes and
 /// escapes removed); `None` when it is several words or unterminated.
-fn shell_word(s: &str) -> Option<Cow<'_, str>> {
+fn shell_word<'v>(s: &'v str, a: &'v Arena) -> Option<Cow<'v, str>> {
     if let Some(inner) = s.strip_prefix('\'').and_then(|x| x.strip_suffix('\''))
         && !inner.contains('\'')
     {
@@ -742,7 +833,7 @@ fn shell_word(s: &str) -> Option<Cow<'_, str>> {
     {
         return Some(Cow::Borrowed(s));
     }
-    let mut out = String::with_capacity(s.len());
+    let mut out = a.text();
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
         match c {
@@ -774,7 +865,7 @@ fn shell_word(s: &str) -> Option<Cow<'_, str>> {
             c => out.push(c),
         }
     }
-    Some(Cow::Owned(out))
+    Some(Cow::Borrowed(out.done()))
 }
 
 #[cfg(test)]

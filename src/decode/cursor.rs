@@ -23,7 +23,7 @@ use std::io;
 
 use super::{J, Value, view};
 
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, json_in, str_at, u64_at};
 use crate::event::JsonText;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Producer, Role, SessionResult, Text, Thinking,
@@ -308,24 +308,24 @@ fn tool_body(tc: Value<'_>) -> Option<(&str, Value<'_>)> {
 }
 
 /// `shellToolCall` → `shell`; an MCP call → `mcp__<server>__<tool>`.
-fn tool_name<'v>(kind: &'v str, args: Option<Value<'v>>) -> Cow<'v, str> {
+fn tool_name<'v>(kind: &'v str, args: Option<Value<'v>>, a: &'v Arena) -> Cow<'v, str> {
     let short = kind.strip_suffix("ToolCall").unwrap_or(kind);
     if short == "mcp" {
-        let server = args.and_then(|a| {
-            str_at(a, "providerIdentifier")
-                .or_else(|| str_at(a, "serverIdentifier"))
-                .or_else(|| str_at(a, "serverName"))
+        let server = args.and_then(|x| {
+            str_at(x, "providerIdentifier")
+                .or_else(|| str_at(x, "serverIdentifier"))
+                .or_else(|| str_at(x, "serverName"))
         });
-        let tool = args.and_then(|a| str_at(a, "toolName").or_else(|| str_at(a, "name")));
+        let tool = args.and_then(|x| str_at(x, "toolName").or_else(|| str_at(x, "name")));
         if let (Some(s), Some(t)) = (server, tool) {
-            return Cow::Owned(format!("mcp__{s}__{t}"));
+            return text!(a, "mcp__{s}__{t}");
         }
     }
     Cow::Borrowed(short)
 }
 
 /// The one argument that says what a Cursor tool call does.
-pub(crate) fn key_arg<'v>(short: &str, args: Value<'v>) -> Option<Cow<'v, str>> {
+pub(crate) fn key_arg<'v>(short: &str, args: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(args, k);
     match short {
         "read" | "write" | "edit" | "delete" | "ls" => s("path")
@@ -336,26 +336,24 @@ pub(crate) fn key_arg<'v>(short: &str, args: Value<'v>) -> Option<Cow<'v, str>> 
             let pattern = str_at(args, "pattern")
                 .or_else(|| str_at(args, "globPattern"))
                 .or_else(|| str_at(args, "query"))?;
-            let mut out = pattern.to_string();
+            let mut out = a.text();
+            out.push_str(pattern);
             if let Some(p) = str_at(args, "path").or_else(|| str_at(args, "targetDirectory")) {
                 let _ = write!(out, " in {p}");
             }
             if let Some(g) = str_at(args, "glob") {
                 let _ = write!(out, " ({g})");
             }
-            Some(Cow::Owned(out))
+            Some(Cow::Borrowed(out.done()))
         }
         "webSearch" => s("searchTerm").or_else(|| s("query")),
         "webFetch" => s("url"),
         "semSearch" => s("query"),
         "updateTodos" | "todo" | "todoWrite" => {
             let n = arr_at(args, "todos").len();
-            Some(Cow::Owned(format!(
-                "{n} item{}",
-                if n == 1 { "" } else { "s" }
-            )))
+            Some(text!(a, "{n} item{}", if n == 1 { "" } else { "s" }))
         }
-        "mcp" => get(args, "args").and_then(|a| super::claude::key_arg("mcp__", a)),
+        "mcp" => get(args, "args").and_then(|x| super::claude::key_arg("mcp__", x, a)),
         _ => ["path", "command", "pattern", "query", "url"]
             .iter()
             .find_map(|k| s(k)),
@@ -371,7 +369,7 @@ fn call_event<'v>(
     body: Option<Value<'v>>,
 ) -> Event<'v> {
     let args = body.and_then(|b| get(b, "args"));
-    let name = tool_name(kind, args);
+    let name = tool_name(kind, args, ctx.arena);
     let short = kind.strip_suffix("ToolCall").unwrap_or(kind);
     let todos = args
         .filter(|_| matches!(short, "updateTodos" | "todo" | "todoWrite"))
@@ -383,7 +381,7 @@ fn call_event<'v>(
         EventKind::ToolCall(ToolCall {
             id,
             name,
-            key_arg: args.and_then(|a| key_arg(short, a)),
+            key_arg: args.and_then(|x| key_arg(short, x, ctx.arena)),
             input: args.map(JsonText::value).unwrap_or_default(),
             todos,
             questions: Vec::new(),
@@ -417,7 +415,7 @@ fn tool_call<'v>(
     if sub == Some("started") || !state.answered.insert(id.to_string()) {
         return Ok(());
     }
-    let outcome = outcome(body.and_then(|b| get(b, "result")));
+    let outcome = outcome(body.and_then(|b| get(b, "result")), ctx.arena);
     emit(&event(
         v,
         ctx,
@@ -436,8 +434,8 @@ fn tool_call<'v>(
             ctx,
             EventKind::PermissionDenied(Denial {
                 id: Some(id),
-                tool: Some(tool_name(kind, args)),
-                key_arg: args.and_then(|a| key_arg(short, a)),
+                tool: Some(tool_name(kind, args, ctx.arena)),
+                key_arg: args.and_then(|x| key_arg(short, x, ctx.arena)),
                 message: outcome.reason,
             }),
         ))?;
@@ -453,7 +451,7 @@ struct Outcome<'v> {
 }
 
 /// `result: {success: …} | {failure: …} | {error: …} | {rejected: {reason}}`.
-fn outcome(result: Option<Value<'_>>) -> Outcome<'_> {
+fn outcome<'v>(result: Option<Value<'v>>, a: &'v Arena) -> Outcome<'v> {
     let mut out = Outcome {
         is_error: false,
         denied: false,
@@ -468,12 +466,12 @@ fn outcome(result: Option<Value<'_>>) -> Outcome<'_> {
     };
     match key {
         "success" | "failure" => {
-            let text = output_text(body);
+            let text = output_text(body, a);
             let code = get(body, "exitCode").and_then(super::Value::as_i64);
             out.is_error = key == "failure" || code.is_some_and(|c| c != 0);
             out.content = match code.filter(|c| *c != 0) {
-                Some(c) if text.is_empty() => Cow::Owned(format!("exit code {c}")),
-                Some(c) => Cow::Owned(format!("exit code {c}\n{text}")),
+                Some(c) if text.is_empty() => text!(a, "exit code {c}"),
+                Some(c) => text!(a, "exit code {c}\n{text}"),
                 None => text,
             };
         }
@@ -482,7 +480,7 @@ fn outcome(result: Option<Value<'_>>) -> Outcome<'_> {
             out.denied = true;
             out.reason = cow_at(body, "reason").filter(|r| !r.is_empty());
             out.content = match &out.reason {
-                Some(r) => Cow::Owned(format!("rejected: {r}")),
+                Some(r) => text!(a, "rejected: {r}"),
                 None => Cow::Borrowed("rejected"),
             };
         }
@@ -494,7 +492,7 @@ fn outcome(result: Option<Value<'_>>) -> Outcome<'_> {
                 None => cow_at(body, "message")
                     .or_else(|| cow_at(body, "error"))
                     .or_else(|| cow_at(body, "errorMessage"))
-                    .unwrap_or_else(|| Cow::Owned(format!("{other}: {}", to_json(body)))),
+                    .unwrap_or_else(|| text!(a, "{other}: {}", body.encode_in(a))),
             };
         }
     }
@@ -503,28 +501,34 @@ fn outcome(result: Option<Value<'_>>) -> Outcome<'_> {
 
 /// The text of a successful tool result: its output, else its content,
 /// else the whole object as JSON.
-fn output_text(s: Value<'_>) -> Cow<'_, str> {
+fn output_text<'v>(s: Value<'v>, a: &'v Arena) -> Cow<'v, str> {
     let stdout = str_at(s, "stdout").unwrap_or("");
     let stderr = str_at(s, "stderr").unwrap_or("");
     if !stdout.is_empty() || !stderr.is_empty() {
         return match (stdout.is_empty(), stderr.is_empty()) {
             (false, true) => Cow::Borrowed(stdout),
             (true, false) => Cow::Borrowed(stderr),
-            _ => Cow::Owned(format!("{}\n{stderr}", stdout.trim_end_matches('\n'))),
+            _ => text!(a, "{}\n{stderr}", stdout.trim_end_matches('\n')),
         };
     }
     if get(s, "stdout").is_some() || get(s, "exitCode").is_some() {
         return Cow::Borrowed("");
     }
     // MCP: `content: [{text: {text}}]` (or `[{text}]`).
-    let parts: Vec<&str> = arr_at(s, "content")
-        .iter()
-        .filter_map(|c| {
-            str_at(c, "text").or_else(|| get(c, "text").and_then(|t| str_at(t, "text")))
-        })
-        .collect();
-    if !parts.is_empty() {
-        return Cow::Owned(parts.join("\n"));
+    let mut parts = a.text();
+    let texts = arr_at(s, "content").iter().filter_map(|c| {
+        str_at(c, "text").or_else(|| get(c, "text").and_then(|t| str_at(t, "text")))
+    });
+    let mut any = false;
+    for t in texts {
+        if any {
+            parts.push('\n');
+        }
+        any = true;
+        parts.push_str(t);
+    }
+    if any {
+        return Cow::Borrowed(parts.done());
     }
     [
         "content",
@@ -537,7 +541,7 @@ fn output_text(s: Value<'_>) -> Cow<'_, str> {
     .find_map(|k| cow_at(s, k))
     .unwrap_or_else(|| match s.as_object() {
         Some(o) if o.is_empty() => Cow::Borrowed(""),
-        _ => Cow::Owned(to_json(s)),
+        _ => json_in(s, a),
     })
 }
 

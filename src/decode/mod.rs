@@ -9,7 +9,16 @@
 //! ([`Content`]). Each producer is one module; this
 //! module only classifies the line and picks the module.
 
+/// `format!` into the line's arena: `text!(arena, "…", args)` is a
+/// `Cow<str>` borrowed from it (see [`arena`]).
+macro_rules! text {
+    ($arena:expr, $($arg:tt)*) => {
+        $arena.fmt(format_args!($($arg)*))
+    };
+}
+
 mod amp;
+mod arena;
 mod claude;
 mod codex;
 mod cursor;
@@ -21,11 +30,13 @@ mod qwen;
 mod scan;
 mod transcript;
 
+pub(crate) use arena::Arena;
 pub(crate) use detect::detect;
 
 use std::borrow::Cow;
 use std::fmt;
 use std::io;
+use std::sync::Mutex;
 use std::sync::OnceLock;
 
 use simd_json::prelude::*;
@@ -109,8 +120,12 @@ pub struct Decoder {
     /// The long strings of the last line (see [`scan`]), kept empty
     /// between lines for the allocation.
     longs: Vec<scan::Long<'static>>,
-    /// Their unescaped text, filled when read.
+    /// The unescaped text of the long strings read, one per long string.
     long_text: Vec<OnceLock<String>>,
+    /// Their allocations, between lines.
+    text_pool: Mutex<Vec<String>>,
+    /// Text composed while decoding a line (see [`arena`]).
+    arena: Arena,
     /// Lines at least this long are scanned for long strings (tests lower
     /// it to put every line through the scan).
     scan_min_line: usize,
@@ -159,6 +174,8 @@ impl Decoder {
             tape: None,
             longs: Vec::new(),
             long_text: Vec::new(),
+            text_pool: Mutex::new(Vec::new()),
+            arena: Arena::default(),
             scan_min_line: scan::MIN_LINE,
             scan_min_len: scan::MIN_LEN,
             forced: producer,
@@ -213,12 +230,16 @@ impl Decoder {
             tape,
             longs,
             long_text,
+            text_pool,
+            arena,
             scan_min_line,
             scan_min_len,
             forced,
             latched,
             states,
         } = self;
+        arena.reset();
+        let arena = &*arena;
         // A long line's long string values are spared the parser (see
         // `scan`): it gets the line with placeholders in their place.
         let mut found: Vec<scan::Long<'_>> = Vec::new();
@@ -255,6 +276,7 @@ impl Decoder {
                     let lookup = Longs {
                         list: &found,
                         text: &long_text[..found.len()],
+                        pool: Some(text_pool),
                     };
                     decode_value(
                         Value::new(parsed.as_value(), &lookup),
@@ -263,6 +285,7 @@ impl Decoder {
                         *forced,
                         latched,
                         states,
+                        arena,
                         emit,
                     )
                 }
@@ -271,8 +294,16 @@ impl Decoder {
             break result;
         };
         if found.capacity() > 0 {
+            let pool = text_pool
+                .get_mut()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             for t in &mut long_text[..found.len()] {
-                t.take();
+                if let Some(text) = t.take()
+                    && text.capacity() <= POOLED_TEXT
+                    && pool.len() < POOLED_TEXTS
+                {
+                    pool.push(text);
+                }
             }
             found.clear();
             // Empty: the allocation, without the line's lifetime (collected
@@ -312,6 +343,7 @@ fn push_index(out: &mut Vec<u8>, i: usize) {
 }
 
 /// The rest of [`Decoder::decode`], once the line is parsed.
+#[allow(clippy::too_many_arguments)] // the decoder's fields, split to borrow them apart
 fn decode_value<'v>(
     value: Value<'v>,
     line: &Line<'_>,
@@ -319,6 +351,7 @@ fn decode_value<'v>(
     forced: Option<Producer>,
     latched: &mut Option<Producer>,
     states: &mut States,
+    arena: &'v Arena,
     emit: &mut Emit<'_>,
 ) -> io::Result<Decoded> {
     // simd-json validated the whole line as UTF-8: the verbatim text
@@ -335,6 +368,7 @@ fn decode_value<'v>(
             line: line.number,
             raw,
             producer: Producer::Claude,
+            arena,
         };
         native::decode(value, &ctx, emit)?;
         return Ok(Decoded::Events);
@@ -367,6 +401,7 @@ fn decode_value<'v>(
         line: line.number,
         raw,
         producer,
+        arena,
     };
     match producer {
         Producer::Claude => claude::decode(value, &ctx, &mut states.claude, emit)?,
@@ -412,6 +447,8 @@ pub(crate) struct Ctx<'a> {
     pub raw: &'a [u8],
     /// Whose format the line is read as.
     pub producer: Producer,
+    /// Where text composed for this line goes (see [`arena`]).
+    pub arena: &'a Arena,
 }
 
 impl<'a> Ctx<'a> {
@@ -659,13 +696,24 @@ pub(crate) struct Longs<'v> {
     list: &'v [scan::Long<'v>],
     /// Their text, unescaped when first read.
     text: &'v [OnceLock<String>],
+    /// Emptied strings to unescape into (always there when `list` is not
+    /// empty). A `String` and not the arena: a cell holding text borrowed
+    /// from the arena would make `Value` invariant in its lifetime. A
+    /// `Mutex` (never contended) and a `OnceLock` keep events `Sync`.
+    pool: Option<&'v Mutex<Vec<String>>>,
 }
+
+/// The pool keeps at most this many strings…
+const POOLED_TEXTS: usize = 16;
+/// …of at most this capacity, so one huge line does not pin its memory.
+const POOLED_TEXT: usize = 1 << 20;
 
 /// No long strings (a line parsed whole).
 #[cfg(test)]
 pub(crate) const NO_LONGS: Longs<'static> = Longs {
     list: &[],
     text: &[],
+    pool: None,
 };
 
 impl<'v> Longs<'v> {
@@ -681,7 +729,15 @@ impl<'v> Longs<'v> {
     fn text(&self, i: usize) -> &'v str {
         let long = &self.list[i];
         if long.escaped {
-            self.text[i].get_or_init(|| crate::event::unescape(long.body).into_owned())
+            self.text[i].get_or_init(|| {
+                let mut t = self
+                    .pool
+                    .and_then(|p| p.lock().ok()?.pop())
+                    .unwrap_or_default();
+                t.clear();
+                crate::event::unescape_to(long.body, &mut t);
+                t
+            })
         } else {
             long.body
         }
@@ -845,8 +901,15 @@ impl<'v> Value<'v> {
         String::from_utf8(out).unwrap_or_default()
     }
 
+    /// [`Value::encode`]'s text, in the line's arena.
+    pub(crate) fn encode_in(self, arena: &'v Arena) -> &'v str {
+        let mut out = arena.bytes();
+        self.write(&mut out);
+        Arena::utf8(out).unwrap_or_default()
+    }
+
     /// Append [`Value::encode`]'s text to `out`.
-    pub(crate) fn write(self, out: &mut Vec<u8>) {
+    pub(crate) fn write(self, out: &mut impl io::Write) {
         if self.longs.list.is_empty() {
             let _ = self.t.write(out);
         } else {
@@ -857,32 +920,32 @@ impl<'v> Value<'v> {
     /// [`Value::encode`] with long strings in it: the same text, a long
     /// string copied from the line when re-escaping it would give the same
     /// bytes.
-    fn write_json(self, out: &mut Vec<u8>) {
+    fn write_json(self, out: &mut impl io::Write) {
         if let Some(o) = self.as_object() {
-            out.push(b'{');
+            let _ = out.write_all(b"{");
             for (n, (k, v)) in o.iter().enumerate() {
                 if n > 0 {
-                    out.push(b',');
+                    let _ = out.write_all(b",");
                 }
                 write_json_str(out, k);
-                out.push(b':');
+                let _ = out.write_all(b":");
                 v.write_json(out);
             }
-            out.push(b'}');
+            let _ = out.write_all(b"}");
         } else if let Some(a) = self.as_array() {
-            out.push(b'[');
+            let _ = out.write_all(b"[");
             for (n, v) in a.iter().enumerate() {
                 if n > 0 {
-                    out.push(b',');
+                    let _ = out.write_all(b",");
                 }
                 v.write_json(out);
             }
-            out.push(b']');
+            let _ = out.write_all(b"]");
         } else if let Some(long) = self.long() {
             if long.canonical {
-                out.push(b'"');
-                out.extend_from_slice(long.body.as_bytes());
-                out.push(b'"');
+                let _ = out.write_all(b"\"");
+                let _ = out.write_all(long.body.as_bytes());
+                let _ = out.write_all(b"\"");
             } else {
                 write_json_str(out, self.into_string().unwrap_or_default());
             }
@@ -897,8 +960,8 @@ impl<'v> Value<'v> {
 
 /// A JSON string as simd-json's writer escapes it: `"`, `\\` and C0
 /// controls only, the usual five by letter.
-fn write_json_str(out: &mut Vec<u8>, s: &str) {
-    out.push(b'"');
+fn write_json_str(out: &mut impl io::Write, s: &str) {
+    let _ = out.write_all(b"\"");
     let b = s.as_bytes();
     let mut done = 0;
     for (i, &c) in b.iter().enumerate() {
@@ -906,19 +969,19 @@ fn write_json_str(out: &mut Vec<u8>, s: &str) {
             continue;
         }
         let short = crate::render::short_escape(c);
-        out.extend_from_slice(&b[done..i]);
+        let _ = out.write_all(&b[done..i]);
         if short.is_empty() {
             const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[usize::from(c >> 4)]);
-            out.push(HEX[usize::from(c & 0xf)]);
+            let _ = out.write_all(b"\\u00");
+            let _ = out.write_all(&[HEX[usize::from(c >> 4)]]);
+            let _ = out.write_all(&[HEX[usize::from(c & 0xf)]]);
         } else {
-            out.extend_from_slice(short);
+            let _ = out.write_all(short);
         }
         done = i + 1;
     }
-    out.extend_from_slice(&b[done..]);
-    out.push(b'"');
+    let _ = out.write_all(&b[done..]);
+    let _ = out.write_all(b"\"");
 }
 
 // Lenient field access: a missing or wrongly typed field is `None`, never an error.
@@ -1118,6 +1181,11 @@ pub(crate) fn content_of(v: Value<'_>) -> Option<Content<'_>> {
 }
 
 /// Compact JSON text of a value (for tool inputs and the like).
+/// [`to_json`] in the line's arena.
+pub(crate) fn json_in<'v>(v: Value<'v>, arena: &'v Arena) -> Cow<'v, str> {
+    Cow::Borrowed(v.encode_in(arena))
+}
+
 pub(crate) fn to_json(v: Value<'_>) -> String {
     v.encode()
 }

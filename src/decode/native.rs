@@ -7,7 +7,7 @@ use std::io;
 
 use super::Value;
 
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
+use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, json_in, str_at, strings_at, u64_at};
 use crate::decode::content_of;
 use crate::event::JsonText;
 use crate::event::{
@@ -39,7 +39,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
     let producer = str_at(v, "producer")
         .and_then(Producer::from_name)
         .unwrap_or(Producer::Claude);
-    let json = |k: &str| get(v, k).map_or(Cow::Borrowed("null"), |x| Cow::Owned(to_json(x)));
+    let json = |k: &str| get(v, k).map_or(Cow::Borrowed("null"), |x| json_in(x, ctx.arena));
     let kind = match str_at(v, "kind").unwrap_or("") {
         "session_start" => EventKind::SessionStart(SessionStart {
             model: cow_at(v, "model"),
@@ -119,7 +119,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             text: cow_at(v, "text").unwrap_or_default(),
             raw: get(v, "raw")
                 .filter(|r| r.as_object().is_some())
-                .map(|r| Cow::Owned(to_json(r))),
+                .map(|r| json_in(r, ctx.arena)),
         }),
         "result" => EventKind::Result(Box::new(SessionResult {
             is_error: bool_at(v, "is_error").unwrap_or(false),
@@ -156,7 +156,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             raw: json("raw"),
         }),
         other => EventKind::Unknown(Unknown {
-            type_name: Cow::Owned(format!("streamview/{other}")),
+            type_name: text!(ctx.arena, "streamview/{other}"),
             raw: ctx.raw(),
         }),
     };

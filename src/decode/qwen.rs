@@ -21,7 +21,9 @@ use std::io;
 use super::{J, Value, view};
 
 use super::claude::content_text;
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, to_json, u64_at};
+use super::{
+    Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, json_in, str_at, strings_at, u64_at,
+};
 use crate::event::{
     Denial, Event, EventKind, Level, McpServer, Notice, Question, Role, SessionResult,
     SessionStart, Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
@@ -95,7 +97,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
     let message_id = msg.and_then(|m| cow_at(m, "id"));
     let content = msg.and_then(|m| get(m, "content"));
 
-    if let Some(text) = content.and_then(api_error_text) {
+    if let Some(text) = content.and_then(|c| api_error_text(c, ctx.arena)) {
         return emit(&event(
             v,
             ctx,
@@ -146,9 +148,9 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                         redacted: false,
                         message_id,
                     }),
-                    "tool_use" => EventKind::ToolCall(tool_call(block, message_id)),
+                    "tool_use" => EventKind::ToolCall(tool_call(block, message_id, ctx.arena)),
                     t => EventKind::Unknown(Unknown {
-                        type_name: Cow::Owned(format!("assistant/{t}")),
+                        type_name: text!(ctx.arena, "assistant/{t}"),
                         raw: ctx.raw(),
                     }),
                 };
@@ -162,7 +164,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
 }
 
 /// The text of a message that is only Qwen's report of a failed API request.
-fn api_error_text(content: Value<'_>) -> Option<Cow<'_, str>> {
+fn api_error_text<'v>(content: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let all_text = match view(content) {
         J::Str(_) => true,
         J::Arr(blocks) => {
@@ -173,7 +175,7 @@ fn api_error_text(content: Value<'_>) -> Option<Cow<'_, str>> {
     if !all_text {
         return None;
     }
-    let text = content_text(content);
+    let text = content_text(content, a);
     text.trim_start()
         .starts_with(API_ERROR_PREFIX)
         .then_some(text)
@@ -209,13 +211,13 @@ fn tokens(u: Value<'_>) -> Tokens {
     }
 }
 
-fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>) -> ToolCall<'v> {
+fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Arena) -> ToolCall<'v> {
     let name = str_at(block, "name").unwrap_or("");
     let input = get(block, "input");
     ToolCall {
         id: cow_at(block, "id").unwrap_or_default(),
         name: Cow::Borrowed(name),
-        key_arg: input.and_then(|i| key_arg(name, i)),
+        key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(crate::event::JsonText::value).unwrap_or_default(),
         todos: match (name, input) {
             ("todo_write", Some(i)) => todos(i),
@@ -269,7 +271,7 @@ fn claude_equivalent(name: &str) -> Option<&'static str> {
 }
 
 /// The one argument that says what a Qwen tool call does.
-pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
+pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k);
     match name {
         // Before 0.1 the file tools took `absolute_path`.
@@ -277,19 +279,26 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> 
             .or_else(|| s("absolute_path"))
             .or_else(|| s("path")),
         "read_many_files" => {
-            let paths = strings_at(input, "paths");
-            (!paths.is_empty()).then(|| Cow::Owned(paths.join(", ")))
+            let mut paths = a.text();
+            let names = arr_at(input, "paths").iter();
+            for p in names.filter_map(|x| x.into_string().or_else(|| str_at(x, "name"))) {
+                if !paths.is_empty() {
+                    paths.push_str(", ");
+                }
+                paths.push_str(p);
+            }
+            (!paths.is_empty()).then(|| Cow::Borrowed(paths.done()))
         }
         "save_memory" => s("fact"),
         "cron_delete" => s("id"),
         "lsp" => match (str_at(input, "operation"), str_at(input, "filePath")) {
-            (Some(op), Some(p)) => Some(Cow::Owned(format!("{op} {p}"))),
+            (Some(op), Some(p)) => Some(text!(a, "{op} {p}")),
             (Some(op), None) => Some(Cow::Borrowed(op)),
             (None, p) => p.map(Cow::Borrowed),
         },
         // MCP tools: `mcp__server__tool`; the first scalar argument.
-        n if n.starts_with("mcp__") => super::claude::key_arg(n, input),
-        n => super::claude::key_arg(claude_equivalent(n)?, input),
+        n if n.starts_with("mcp__") => super::claude::key_arg(n, input, a),
+        n => super::claude::key_arg(claude_equivalent(n)?, input, a),
     }
 }
 
@@ -302,7 +311,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
             EventKind::PermissionDenied(Denial {
                 id: cow_at(d, "tool_use_id"),
                 tool: cow_at(d, "tool_name"),
-                key_arg: get(d, "tool_input").and_then(|i| key_arg(name, i)),
+                key_arg: get(d, "tool_input").and_then(|i| key_arg(name, i, ctx.arena)),
                 message: None,
             }),
         ))?;
@@ -312,7 +321,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
     let text = match result.map(view) {
         Some(J::Str(s)) => Some(Cow::Borrowed(s)),
         Some(J::Null) | None => None,
-        Some(_) => result.map(|r| Cow::Owned(to_json(r))),
+        Some(_) => result.map(|r| json_in(r, ctx.arena)),
     };
     let api_error = text
         .as_deref()

@@ -657,7 +657,9 @@ fn assistant<'v>(
         || bool_at(v, "is_api_error_message") == Some(true)
         || str_at(v, "error").is_some();
     let error_text = api_error.then(|| {
-        let text = content.map(claude::content_text).filter(|t| !t.is_empty());
+        let text = content
+            .map(|c| claude::content_text(c, ctx.arena))
+            .filter(|t| !t.is_empty());
         match (text, str_at(v, "error")) {
             (Some(t), _) => t.into_owned(),
             (None, Some(e)) => format!("API error: {e}"),
@@ -811,7 +813,9 @@ fn user<'v>(
 
     if meta {
         // Reminders and caveats the CLI adds to the conversation.
-        let text = content.map(claude::content_text).unwrap_or_default();
+        let text = content
+            .map(|c| claude::content_text(c, ctx.arena))
+            .unwrap_or_default();
         let line = text
             .lines()
             .map(str::trim)

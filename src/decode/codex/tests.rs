@@ -118,8 +118,9 @@ fn shell_wrapper_is_removed() {
         ("ls", "ls"),
         ("", ""),
     ];
+    let arena = crate::decode::Arena::default();
     for (wrapped, inner) in cases {
-        assert_eq!(shell_inner(wrapped), inner, "{wrapped}");
+        assert_eq!(shell_inner(wrapped, &arena), inner, "{wrapped}");
     }
 }
 
