@@ -26,8 +26,8 @@ const KEEP: usize = 1 << 20;
 pub(crate) struct Arena(Bump);
 
 /// A string being composed in an [`Arena`] (`write!` into it, then
-/// [`Text::done`]).
-pub(crate) struct Text<'a>(bumpalo::collections::String<'a>);
+/// [`Draft::done`]).
+pub(crate) struct Draft<'a>(bumpalo::collections::String<'a>);
 
 impl Arena {
     /// Forget the last line's text, keeping the memory (up to [`KEEP`]).
@@ -50,8 +50,8 @@ impl Arena {
     }
 
     /// An empty string to compose.
-    pub(crate) fn text(&self) -> Text<'_> {
-        Text(bumpalo::collections::String::new_in(&self.0))
+    pub(crate) fn text(&self) -> Draft<'_> {
+        Draft(bumpalo::collections::String::new_in(&self.0))
     }
 
     /// A copy of `s`.
@@ -88,7 +88,7 @@ impl Arena {
     }
 }
 
-impl<'a> Text<'a> {
+impl<'a> Draft<'a> {
     /// The text composed, borrowed from the arena.
     pub(crate) fn done(self) -> &'a str {
         self.0.into_bump_str()
@@ -110,10 +110,39 @@ impl<'a> Text<'a> {
     }
 }
 
-impl Write for Text<'_> {
+impl Write for Draft<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.0.push_str(s);
         Ok(())
+    }
+}
+
+/// Strings a decoder's state no longer holds, kept for their allocation:
+/// state that lives from one line to a later one (an open tool call's id
+/// and name…) cannot borrow from the arena, and reusing its strings keeps
+/// decoding free of allocations once they have grown.
+#[derive(Default)]
+pub(crate) struct Spare(Vec<String>);
+
+/// At most this many spare strings are kept…
+const SPARE_STRINGS: usize = 64;
+/// …of at most this capacity.
+const SPARE_CAPACITY: usize = 64 << 10;
+
+impl Spare {
+    /// A string holding `text`, from the spares when there is one.
+    pub(crate) fn string(&mut self, text: &str) -> String {
+        let mut s = self.0.pop().unwrap_or_default();
+        s.clear();
+        s.push_str(text);
+        s
+    }
+
+    /// Keep `s`'s allocation for [`Spare::string`].
+    pub(crate) fn give(&mut self, s: String) {
+        if s.capacity() > 0 && s.capacity() <= SPARE_CAPACITY && self.0.len() < SPARE_STRINGS {
+            self.0.push(s);
+        }
     }
 }
 
@@ -147,5 +176,18 @@ mod tests {
         let _ = a.copy(&big);
         a.reset();
         assert!(a.0.allocated_bytes() < KEEP);
+    }
+
+    #[test]
+    fn spare_strings_are_reused() {
+        let mut spare = Spare::default();
+        let s = spare.string("first");
+        let at = s.as_ptr();
+        spare.give(s);
+        let t = spare.string("again");
+        assert_eq!(t, "again");
+        assert_eq!(t.as_ptr(), at, "the same allocation");
+        spare.give(String::with_capacity(SPARE_CAPACITY + 1));
+        assert!(spare.0.is_empty(), "a huge string is not kept");
     }
 }

@@ -874,7 +874,7 @@ fn first_line_cow(c: Cow<'_, str>) -> Cow<'_, str> {
 }
 
 /// MCP tools have no known schema: the first scalar argument says the most.
-fn first_string_arg<'v>(input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
+pub(crate) fn first_string_arg<'v>(input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let obj = input.as_object()?;
     obj.iter().find_map(|(_, v)| match view(v) {
         J::Str(s) => Some(Cow::Borrowed(s)),

@@ -35,6 +35,7 @@ use std::sync::Arc;
 
 use super::{J, Value, view};
 
+use super::arena::Spare;
 use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, json_in, str_at, u64_at};
 use crate::decode::content_of;
 use crate::event::{Content, JsonText};
@@ -52,31 +53,19 @@ pub(crate) struct State {
     open: HashMap<String, Open>,
     /// Text of the turn's last `agent_message`: the turn's final answer.
     last_message: Option<String>,
-    /// Strings the state no longer holds, kept for their allocation: ids
-    /// and texts come and go with every item, and reusing them keeps
-    /// decoding free of allocations once they have grown.
-    spare: Vec<String>,
+    /// Strings the state no longer holds, for their allocation.
+    spare: Spare,
 }
-
-/// The state keeps at most this many spare strings…
-const SPARE_STRINGS: usize = 64;
-/// …of at most this capacity.
-const SPARE_CAPACITY: usize = 64 << 10;
 
 impl State {
     /// A string holding `text`, from the spares when there is one.
     fn string(&mut self, text: &str) -> String {
-        let mut s = self.spare.pop().unwrap_or_default();
-        s.clear();
-        s.push_str(text);
-        s
+        self.spare.string(text)
     }
 
     /// Keep `s`'s allocation for [`State::string`].
     fn give(&mut self, s: String) {
-        if s.capacity() > 0 && s.capacity() <= SPARE_CAPACITY && self.spare.len() < SPARE_STRINGS {
-            self.spare.push(s);
-        }
+        self.spare.give(s);
     }
 
     /// Forget the open item `id`, keeping its strings.

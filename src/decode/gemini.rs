@@ -21,7 +21,8 @@ use std::io;
 
 use super::{J, Value, view};
 
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, to_json, u64_at};
+use super::arena::{Draft, Spare};
+use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, u64_at};
 use crate::decode::content_of;
 use crate::event::{Content, JsonText};
 use crate::event::{
@@ -44,6 +45,8 @@ pub(crate) struct State {
     producer: Option<Producer>,
     /// Tool calls waiting for their result: id → tool name.
     open_calls: HashMap<String, String>,
+    /// Strings the state no longer holds, for their allocation.
+    spare: Spare,
 }
 
 fn event<'a>(
@@ -76,9 +79,15 @@ pub(crate) fn decode<'v>(
     // Anything else ends the answer being streamed.
     flush(state, emit)?;
     if ty == "init" {
-        state.session = str_at(v, "session_id").map(str::to_string);
+        if let Some(old) = state.session.take() {
+            state.spare.give(old);
+        }
+        state.session = str_at(v, "session_id").map(|s| state.spare.string(s));
         state.started_ms = str_at(v, "timestamp").and_then(parse_timestamp_ms);
-        state.open_calls.clear();
+        for (id, name) in state.open_calls.drain() {
+            state.spare.give(id);
+            state.spare.give(name);
+        }
         return emit(&event(
             ctx.producer,
             ctx.line,
@@ -105,17 +114,23 @@ pub(crate) fn decode<'v>(
             })))
         }
         "tool_use" => {
-            let call = tool_call(v);
-            state
-                .open_calls
-                .insert(call.id.to_string(), call.name.to_string());
+            let call = tool_call(v, ctx.arena);
+            let id = state.spare.string(&call.id);
+            let name = state.spare.string(&call.name);
+            if let Some(old) = state.open_calls.insert(id, name) {
+                state.spare.give(old);
+            }
             emit(&ev(EventKind::ToolCall(call)))
         }
         "tool_result" => {
             let id = str_at(v, "tool_id").unwrap_or("");
-            let name = state.open_calls.remove(id);
-            let (res, denied) = tool_result(v, name.as_deref());
-            let message = denied.then(|| Cow::Owned(res.content.text().into_owned()));
+            let open = state.open_calls.remove_entry(id);
+            let (res, denied) = tool_result(v, open.as_ref().map(|(_, name)| name.as_str()));
+            if let Some((id, name)) = open {
+                state.spare.give(id);
+                state.spare.give(name);
+            }
+            let message = denied.then(|| Cow::Borrowed(ctx.arena.copy(&res.content.text())));
             emit(&ev(EventKind::ToolResult(res)))?;
             if let Some(message) = message {
                 emit(&ev(EventKind::PermissionDenied(Denial {
@@ -210,7 +225,7 @@ fn unknown<'v>(
 ) -> io::Result<()> {
     let ty = str_at(v, "type").unwrap_or("");
     let type_name = match str_at(v, "subtype").filter(|s| !s.is_empty()) {
-        Some(sub) => Cow::Owned(format!("{ty}/{sub}")),
+        Some(sub) => text!(ctx.arena, "{ty}/{sub}"),
         None => Cow::Borrowed(ty),
     };
     emit(&event(
@@ -224,13 +239,13 @@ fn unknown<'v>(
     ))
 }
 
-fn tool_call(v: Value<'_>) -> ToolCall<'_> {
+fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
     let name = str_at(v, "tool_name").unwrap_or("");
     let params = get(v, "parameters");
     let mut call = ToolCall {
         id: cow_at(v, "tool_id").unwrap_or_default(),
         name: Cow::Borrowed(name),
-        key_arg: params.and_then(|p| key_arg(name, p)),
+        key_arg: params.and_then(|p| key_arg(name, p, a)),
         input: params.map(JsonText::value).unwrap_or_default(),
         todos: Vec::new(),
         questions: Vec::new(),
@@ -253,7 +268,7 @@ fn tool_call(v: Value<'_>) -> ToolCall<'_> {
 /// The one argument that says what a call does. Parameter names changed
 /// over versions (`absolute_path` → `file_path`, `path` → `dir_path`,
 /// `include` → `include_pattern`); both are read.
-fn key_arg<'v>(name: &str, p: Value<'v>) -> Option<Cow<'v, str>> {
+fn key_arg<'v>(name: &str, p: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(p, k);
     match name {
         "read_file" | "write_file" | "replace" | "edit" => s("file_path")
@@ -262,37 +277,36 @@ fn key_arg<'v>(name: &str, p: Value<'v>) -> Option<Cow<'v, str>> {
         "run_shell_command" => s("command"),
         "glob" | "grep_search" | "search_file_content" | "grep" => {
             let pattern = str_at(p, "pattern")?;
-            let mut out = pattern.to_string();
-            if let Some(d) = str_at(p, "dir_path").or_else(|| str_at(p, "path")) {
-                let _ = write!(out, " in {d}");
-            }
-            if let Some(g) = str_at(p, "include_pattern").or_else(|| str_at(p, "include")) {
-                let _ = write!(out, " ({g})");
-            }
-            if out.len() == pattern.len() {
+            let dir = str_at(p, "dir_path").or_else(|| str_at(p, "path"));
+            let include = str_at(p, "include_pattern").or_else(|| str_at(p, "include"));
+            if dir.is_none() && include.is_none() {
                 Some(Cow::Borrowed(pattern))
             } else {
-                Some(Cow::Owned(out))
+                let mut out = a.text();
+                out.push_str(pattern);
+                if let Some(d) = dir {
+                    let _ = write!(out, " in {d}");
+                }
+                if let Some(g) = include {
+                    let _ = write!(out, " ({g})");
+                }
+                Some(Cow::Borrowed(out.done()))
             }
         }
         "list_directory" => s("dir_path").or_else(|| s("path")),
         "read_many_files" => {
-            let list = strings(p, "include");
-            let list = if list.is_empty() {
-                strings(p, "paths")
-            } else {
-                list
-            };
-            (!list.is_empty()).then(|| Cow::Owned(list.join(" ")))
+            let mut list = a.text();
+            strings(&mut list, p, "include");
+            if list.is_empty() {
+                strings(&mut list, p, "paths");
+            }
+            (!list.is_empty()).then(|| Cow::Borrowed(list.done()))
         }
         "web_fetch" => s("url").or_else(|| s("prompt")),
         "google_web_search" | "web_search" => s("query"),
         "write_todos" => {
             let n = arr_at(p, "todos").len();
-            Some(Cow::Owned(format!(
-                "{n} item{}",
-                if n == 1 { "" } else { "s" }
-            )))
+            Some(text!(a, "{n} item{}", if n == 1 { "" } else { "s" }))
         }
         "save_memory" => s("fact"),
         "ask_user" => arr_at(p, "questions")
@@ -308,8 +322,8 @@ fn key_arg<'v>(name: &str, p: Value<'v>) -> Option<Cow<'v, str>> {
             let agent = str_at(p, "agent_name");
             let prompt = str_at(p, "prompt").and_then(|t| t.lines().find(|l| !l.trim().is_empty()));
             match (agent, prompt) {
-                (Some(a), Some(t)) => Some(Cow::Owned(format!("{a}: {}", t.trim()))),
-                (Some(a), None) => Some(Cow::Borrowed(a)),
+                (Some(name), Some(t)) => Some(text!(a, "{name}: {}", t.trim())),
+                (Some(name), None) => Some(Cow::Borrowed(name)),
                 (None, t) => t.map(Cow::Borrowed),
             }
         }
@@ -317,41 +331,39 @@ fn key_arg<'v>(name: &str, p: Value<'v>) -> Option<Cow<'v, str>> {
         "tracker_update_task" => {
             let id = str_at(p, "id")?;
             match str_at(p, "status") {
-                Some(st) => Some(Cow::Owned(format!("#{id} → {st}"))),
-                None => Some(Cow::Owned(format!("#{id}"))),
+                Some(st) => Some(text!(a, "#{id} → {st}")),
+                None => Some(text!(a, "#{id}")),
             }
         }
-        "tracker_get_task" => str_at(p, "id").map(|id| Cow::Owned(format!("#{id}"))),
+        "tracker_get_task" => str_at(p, "id").map(|id| text!(a, "#{id}")),
         "tracker_add_dependency" => {
             let task = str_at(p, "taskId")?;
             let dep = str_at(p, "dependencyId")?;
-            Some(Cow::Owned(format!("#{task} → #{dep}")))
+            Some(text!(a, "#{task} → #{dep}"))
         }
         "tracker_list_tasks" => s("status"),
         // MCP tools: `mcp_<server>_<tool>` (0.61), `<server>__<tool>` (older).
-        n if n.starts_with("mcp_") || n.contains("__") => first_scalar_arg(p),
+        n if n.starts_with("mcp_") || n.contains("__") => super::claude::first_string_arg(p, a),
         _ => None,
     }
 }
 
-fn strings<'v>(p: Value<'v>, key: &str) -> Vec<&'v str> {
-    match get(p, key).map(view) {
-        Some(J::Str(s)) => vec![s],
-        _ => arr_at(p, key)
-            .iter()
-            .filter_map(Value::into_string)
-            .collect(),
+/// The string `key`, or the strings of the array `key`, space-separated.
+fn strings(out: &mut Draft<'_>, p: Value<'_>, key: &str) {
+    if let Some(J::Str(s)) = get(p, key).map(view) {
+        out.push_str(s);
+        return;
     }
-}
-
-/// MCP tools have no known schema: the first scalar argument says the most.
-fn first_scalar_arg(p: Value<'_>) -> Option<Cow<'_, str>> {
-    p.as_object()?.iter().find_map(|(_, v)| match view(v) {
-        J::Str(s) => Some(Cow::Borrowed(s)),
-        J::Null => None,
-        J::Scalar(n) => Some(Cow::Owned(to_json(n))),
-        _ => None,
-    })
+    for (i, s) in arr_at(p, key)
+        .iter()
+        .filter_map(Value::into_string)
+        .enumerate()
+    {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(s);
+    }
 }
 
 /// The shell tool's display text when the command printed nothing and

@@ -1137,15 +1137,35 @@ pub(crate) fn todos_at<'v>(v: Value<'v>, key: &str, content_keys: &[&str]) -> Ve
 
 /// `todo`/`in-progress` (Amp), `TODO_STATUS_COMPLETED` (Cursor) and the like.
 pub(crate) fn todo_status(s: &str) -> Cow<'_, str> {
+    const CANONICAL: [(&str, &str); 11] = [
+        ("todo", "pending"),
+        ("pending", "pending"),
+        ("not_started", "pending"),
+        ("in_progress", "in_progress"),
+        ("inprogress", "in_progress"),
+        ("active", "in_progress"),
+        ("completed", "completed"),
+        ("complete", "completed"),
+        ("done", "completed"),
+        ("cancelled", "cancelled"),
+        ("canceled", "cancelled"),
+    ];
     let s = s.strip_prefix("TODO_STATUS_").unwrap_or(s);
-    let canonical = match s.to_ascii_lowercase().replace('-', "_").as_str() {
-        "todo" | "pending" | "not_started" => "pending",
-        "in_progress" | "inprogress" | "active" => "in_progress",
-        "completed" | "complete" | "done" => "completed",
-        "cancelled" | "canceled" => "cancelled",
-        _ => return Cow::Borrowed(s),
+    // Case-insensitive, `-` read as `_`, without a lowered copy.
+    let same = |name: &str| {
+        name.len() == s.len()
+            && name.bytes().zip(s.bytes()).all(|(n, c)| {
+                n == if c == b'-' {
+                    b'_'
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
     };
-    Cow::Borrowed(canonical)
+    match CANONICAL.iter().find(|(name, _)| same(name)) {
+        Some((_, canonical)) => Cow::Borrowed(canonical),
+        None => Cow::Borrowed(s),
+    }
 }
 
 /// Questions put to the user: the items of the array `key`, the question

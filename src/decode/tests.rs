@@ -1891,3 +1891,25 @@ fn tool_output_with_characters_a_terminal_must_not_get_is_escaped_as_before() {
         "{jsonl}"
     );
 }
+
+#[test]
+fn todo_statuses_in_any_spelling_are_claudes_words() {
+    for (given, want) in [
+        ("pending", "pending"),
+        ("TODO", "pending"),
+        ("Not-Started", "pending"),
+        ("in-progress", "in_progress"),
+        ("TODO_STATUS_IN_PROGRESS", "in_progress"),
+        ("InProgress", "in_progress"),
+        ("active", "in_progress"),
+        ("Done", "completed"),
+        ("TODO_STATUS_COMPLETED", "completed"),
+        ("canceled", "cancelled"),
+        // Unknown: as given (without Cursor's prefix).
+        ("Blocked-On-Review", "Blocked-On-Review"),
+        ("TODO_STATUS_WAITING", "WAITING"),
+        ("", ""),
+    ] {
+        assert_eq!(super::todo_status(given), want, "{given}");
+    }
+}
