@@ -9,6 +9,86 @@
 use std::borrow::Cow;
 use std::fmt;
 
+/// A list in an event: borrowed (from the decoder's per-line memory, so
+/// that decoding allocates nothing) or owned (an event built by hand, or
+/// made to outlive its line with [`Event::to_owned_event`]). Read it as a
+/// slice; build one with `.into()` from a `Vec` or a slice.
+///
+/// Not a `Cow<[T]>`: that would make events invariant in their lifetime.
+#[derive(Clone)]
+pub enum List<'a, T> {
+    /// Borrowed.
+    Borrowed(&'a [T]),
+    /// Owned.
+    Owned(Vec<T>),
+}
+
+impl<T> Default for List<'_, T> {
+    fn default() -> Self {
+        List::Borrowed(&[])
+    }
+}
+
+impl<T> std::ops::Deref for List<'_, T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            List::Borrowed(s) => s,
+            List::Owned(v) => v,
+        }
+    }
+}
+
+impl<T> From<Vec<T>> for List<'_, T> {
+    fn from(v: Vec<T>) -> Self {
+        List::Owned(v)
+    }
+}
+
+impl<T> FromIterator<T> for List<'_, T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        List::Owned(items.into_iter().collect())
+    }
+}
+
+impl<'a, T> From<&'a [T]> for List<'a, T> {
+    fn from(s: &'a [T]) -> Self {
+        List::Borrowed(s)
+    }
+}
+
+impl<'a, T> IntoIterator for &'a List<'_, T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for List<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<T: PartialEq> PartialEq for List<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<[U; N]> for List<'_, T> {
+    fn eq(&self, other: &[U; N]) -> bool {
+        **self == other[..]
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for List<'_, T> {
+    fn eq(&self, other: &Vec<U>) -> bool {
+        **self == other[..]
+    }
+}
+
 /// Which agent CLI printed the stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -114,8 +194,8 @@ impl Event<'_> {
         fn oo(c: Option<&Cow<'_, str>>) -> Option<Cow<'static, str>> {
             c.map(|c| o(c))
         }
-        fn ov(v: &[Cow<'_, str>]) -> Vec<Cow<'static, str>> {
-            v.iter().map(|c| o(c)).collect()
+        fn ov(v: &[Cow<'_, str>]) -> List<'static, Cow<'static, str>> {
+            v.iter().map(|c| o(c)).collect::<Vec<_>>().into()
         }
         let kind = match &self.kind {
             EventKind::SessionStart(s) => EventKind::SessionStart(SessionStart {
@@ -132,7 +212,8 @@ impl Event<'_> {
                         name: o(&m.name),
                         status: o(&m.status),
                     })
-                    .collect(),
+                    .collect::<Vec<_>>()
+                    .into(),
                 agents: ov(&s.agents),
                 skills: ov(&s.skills),
                 slash_commands: ov(&s.slash_commands),
@@ -159,7 +240,8 @@ impl Event<'_> {
                         content: o(&t.content),
                         status: o(&t.status),
                     })
-                    .collect(),
+                    .collect::<Vec<_>>()
+                    .into(),
                 questions: c
                     .questions
                     .iter()
@@ -167,7 +249,8 @@ impl Event<'_> {
                         question: o(&q.question),
                         options: ov(&q.options),
                     })
-                    .collect(),
+                    .collect::<Vec<_>>()
+                    .into(),
                 message_id: oo(c.message_id.as_ref()),
             }),
             EventKind::ToolResult(r) => EventKind::ToolResult(ToolResult {
@@ -211,7 +294,8 @@ impl Event<'_> {
                         tokens: m.tokens,
                         cost_usd: m.cost_usd,
                     })
-                    .collect(),
+                    .collect::<Vec<_>>()
+                    .into(),
                 stop_reason: oo(r.stop_reason.as_ref()),
                 terminal_reason: oo(r.terminal_reason.as_ref()),
                 api_error_status: r.api_error_status,
@@ -311,15 +395,15 @@ pub struct SessionStart<'a> {
     /// Where the API key came from.
     pub api_key_source: Option<Cow<'a, str>>,
     /// Tool names offered to the model.
-    pub tools: Vec<Cow<'a, str>>,
+    pub tools: List<'a, Cow<'a, str>>,
     /// MCP servers and their status.
-    pub mcp_servers: Vec<McpServer<'a>>,
+    pub mcp_servers: List<'a, McpServer<'a>>,
     /// Sub-agent types available.
-    pub agents: Vec<Cow<'a, str>>,
+    pub agents: List<'a, Cow<'a, str>>,
     /// Skills available.
-    pub skills: Vec<Cow<'a, str>>,
+    pub skills: List<'a, Cow<'a, str>>,
     /// Slash commands available.
-    pub slash_commands: Vec<Cow<'a, str>>,
+    pub slash_commands: List<'a, Cow<'a, str>>,
 }
 
 /// Who a [`Text`] is from.
@@ -379,7 +463,7 @@ pub struct Question<'a> {
     /// The question.
     pub question: Cow<'a, str>,
     /// The labels of the offered options.
-    pub options: Vec<Cow<'a, str>>,
+    pub options: List<'a, Cow<'a, str>>,
 }
 
 /// A tool call.
@@ -394,9 +478,9 @@ pub struct ToolCall<'a> {
     /// The full input, as compact JSON text when asked ([`JsonText`]).
     pub input: JsonText<'a>,
     /// A todo list carried by the call, when it is one.
-    pub todos: Vec<Todo<'a>>,
+    pub todos: List<'a, Todo<'a>>,
     /// Questions carried by the call, when it asks the user.
-    pub questions: Vec<Question<'a>>,
+    pub questions: List<'a, Question<'a>>,
     /// Id of the API message this block belongs to.
     pub message_id: Option<Cow<'a, str>>,
 }
@@ -841,7 +925,7 @@ pub struct SessionResult<'a> {
     /// Final text (or the error text when `is_error`).
     pub text: Option<Cow<'a, str>>,
     /// Error messages.
-    pub errors: Vec<Cow<'a, str>>,
+    pub errors: List<'a, Cow<'a, str>>,
     /// Model round-trips.
     pub num_turns: Option<u64>,
     /// Wall-clock duration.
@@ -853,7 +937,7 @@ pub struct SessionResult<'a> {
     /// Token totals.
     pub tokens: Tokens,
     /// Per-model usage.
-    pub model_usage: Vec<ModelUsage<'a>>,
+    pub model_usage: List<'a, ModelUsage<'a>>,
     /// Last stop reason.
     pub stop_reason: Option<Cow<'a, str>>,
     /// Why the session ended (`completed`, `max_turns`, `api_error`, …).

@@ -20,7 +20,8 @@ use super::{J, Value, view};
 use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, u64_at};
 use crate::event::JsonText;
 use crate::event::{
-    Denial, Event, EventKind, Role, SessionResult, Text, Thinking, Tokens, ToolCall, Unknown, Usage,
+    Denial, Event, EventKind, List, Role, SessionResult, Text, Thinking, Tokens, ToolCall, Unknown,
+    Usage,
 };
 
 /// How many message ids to remember for counting usage once per message.
@@ -190,10 +191,10 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
         key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: match (name, input) {
-            ("todo_write" | "TodoWrite", Some(i)) => super::todos_at(i, "todos", &["content"]),
-            _ => Vec::new(),
+            ("todo_write" | "TodoWrite", Some(i)) => super::todos_at(i, "todos", &["content"], a),
+            _ => List::default(),
         },
-        questions: Vec::new(),
+        questions: List::default(),
         message_id,
     }
 }
@@ -276,7 +277,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &State, emit: &mut Emit<'_>) -
         duration_api_ms: u64_at(v, "duration_api_ms"),
         cost_usd: None,
         tokens: get(v, "usage").map(tokens).unwrap_or_default(),
-        model_usage: Vec::new(),
+        model_usage: List::default(),
         stop_reason: None,
         terminal_reason: None,
         api_error_status: None,

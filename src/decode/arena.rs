@@ -16,6 +16,8 @@ use std::fmt::{self, Write};
 
 use bumpalo::Bump;
 
+use crate::event::List;
+
 /// An arena that held more than this after a line is dropped rather than
 /// reset, so one exceptional line does not pin its memory for the rest of
 /// the run.
@@ -73,6 +75,18 @@ impl Arena {
             t.push_str(part);
         }
         Cow::Borrowed(t.done())
+    }
+
+    /// `items` as an event's list, in the arena. Their strings must be
+    /// borrowed (from the line or the arena): the arena never drops what it
+    /// holds, so a `Cow::Owned` in it would not be freed.
+    pub(crate) fn list<T>(&self, items: impl IntoIterator<Item = T>) -> List<'_, T> {
+        let mut v = bumpalo::collections::Vec::new_in(&self.0);
+        v.extend(items);
+        if v.is_empty() {
+            return List::default();
+        }
+        List::Borrowed(v.into_bump_slice())
     }
 
     /// Bytes to write into (JSON text); see [`Arena::utf8`].
@@ -165,6 +179,8 @@ mod tests {
         assert_eq!(t.done(), "1+2!");
         assert_eq!(a.spaced("_worker_shutting__down"), " worker shutting  down");
         assert!(matches!(a.spaced("plain"), Cow::Borrowed("plain")));
+        assert_eq!(*a.list(["x", "y"]), ["x", "y"]);
+        assert!(a.list(std::iter::empty::<&str>()).is_empty());
         let grown = a.0.allocated_bytes();
         for _ in 0..1000 {
             a.reset();

@@ -18,9 +18,9 @@ use super::{
 use crate::decode::content_of;
 use crate::event::{Content, JsonText};
 use crate::event::{
-    Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
-    Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult, Unknown,
-    Usage,
+    Delta, DeltaKind, Denial, Event, EventKind, Level, List, McpServer, ModelUsage, Notice,
+    Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult,
+    Unknown, Usage,
 };
 
 /// How many recent message ids to remember. Lines of one message are
@@ -221,7 +221,7 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
     let sub = str_at(v, "subtype").unwrap_or("");
     let a = ctx.arena;
     let (level, text): (Level, Cow<'v, str>) = match sub {
-        "init" => return emit(&base.event(EventKind::SessionStart(init(v)))),
+        "init" => return emit(&base.event(EventKind::SessionStart(init(v, a)))),
         "permission_denied" => {
             return emit(&base.event(EventKind::PermissionDenied(Denial {
                 id: cow_at(v, "tool_use_id"),
@@ -395,25 +395,27 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
     })))
 }
 
-fn init(v: Value<'_>) -> SessionStart<'_> {
+fn init<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
     SessionStart {
         model: cow_at(v, "model"),
         cwd: cow_at(v, "cwd"),
         version: cow_at(v, "claude_code_version"),
         permission_mode: cow_at(v, "permissionMode"),
         api_key_source: cow_at(v, "apiKeySource"),
-        tools: strings_at(v, "tools"),
-        mcp_servers: arr_at(v, "mcp_servers")
-            .iter()
-            .map(|s| McpServer {
-                name: cow_at(s, "name").unwrap_or(Cow::Borrowed("?")),
-                status: cow_at(s, "status").unwrap_or(Cow::Borrowed("unknown")),
-            })
-            .collect(),
-        agents: strings_at(v, "agents"),
-        skills: strings_at(v, "skills"),
-        slash_commands: strings_at(v, "slash_commands"),
+        tools: strings_at(v, "tools", a),
+        mcp_servers: mcp_servers(v, a),
+        agents: strings_at(v, "agents", a),
+        skills: strings_at(v, "skills", a),
+        slash_commands: strings_at(v, "slash_commands", a),
     }
+}
+
+/// The MCP servers of an `init` line (Claude's and Qwen's).
+pub(crate) fn mcp_servers<'v>(v: Value<'v>, a: &'v Arena) -> List<'v, McpServer<'v>> {
+    a.list(arr_at(v, "mcp_servers").iter().map(|s| McpServer {
+        name: cow_at(s, "name").unwrap_or(Cow::Borrowed("?")),
+        status: cow_at(s, "status").unwrap_or(Cow::Borrowed("unknown")),
+    }))
 }
 
 pub(crate) fn assistant<'v>(
@@ -642,22 +644,19 @@ fn result<'v>(v: Value<'v>, a: &'v Arena, base: &Base<'v>, emit: &mut Emit<'_>) 
         Some(J::Null) | None => None,
         Some(_) => result.map(|r| json_in(r, a)),
     };
-    let model_usage = model_usage(v);
+    let model_usage = model_usage(v, a);
     let cost_usd = f64_at(v, "total_cost_usd")
         .or_else(|| f64_at(v, "cost_usd"))
         .or_else(|| f64_at(v, "total_cost"))
         .or_else(|| {
-            let costs: Vec<f64> = model_usage
-                .iter()
-                .filter_map(|m: &ModelUsage<'_>| m.cost_usd)
-                .collect();
-            (!costs.is_empty()).then(|| costs.iter().sum())
+            let mut costs = model_usage.iter().filter_map(|m| m.cost_usd).peekable();
+            costs.peek().is_some().then(|| costs.sum())
         });
     let res = SessionResult {
         is_error,
         subtype: subtype.map(Cow::Borrowed),
         text,
-        errors: strings_at(v, "errors"),
+        errors: strings_at(v, "errors", a),
         num_turns: u64_at(v, "num_turns"),
         duration_ms: u64_at(v, "duration_ms"),
         duration_api_ms: u64_at(v, "duration_api_ms"),
@@ -673,24 +672,20 @@ fn result<'v>(v: Value<'v>, a: &'v Arena, base: &Base<'v>, emit: &mut Emit<'_>) 
 
 /// Per-model usage (`modelUsage`, keyed by model name, camelCase counts):
 /// Claude's result, Qwen's result and the transcripts' `cost-state` line.
-pub(crate) fn model_usage(v: Value<'_>) -> Vec<ModelUsage<'_>> {
-    get(v, "modelUsage")
-        .and_then(super::Value::as_object)
-        .map(|o| {
-            o.iter()
-                .map(|(k, u)| ModelUsage {
-                    model: Cow::Borrowed(k),
-                    tokens: Tokens {
-                        input: u64_at(u, "inputTokens"),
-                        output: u64_at(u, "outputTokens"),
-                        cache_read: u64_at(u, "cacheReadInputTokens"),
-                        cache_creation: u64_at(u, "cacheCreationInputTokens"),
-                    },
-                    cost_usd: f64_at(u, "costUSD"),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+pub(crate) fn model_usage<'v>(v: Value<'v>, a: &'v Arena) -> List<'v, ModelUsage<'v>> {
+    let Some(o) = get(v, "modelUsage").and_then(super::Value::as_object) else {
+        return List::default();
+    };
+    a.list(o.iter().map(|(k, u)| ModelUsage {
+        model: Cow::Borrowed(k),
+        tokens: Tokens {
+            input: u64_at(u, "inputTokens"),
+            output: u64_at(u, "outputTokens"),
+            cache_read: u64_at(u, "cacheReadInputTokens"),
+            cache_creation: u64_at(u, "cacheCreationInputTokens"),
+        },
+        cost_usd: f64_at(u, "costUSD"),
+    }))
 }
 
 fn stream_event<'v>(
@@ -769,17 +764,17 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
         name: Cow::Borrowed(name),
         key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(JsonText::value).unwrap_or_default(),
-        todos: Vec::new(),
-        questions: Vec::new(),
+        todos: List::default(),
+        questions: List::default(),
         message_id,
     };
     if let Some(input) = input {
         match name {
             "TodoWrite" => {
-                call.todos = super::todos_at(input, "todos", &["content", "subject"]);
+                call.todos = super::todos_at(input, "todos", &["content", "subject"], a);
             }
             "AskUserQuestion" => {
-                call.questions = super::questions_at(input, "questions", &["question"]);
+                call.questions = super::questions_at(input, "questions", &["question"], a);
             }
             _ => {}
         }

@@ -40,8 +40,8 @@ use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, json_in, str_at, u64
 use crate::decode::content_of;
 use crate::event::{Content, JsonText};
 use crate::event::{
-    Delta, DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Question, Role,
-    SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown,
+    Delta, DeltaKind, Denial, Event, EventKind, Level, List, Notice, Producer, Role, SessionResult,
+    SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown,
 };
 
 /// Per-stream state.
@@ -180,8 +180,7 @@ pub(crate) fn decode<'v>(
             text: cow_at(v, "delta").unwrap_or_default(),
         }))),
         "request_user_input" => {
-            let questions: Vec<Question<'v>> =
-                super::questions_at(v, "questions", &["question", "header"]);
+            let questions = super::questions_at(v, "questions", &["question", "header"], ctx.arena);
             let key_arg = questions.first().map(|q| q.question.clone());
             emit(
                 &base.event(EventKind::ToolCall(ToolCall {
@@ -191,7 +190,7 @@ pub(crate) fn decode<'v>(
                     name: Cow::Borrowed("request_user_input"),
                     key_arg,
                     input: JsonText::fields(&[("questions", get(v, "questions"))]),
-                    todos: Vec::new(),
+                    todos: List::default(),
                     questions,
                     message_id: None,
                 })),
@@ -268,8 +267,8 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
                 name: Cow::Borrowed(o.name.as_str()),
                 key_arg: None,
                 input: o.input.as_str().into(),
-                todos: Vec::new(),
-                questions: Vec::new(),
+                todos: List::default(),
+                questions: List::default(),
                 message_id: None,
             }),
         })?;
@@ -383,7 +382,7 @@ fn tool_item<'v>(
     if phase != Phase::Completed {
         if emitted == Some(true) {
             if phase == Phase::Updated && item_type == "todo_list" {
-                let todos = todos(item);
+                let todos = todos(item, ctx.arena);
                 let mut text = ctx.arena.text();
                 text.push_str("plan updated (");
                 progress(&mut text, &todos);
@@ -473,8 +472,8 @@ fn tool_call<'v>(
         name: Cow::Borrowed(item_type),
         key_arg: None,
         input: JsonText::default(),
-        todos: Vec::new(),
-        questions: Vec::new(),
+        todos: List::default(),
+        questions: List::default(),
         message_id: None,
     };
     match item_type {
@@ -525,7 +524,7 @@ fn tool_call<'v>(
             ]);
         }
         "todo_list" => {
-            call.todos = todos(item);
+            call.todos = todos(item, a);
             let n = call.todos.len();
             call.key_arg = Some(text!(a, "{n} item{}", if n == 1 { "" } else { "s" }));
             call.input = JsonText::fields(&[("items", get(item, "items"))]);
@@ -653,7 +652,7 @@ fn outcome_text<'v>(
         "todo_list" => {
             // The final list, on one line: the call and the update notices
             // showed it in full already.
-            let todos = todos(item);
+            let todos = todos(item, a);
             let mut list = a.text();
             checklist(&mut list, &todos);
             let mut text = a.text();
@@ -727,10 +726,9 @@ fn search_summary<'v>(item: Value<'v>, a: &'v Arena) -> Cow<'v, str> {
 }
 
 /// A todo list's items (`{text, completed}`; plan steps `{step, status}` too).
-fn todos(item: Value<'_>) -> Vec<Todo<'_>> {
-    arr_at(item, "items")
-        .iter()
-        .map(|t| Todo {
+fn todos<'v>(item: Value<'v>, a: &'v Arena) -> List<'v, Todo<'v>> {
+    a.list(arr_at(item, "items").iter().map(|t| {
+        Todo {
             content: cow_at(t, "text")
                 .or_else(|| cow_at(t, "step"))
                 .unwrap_or_default(),
@@ -739,8 +737,8 @@ fn todos(item: Value<'_>) -> Vec<Todo<'_>> {
                 Some(false) => Cow::Borrowed("pending"),
                 None => cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
             },
-        })
-        .collect()
+        }
+    }))
 }
 
 /// `2/5 done`.

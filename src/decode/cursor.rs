@@ -26,8 +26,8 @@ use super::{J, Value, view};
 use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, json_in, str_at, u64_at};
 use crate::event::JsonText;
 use crate::event::{
-    Delta, DeltaKind, Denial, Event, EventKind, Producer, Role, SessionResult, Text, Thinking,
-    Tokens, ToolCall, ToolResult, Unknown,
+    Delta, DeltaKind, Denial, Event, EventKind, List, Producer, Role, SessionResult, Text,
+    Thinking, Tokens, ToolCall, ToolResult, Unknown,
 };
 
 /// Per-stream state.
@@ -373,7 +373,7 @@ fn call_event<'v>(
     let short = kind.strip_suffix("ToolCall").unwrap_or(kind);
     let todos = args
         .filter(|_| matches!(short, "updateTodos" | "todo" | "todoWrite"))
-        .map(|a| super::todos_at(a, "todos", &["content"]))
+        .map(|x| super::todos_at(x, "todos", &["content"], ctx.arena))
         .unwrap_or_default();
     event(
         v,
@@ -384,7 +384,7 @@ fn call_event<'v>(
             key_arg: args.and_then(|x| key_arg(short, x, ctx.arena)),
             input: args.map(JsonText::value).unwrap_or_default(),
             todos,
-            questions: Vec::new(),
+            questions: List::default(),
             message_id: cow_at(v, "model_call_id"),
         }),
     )
@@ -581,13 +581,13 @@ fn result<'v>(
             || subtype.is_some_and(|s| s.starts_with("error")),
         subtype: subtype.map(Cow::Borrowed),
         text,
-        errors,
+        errors: errors.into(),
         num_turns: u64_at(v, "num_turns"),
         duration_ms: u64_at(v, "duration_ms"),
         duration_api_ms: u64_at(v, "duration_api_ms"),
         cost_usd: None,
         tokens: get(v, "usage").map(tokens).unwrap_or_default(),
-        model_usage: Vec::new(),
+        model_usage: List::default(),
         stop_reason: None,
         terminal_reason: None,
         api_error_status: None,

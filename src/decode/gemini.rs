@@ -24,7 +24,7 @@ use super::{J, Value, view};
 use super::arena::{Draft, Spare};
 use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, u64_at};
 use crate::decode::content_of;
-use crate::event::{Content, JsonText};
+use crate::event::{Content, JsonText, List};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, ModelUsage, Notice, Producer, Role,
     SessionResult, SessionStart, Text, Tokens, ToolCall, ToolResult, Unknown,
@@ -247,17 +247,17 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
         name: Cow::Borrowed(name),
         key_arg: params.and_then(|p| key_arg(name, p, a)),
         input: params.map(JsonText::value).unwrap_or_default(),
-        todos: Vec::new(),
-        questions: Vec::new(),
+        todos: List::default(),
+        questions: List::default(),
         message_id: None,
     };
     if let Some(p) = params {
         match name {
             "write_todos" => {
-                call.todos = super::todos_at(p, "todos", &["description", "content"]);
+                call.todos = super::todos_at(p, "todos", &["description", "content"], a);
             }
             "ask_user" => {
-                call.questions = super::questions_at(p, "questions", &["question"]);
+                call.questions = super::questions_at(p, "questions", &["question"], a);
             }
             _ => {}
         }
@@ -451,7 +451,7 @@ fn result(v: Value<'_>, started_ms: Option<u64>) -> SessionResult<'_> {
         subtype: err_type.or(outcome).map(Cow::Borrowed),
         api_error_status: err_msg.as_deref().and_then(api_error_status),
         text: err_msg,
-        errors: Vec::new(),
+        errors: List::default(),
         num_turns: None,
         duration_ms,
         duration_api_ms: None,

@@ -42,7 +42,7 @@ use std::sync::OnceLock;
 use simd_json::prelude::*;
 use simd_json::tape::Tape;
 
-use crate::event::{Content, Event, EventKind, Producer, Question, Todo, Unknown};
+use crate::event::{Content, Event, EventKind, List, Producer, Question, Todo, Unknown};
 use crate::input::Line;
 
 /// Why a line was skipped.
@@ -1111,28 +1111,33 @@ pub(crate) fn view(v: Value<'_>) -> J<'_> {
 }
 
 /// Strings of an array (other items are skipped; `{name}` objects give their name).
-pub(crate) fn strings_at<'v>(v: Value<'v>, key: &str) -> Vec<Cow<'v, str>> {
-    arr_at(v, key)
-        .iter()
-        .filter_map(|x| x.into_string().or_else(|| str_at(x, "name")))
-        .map(Cow::Borrowed)
-        .collect()
+pub(crate) fn strings_at<'v>(v: Value<'v>, key: &str, a: &'v Arena) -> List<'v, Cow<'v, str>> {
+    a.list(
+        arr_at(v, key)
+            .iter()
+            .filter_map(|x| x.into_string().or_else(|| str_at(x, "name")))
+            .map(Cow::Borrowed),
+    )
 }
 
 /// A todo list: the items of the array `key`, their text from the first of
 /// `content_keys` present, their status in Claude's words (`pending`,
 /// `in_progress`, `completed`) whatever the producer's spelling.
-pub(crate) fn todos_at<'v>(v: Value<'v>, key: &str, content_keys: &[&str]) -> Vec<Todo<'v>> {
-    arr_at(v, key)
-        .iter()
-        .map(|t| Todo {
+pub(crate) fn todos_at<'v>(
+    v: Value<'v>,
+    key: &str,
+    content_keys: &[&str],
+    a: &'v Arena,
+) -> List<'v, Todo<'v>> {
+    a.list(arr_at(v, key).iter().map(|t| {
+        Todo {
             content: content_keys
                 .iter()
                 .find_map(|k| cow_at(t, k))
                 .unwrap_or_default(),
             status: str_at(t, "status").map_or(Cow::Borrowed("pending"), todo_status),
-        })
-        .collect()
+        }
+    }))
 }
 
 /// `todo`/`in-progress` (Amp), `TODO_STATUS_COMPLETED` (Cursor) and the like.
@@ -1175,21 +1180,22 @@ pub(crate) fn questions_at<'v>(
     v: Value<'v>,
     key: &str,
     question_keys: &[&str],
-) -> Vec<Question<'v>> {
-    arr_at(v, key)
-        .iter()
-        .map(|q| Question {
+    a: &'v Arena,
+) -> List<'v, Question<'v>> {
+    a.list(arr_at(v, key).iter().map(|q| {
+        Question {
             question: question_keys
                 .iter()
                 .find_map(|k| cow_at(q, k))
                 .unwrap_or_default(),
-            options: arr_at(q, "options")
-                .iter()
-                .filter_map(|o| o.into_string().or_else(|| str_at(o, "label")))
-                .map(Cow::Borrowed)
-                .collect(),
-        })
-        .collect()
+            options: a.list(
+                arr_at(q, "options")
+                    .iter()
+                    .filter_map(|o| o.into_string().or_else(|| str_at(o, "label")))
+                    .map(Cow::Borrowed),
+            ),
+        }
+    }))
 }
 
 /// A string value as [`Content`]: a long one stays in its JSON form.

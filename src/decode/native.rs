@@ -47,7 +47,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             version: cow_at(v, "version"),
             permission_mode: cow_at(v, "permission_mode"),
             api_key_source: cow_at(v, "api_key_source"),
-            tools: strings_at(v, "tools"),
+            tools: strings_at(v, "tools", ctx.arena),
             mcp_servers: arr_at(v, "mcp_servers")
                 .iter()
                 .map(|s| McpServer {
@@ -55,9 +55,9 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
                     status: cow_at(s, "status").unwrap_or_default(),
                 })
                 .collect(),
-            agents: strings_at(v, "agents"),
-            skills: strings_at(v, "skills"),
-            slash_commands: strings_at(v, "slash_commands"),
+            agents: strings_at(v, "agents", ctx.arena),
+            skills: strings_at(v, "skills", ctx.arena),
+            slash_commands: strings_at(v, "slash_commands", ctx.arena),
         }),
         "text" => EventKind::Text(Text {
             role: if str_at(v, "role") == Some("user") {
@@ -89,7 +89,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
                 .iter()
                 .map(|q| Question {
                     question: cow_at(q, "question").unwrap_or_default(),
-                    options: strings_at(q, "options"),
+                    options: strings_at(q, "options", ctx.arena),
                 })
                 .collect(),
             message_id: cow_at(v, "message_id"),
@@ -125,7 +125,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             is_error: bool_at(v, "is_error").unwrap_or(false),
             subtype: cow_at(v, "subtype"),
             text: cow_at(v, "text"),
-            errors: strings_at(v, "errors"),
+            errors: strings_at(v, "errors", ctx.arena),
             num_turns: u64_at(v, "num_turns"),
             duration_ms: u64_at(v, "duration_ms"),
             duration_api_ms: u64_at(v, "duration_api_ms"),

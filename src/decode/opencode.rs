@@ -23,9 +23,9 @@ use std::io;
 use super::{J, Value, view};
 use simd_json::prelude::*;
 
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, to_json, u64_at};
+use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, to_json, u64_at};
 use crate::decode::content_of;
-use crate::event::{Content, JsonText};
+use crate::event::{Content, JsonText, List};
 use crate::event::{
     Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
     Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
@@ -132,7 +132,7 @@ impl State {
             duration_api_ms: None,
             cost_usd: self.cost,
             tokens: self.tokens,
-            model_usage: Vec::new(),
+            model_usage: List::default(),
             stop_reason: self.last_reason.clone().map(Cow::Owned),
             terminal_reason: terminal.map(Cow::Owned),
             api_error_status: if is_error { self.error_status } else { None },
@@ -319,7 +319,7 @@ pub(crate) fn decode<'v>(
             })))
         }
         "tool_use" => match part {
-            Some(p) => tool_use(p, &base, state, emit),
+            Some(p) => tool_use(p, ctx.arena, &base, state, emit),
             None => unknown(&base, ctx, ty, emit),
         },
         "error" => {
@@ -446,6 +446,7 @@ fn is_denial(text: &str) -> bool {
 
 fn tool_use<'v>(
     p: Value<'v>,
+    a: &'v Arena,
     base: &Base<'v>,
     state: &mut State,
     emit: &mut Emit<'_>,
@@ -467,6 +468,7 @@ fn tool_use<'v>(
             name,
             input,
             cow_at(p, "messageID"),
+            a,
         ))))?;
     }
     if !matches!(status, "completed" | "error") || !state.results.insert(id.to_string()) {
@@ -531,23 +533,24 @@ fn tool_call<'v>(
     name: &'v str,
     input: Option<Value<'v>>,
     message_id: Option<Cow<'v, str>>,
+    a: &'v Arena,
 ) -> ToolCall<'v> {
     let mut call = ToolCall {
         id,
         name: Cow::Borrowed(name),
         key_arg: input.and_then(|i| key_arg(name, i)),
         input: input.map(JsonText::value).unwrap_or_default(),
-        todos: Vec::new(),
-        questions: Vec::new(),
+        todos: List::default(),
+        questions: List::default(),
         message_id,
     };
     if let Some(input) = input {
         match name {
             "todowrite" => {
-                call.todos = super::todos_at(input, "todos", &["content"]);
+                call.todos = super::todos_at(input, "todos", &["content"], a);
             }
             "question" => {
-                call.questions = super::questions_at(input, "questions", &["question"]);
+                call.questions = super::questions_at(input, "questions", &["question"], a);
             }
             _ => {}
         }

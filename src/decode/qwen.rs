@@ -25,8 +25,8 @@ use super::{
     Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, json_in, str_at, strings_at, u64_at,
 };
 use crate::event::{
-    Denial, Event, EventKind, Level, McpServer, Notice, Question, Role, SessionResult,
-    SessionStart, Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
+    Denial, Event, EventKind, Level, List, Notice, Question, Role, SessionResult, SessionStart,
+    Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
 };
 
 /// Per-stream state.
@@ -45,7 +45,9 @@ pub(crate) fn decode<'v>(
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     match (str_at(v, "type"), str_at(v, "subtype")) {
-        (Some("system"), Some("init")) => emit(&event(v, ctx, EventKind::SessionStart(init(v)))),
+        (Some("system"), Some("init")) => {
+            emit(&event(v, ctx, EventKind::SessionStart(init(v, ctx.arena))))
+        }
         (Some("assistant"), _) => assistant(v, ctx, emit),
         (Some("result"), _) => result(v, ctx, emit),
         // `user`, `stream_event`, `tool_progress`, other `system` lines.
@@ -71,24 +73,18 @@ fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
     }
 }
 
-fn init(v: Value<'_>) -> SessionStart<'_> {
+fn init<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
     SessionStart {
         model: cow_at(v, "model"),
         cwd: cow_at(v, "cwd"),
         version: cow_at(v, "qwen_code_version"),
         permission_mode: cow_at(v, "permission_mode").or_else(|| cow_at(v, "permissionMode")),
         api_key_source: cow_at(v, "apiKeySource"),
-        tools: strings_at(v, "tools"),
-        mcp_servers: arr_at(v, "mcp_servers")
-            .iter()
-            .map(|s| McpServer {
-                name: cow_at(s, "name").unwrap_or(Cow::Borrowed("?")),
-                status: cow_at(s, "status").unwrap_or(Cow::Borrowed("unknown")),
-            })
-            .collect(),
-        agents: strings_at(v, "agents"),
-        skills: strings_at(v, "skills"),
-        slash_commands: strings_at(v, "slash_commands"),
+        tools: strings_at(v, "tools", a),
+        mcp_servers: super::claude::mcp_servers(v, a),
+        agents: strings_at(v, "agents", a),
+        skills: strings_at(v, "skills", a),
+        slash_commands: strings_at(v, "slash_commands", a),
     }
 }
 
@@ -220,23 +216,23 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
         key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(crate::event::JsonText::value).unwrap_or_default(),
         todos: match (name, input) {
-            ("todo_write", Some(i)) => todos(i),
-            _ => Vec::new(),
+            ("todo_write", Some(i)) => todos(i, a),
+            _ => List::default(),
         },
         questions: match (name, input) {
-            ("ask_user_question", Some(i)) => questions(i),
-            _ => Vec::new(),
+            ("ask_user_question", Some(i)) => questions(i, a),
+            _ => List::default(),
         },
         message_id,
     }
 }
 
-fn todos(input: Value<'_>) -> Vec<Todo<'_>> {
-    super::todos_at(input, "todos", &["content", "subject"])
+fn todos<'v>(input: Value<'v>, a: &'v Arena) -> List<'v, Todo<'v>> {
+    super::todos_at(input, "todos", &["content", "subject"], a)
 }
 
-fn questions(input: Value<'_>) -> Vec<Question<'_>> {
-    super::questions_at(input, "questions", &["question"])
+fn questions<'v>(input: Value<'v>, a: &'v Arena) -> List<'v, Question<'v>> {
+    super::questions_at(input, "questions", &["question"], a)
 }
 
 /// The Claude Code tool whose input has the same shape as this Qwen tool.
@@ -326,18 +322,17 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
     let api_error = text
         .as_deref()
         .is_some_and(|t| t.trim_start().starts_with(API_ERROR_PREFIX));
-    let mut errors = strings_at(v, "errors");
-    match get(v, "error") {
-        Some(e) if e.into_string().is_some() => {
-            errors.push(Cow::Borrowed(e.into_string().unwrap_or("")));
-        }
-        Some(e) => {
-            if let Some(m) = cow_at(e, "message") {
-                errors.push(m);
-            }
-        }
-        None => {}
-    }
+    let error = get(v, "error").and_then(|e| match e.into_string() {
+        Some(s) => Some(Cow::Borrowed(s)),
+        None => cow_at(e, "message"),
+    });
+    let listed = arr_at(v, "errors").iter();
+    let errors = ctx.arena.list(
+        listed
+            .filter_map(|x| x.into_string().or_else(|| str_at(x, "name")))
+            .map(Cow::Borrowed)
+            .chain(error),
+    );
     let res = SessionResult {
         is_error: bool_at(v, "is_error").unwrap_or(false)
             || subtype.is_some_and(|s| s.starts_with("error"))
@@ -351,7 +346,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
         duration_api_ms: u64_at(v, "duration_api_ms"),
         cost_usd: f64_at(v, "total_cost_usd"),
         tokens: get(v, "usage").map(tokens).unwrap_or_default(),
-        model_usage: super::claude::model_usage(v),
+        model_usage: super::claude::model_usage(v, ctx.arena),
         stop_reason: cow_at(v, "stop_reason"),
         terminal_reason: cow_at(v, "terminal_reason"),
     };

@@ -979,11 +979,11 @@ fn ask_user_question_lists_questions_and_option_labels() {
         [
             Question {
                 question: "Which DB?".into(),
-                options: vec!["Postgres".into(), "SQLite".into(), "Plain".into()]
+                options: vec!["Postgres".into(), "SQLite".into(), "Plain".into()].into()
             },
             Question {
                 question: "Go?".into(),
-                options: vec![]
+                options: vec![].into()
             },
         ]
     );

@@ -33,9 +33,9 @@ use super::{Arr, J, Value, view};
 use simd_json::prelude::*;
 
 use super::claude::{self, Base};
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, u64_at};
+use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, u64_at};
 use crate::event::{
-    Event, EventKind, Level, ModelUsage, Notice, SessionResult, SessionStart, Tokens,
+    Event, EventKind, Level, List, ModelUsage, Notice, SessionResult, SessionStart, Tokens,
 };
 
 /// Line types that are session metadata (titles, undo snapshots, request
@@ -346,14 +346,14 @@ pub(crate) fn decode<'v>(
         && s.pending.is_some()
         && let Some(shape) = get(v, "shape")
     {
-        s.tools = strings_at(shape, "tools")
+        s.tools = strings_at(shape, "tools", ctx.arena)
             .iter()
             .map(ToString::to_string)
             .collect();
     }
     if ty == "cost-state" && (mine || state.sess.is_none()) {
         if let Some(s) = state.sess.as_mut() {
-            s.cost = Some(cost_state(v));
+            s.cost = Some(cost_state(v, ctx.arena));
         }
         return Ok(());
     }
@@ -964,9 +964,9 @@ fn attachment<'v>(
         && let Some(sess) = out.sess.as_deref_mut()
         && sess.pending.is_some()
     {
-        for t in strings_at(a, "addedTypes") {
-            if !sess.agents.iter().any(|x| *x == t) {
-                sess.agents.push(t.into_owned());
+        for t in &strings_at(a, "addedTypes", ctx.arena) {
+            if !sess.agents.iter().any(|x| x == t) {
+                sess.agents.push(t.to_string());
             }
         }
     }
@@ -1039,10 +1039,10 @@ fn start_event(sess: &Sess, line: u64) -> Event<'static> {
             permission_mode: o(&sess.permission_mode),
             api_key_source: None,
             tools: list(&sess.tools),
-            mcp_servers: Vec::new(),
+            mcp_servers: List::default(),
             agents: list(&sess.agents),
-            skills: Vec::new(),
-            slash_commands: Vec::new(),
+            skills: List::default(),
+            slash_commands: List::default(),
         }),
     }
 }
@@ -1148,13 +1148,13 @@ fn finish_session(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
             .clone()
             .or_else(|| last.text.clone())
             .map(Cow::Owned),
-        errors: Vec::new(),
+        errors: List::default(),
         num_turns: Some(acc.msgs.len() as u64),
         duration_ms: sess.span.duration_ms(),
         duration_api_ms: cost.as_ref().and_then(|c| c.api_ms),
         cost_usd: cost.as_ref().and_then(|c| c.usd),
         tokens,
-        model_usage: cost.map(|c| c.models).unwrap_or_default(),
+        model_usage: cost.map(|c| c.models).unwrap_or_default().into(),
         stop_reason: last.stop_reason.clone().map(Cow::Owned),
         terminal_reason: None,
         api_error_status: None,
@@ -1207,13 +1207,14 @@ fn abandoned(tree: &Tree, root: &str, from: u64) -> String {
     )
 }
 
-fn cost_state(v: Value<'_>) -> Cost {
+fn cost_state(v: Value<'_>, a: &Arena) -> Cost {
     // Held past the line, so owned.
-    let models = super::claude::model_usage(v)
-        .into_iter()
+    let models = super::claude::model_usage(v, a)
+        .iter()
         .map(|m| ModelUsage {
-            model: Cow::Owned(m.model.into_owned()),
-            ..m
+            model: Cow::Owned(m.model.to_string()),
+            tokens: m.tokens,
+            cost_usd: m.cost_usd,
         })
         .collect();
     Cost {
