@@ -690,6 +690,22 @@ impl<'a> Content<'a> {
         }
     }
 
+    /// [`Content::text`] for a decoder: unescaped into the line's arena.
+    pub(crate) fn text_in(&self, arena: &'a crate::decode::Arena) -> &'a str {
+        match &self.0 {
+            Repr::Text(Cow::Borrowed(t)) => t,
+            Repr::Text(Cow::Owned(t)) => arena.copy(t),
+            Repr::Json { body, .. } => {
+                if memchr::memchr(b'\\', body.as_bytes()).is_none() {
+                    return body;
+                }
+                let mut t = arena.text();
+                unescape_to(body, &mut t);
+                t.done()
+            }
+        }
+    }
+
     /// The JSON string body, when the text is still in that form, and
     /// whether re-escaping the text gives it back.
     pub(crate) fn json_body(&self) -> Option<(&'a str, bool)> {

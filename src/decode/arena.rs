@@ -144,9 +144,15 @@ const SPARE_STRINGS: usize = 64;
 const SPARE_CAPACITY: usize = 64 << 10;
 
 impl Spare {
-    /// A string holding `text`, from the spares when there is one.
+    /// A string holding `text`, from the spares when there is one: one
+    /// with room for it if any (so that the spares grow to what the texts
+    /// need, and then stop allocating).
     pub(crate) fn string(&mut self, text: &str) -> String {
-        let mut s = self.0.pop().unwrap_or_default();
+        let roomy = self.0.iter().position(|s| s.capacity() >= text.len());
+        let mut s = match roomy {
+            Some(i) => self.0.swap_remove(i),
+            None => self.0.pop().unwrap_or_default(),
+        };
         s.clear();
         s.push_str(text);
         s

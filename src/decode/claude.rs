@@ -572,9 +572,9 @@ pub(crate) fn user<'v>(
                         let content = get(block, "content")
                             .map(|c| self::content(c, ctx.arena))
                             .unwrap_or_default();
-                        let denied = is_error && is_denial(&content.text());
-                        let message =
-                            denied.then(|| Cow::Borrowed(ctx.arena.copy(&content.text())));
+                        let text = is_error.then(|| content.text_in(ctx.arena));
+                        let denied = text.is_some_and(is_denial);
+                        let message = text.filter(|_| denied).map(Cow::Borrowed);
                         emit(&base.event(EventKind::ToolResult(ToolResult {
                             id: id.clone(),
                             is_error,

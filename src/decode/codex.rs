@@ -136,9 +136,10 @@ pub(crate) fn decode<'v>(
     if ty == "thread.started" {
         // A new thread (concatenated logs): what the old one held back goes first.
         flush_held(state, ctx.producer, emit)?;
-        let ids: Vec<String> = state.open.keys().cloned().collect();
-        for id in ids {
-            state.close(&id);
+        for (id, open) in std::mem::take(&mut state.open) {
+            state.give(id);
+            state.give(open.name);
+            state.give(open.input);
         }
         state.forget_message();
         if let Some(id) = str_at(v, "thread_id") {

@@ -130,7 +130,7 @@ pub(crate) fn decode<'v>(
                 state.spare.give(id);
                 state.spare.give(name);
             }
-            let message = denied.then(|| Cow::Borrowed(ctx.arena.copy(&res.content.text())));
+            let message = denied.then(|| Cow::Borrowed(res.content.text_in(ctx.arena)));
             emit(&ev(EventKind::ToolResult(res)))?;
             if let Some(message) = message {
                 emit(&ev(EventKind::PermissionDenied(Denial {
@@ -159,7 +159,7 @@ pub(crate) fn decode<'v>(
             })))
         }
         "result" => {
-            let res = result(v, state.started_ms);
+            let res = result(v, state.started_ms, ctx.arena);
             emit(&ev(EventKind::Result(Box::new(res))))
         }
         _ => unknown(v, ctx, session, emit),
@@ -415,7 +415,7 @@ fn tool_result<'v>(v: Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
     )
 }
 
-fn result(v: Value<'_>, started_ms: Option<u64>) -> SessionResult<'_> {
+fn result<'v>(v: Value<'v>, started_ms: Option<u64>, a: &'v Arena) -> SessionResult<'v> {
     let outcome = str_at(v, "status");
     let err = get(v, "error").filter(|e| e.as_object().is_some());
     let err_type = err.and_then(|e| str_at(e, "type"));
@@ -433,19 +433,19 @@ fn result(v: Value<'_>, started_ms: Option<u64>) -> SessionResult<'_> {
             _ => None,
         };
     }
-    let model_usage = stats
+    let models = stats
         .and_then(|s| get(s, "models"))
-        .and_then(super::Value::as_object)
-        .map(|o| {
-            o.iter()
-                .map(|(k, m)| ModelUsage {
-                    model: Cow::Borrowed(k),
-                    tokens: tokens(m),
-                    cost_usd: None,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+        .and_then(super::Value::as_object);
+    let model_usage = a.list(
+        models
+            .iter()
+            .flat_map(super::Obj::iter)
+            .map(|(k, m)| ModelUsage {
+                model: Cow::Borrowed(k),
+                tokens: tokens(m),
+                cost_usd: None,
+            }),
+    );
     SessionResult {
         is_error,
         subtype: err_type.or(outcome).map(Cow::Borrowed),
