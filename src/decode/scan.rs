@@ -18,7 +18,7 @@
 //! an odd run of backslashes escapes (the same arithmetic as simd-json's
 //! `find_odd_backslash_sequences`); quotes that are not escaped delimit the
 //! strings. Only rare things are looked at one by one: escapes other than
-//! `\n`, `\"` and `\\`. A block without quotes inside a string (most of a
+//! `\n`, `\t`, `\"` and `\\`. A block without quotes inside a string (most of a
 //! file's text) skips the quote logic. The masks come from SSE2 compares,
 //! or AVX2 ones when the processor has it (checked at run time; the whole
 //! scan is compiled for it then, so the masks stay inlined).
@@ -158,7 +158,7 @@ impl Scan {
         }
         // Escapes other than `\n`, `\"` and `\\`, one by one.
         let mut noncanonical = 0;
-        let mut rare = escaped & body & !(m.n | m.quote | m.backslash);
+        let mut rare = escaped & body & !(m.nt | m.quote | m.backslash);
         while rare != 0 {
             let bit = rare.trailing_zeros();
             rare &= rare - 1;
@@ -206,7 +206,7 @@ impl Scan {
         if m.control != 0 {
             return false;
         }
-        let mut rare = escaped & !(m.n | m.backslash);
+        let mut rare = escaped & !(m.nt | m.backslash);
         while rare != 0 {
             let bit = rare.trailing_zeros();
             rare &= rare - 1;
@@ -346,8 +346,9 @@ struct Masks {
     backslash: u64,
     /// Bytes below 0x20.
     control: u64,
-    /// `n`, the commonest escape.
-    n: u64,
+    /// `n` or `t`, the commonest escapes (line ends; the tabs of numbered
+    /// file listings).
+    nt: u64,
 }
 
 /// The masks with SSE2, which every x86-64 processor has.
@@ -355,14 +356,16 @@ struct Masks {
 #[allow(unsafe_code)]
 fn masks(block: &[u8; 64]) -> Masks {
     use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8,
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
     };
     #[allow(clippy::cast_possible_wrap)]
     let splat = |b: u8| {
         // SAFETY: SSE2 is part of the x86-64 baseline.
         unsafe { _mm_set1_epi8(b as i8) }
     };
-    let (quote, backslash, c1f, n) = (splat(b'"'), splat(b'\\'), splat(0x1f), splat(b'n'));
+    let (quote, backslash, c1f) = (splat(b'"'), splat(b'\\'), splat(0x1f));
+    let (n, t) = (splat(b'n'), splat(b't'));
     let mut m = [0u64; 4];
     for (k, chunk) in block.chunks_exact(16).enumerate() {
         // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the
@@ -375,7 +378,7 @@ fn masks(block: &[u8; 64]) -> Masks {
                 mask(_mm_cmpeq_epi8(v, backslash)),
                 // v ≤ 0x1f exactly when min(v, 0x1f) = v.
                 mask(_mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v)),
-                mask(_mm_cmpeq_epi8(v, n)),
+                mask(_mm_or_si128(_mm_cmpeq_epi8(v, n), _mm_cmpeq_epi8(v, t))),
             ]
         };
         for (m, f) in m.iter_mut().zip(found) {
@@ -386,7 +389,7 @@ fn masks(block: &[u8; 64]) -> Masks {
         quote: m[0],
         backslash: m[1],
         control: m[2],
-        n: m[3],
+        nt: m[3],
     }
 }
 
@@ -396,11 +399,12 @@ fn masks(block: &[u8; 64]) -> Masks {
 fn masks_avx2(block: &[u8; 64]) -> Masks {
     use std::arch::x86_64::{
         __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
-        _mm256_set1_epi8,
+        _mm256_or_si256, _mm256_set1_epi8,
     };
     #[allow(clippy::cast_possible_wrap)]
     let splat = |b: u8| _mm256_set1_epi8(b as i8);
-    let (quote, backslash, c1f, n) = (splat(b'"'), splat(b'\\'), splat(0x1f), splat(b'n'));
+    let (quote, backslash, c1f) = (splat(b'"'), splat(b'\\'), splat(0x1f));
+    let (n, t) = (splat(b'n'), splat(b't'));
     let mask = |x: __m256i| u64::from(_mm256_movemask_epi8(x).cast_unsigned());
     let mut m = [0u64; 4];
     for (k, chunk) in block.chunks_exact(32).enumerate() {
@@ -413,7 +417,10 @@ fn masks_avx2(block: &[u8; 64]) -> Masks {
             mask(_mm256_cmpeq_epi8(v, backslash)),
             // v ≤ 0x1f exactly when min(v, 0x1f) = v.
             mask(_mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v)),
-            mask(_mm256_cmpeq_epi8(v, n)),
+            mask(_mm256_or_si256(
+                _mm256_cmpeq_epi8(v, n),
+                _mm256_cmpeq_epi8(v, t),
+            )),
         ];
         for (m, f) in m.iter_mut().zip(found) {
             *m |= f << (32 * k);
@@ -423,7 +430,7 @@ fn masks_avx2(block: &[u8; 64]) -> Masks {
         quote: m[0],
         backslash: m[1],
         control: m[2],
-        n: m[3],
+        nt: m[3],
     }
 }
 
@@ -439,7 +446,7 @@ fn masks_scalar(block: &[u8; 64]) -> Masks {
         quote: 0,
         backslash: 0,
         control: 0,
-        n: 0,
+        nt: 0,
     };
     for (i, &c) in block.iter().enumerate() {
         let bit = 1u64 << i;
@@ -451,7 +458,7 @@ fn masks_scalar(block: &[u8; 64]) -> Masks {
         set(&mut m.quote, c == b'"');
         set(&mut m.backslash, c == b'\\');
         set(&mut m.control, c < 0x20);
-        set(&mut m.n, c == b'n');
+        set(&mut m.nt, c == b'n' || c == b't');
     }
     m
 }
