@@ -797,18 +797,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
         "Glob" | "Grep" => {
             let pattern = str_at(input, "pattern")?;
             let (path, glob) = (str_at(input, "path"), str_at(input, "glob"));
-            if path.is_none() && glob.is_none() {
-                return Some(Cow::Borrowed(pattern));
-            }
-            let mut out = a.text();
-            out.push_str(pattern);
-            if let Some(p) = path {
-                let _ = write!(out, " in {p}");
-            }
-            if let Some(g) = glob {
-                let _ = write!(out, " ({g})");
-            }
-            Some(Cow::Borrowed(out.done()))
+            Some(super::pattern_in(pattern, path, glob, a))
         }
         "LS" => s("path"),
         "Task" | "Agent" => {

@@ -18,7 +18,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::io;
 
 use super::{J, Value, view};
@@ -336,15 +335,8 @@ pub(crate) fn key_arg<'v>(short: &str, args: Value<'v>, a: &'v Arena) -> Option<
             let pattern = str_at(args, "pattern")
                 .or_else(|| str_at(args, "globPattern"))
                 .or_else(|| str_at(args, "query"))?;
-            let mut out = a.text();
-            out.push_str(pattern);
-            if let Some(p) = str_at(args, "path").or_else(|| str_at(args, "targetDirectory")) {
-                let _ = write!(out, " in {p}");
-            }
-            if let Some(g) = str_at(args, "glob") {
-                let _ = write!(out, " ({g})");
-            }
-            Some(Cow::Borrowed(out.done()))
+            let dir = str_at(args, "path").or_else(|| str_at(args, "targetDirectory"));
+            Some(super::pattern_in(pattern, dir, str_at(args, "glob"), a))
         }
         "webSearch" => s("searchTerm").or_else(|| s("query")),
         "webFetch" => s("url"),

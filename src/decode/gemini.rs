@@ -16,7 +16,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::io;
 
 use super::{J, Value, view};
@@ -279,19 +278,7 @@ fn key_arg<'v>(name: &str, p: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
             let pattern = str_at(p, "pattern")?;
             let dir = str_at(p, "dir_path").or_else(|| str_at(p, "path"));
             let include = str_at(p, "include_pattern").or_else(|| str_at(p, "include"));
-            if dir.is_none() && include.is_none() {
-                Some(Cow::Borrowed(pattern))
-            } else {
-                let mut out = a.text();
-                out.push_str(pattern);
-                if let Some(d) = dir {
-                    let _ = write!(out, " in {d}");
-                }
-                if let Some(g) = include {
-                    let _ = write!(out, " ({g})");
-                }
-                Some(Cow::Borrowed(out.done()))
-            }
+            Some(super::pattern_in(pattern, dir, include, a))
         }
         "list_directory" => s("dir_path").or_else(|| s("path")),
         "read_many_files" => {

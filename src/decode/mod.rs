@@ -1110,6 +1110,31 @@ pub(crate) fn view(v: Value<'_>) -> J<'_> {
     }
 }
 
+/// A search's key argument: `pattern in dir (filter)`, the parts that are
+/// there (Claude's Glob and Grep, Gemini's and Cursor's search tools).
+pub(crate) fn pattern_in<'v>(
+    pattern: &'v str,
+    dir: Option<&str>,
+    filter: Option<&str>,
+    a: &'v Arena,
+) -> Cow<'v, str> {
+    if dir.is_none() && filter.is_none() {
+        return Cow::Borrowed(pattern);
+    }
+    let mut out = a.text();
+    out.push_str(pattern);
+    if let Some(d) = dir {
+        out.push_str(" in ");
+        out.push_str(d);
+    }
+    if let Some(f) = filter {
+        out.push_str(" (");
+        out.push_str(f);
+        out.push(')');
+    }
+    Cow::Borrowed(out.done())
+}
+
 /// Strings of an array (other items are skipped; `{name}` objects give their name).
 pub(crate) fn strings_at<'v>(v: Value<'v>, key: &str, a: &'v Arena) -> List<'v, Cow<'v, str>> {
     a.list(

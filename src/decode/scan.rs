@@ -351,6 +351,28 @@ struct Masks {
     nt: u64,
 }
 
+impl Masks {
+    /// Add the masks of a part of the block, `at` bytes into it.
+    #[cfg(target_arch = "x86_64")]
+    fn put(m: &mut [u64; 4], part: [u64; 4], at: usize) {
+        for (m, p) in m.iter_mut().zip(part) {
+            *m |= p << at;
+        }
+    }
+}
+
+/// In the order of the fields.
+impl From<[u64; 4]> for Masks {
+    fn from([quote, backslash, control, nt]: [u64; 4]) -> Self {
+        Masks {
+            quote,
+            backslash,
+            control,
+            nt,
+        }
+    }
+}
+
 /// The masks with SSE2, which every x86-64 processor has.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
@@ -381,16 +403,9 @@ fn masks(block: &[u8; 64]) -> Masks {
                 mask(_mm_or_si128(_mm_cmpeq_epi8(v, n), _mm_cmpeq_epi8(v, t))),
             ]
         };
-        for (m, f) in m.iter_mut().zip(found) {
-            *m |= f << (16 * k);
-        }
+        Masks::put(&mut m, found, 16 * k);
     }
-    Masks {
-        quote: m[0],
-        backslash: m[1],
-        control: m[2],
-        nt: m[3],
-    }
+    Masks::from(m)
 }
 
 /// The masks with AVX2, 32 bytes per compare.
@@ -422,16 +437,9 @@ fn masks_avx2(block: &[u8; 64]) -> Masks {
                 _mm256_cmpeq_epi8(v, t),
             )),
         ];
-        for (m, f) in m.iter_mut().zip(found) {
-            *m |= f << (32 * k);
-        }
+        Masks::put(&mut m, found, 32 * k);
     }
-    Masks {
-        quote: m[0],
-        backslash: m[1],
-        control: m[2],
-        nt: m[3],
-    }
+    Masks::from(m)
 }
 
 #[cfg(not(target_arch = "x86_64"))]
