@@ -141,7 +141,7 @@ pub(crate) struct Spare(Vec<String>);
 /// At most this many spare strings are kept…
 const SPARE_STRINGS: usize = 64;
 /// …of at most this capacity.
-const SPARE_CAPACITY: usize = 64 << 10;
+const SPARE_CAPACITY: usize = 16 << 10;
 
 impl Spare {
     /// A string holding `text`, from the spares when there is one: one

@@ -704,7 +704,7 @@ pub(crate) struct Longs<'v> {
 }
 
 /// The pool keeps at most this many strings…
-const POOLED_TEXTS: usize = 16;
+const POOLED_TEXTS: usize = 4;
 /// …of at most this capacity, so one huge line does not pin its memory.
 const POOLED_TEXT: usize = 1 << 20;
 
