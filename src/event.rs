@@ -545,7 +545,8 @@ impl<'a> JsonText<'a> {
             JsonRepr::Fields(_) => {
                 let mut out = Vec::new();
                 self.write(&mut out);
-                Cow::Owned(String::from_utf8_lossy(&out).into_owned())
+                // JSON written from valid text: UTF-8.
+                Cow::Owned(String::from_utf8(out).unwrap_or_default())
             }
         }
     }
@@ -598,9 +599,10 @@ impl Default for JsonText<'_> {
     }
 }
 
-/// `From` a text (borrowed, owned or either) for a type that holds text
-/// or a lazier form of it.
-macro_rules! from_text {
+/// For a type that holds text or a lazier form of it (`.text()` gives the
+/// text): `From` a text (borrowed, owned or either), and `Debug`,
+/// `Display` and `PartialEq<&str>` as that text.
+macro_rules! text_like {
     ($ty:ident, $text:path) => {
         impl<'a> From<Cow<'a, str>> for $ty<'a> {
             fn from(t: Cow<'a, str>) -> Self {
@@ -619,29 +621,28 @@ macro_rules! from_text {
                 $ty($text(Cow::Owned(t)))
             }
         }
+
+        impl fmt::Debug for $ty<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&self.text(), f)
+            }
+        }
+
+        impl fmt::Display for $ty<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.text())
+            }
+        }
+
+        impl PartialEq<&str> for $ty<'_> {
+            fn eq(&self, other: &&str) -> bool {
+                self.text() == *other
+            }
+        }
     };
 }
 
-from_text!(JsonText, JsonRepr::Text);
-
-/// Shown as its text.
-impl std::fmt::Debug for JsonText<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&self.text(), f)
-    }
-}
-
-impl PartialEq<&str> for JsonText<'_> {
-    fn eq(&self, other: &&str) -> bool {
-        self.text() == *other
-    }
-}
-
-impl std::fmt::Display for JsonText<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text())
-    }
-}
+text_like!(JsonText, JsonRepr::Text);
 
 /// Text that may still be in its JSON form: a long string value from the
 /// input (a tool's output, a file) that nothing has needed unescaped yet.
@@ -650,13 +651,6 @@ impl std::fmt::Display for JsonText<'_> {
 /// came. [`Content::text`] gives the text.
 #[derive(Clone, Default)]
 pub struct Content<'a>(Repr<'a>);
-
-/// Shown as its text.
-impl std::fmt::Debug for Content<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&self.text(), f)
-    }
-}
 
 #[derive(Clone)]
 enum Repr<'a> {
@@ -725,19 +719,7 @@ impl<'a> Content<'a> {
     }
 }
 
-from_text!(Content, Repr::Text);
-
-impl PartialEq<&str> for Content<'_> {
-    fn eq(&self, other: &&str) -> bool {
-        self.text() == *other
-    }
-}
-
-impl std::fmt::Display for Content<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text())
-    }
-}
+text_like!(Content, Repr::Text);
 
 /// The text of a valid JSON string body (as `decode::scan` checks them).
 pub(crate) fn unescape(body: &str) -> Cow<'_, str> {

@@ -67,14 +67,24 @@ impl Arena {
         if !s.contains('_') {
             return Cow::Borrowed(s);
         }
+        Cow::Borrowed(self.join(s.split('_'), " ").unwrap_or(s))
+    }
+
+    /// `items` joined by `sep`; `None` when there is no item (one empty
+    /// item gives `Some("")`).
+    pub(crate) fn join<'a>(
+        &'a self,
+        items: impl IntoIterator<Item = &'a str>,
+        sep: &str,
+    ) -> Option<&'a str> {
+        let mut items = items.into_iter();
         let mut t = self.text();
-        for (i, part) in s.split('_').enumerate() {
-            if i > 0 {
-                t.push(' ');
-            }
-            t.push_str(part);
+        t.push_str(items.next()?);
+        for item in items {
+            t.push_str(sep);
+            t.push_str(item);
         }
-        Cow::Borrowed(t.done())
+        Some(t.done())
     }
 
     /// `items` as an event's list, in the arena. Their strings must be
@@ -185,6 +195,9 @@ mod tests {
         assert_eq!(t.done(), "1+2!");
         assert_eq!(a.spaced("_worker_shutting__down"), " worker shutting  down");
         assert!(matches!(a.spaced("plain"), Cow::Borrowed("plain")));
+        assert_eq!(a.join(["a", "", "b"], ", "), Some("a, , b"));
+        assert_eq!(a.join([""], ", "), Some(""));
+        assert_eq!(a.join([], ", "), None);
         assert_eq!(*a.list(["x", "y"]), ["x", "y"]);
         assert!(a.list(std::iter::empty::<&str>()).is_empty());
         let grown = a.0.allocated_bytes();

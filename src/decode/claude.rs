@@ -811,10 +811,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
         "WebFetch" => s("url"),
         "WebSearch" | "web_search" | "ToolSearch" => s("query"),
         "web_fetch" => s("url"),
-        "TodoWrite" => {
-            let n = arr_at(input, "todos").len();
-            Some(text!(a, "{n} item{}", if n == 1 { "" } else { "s" }))
-        }
+        "TodoWrite" => Some(super::items(arr_at(input, "todos").len(), a)),
         "AskUserQuestion" => arr_at(input, "questions")
             .first()
             .and_then(|q| cow_at(q, "question"))
@@ -845,7 +842,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
         "Monitor" | "ScheduleWakeup" | "PushNotification" | "Workflow" => s("description")
             .or_else(|| s("name"))
             .or_else(|| s("message")),
-        n if n.starts_with("mcp__") => first_string_arg(input, a),
+        n if n.starts_with("mcp__") => super::first_scalar(input, false, a),
         _ => None,
     }
 }
@@ -855,17 +852,6 @@ fn first_line_cow(c: Cow<'_, str>) -> Cow<'_, str> {
         Cow::Borrowed(b) => Cow::Borrowed(b.lines().next().unwrap_or("")),
         Cow::Owned(o) => Cow::Owned(o.lines().next().unwrap_or("").to_string()),
     }
-}
-
-/// MCP tools have no known schema: the first scalar argument says the most.
-pub(crate) fn first_string_arg<'v>(input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
-    let obj = input.as_object()?;
-    obj.iter().find_map(|(_, v)| match view(v) {
-        J::Str(s) => Some(Cow::Borrowed(s)),
-        J::Null => None,
-        J::Scalar(n) => Some(json_in(n, a)),
-        _ => None,
-    })
 }
 
 /// Text of a content value: a string, or blocks whose text parts are joined.

@@ -33,7 +33,7 @@ use std::fmt::Write;
 use std::io;
 use std::sync::Arc;
 
-use super::{J, Value, view};
+use super::Value;
 
 use super::arena::Spare;
 use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, json_in, str_at, u64_at};
@@ -510,7 +510,7 @@ fn tool_call<'v>(
                 call.name = text!(a, "mcp__{server}__{tool}");
             }
             let args = get(item, "arguments").filter(|a| !a.is_null());
-            call.key_arg = args.and_then(|args| first_scalar(args, a));
+            call.key_arg = args.and_then(|args| super::first_scalar(args, true, a));
             call.input = match args {
                 Some(a) if a.is_object() => JsonText::value(a),
                 Some(a) => JsonText::fields(&[("arguments", Some(a))]),
@@ -526,8 +526,7 @@ fn tool_call<'v>(
         }
         "todo_list" => {
             call.todos = todos(item, a);
-            let n = call.todos.len();
-            call.key_arg = Some(text!(a, "{n} item{}", if n == 1 { "" } else { "s" }));
+            call.key_arg = Some(super::items(call.todos.len(), a));
             call.input = JsonText::fields(&[("items", get(item, "items"))]);
         }
         "collab_tool_call" => {
@@ -537,15 +536,9 @@ fn tool_call<'v>(
             call.key_arg = cow_at(item, "prompt")
                 .filter(|p| !p.trim().is_empty())
                 .or_else(|| {
-                    let mut ids = a.text();
-                    let found = arr_at(item, "receiver_thread_ids").iter();
-                    for id in found.filter_map(Value::into_string) {
-                        if !ids.is_empty() {
-                            ids.push_str(", ");
-                        }
-                        ids.push_str(id);
-                    }
-                    (!ids.is_empty()).then(|| Cow::Borrowed(ids.done()))
+                    let ids = arr_at(item, "receiver_thread_ids").iter();
+                    a.join(ids.filter_map(Value::into_string), ", ")
+                        .map(Cow::Borrowed)
                 });
             call.input = JsonText::fields(&[
                 ("tool", get(item, "tool")),
@@ -777,16 +770,6 @@ fn tokens(u: Value<'_>) -> Tokens {
         cache_read: cached,
         cache_creation: written,
     }
-}
-
-/// MCP tools have no known schema: the first scalar argument says the most.
-fn first_scalar<'v>(args: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
-    args.as_object()?.iter().find_map(|(_, v)| match view(v) {
-        J::Str(s) if !s.is_empty() => Some(Cow::Borrowed(s)),
-        J::Null | J::Str(_) => None,
-        J::Scalar(n) => Some(json_in(n, a)),
-        _ => None,
-    })
 }
 
 /// The command inside Codex's shell wrapper (`/bin/bash -lc '…'`), or the

@@ -341,10 +341,7 @@ pub(crate) fn key_arg<'v>(short: &str, args: Value<'v>, a: &'v Arena) -> Option<
         "webSearch" => s("searchTerm").or_else(|| s("query")),
         "webFetch" => s("url"),
         "semSearch" => s("query"),
-        "updateTodos" | "todo" | "todoWrite" => {
-            let n = arr_at(args, "todos").len();
-            Some(text!(a, "{n} item{}", if n == 1 { "" } else { "s" }))
-        }
+        "updateTodos" | "todo" | "todoWrite" => Some(super::items(arr_at(args, "todos").len(), a)),
         "mcp" => get(args, "args").and_then(|x| super::claude::key_arg("mcp__", x, a)),
         _ => ["path", "command", "pattern", "query", "url"]
             .iter()
@@ -507,20 +504,11 @@ fn output_text<'v>(s: Value<'v>, a: &'v Arena) -> Cow<'v, str> {
         return Cow::Borrowed("");
     }
     // MCP: `content: [{text: {text}}]` (or `[{text}]`).
-    let mut parts = a.text();
     let texts = arr_at(s, "content").iter().filter_map(|c| {
         str_at(c, "text").or_else(|| get(c, "text").and_then(|t| str_at(t, "text")))
     });
-    let mut any = false;
-    for t in texts {
-        if any {
-            parts.push('\n');
-        }
-        any = true;
-        parts.push_str(t);
-    }
-    if any {
-        return Cow::Borrowed(parts.done());
+    if let Some(parts) = a.join(texts, "\n") {
+        return Cow::Borrowed(parts);
     }
     [
         "content",

@@ -18,9 +18,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io;
 
-use super::{J, Value, view};
+use super::Value;
 
-use super::arena::{Draft, Spare};
+use super::arena::Spare;
 use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, u64_at};
 use crate::decode::content_of;
 use crate::event::{Content, JsonText, List};
@@ -281,20 +281,13 @@ fn key_arg<'v>(name: &str, p: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
             Some(super::pattern_in(pattern, dir, include, a))
         }
         "list_directory" => s("dir_path").or_else(|| s("path")),
-        "read_many_files" => {
-            let mut list = a.text();
-            strings(&mut list, p, "include");
-            if list.is_empty() {
-                strings(&mut list, p, "paths");
-            }
-            (!list.is_empty()).then(|| Cow::Borrowed(list.done()))
-        }
+        "read_many_files" => a
+            .join(strings(p, "include"), " ")
+            .or_else(|| a.join(strings(p, "paths"), " "))
+            .map(Cow::Borrowed),
         "web_fetch" => s("url").or_else(|| s("prompt")),
         "google_web_search" | "web_search" => s("query"),
-        "write_todos" => {
-            let n = arr_at(p, "todos").len();
-            Some(text!(a, "{n} item{}", if n == 1 { "" } else { "s" }))
-        }
+        "write_todos" => Some(super::items(arr_at(p, "todos").len(), a)),
         "save_memory" => s("fact"),
         "ask_user" => arr_at(p, "questions")
             .first()
@@ -330,27 +323,16 @@ fn key_arg<'v>(name: &str, p: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
         }
         "tracker_list_tasks" => s("status"),
         // MCP tools: `mcp_<server>_<tool>` (0.61), `<server>__<tool>` (older).
-        n if n.starts_with("mcp_") || n.contains("__") => super::claude::first_string_arg(p, a),
+        n if n.starts_with("mcp_") || n.contains("__") => super::first_scalar(p, false, a),
         _ => None,
     }
 }
 
-/// The string `key`, or the strings of the array `key`, space-separated.
-fn strings(out: &mut Draft<'_>, p: Value<'_>, key: &str) {
-    if let Some(J::Str(s)) = get(p, key).map(view) {
-        out.push_str(s);
-        return;
-    }
-    for (i, s) in arr_at(p, key)
-        .iter()
-        .filter_map(Value::into_string)
-        .enumerate()
-    {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(s);
-    }
+/// The string `key`, or the strings of the array `key`.
+fn strings<'v>(p: Value<'v>, key: &str) -> impl Iterator<Item = &'v str> {
+    let one = get(p, key).and_then(Value::into_string);
+    let many = arr_at(p, key).iter().filter_map(Value::into_string);
+    one.into_iter().chain(many)
 }
 
 /// The shell tool's display text when the command printed nothing and

@@ -1110,6 +1110,26 @@ pub(crate) fn view(v: Value<'_>) -> J<'_> {
     }
 }
 
+/// The key argument of a tool without a known schema (MCP tools and the
+/// like): its first scalar argument, as text; with `skip_empty`, an empty
+/// string is passed over (Codex, `OpenCode`).
+pub(crate) fn first_scalar<'v>(
+    args: Value<'v>,
+    skip_empty: bool,
+    a: &'v Arena,
+) -> Option<Cow<'v, str>> {
+    args.as_object()?.iter().find_map(|(_, v)| match view(v) {
+        J::Str(s) if !(skip_empty && s.is_empty()) => Some(Cow::Borrowed(s)),
+        J::Scalar(n) => Some(json_in(n, a)),
+        _ => None,
+    })
+}
+
+/// A todo list's key argument: `3 items`.
+pub(crate) fn items(n: usize, a: &Arena) -> Cow<'_, str> {
+    text!(a, "{n} item{}", if n == 1 { "" } else { "s" })
+}
+
 /// A search's key argument: `pattern in dir (filter)`, the parts that are
 /// there (Claude's Glob and Grep, Gemini's and Cursor's search tools).
 pub(crate) fn pattern_in<'v>(
@@ -1136,13 +1156,15 @@ pub(crate) fn pattern_in<'v>(
 }
 
 /// Strings of an array (other items are skipped; `{name}` objects give their name).
+pub(crate) fn names_at<'v>(v: Value<'v>, key: &str) -> impl Iterator<Item = &'v str> {
+    arr_at(v, key)
+        .iter()
+        .filter_map(|x| x.into_string().or_else(|| str_at(x, "name")))
+}
+
+/// [`names_at`] as an event's list.
 pub(crate) fn strings_at<'v>(v: Value<'v>, key: &str, a: &'v Arena) -> List<'v, Cow<'v, str>> {
-    a.list(
-        arr_at(v, key)
-            .iter()
-            .filter_map(|x| x.into_string().or_else(|| str_at(x, "name")))
-            .map(Cow::Borrowed),
-    )
+    a.list(names_at(v, key).map(Cow::Borrowed))
 }
 
 /// A todo list: the items of the array `key`, their text from the first of

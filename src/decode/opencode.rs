@@ -20,10 +20,12 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io;
 
-use super::{J, Value, view};
+use super::Value;
 use simd_json::prelude::*;
 
-use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, to_json, u64_at};
+use super::{
+    Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, json_in, str_at, to_json, u64_at,
+};
 use crate::decode::content_of;
 use crate::event::{Content, JsonText, List};
 use crate::event::{
@@ -479,7 +481,7 @@ fn tool_use<'v>(
         let e = st.and_then(|s| get(s, "error"));
         let text = match e {
             Some(s) if s.into_string().is_some() => Cow::Borrowed(s.into_string().unwrap_or("")),
-            Some(other) => Cow::Owned(to_json(other)),
+            Some(other) => json_in(other, a),
             None => Cow::Borrowed("tool error"),
         };
         (true, text.into())
@@ -521,7 +523,7 @@ fn tool_use<'v>(
         emit(&base.event(EventKind::PermissionDenied(Denial {
             id: Some(id),
             tool: Some(Cow::Borrowed(name)),
-            key_arg: input.and_then(|i| key_arg(name, i)),
+            key_arg: input.and_then(|i| key_arg(name, i, a)),
             message: Some(message),
         })))?;
     }
@@ -538,7 +540,7 @@ fn tool_call<'v>(
     let mut call = ToolCall {
         id,
         name: Cow::Borrowed(name),
-        key_arg: input.and_then(|i| key_arg(name, i)),
+        key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: List::default(),
         questions: List::default(),
@@ -559,7 +561,7 @@ fn tool_call<'v>(
 }
 
 /// The one argument that says what an opencode tool call does.
-fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
+fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k).filter(|v| !v.is_empty());
     match name {
         "bash" => s("command"),
@@ -568,34 +570,22 @@ fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
             .or_else(|| s("path")),
         "glob" | "grep" => {
             let pattern = str_at(input, "pattern")?;
-            let mut out = pattern.to_string();
-            if let Some(p) = str_at(input, "path").filter(|p| !p.is_empty()) {
-                let _ = write!(out, " in {p}");
-            }
-            if let Some(g) = str_at(input, "include").filter(|g| !g.is_empty()) {
-                let _ = write!(out, " ({g})");
-            }
-            if out.len() == pattern.len() {
-                Some(Cow::Borrowed(pattern))
-            } else {
-                Some(Cow::Owned(out))
-            }
+            let path = str_at(input, "path").filter(|p| !p.is_empty());
+            let include = str_at(input, "include").filter(|g| !g.is_empty());
+            Some(super::pattern_in(pattern, path, include, a))
         }
         "list" => s("path"),
         "webfetch" => s("url"),
         "websearch" | "codesearch" => s("query"),
         "todowrite" => {
             let n = arr_at(input, "todos").len();
-            Some(Cow::Owned(format!(
-                "{n} item{}",
-                if n == 1 { "" } else { "s" }
-            )))
+            Some(super::items(n, a))
         }
         "todoread" => None,
         "task" => {
             let desc = str_at(input, "description").unwrap_or("");
             match str_at(input, "subagent_type").filter(|t| !t.is_empty()) {
-                Some(t) if !desc.is_empty() => Some(Cow::Owned(format!("{t}: {desc}"))),
+                Some(t) if !desc.is_empty() => Some(text!(a, "{t}: {desc}")),
                 Some(t) => Some(Cow::Borrowed(t)),
                 None => (!desc.is_empty()).then_some(Cow::Borrowed(desc)),
             }
@@ -611,7 +601,7 @@ fn key_arg<'v>(name: &str, input: Value<'v>) -> Option<Cow<'v, str>> {
         // A call to an unknown tool: the name the model asked for.
         "invalid" => s("tool"),
         // MCP tools (`<server>_<tool>`) and anything new: the first scalar.
-        _ => first_scalar_arg(input),
+        _ => super::first_scalar(input, true, a),
     }
 }
 
@@ -627,17 +617,6 @@ fn patch_files(text: &str) -> Option<String> {
         .map(str::trim)
         .collect();
     (!files.is_empty()).then(|| files.join(", "))
-}
-
-/// Tools without a known schema: the first scalar argument says the most.
-fn first_scalar_arg(input: Value<'_>) -> Option<Cow<'_, str>> {
-    let obj = input.as_object()?;
-    obj.iter().find_map(|(_, v)| match view(v) {
-        J::Str(s) if !s.is_empty() => Some(Cow::Borrowed(s)),
-        J::Null | J::Str(_) => None,
-        J::Scalar(n) => Some(Cow::Owned(to_json(n))),
-        _ => None,
-    })
 }
 
 #[cfg(test)]

@@ -274,17 +274,9 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
         "read_file" | "write_file" | "edit" | "replace" | "zoom_image" => s("file_path")
             .or_else(|| s("absolute_path"))
             .or_else(|| s("path")),
-        "read_many_files" => {
-            let mut paths = a.text();
-            let names = arr_at(input, "paths").iter();
-            for p in names.filter_map(|x| x.into_string().or_else(|| str_at(x, "name"))) {
-                if !paths.is_empty() {
-                    paths.push_str(", ");
-                }
-                paths.push_str(p);
-            }
-            (!paths.is_empty()).then(|| Cow::Borrowed(paths.done()))
-        }
+        "read_many_files" => a
+            .join(super::names_at(input, "paths"), ", ")
+            .map(Cow::Borrowed),
         "save_memory" => s("fact"),
         "cron_delete" => s("id"),
         "lsp" => match (str_at(input, "operation"), str_at(input, "filePath")) {
@@ -326,13 +318,8 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
         Some(s) => Some(Cow::Borrowed(s)),
         None => cow_at(e, "message"),
     });
-    let listed = arr_at(v, "errors").iter();
-    let errors = ctx.arena.list(
-        listed
-            .filter_map(|x| x.into_string().or_else(|| str_at(x, "name")))
-            .map(Cow::Borrowed)
-            .chain(error),
-    );
+    let listed = super::names_at(v, "errors").map(Cow::Borrowed);
+    let errors = ctx.arena.list(listed.chain(error));
     let res = SessionResult {
         is_error: bool_at(v, "is_error").unwrap_or(false)
             || subtype.is_some_and(|s| s.starts_with("error"))
