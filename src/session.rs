@@ -91,6 +91,36 @@ impl ModelStats {
     }
 }
 
+impl ToolStats {
+    /// Add another count of the same tool.
+    fn add(&mut self, other: &ToolStats) {
+        self.calls += other.calls;
+        self.errors += other.errors;
+        self.denials += other.denials;
+        self.time += other.time;
+    }
+}
+
+/// Add per-tool counts to `into`, matched by name.
+pub(crate) fn merge_tools(into: &mut Vec<ToolStats>, from: &[ToolStats]) {
+    for t in from {
+        match into.iter_mut().find(|x| x.name == t.name) {
+            Some(x) => x.add(t),
+            None => into.push(t.clone()),
+        }
+    }
+}
+
+/// Add per-model usage to `into`, matched by model.
+pub(crate) fn merge_models(into: &mut Vec<ModelStats>, from: &[ModelStats]) {
+    for m in from {
+        match into.iter_mut().find(|x| x.model == m.model) {
+            Some(x) => x.add(m),
+            None => into.push(m.clone()),
+        }
+    }
+}
+
 /// `a + b` where `None` means "not reported": absent only when both are.
 #[must_use]
 pub fn add_opt_f64(a: Option<f64>, b: Option<f64>) -> Option<f64> {
@@ -327,23 +357,8 @@ impl Earlier {
         // Sums of what each session reports: `tokens()` and `models()` of
         // the aggregate read these.
         a.total_result_tokens.add(&s.tokens());
-        for m in s.models() {
-            match a.message_models.iter_mut().find(|x| x.model == m.model) {
-                Some(x) => x.add(m),
-                None => a.message_models.push(m.clone()),
-            }
-        }
-        for t in &s.tools {
-            match a.tools.iter_mut().find(|x| x.name == t.name) {
-                Some(x) => {
-                    x.calls += t.calls;
-                    x.errors += t.errors;
-                    x.denials += t.denials;
-                    x.time += t.time;
-                }
-                None => a.tools.push(t.clone()),
-            }
-        }
+        merge_models(&mut a.message_models, s.models());
+        merge_tools(&mut a.tools, &s.tools);
     }
 }
 

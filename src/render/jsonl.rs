@@ -371,9 +371,6 @@ impl<'b> Obj<'b> {
         }
     }
 
-    /// Embed text that is already JSON: the decoders only put valid JSON
-    /// here (a re-encoded value, or a line that parsed), so it is copied,
-    /// made terminal-safe by [`push_safe_json`].
     /// A JSON value, written in place (characters a terminal must not get
     /// raw escaped, as [`push_safe_json`] does).
     fn json(&mut self, k: &str, v: &JsonText<'_>) {
@@ -389,6 +386,9 @@ impl<'b> Obj<'b> {
         }
     }
 
+    /// Embed text that is already JSON: the decoders only put valid JSON
+    /// here (a re-encoded value, or a line that parsed), so it is copied,
+    /// made terminal-safe by [`push_safe_json`].
     fn raw(&mut self, k: &str, json: &str) {
         self.key(k);
         let t = json.trim();

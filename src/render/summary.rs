@@ -22,6 +22,7 @@ use super::{Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{Event, Tokens};
 use crate::session::{
     ModelStats, Outcome, Session, SessionSummary, ToolStats, add_opt_f64, add_opt_u64,
+    merge_models, merge_tools,
 };
 
 /// Version of the `summary-json` object (its `v` field).
@@ -252,23 +253,8 @@ impl Summary {
             total.tool_errors += one.tool_errors;
             total.denials += one.denials;
             total.unanswered += one.unanswered;
-            for t in &one.tools {
-                match tools.iter_mut().find(|x| x.name == t.name) {
-                    Some(x) => {
-                        x.calls += t.calls;
-                        x.errors += t.errors;
-                        x.denials += t.denials;
-                        x.time += t.time;
-                    }
-                    None => tools.push(t.clone()),
-                }
-            }
-            for m in one.models() {
-                match models.iter_mut().find(|x| x.model == m.model) {
-                    Some(x) => x.add(m),
-                    None => models.push(m.clone()),
-                }
-            }
+            merge_tools(&mut tools, &one.tools);
+            merge_models(&mut models, one.models());
         }
         let same = |f: &dyn Fn(&SessionSummary) -> Option<String>| -> Option<String> {
             let first = f(sessions.first()?);
