@@ -214,12 +214,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
                 None => Some(pattern),
             }
         }
-        "Task" => s("description").or_else(|| {
-            s("prompt").map(|p| match p {
-                Cow::Borrowed(b) => Cow::Borrowed(b.lines().next().unwrap_or("")),
-                Cow::Owned(o) => Cow::Owned(o.lines().next().unwrap_or("").to_string()),
-            })
-        }),
+        "Task" => s("description").or_else(|| super::first_line_at(input, "prompt")),
         "oracle" => s("task"),
         "finder" | "codebase_search_agent" | "librarian" | "web_search" | "find_thread" => {
             s("query")

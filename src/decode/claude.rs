@@ -825,7 +825,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
             _ => None,
         },
         "SlashCommand" => s("command"),
-        "ExitPlanMode" | "exit_plan_mode" => s("plan").map(|p| first_line_cow(p)),
+        "ExitPlanMode" | "exit_plan_mode" => super::first_line_at(input, "plan"),
         "ListMcpResourcesTool" => s("server"),
         "ReadMcpResourceTool" => s("uri"),
         "TaskCreate" => s("subject").or_else(|| s("description")),
@@ -844,13 +844,6 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
             .or_else(|| s("message")),
         n if n.starts_with("mcp__") => super::first_scalar(input, false, a),
         _ => None,
-    }
-}
-
-fn first_line_cow(c: Cow<'_, str>) -> Cow<'_, str> {
-    match c {
-        Cow::Borrowed(b) => Cow::Borrowed(b.lines().next().unwrap_or("")),
-        Cow::Owned(o) => Cow::Owned(o.lines().next().unwrap_or("").to_string()),
     }
 }
 

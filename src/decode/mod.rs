@@ -1125,6 +1125,11 @@ pub(crate) fn first_scalar<'v>(
     })
 }
 
+/// The first line of the string `key` (a plan, a prompt).
+pub(crate) fn first_line_at<'v>(v: Value<'v>, key: &str) -> Option<Cow<'v, str>> {
+    str_at(v, key).map(|s| Cow::Borrowed(s.lines().next().unwrap_or("")))
+}
+
 /// A todo list's key argument: `3 items`.
 pub(crate) fn items(n: usize, a: &Arena) -> Cow<'_, str> {
     text!(a, "{n} item{}", if n == 1 { "" } else { "s" })
