@@ -226,44 +226,32 @@ pub fn generate(kind: Generate) -> Vec<u8> {
     out
 }
 
-/// The producer named by `--from`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum From {
-    /// Detect it.
-    Auto,
-    /// Claude Code `-p --output-format stream-json --verbose`.
-    Claude,
-    /// Claude Code saved transcripts (`~/.claude/projects/…/<session>.jsonl`).
-    ClaudeTranscript,
-    /// Codex `exec --json`.
-    Codex,
-    /// Gemini CLI `--output-format stream-json`.
-    Gemini,
-    /// `OpenCode` `run --format json`.
-    Opencode,
-    /// Qwen Code `--output-format stream-json`.
-    Qwen,
-    /// Amp `--stream-json`.
-    Amp,
-    /// Cursor Agent `--output-format stream-json`.
-    Cursor,
-}
+/// The value of `--from`: `auto` or a producer, named and described by
+/// the producer registry (so a new producer needs no line here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProducerArg(pub Option<Producer>);
 
-impl From {
-    /// The producer, or `None` for `auto`.
-    #[must_use]
-    pub fn producer(self) -> Option<Producer> {
-        match self {
-            From::Auto => None,
-            From::Claude => Some(Producer::Claude),
-            From::ClaudeTranscript => Some(Producer::ClaudeTranscript),
-            From::Codex => Some(Producer::Codex),
-            From::Gemini => Some(Producer::Gemini),
-            From::Opencode => Some(Producer::OpenCode),
-            From::Qwen => Some(Producer::Qwen),
-            From::Amp => Some(Producer::Amp),
-            From::Cursor => Some(Producer::Cursor),
-        }
+/// `auto`, then every producer in the documented order.
+const PRODUCER_ARGS: [ProducerArg; Producer::ALL.len() + 1] = {
+    let mut args = [ProducerArg(None); Producer::ALL.len() + 1];
+    let mut i = 0;
+    while i < Producer::ALL.len() {
+        args[i + 1] = ProducerArg(Some(Producer::ALL[i]));
+        i += 1;
+    }
+    args
+};
+
+impl ValueEnum for ProducerArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &PRODUCER_ARGS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(match self.0 {
+            None => clap::builder::PossibleValue::new("auto").help("Detect it"),
+            Some(p) => clap::builder::PossibleValue::new(p.name()).help(p.invocation()),
+        })
     }
 }
 
@@ -377,8 +365,8 @@ pub struct Cli {
 
     /// Which agent printed the input; `auto` detects it for each input from its first
     /// recognisable line.
-    #[arg(long, value_enum, default_value_t = From::Auto, value_name = "PRODUCER", help_heading = "Input")]
-    pub from: From,
+    #[arg(long, value_enum, default_value_t = ProducerArg(None), value_name = "PRODUCER", help_heading = "Input")]
+    pub from: ProducerArg,
 
     /// Skip lines longer than this many bytes (suffixes K, M, G), reporting them.
     ///
@@ -539,7 +527,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         color_stdout: color_stdout && matches!(cli.format, Format::Pretty | Format::Summary),
         color_stderr,
         mirror_errors: !env.stdout_tty,
-        from: cli.from.producer(),
+        from: cli.from.0,
         follow: cli.follow,
         max_line_bytes: cli.max_line_bytes,
         max_lines: cli.max_lines,

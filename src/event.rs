@@ -90,25 +90,30 @@ impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for List<'_, T> {
 }
 
 /// Which agent CLI printed the stream.
+///
+/// Each producer is one module in `decode/` and one entry in its registry
+/// (`decode/registry.rs`), which gives the names ([`Producer::name`],
+/// [`Producer::label`]) and decides detection. The variants are declared in
+/// the registry's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Producer {
-    /// Claude Code `--output-format stream-json --verbose`.
-    Claude,
     /// Claude Code's saved session transcripts (`~/.claude/projects/…/<session>.jsonl`).
     ClaudeTranscript,
     /// `OpenAI` Codex `codex exec --json`.
     Codex,
-    /// Google Gemini CLI `--output-format stream-json`.
-    Gemini,
     /// `OpenCode` `opencode run --format json`.
     OpenCode,
+    /// Google Gemini CLI `--output-format stream-json`.
+    Gemini,
     /// Qwen Code `--output-format stream-json`.
     Qwen,
-    /// Amp `--execute … --stream-json`.
-    Amp,
+    /// Claude Code `--output-format stream-json --verbose`.
+    Claude,
     /// Cursor Agent `--output-format stream-json`.
     Cursor,
+    /// Amp `--execute … --stream-json`.
+    Amp,
 }
 
 impl Producer {
@@ -123,48 +128,6 @@ impl Producer {
         Producer::Amp,
         Producer::Cursor,
     ];
-
-    /// The stable name used in JSONL (`"producer"`) and on the command line.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Producer::Claude => "claude",
-            Producer::ClaudeTranscript => "claude-transcript",
-            Producer::Codex => "codex",
-            Producer::Gemini => "gemini",
-            Producer::OpenCode => "opencode",
-            Producer::Qwen => "qwen",
-            Producer::Amp => "amp",
-            Producer::Cursor => "cursor",
-        }
-    }
-
-    /// The product's name, for people.
-    #[must_use]
-    pub fn label(self) -> &'static str {
-        match self {
-            Producer::Claude => "Claude Code",
-            Producer::ClaudeTranscript => "Claude Code transcript",
-            Producer::Codex => "Codex",
-            Producer::Gemini => "Gemini CLI",
-            Producer::OpenCode => "OpenCode",
-            Producer::Qwen => "Qwen Code",
-            Producer::Amp => "Amp",
-            Producer::Cursor => "Cursor Agent",
-        }
-    }
-
-    /// Parse a name written by [`Producer::name`].
-    #[must_use]
-    pub fn from_name(s: &str) -> Option<Producer> {
-        Producer::ALL.into_iter().find(|p| p.name() == s)
-    }
-}
-
-impl fmt::Display for Producer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// One normalized event. A single input line can yield several.
@@ -515,20 +478,20 @@ pub struct JsonText<'a>(JsonRepr<'a>);
 #[derive(Clone)]
 enum JsonRepr<'a> {
     Text(Cow<'a, str>),
-    Value(crate::decode::Value<'a>),
+    Value(crate::json::Value<'a>),
     /// An object of these fields (the missing ones left out).
-    Fields([(&'static str, Option<crate::decode::Value<'a>>); 4]),
+    Fields([(&'static str, Option<crate::json::Value<'a>>); 4]),
 }
 
 impl<'a> JsonText<'a> {
     /// A parsed value, written when asked.
-    pub(crate) fn value(v: crate::decode::Value<'a>) -> Self {
+    pub(crate) fn value(v: crate::json::Value<'a>) -> Self {
         JsonText(JsonRepr::Value(v))
     }
 
     /// An object of up to four fields, written when asked; a field whose
     /// value is `None` is left out.
-    pub(crate) fn fields(fields: &[(&'static str, Option<crate::decode::Value<'a>>)]) -> Self {
+    pub(crate) fn fields(fields: &[(&'static str, Option<crate::json::Value<'a>>)]) -> Self {
         let mut f = [("", None); 4];
         for (slot, field) in f.iter_mut().zip(fields) {
             *slot = *field;
@@ -670,7 +633,7 @@ impl Default for Repr<'_> {
 }
 
 impl<'a> Content<'a> {
-    /// A JSON string body that `decode::scan` checked.
+    /// A JSON string body that `json::scan` checked.
     pub(crate) fn json(body: &'a str, canonical: bool) -> Self {
         Content(Repr::Json { body, canonical })
     }
@@ -680,12 +643,12 @@ impl<'a> Content<'a> {
     pub fn text(&self) -> Cow<'_, str> {
         match &self.0 {
             Repr::Text(t) => Cow::Borrowed(t),
-            Repr::Json { body, .. } => unescape(body),
+            Repr::Json { body, .. } => crate::json::escape::unescape(body),
         }
     }
 
     /// [`Content::text`] for a decoder: unescaped into the line's arena.
-    pub(crate) fn text_in(&self, arena: &'a crate::decode::Arena) -> &'a str {
+    pub(crate) fn text_in(&self, arena: &'a crate::json::Arena) -> &'a str {
         match &self.0 {
             Repr::Text(Cow::Borrowed(t)) => t,
             Repr::Text(Cow::Owned(t)) => arena.copy(t),
@@ -694,7 +657,7 @@ impl<'a> Content<'a> {
                     return body;
                 }
                 let mut t = arena.text();
-                unescape_to(body, &mut t);
+                crate::json::escape::unescape_to(body, &mut t);
                 t.done()
             }
         }
@@ -714,56 +677,12 @@ impl<'a> Content<'a> {
     pub fn into_owned(self) -> Content<'static> {
         Content(Repr::Text(Cow::Owned(match self.0 {
             Repr::Text(t) => t.into_owned(),
-            Repr::Json { body, .. } => unescape(body).into_owned(),
+            Repr::Json { body, .. } => crate::json::escape::unescape(body).into_owned(),
         })))
     }
 }
 
 text_like!(Content, Repr::Text);
-
-/// The text of a valid JSON string body (as `decode::scan` checks them).
-pub(crate) fn unescape(body: &str) -> Cow<'_, str> {
-    if memchr::memchr(b'\\', body.as_bytes()).is_none() {
-        return Cow::Borrowed(body);
-    }
-    let mut out = String::with_capacity(body.len());
-    unescape_to(body, &mut out);
-    Cow::Owned(out)
-}
-
-/// [`unescape`] into `out`.
-pub(crate) fn unescape_to(body: &str, out: &mut impl fmt::Write) {
-    let b = body.as_bytes();
-    let Some(first) = memchr::memchr(b'\\', b) else {
-        let _ = out.write_str(body);
-        return;
-    };
-    let mut done = 0;
-    let mut next = Some(first);
-    while let Some(at) = next {
-        let _ = out.write_str(&body[done..at]);
-        let (c, len) = match b.get(at + 1) {
-            Some(b'n') => ('\n', 2),
-            Some(b't') => ('\t', 2),
-            Some(b'r') => ('\r', 2),
-            Some(b'b') => ('\u{8}', 2),
-            Some(b'f') => ('\u{c}', 2),
-            Some(b'u') => {
-                let cp = body
-                    .get(at + 2..at + 6)
-                    .and_then(|h| u32::from_str_radix(h, 16).ok())
-                    .and_then(char::from_u32);
-                (cp.unwrap_or('\u{fffd}'), 6)
-            }
-            Some(&c) => (char::from(c), 2),
-            None => ('\\', 1),
-        };
-        let _ = out.write_char(c);
-        done = (at + len).min(b.len());
-        next = memchr::memchr(b'\\', &b[done..]).map(|p| done + p);
-    }
-    let _ = out.write_str(&body[done..]);
-}
 
 /// A permission denial.
 #[derive(Clone, Debug)]

@@ -40,6 +40,7 @@ pub mod error;
 pub mod event;
 pub mod filter;
 pub mod input;
+mod json;
 pub mod render;
 pub mod run;
 pub mod session;

@@ -7,7 +7,7 @@
 //!   the push API (`Feeder`, fed in random chunks) gives the same events;
 //! - every JSONL line parses back, and reading our JSONL again gives the
 //!   same events;
-//! - sparing long strings the parser (`decode::scan`, here every string
+//! - sparing long strings the parser (`json::scan`, here every string
 //!   value) changes no event;
 //! - nothing on stdout or stderr (pretty, diagnostics, mirrored errors; with
 //!   colour on and off) carries a control character, a C1 control or a bidi

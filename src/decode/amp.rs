@@ -15,14 +15,15 @@ use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::io;
 
-use super::{J, Value, view};
-
-use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, u64_at};
+use super::claude::event;
+use super::registry::{Evidence, Format, Stream, has, is_init};
+use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
-    Denial, Event, EventKind, List, Role, SessionResult, Text, Thinking, Tokens, ToolCall, Unknown,
-    Usage,
+    Denial, Event, EventKind, List, Producer, Role, SessionResult, Text, Thinking, Tokens,
+    ToolCall, Unknown, Usage,
 };
+use crate::json::{Arena, J, Value, arr_at, bool_at, cow_at, get, str_at, u64_at, view};
 
 /// How many message ids to remember for counting usage once per message.
 const RECENT_MESSAGES: usize = 32;
@@ -39,6 +40,62 @@ pub(crate) struct State {
     /// Text of the failed tool results (id → content): the explanation of
     /// a denial listed in the result.
     failed: HashMap<String, String>,
+}
+
+/// Amp `--execute … --stream-json` (the registry's entry).
+pub(crate) struct Amp;
+
+impl Format for Amp {
+    fn producer(&self) -> Producer {
+        Producer::Amp
+    }
+
+    fn name(&self) -> &'static str {
+        "amp"
+    }
+
+    fn label(&self) -> &'static str {
+        "Amp"
+    }
+
+    fn invocation(&self) -> &'static str {
+        "Amp `--stream-json`"
+    }
+
+    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+        let ty = str_at(v, "type")?;
+        // Amp's thread ids.
+        let thread = str_at(v, "session_id").is_some_and(|s| s.starts_with("T-"));
+        if is_init(v) {
+            let amp_init = has(v, "cwd")
+                && has(v, "tools")
+                && has(v, "mcp_servers")
+                && !has(v, "model")
+                && !has(v, "uuid");
+            // The thread id also when the init has grown a field the shape
+            // above does not expect.
+            return (amp_init || thread).then_some(Evidence::Init);
+        }
+        if matches!(ty, "assistant" | "user" | "result") && thread {
+            return Some(Evidence::Session);
+        }
+        (ty == "result" && get(v, "error").is_some_and(|e| e.into_string().is_some()))
+            .then_some(Evidence::Hint)
+    }
+
+    fn opens(&self, v: Value<'_>) -> bool {
+        is_init(v)
+    }
+
+    fn stream(&self) -> Box<dyn Stream> {
+        Box::<State>::default()
+    }
+}
+
+impl Stream for State {
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+        decode(v, ctx, self, emit)
+    }
 }
 
 pub(crate) fn decode<'v>(
@@ -63,22 +120,6 @@ pub(crate) fn decode<'v>(
         }
         // `system`/`init` and whatever else Claude-like.
         _ => super::claude::decode(v, ctx, &mut state.claude, emit),
-    }
-}
-
-/// End of input.
-#[allow(clippy::unnecessary_wraps)] // one signature for every producer
-pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()> {
-    Ok(())
-}
-
-fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
-    Event {
-        producer: ctx.producer,
-        line: ctx.line,
-        session: cow_at(v, "session_id"),
-        parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),
-        kind,
     }
 }
 
@@ -191,7 +232,9 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
         key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: match (name, input) {
-            ("todo_write" | "TodoWrite", Some(i)) => super::todos_at(i, "todos", &["content"], a),
+            ("todo_write" | "TodoWrite", Some(i)) => {
+                super::args::todos_at(i, "todos", &["content"], a)
+            }
             _ => List::default(),
         },
         questions: List::default(),
@@ -214,7 +257,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
                 None => Some(pattern),
             }
         }
-        "Task" => s("description").or_else(|| super::first_line_at(input, "prompt")),
+        "Task" => s("description").or_else(|| super::args::first_line_at(input, "prompt")),
         "oracle" => s("task"),
         "finder" | "codebase_search_agent" | "librarian" | "web_search" | "find_thread" => {
             s("query")

@@ -10,17 +10,17 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 
-use super::{Arr, J, Value, view};
-
-use super::{
-    Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, json_in, str_at, strings_at, u64_at,
-};
-use crate::decode::content_of;
+use super::args::{content_of, json_in, list, strings_at};
+use super::registry::{Evidence, Format, Stream, has, is_init};
+use super::{Ctx, Emit};
 use crate::event::{Content, JsonText};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, List, McpServer, ModelUsage, Notice,
     Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult,
     Unknown, Usage,
+};
+use crate::json::{
+    Arena, Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at, view,
 };
 
 /// How many recent message ids to remember. Lines of one message are
@@ -53,6 +53,19 @@ impl State {
     }
 }
 
+/// An event of a line in Claude's shape, as the producers that print it
+/// (Qwen, Amp) build theirs: session from `session_id`, parent from
+/// `parent_tool_use_id`.
+pub(crate) fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
+    Event {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: cow_at(v, "session_id"),
+        parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),
+        kind,
+    }
+}
+
 pub(crate) struct Base<'v> {
     pub(crate) producer: Producer,
     pub(crate) line: u64,
@@ -69,6 +82,70 @@ impl<'v> Base<'v> {
             parent: self.parent.clone(),
             kind,
         }
+    }
+}
+
+/// Claude stream-json types no other producer prints.
+const CLAUDE_TYPES: [&str; 12] = [
+    "stream_event",
+    "tool_progress",
+    "tool_use_summary",
+    "auth_status",
+    "rate_limit_event",
+    "prompt_suggestion",
+    "active_goal",
+    "conversation_reset",
+    "keep_alive",
+    "control_request",
+    "control_response",
+    "control_cancel_request",
+];
+
+/// Claude Code `--output-format stream-json --verbose` (the registry's entry).
+pub(crate) struct Claude;
+
+impl Format for Claude {
+    fn producer(&self) -> Producer {
+        Producer::Claude
+    }
+
+    fn name(&self) -> &'static str {
+        "claude"
+    }
+
+    fn label(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn invocation(&self) -> &'static str {
+        "Claude Code `-p --output-format stream-json --verbose`"
+    }
+
+    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+        let ty = str_at(v, "type")?;
+        if is_init(v) && has(v, "claude_code_version") {
+            return Some(Evidence::Init);
+        }
+        // Any other init (an older Claude Code has no version field), its
+        // own types, and any other system line.
+        if ty == "system" || CLAUDE_TYPES.contains(&ty) {
+            return Some(Evidence::Family);
+        }
+        (ty == "result" && has(v, "total_cost_usd")).then_some(Evidence::Hint)
+    }
+
+    fn opens(&self, v: Value<'_>) -> bool {
+        is_init(v)
+    }
+
+    fn stream(&self) -> Box<dyn Stream> {
+        Box::<State>::default()
+    }
+}
+
+impl Stream for State {
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+        decode(v, ctx, self, emit)
     }
 }
 
@@ -412,10 +489,13 @@ fn init<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
 
 /// The MCP servers of an `init` line (Claude's and Qwen's).
 pub(crate) fn mcp_servers<'v>(v: Value<'v>, a: &'v Arena) -> List<'v, McpServer<'v>> {
-    a.list(arr_at(v, "mcp_servers").iter().map(|s| McpServer {
-        name: cow_at(s, "name").unwrap_or(Cow::Borrowed("?")),
-        status: cow_at(s, "status").unwrap_or(Cow::Borrowed("unknown")),
-    }))
+    list(
+        a,
+        arr_at(v, "mcp_servers").iter().map(|s| McpServer {
+            name: cow_at(s, "name").unwrap_or(Cow::Borrowed("?")),
+            status: cow_at(s, "status").unwrap_or(Cow::Borrowed("unknown")),
+        }),
+    )
 }
 
 pub(crate) fn assistant<'v>(
@@ -676,16 +756,19 @@ pub(crate) fn model_usage<'v>(v: Value<'v>, a: &'v Arena) -> List<'v, ModelUsage
     let Some(o) = get(v, "modelUsage").and_then(super::Value::as_object) else {
         return List::default();
     };
-    a.list(o.iter().map(|(k, u)| ModelUsage {
-        model: Cow::Borrowed(k),
-        tokens: Tokens {
-            input: u64_at(u, "inputTokens"),
-            output: u64_at(u, "outputTokens"),
-            cache_read: u64_at(u, "cacheReadInputTokens"),
-            cache_creation: u64_at(u, "cacheCreationInputTokens"),
-        },
-        cost_usd: f64_at(u, "costUSD"),
-    }))
+    list(
+        a,
+        o.iter().map(|(k, u)| ModelUsage {
+            model: Cow::Borrowed(k),
+            tokens: Tokens {
+                input: u64_at(u, "inputTokens"),
+                output: u64_at(u, "outputTokens"),
+                cache_read: u64_at(u, "cacheReadInputTokens"),
+                cache_creation: u64_at(u, "cacheCreationInputTokens"),
+            },
+            cost_usd: f64_at(u, "costUSD"),
+        }),
+    )
 }
 
 fn stream_event<'v>(
@@ -699,7 +782,7 @@ fn stream_event<'v>(
         return unknown(base, ctx, "stream_event", None, emit);
     };
     let [ty, index, delta, block] = ev.fields(["type", "index", "delta", "content_block"]);
-    let index = index.and_then(super::u64_of);
+    let index = index.and_then(crate::json::u64_of);
     let Some(ty) = ty.and_then(Value::into_string) else {
         return unknown(base, ctx, "stream_event", None, emit);
     };
@@ -771,10 +854,10 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
     if let Some(input) = input {
         match name {
             "TodoWrite" => {
-                call.todos = super::todos_at(input, "todos", &["content", "subject"], a);
+                call.todos = super::args::todos_at(input, "todos", &["content", "subject"], a);
             }
             "AskUserQuestion" => {
-                call.questions = super::questions_at(input, "questions", &["question"], a);
+                call.questions = super::args::questions_at(input, "questions", &["question"], a);
             }
             _ => {}
         }
@@ -797,7 +880,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
         "Glob" | "Grep" => {
             let pattern = str_at(input, "pattern")?;
             let (path, glob) = (str_at(input, "path"), str_at(input, "glob"));
-            Some(super::pattern_in(pattern, path, glob, a))
+            Some(super::args::pattern_in(pattern, path, glob, a))
         }
         "LS" => s("path"),
         "Task" | "Agent" => {
@@ -811,7 +894,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
         "WebFetch" => s("url"),
         "WebSearch" | "web_search" | "ToolSearch" => s("query"),
         "web_fetch" => s("url"),
-        "TodoWrite" => Some(super::items(arr_at(input, "todos").len(), a)),
+        "TodoWrite" => Some(super::args::items(arr_at(input, "todos").len(), a)),
         "AskUserQuestion" => arr_at(input, "questions")
             .first()
             .and_then(|q| cow_at(q, "question"))
@@ -825,7 +908,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
             _ => None,
         },
         "SlashCommand" => s("command"),
-        "ExitPlanMode" | "exit_plan_mode" => super::first_line_at(input, "plan"),
+        "ExitPlanMode" | "exit_plan_mode" => super::args::first_line_at(input, "plan"),
         "ListMcpResourcesTool" => s("server"),
         "ReadMcpResourceTool" => s("uri"),
         "TaskCreate" => s("subject").or_else(|| s("description")),
@@ -842,7 +925,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
         "Monitor" | "ScheduleWakeup" | "PushNotification" | "Workflow" => s("description")
             .or_else(|| s("name"))
             .or_else(|| s("message")),
-        n if n.starts_with("mcp__") => super::first_scalar(input, false, a),
+        n if n.starts_with("mcp__") => super::args::first_scalar(input, false, a),
         _ => None,
     }
 }
@@ -911,3 +994,6 @@ pub(crate) fn content_text<'v>(c: Value<'v>, a: &'v Arena) -> Cow<'v, str> {
         J::Obj | J::Scalar(_) => json_in(c, a),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -33,16 +33,15 @@ use std::fmt::Write;
 use std::io;
 use std::sync::Arc;
 
-use super::Value;
-
-use super::arena::Spare;
-use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, json_in, str_at, u64_at};
-use crate::decode::content_of;
+use super::args::{content_of, json_in, list};
+use super::registry::{Evidence, Format, Stream};
+use super::{Ctx, Emit};
 use crate::event::{Content, JsonText};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, List, Notice, Producer, Role, SessionResult,
     SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown,
 };
+use crate::json::{Arena, Spare, Value, arr_at, bool_at, cow_at, get, str_at, u64_at};
 
 /// Per-stream state.
 #[derive(Default)]
@@ -126,6 +125,57 @@ impl Base {
     }
 }
 
+/// `codex exec --json` (the registry's entry).
+pub(crate) struct Codex;
+
+impl Format for Codex {
+    fn producer(&self) -> Producer {
+        Producer::Codex
+    }
+
+    fn name(&self) -> &'static str {
+        "codex"
+    }
+
+    fn label(&self) -> &'static str {
+        "Codex"
+    }
+
+    fn invocation(&self) -> &'static str {
+        "Codex `exec --json`"
+    }
+
+    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+        // Dotted types (`thread.started`, `item.completed`…), and a bare
+        // `{type: error, message}`.
+        let ty = str_at(v, "type")?;
+        let bare_error = || {
+            ty == "error"
+                && v.as_object()
+                    .is_some_and(|o| o.keys().all(|k| k == "type" || k == "message"))
+        };
+        (ty.contains('.') || ty == "request_user_input" || bare_error()).then_some(Evidence::Type)
+    }
+
+    fn opens(&self, v: Value<'_>) -> bool {
+        str_at(v, "type") == Some("thread.started")
+    }
+
+    fn stream(&self) -> Box<dyn Stream> {
+        Box::<State>::default()
+    }
+}
+
+impl Stream for State {
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+        decode(v, ctx, self, emit)
+    }
+
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        finish(self, emit)
+    }
+}
+
 pub(crate) fn decode<'v>(
     v: Value<'v>,
     ctx: &Ctx<'v>,
@@ -181,7 +231,8 @@ pub(crate) fn decode<'v>(
             text: cow_at(v, "delta").unwrap_or_default(),
         }))),
         "request_user_input" => {
-            let questions = super::questions_at(v, "questions", &["question", "header"], ctx.arena);
+            let questions =
+                super::args::questions_at(v, "questions", &["question", "header"], ctx.arena);
             let key_arg = questions.first().map(|q| q.question.clone());
             emit(
                 &base.event(EventKind::ToolCall(ToolCall {
@@ -510,7 +561,7 @@ fn tool_call<'v>(
                 call.name = text!(a, "mcp__{server}__{tool}");
             }
             let args = get(item, "arguments").filter(|a| !a.is_null());
-            call.key_arg = args.and_then(|args| super::first_scalar(args, true, a));
+            call.key_arg = args.and_then(|args| super::args::first_scalar(args, true, a));
             call.input = match args {
                 Some(a) if a.is_object() => JsonText::value(a),
                 Some(a) => JsonText::fields(&[("arguments", Some(a))]),
@@ -526,7 +577,7 @@ fn tool_call<'v>(
         }
         "todo_list" => {
             call.todos = todos(item, a);
-            call.key_arg = Some(super::items(call.todos.len(), a));
+            call.key_arg = Some(super::args::items(call.todos.len(), a));
             call.input = JsonText::fields(&[("items", get(item, "items"))]);
         }
         "collab_tool_call" => {
@@ -721,8 +772,9 @@ fn search_summary<'v>(item: Value<'v>, a: &'v Arena) -> Cow<'v, str> {
 
 /// A todo list's items (`{text, completed}`; plan steps `{step, status}` too).
 fn todos<'v>(item: Value<'v>, a: &'v Arena) -> List<'v, Todo<'v>> {
-    a.list(arr_at(item, "items").iter().map(|t| {
-        Todo {
+    list(
+        a,
+        arr_at(item, "items").iter().map(|t| Todo {
             content: cow_at(t, "text")
                 .or_else(|| cow_at(t, "step"))
                 .unwrap_or_default(),
@@ -731,8 +783,8 @@ fn todos<'v>(item: Value<'v>, a: &'v Arena) -> List<'v, Todo<'v>> {
                 Some(false) => Cow::Borrowed("pending"),
                 None => cow_at(t, "status").unwrap_or(Cow::Borrowed("pending")),
             },
-        }
-    }))
+        }),
+    )
 }
 
 /// `2/5 done`.

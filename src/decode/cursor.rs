@@ -20,14 +20,15 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io;
 
-use super::{J, Value, view};
-
-use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, json_in, str_at, u64_at};
+use super::args::json_in;
+use super::registry::{Evidence, Format, Stream, has, is_init};
+use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, List, Producer, Role, SessionResult, Text,
     Thinking, Tokens, ToolCall, ToolResult, Unknown,
 };
+use crate::json::{Arena, J, Value, arr_at, bool_at, cow_at, get, str_at, u64_at, view};
 
 /// Per-stream state.
 #[derive(Default)]
@@ -80,6 +81,64 @@ impl Pending {
             return None;
         }
         Some(std::mem::take(self))
+    }
+}
+
+/// Cursor Agent `--output-format stream-json` (the registry's entry).
+pub(crate) struct Cursor;
+
+impl Format for Cursor {
+    fn producer(&self) -> Producer {
+        Producer::Cursor
+    }
+
+    fn name(&self) -> &'static str {
+        "cursor"
+    }
+
+    fn label(&self) -> &'static str {
+        "Cursor Agent"
+    }
+
+    fn invocation(&self) -> &'static str {
+        "Cursor Agent `--output-format stream-json`"
+    }
+
+    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+        let ty = str_at(v, "type")?;
+        if ty == "tool_call"
+            || ty == "thinking"
+            || has(v, "timestamp_ms")
+            || has(v, "model_call_id")
+        {
+            return Some(Evidence::Type);
+        }
+        if is_init(v)
+            && matches!(str_at(v, "apiKeySource"), Some("env" | "flag" | "login"))
+            && !has(v, "tools")
+        {
+            return Some(Evidence::Init);
+        }
+        (ty == "result" && get(v, "usage").is_some_and(|u| has(u, "inputTokens")))
+            .then_some(Evidence::Hint)
+    }
+
+    fn opens(&self, v: Value<'_>) -> bool {
+        is_init(v)
+    }
+
+    fn stream(&self) -> Box<dyn Stream> {
+        Box::<State>::default()
+    }
+}
+
+impl Stream for State {
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+        decode(v, ctx, self, emit)
+    }
+
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        finish(self, emit)
     }
 }
 
@@ -336,12 +395,19 @@ pub(crate) fn key_arg<'v>(short: &str, args: Value<'v>, a: &'v Arena) -> Option<
                 .or_else(|| str_at(args, "globPattern"))
                 .or_else(|| str_at(args, "query"))?;
             let dir = str_at(args, "path").or_else(|| str_at(args, "targetDirectory"));
-            Some(super::pattern_in(pattern, dir, str_at(args, "glob"), a))
+            Some(super::args::pattern_in(
+                pattern,
+                dir,
+                str_at(args, "glob"),
+                a,
+            ))
         }
         "webSearch" => s("searchTerm").or_else(|| s("query")),
         "webFetch" => s("url"),
         "semSearch" => s("query"),
-        "updateTodos" | "todo" | "todoWrite" => Some(super::items(arr_at(args, "todos").len(), a)),
+        "updateTodos" | "todo" | "todoWrite" => {
+            Some(super::args::items(arr_at(args, "todos").len(), a))
+        }
         "mcp" => get(args, "args").and_then(|x| super::claude::key_arg("mcp__", x, a)),
         _ => ["path", "command", "pattern", "query", "url"]
             .iter()
@@ -362,7 +428,7 @@ fn call_event<'v>(
     let short = kind.strip_suffix("ToolCall").unwrap_or(kind);
     let todos = args
         .filter(|_| matches!(short, "updateTodos" | "todo" | "todoWrite"))
-        .map(|x| super::todos_at(x, "todos", &["content"], ctx.arena))
+        .map(|x| super::args::todos_at(x, "todos", &["content"], ctx.arena))
         .unwrap_or_default();
     event(
         v,

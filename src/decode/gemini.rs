@@ -18,16 +18,15 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io;
 
-use super::Value;
-
-use super::arena::Spare;
-use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, get, str_at, u64_at};
-use crate::decode::content_of;
+use super::args::{content_of, list};
+use super::registry::{Evidence, Format, Stream};
+use super::{Ctx, Emit};
 use crate::event::{Content, JsonText, List};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, ModelUsage, Notice, Producer, Role,
     SessionResult, SessionStart, Text, Tokens, ToolCall, ToolResult, Unknown,
 };
+use crate::json::{Arena, Spare, Value, arr_at, bool_at, cow_at, get, str_at, u64_at};
 
 /// Per-stream state.
 #[derive(Default)]
@@ -60,6 +59,56 @@ fn event<'a>(
         session: session.map(Cow::Borrowed),
         parent: None,
         kind,
+    }
+}
+
+/// Gemini CLI `--output-format stream-json` (the registry's entry).
+pub(crate) struct Gemini;
+
+impl Format for Gemini {
+    fn producer(&self) -> Producer {
+        Producer::Gemini
+    }
+
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn label(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn invocation(&self) -> &'static str {
+        "Gemini CLI `--output-format stream-json`"
+    }
+
+    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+        // Its types with a string timestamp and no subtype.
+        let ty = str_at(v, "type")?;
+        (matches!(
+            ty,
+            "init" | "message" | "tool_use" | "tool_result" | "error" | "result"
+        ) && get(v, "timestamp").is_some_and(|t| t.into_string().is_some())
+            && str_at(v, "subtype").is_none())
+        .then_some(Evidence::Type)
+    }
+
+    fn opens(&self, v: Value<'_>) -> bool {
+        str_at(v, "type") == Some("init")
+    }
+
+    fn stream(&self) -> Box<dyn Stream> {
+        Box::<State>::default()
+    }
+}
+
+impl Stream for State {
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+        decode(v, ctx, self, emit)
+    }
+
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        finish(self, emit)
     }
 }
 
@@ -253,10 +302,10 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
     if let Some(p) = params {
         match name {
             "write_todos" => {
-                call.todos = super::todos_at(p, "todos", &["description", "content"], a);
+                call.todos = super::args::todos_at(p, "todos", &["description", "content"], a);
             }
             "ask_user" => {
-                call.questions = super::questions_at(p, "questions", &["question"], a);
+                call.questions = super::args::questions_at(p, "questions", &["question"], a);
             }
             _ => {}
         }
@@ -278,7 +327,7 @@ fn key_arg<'v>(name: &str, p: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
             let pattern = str_at(p, "pattern")?;
             let dir = str_at(p, "dir_path").or_else(|| str_at(p, "path"));
             let include = str_at(p, "include_pattern").or_else(|| str_at(p, "include"));
-            Some(super::pattern_in(pattern, dir, include, a))
+            Some(super::args::pattern_in(pattern, dir, include, a))
         }
         "list_directory" => s("dir_path").or_else(|| s("path")),
         "read_many_files" => a
@@ -287,7 +336,7 @@ fn key_arg<'v>(name: &str, p: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
             .map(Cow::Borrowed),
         "web_fetch" => s("url").or_else(|| s("prompt")),
         "google_web_search" | "web_search" => s("query"),
-        "write_todos" => Some(super::items(arr_at(p, "todos").len(), a)),
+        "write_todos" => Some(super::args::items(arr_at(p, "todos").len(), a)),
         "save_memory" => s("fact"),
         "ask_user" => arr_at(p, "questions")
             .first()
@@ -323,7 +372,7 @@ fn key_arg<'v>(name: &str, p: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
         }
         "tracker_list_tasks" => s("status"),
         // MCP tools: `mcp_<server>_<tool>` (0.61), `<server>__<tool>` (older).
-        n if n.starts_with("mcp_") || n.contains("__") => super::first_scalar(p, false, a),
+        n if n.starts_with("mcp_") || n.contains("__") => super::args::first_scalar(p, false, a),
         _ => None,
     }
 }
@@ -405,10 +454,11 @@ fn result<'v>(v: Value<'v>, started_ms: Option<u64>, a: &'v Arena) -> SessionRes
     let models = stats
         .and_then(|s| get(s, "models"))
         .and_then(super::Value::as_object);
-    let model_usage = a.list(
+    let model_usage = list(
+        a,
         models
             .iter()
-            .flat_map(super::Obj::iter)
+            .flat_map(crate::json::Obj::iter)
             .map(|(k, m)| ModelUsage {
                 model: Cow::Borrowed(k),
                 tokens: tokens(m),

@@ -5,16 +5,15 @@
 use std::borrow::Cow;
 use std::io;
 
-use super::Value;
-
-use super::{Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, json_in, str_at, strings_at, u64_at};
-use crate::decode::content_of;
+use super::args::{content_of, json_in, strings_at};
+use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
     Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
     ToolResult, Unknown, Usage,
 };
+use crate::json::{Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
 
 /// A line of our own schema has a numeric `v` and a string `kind`.
 pub(crate) fn is_native(v: Value<'_>) -> bool {
@@ -27,7 +26,7 @@ pub(crate) fn is_native(v: Value<'_>) -> bool {
     for (k, x) in &obj {
         match k {
             "type" => return false,
-            "v" => version = super::u64_of(x).is_some(),
+            "v" => version = crate::json::u64_of(x).is_some(),
             "kind" => kind = x.into_string().is_some(),
             _ => {}
         }

@@ -20,18 +20,17 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io;
 
-use super::Value;
 use simd_json::prelude::*;
 
-use super::{
-    Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, json_in, str_at, to_json, u64_at,
-};
-use crate::decode::content_of;
+use super::args::{content_of, json_in, to_json};
+use super::registry::{Evidence, Format, Stream, has};
+use super::{Ctx, Emit};
 use crate::event::{Content, JsonText, List};
 use crate::event::{
     Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
     Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
 };
+use crate::json::{Arena, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
 
 /// Per-stream state: the session in progress and what its result will say.
 #[derive(Default)]
@@ -183,6 +182,53 @@ impl<'v> Base<'v> {
             parent: None,
             ..self.event(kind)
         }
+    }
+}
+
+/// `opencode run --format json` (the registry's entry).
+pub(crate) struct OpenCode;
+
+impl Format for OpenCode {
+    fn producer(&self) -> Producer {
+        Producer::OpenCode
+    }
+
+    fn name(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn label(&self) -> &'static str {
+        "OpenCode"
+    }
+
+    fn invocation(&self) -> &'static str {
+        "`OpenCode` `run --format json`"
+    }
+
+    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+        // `sessionID` and a numeric timestamp (asked before Gemini: both
+        // print tool_use, text and error).
+        (has(v, "sessionID")
+            && get(v, "timestamp").is_some_and(|t| t.as_u64().is_some() || t.as_f64().is_some()))
+        .then_some(Evidence::Type)
+    }
+
+    fn opens(&self, v: Value<'_>) -> bool {
+        str_at(v, "type") == Some("step_start")
+    }
+
+    fn stream(&self) -> Box<dyn Stream> {
+        Box::<State>::default()
+    }
+}
+
+impl Stream for State {
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+        decode(v, ctx, self, emit)
+    }
+
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        finish(self, emit)
     }
 }
 
@@ -549,10 +595,10 @@ fn tool_call<'v>(
     if let Some(input) = input {
         match name {
             "todowrite" => {
-                call.todos = super::todos_at(input, "todos", &["content"], a);
+                call.todos = super::args::todos_at(input, "todos", &["content"], a);
             }
             "question" => {
-                call.questions = super::questions_at(input, "questions", &["question"], a);
+                call.questions = super::args::questions_at(input, "questions", &["question"], a);
             }
             _ => {}
         }
@@ -572,14 +618,14 @@ fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str
             let pattern = str_at(input, "pattern")?;
             let path = str_at(input, "path").filter(|p| !p.is_empty());
             let include = str_at(input, "include").filter(|g| !g.is_empty());
-            Some(super::pattern_in(pattern, path, include, a))
+            Some(super::args::pattern_in(pattern, path, include, a))
         }
         "list" => s("path"),
         "webfetch" => s("url"),
         "websearch" | "codesearch" => s("query"),
         "todowrite" => {
             let n = arr_at(input, "todos").len();
-            Some(super::items(n, a))
+            Some(super::args::items(n, a))
         }
         "todoread" => None,
         "task" => {
@@ -601,7 +647,7 @@ fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str
         // A call to an unknown tool: the name the model asked for.
         "invalid" => s("tool"),
         // MCP tools (`<server>_<tool>`) and anything new: the first scalar.
-        _ => super::first_scalar(input, true, a),
+        _ => super::args::first_scalar(input, true, a),
     }
 }
 

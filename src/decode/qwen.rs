@@ -18,16 +18,16 @@
 use std::borrow::Cow;
 use std::io;
 
-use super::{J, Value, view};
-
+use super::args::{json_in, list, strings_at};
 use super::claude::content_text;
-use super::{
-    Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, json_in, str_at, strings_at, u64_at,
-};
+use super::claude::event;
+use super::registry::{Evidence, Format, Stream, has, is_init};
+use super::{Ctx, Emit};
 use crate::event::{
-    Denial, Event, EventKind, Level, List, Notice, Question, Role, SessionResult, SessionStart,
+    Denial, EventKind, Level, List, Notice, Producer, Question, Role, SessionResult, SessionStart,
     Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
 };
+use crate::json::{Arena, J, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at, view};
 
 /// Per-stream state.
 #[derive(Default)]
@@ -37,6 +37,47 @@ pub(crate) struct State {
 
 /// What Qwen writes in place of an answer when the API request failed.
 const API_ERROR_PREFIX: &str = "[API Error:";
+
+/// Qwen Code `--output-format stream-json` (the registry's entry).
+pub(crate) struct Qwen;
+
+impl Format for Qwen {
+    fn producer(&self) -> Producer {
+        Producer::Qwen
+    }
+
+    fn name(&self) -> &'static str {
+        "qwen"
+    }
+
+    fn label(&self) -> &'static str {
+        "Qwen Code"
+    }
+
+    fn invocation(&self) -> &'static str {
+        "Qwen Code `--output-format stream-json`"
+    }
+
+    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+        // Claude's shape; its init names its version.
+        (is_init(v) && (has(v, "qwen_code_version") || has(v, "permission_mode")))
+            .then_some(Evidence::Init)
+    }
+
+    fn opens(&self, v: Value<'_>) -> bool {
+        is_init(v)
+    }
+
+    fn stream(&self) -> Box<dyn Stream> {
+        Box::<State>::default()
+    }
+}
+
+impl Stream for State {
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+        decode(v, ctx, self, emit)
+    }
+}
 
 pub(crate) fn decode<'v>(
     v: Value<'v>,
@@ -52,24 +93,6 @@ pub(crate) fn decode<'v>(
         (Some("result"), _) => result(v, ctx, emit),
         // `user`, `stream_event`, `tool_progress`, other `system` lines.
         _ => super::claude::decode(v, ctx, &mut state.claude, emit),
-    }
-}
-
-/// End of input.
-#[allow(clippy::unnecessary_wraps)] // one signature for every producer
-pub(crate) fn finish(_state: &mut State, _emit: &mut Emit<'_>) -> io::Result<()> {
-    Ok(())
-}
-
-/// An event of this line: session from `session_id`, parent from
-/// `parent_tool_use_id`.
-fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
-    Event {
-        producer: ctx.producer,
-        line: ctx.line,
-        session: cow_at(v, "session_id"),
-        parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),
-        kind,
     }
 }
 
@@ -228,11 +251,11 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
 }
 
 fn todos<'v>(input: Value<'v>, a: &'v Arena) -> List<'v, Todo<'v>> {
-    super::todos_at(input, "todos", &["content", "subject"], a)
+    super::args::todos_at(input, "todos", &["content", "subject"], a)
 }
 
 fn questions<'v>(input: Value<'v>, a: &'v Arena) -> List<'v, Question<'v>> {
-    super::questions_at(input, "questions", &["question"], a)
+    super::args::questions_at(input, "questions", &["question"], a)
 }
 
 /// The Claude Code tool whose input has the same shape as this Qwen tool.
@@ -275,7 +298,7 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
             .or_else(|| s("absolute_path"))
             .or_else(|| s("path")),
         "read_many_files" => a
-            .join(super::names_at(input, "paths"), ", ")
+            .join(super::args::names_at(input, "paths"), ", ")
             .map(Cow::Borrowed),
         "save_memory" => s("fact"),
         "cron_delete" => s("id"),
@@ -318,8 +341,8 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
         Some(s) => Some(Cow::Borrowed(s)),
         None => cow_at(e, "message"),
     });
-    let listed = super::names_at(v, "errors").map(Cow::Borrowed);
-    let errors = ctx.arena.list(listed.chain(error));
+    let listed = super::args::names_at(v, "errors").map(Cow::Borrowed);
+    let errors = list(ctx.arena, listed.chain(error));
     let res = SessionResult {
         is_error: bool_at(v, "is_error").unwrap_or(false)
             || subtype.is_some_and(|s| s.starts_with("error"))

@@ -29,13 +29,18 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::io;
 
-use super::{Arr, J, Value, view};
 use simd_json::prelude::*;
 
+use super::args::strings_at;
 use super::claude::{self, Base};
-use super::{Arena, Ctx, Emit, arr_at, bool_at, cow_at, f64_at, get, str_at, strings_at, u64_at};
+use super::registry::{Evidence, Format, Stream, has};
+use super::{Ctx, Emit};
 use crate::event::{
-    Event, EventKind, Level, List, ModelUsage, Notice, SessionResult, SessionStart, Tokens,
+    Event, EventKind, Level, List, ModelUsage, Notice, Producer, SessionResult, SessionStart,
+    Tokens,
+};
+use crate::json::{
+    Arena, Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, view,
 };
 
 /// Line types that are session metadata (titles, undo snapshots, request
@@ -282,6 +287,92 @@ impl Out<'_, '_> {
     }
 }
 
+/// Transcript-only line types (Claude Code's saved sessions; the last six
+/// appeared in 2.1.330).
+const TRANSCRIPT_TYPES: [&str; 22] = [
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "custom-title",
+    "ai-title",
+    "last-prompt",
+    "tag",
+    "agent-name",
+    "agent-color",
+    "agent-setting",
+    "pr-link",
+    "attribution-snapshot",
+    "speculation-accept",
+    "mode",
+    "content-replacement",
+    "checkpoint",
+    "api-request",
+    "api-request-shape",
+    "api-request-blob",
+    "tools-used",
+    "atis-latch",
+    "cost-state",
+];
+
+/// Claude Code's saved session transcripts (the registry's entry).
+pub(crate) struct Transcript;
+
+impl Format for Transcript {
+    fn producer(&self) -> Producer {
+        Producer::ClaudeTranscript
+    }
+
+    fn name(&self) -> &'static str {
+        "claude-transcript"
+    }
+
+    fn label(&self) -> &'static str {
+        "Claude Code transcript"
+    }
+
+    fn invocation(&self) -> &'static str {
+        "Claude Code saved transcripts (`~/.claude/projects/…/<session>.jsonl`)"
+    }
+
+    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+        // Lines with a parent, transcript entries and transcript-only types.
+        let ty = str_at(v, "type")?;
+        (has(v, "parentUuid")
+            || (has(v, "sessionId")
+                && matches!(
+                    ty,
+                    "user" | "assistant" | "system" | "attachment" | "progress"
+                ))
+            || TRANSCRIPT_TYPES.contains(&ty))
+        .then_some(Evidence::Type)
+    }
+
+    fn opens(&self, v: Value<'_>) -> bool {
+        // A transcript's first entry has no parent; before it come metadata
+        // lines (`queue-operation`…) that no other stream prints. The bulk
+        // of a live Claude stream is never a transcript's first entry.
+        match str_at(v, "type") {
+            Some("system") => str_at(v, "subtype") == Some("init"),
+            Some("stream_event" | "result" | "rate_limit_event") | None => false,
+            Some(ty) => get(v, "parentUuid").is_some_and(is_null) || TRANSCRIPT_TYPES.contains(&ty),
+        }
+    }
+
+    fn stream(&self) -> Box<dyn Stream> {
+        Box::<State>::default()
+    }
+}
+
+impl Stream for State {
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+        decode(v, ctx, self, emit)
+    }
+
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        finish(self, emit)
+    }
+}
+
 pub(crate) fn decode<'v>(
     v: Value<'v>,
     ctx: &Ctx<'v>,
@@ -496,7 +587,7 @@ fn entry<'v>(
     });
     let blocks = content
         .and_then(super::Value::as_array)
-        .map_or(1, super::Arr::len);
+        .map_or(1, crate::json::Arr::len);
     // A user entry that is more than tool results: a prompt, injected text.
     let prompt = ty == "user" && (results == 0 || results < blocks);
     let msg_id = if ty == "assistant" {

@@ -17,8 +17,8 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::event::{Content, Event, EventKind, JsonText, Tokens, ToolResult};
-use crate::render::sanitize::escape_at;
-use crate::render::{STRING_SPECIAL, SUSPECT, Sink, find_special, short_escape};
+use crate::json::escape::{SUSPECT, find_special, has_unsafe, push_json_str, push_safe_json};
+use crate::render::Sink;
 use crate::session::Session;
 
 /// Version of the JSONL schema (the `v` field of every line).
@@ -422,125 +422,9 @@ impl<'b> Obj<'b> {
     }
 }
 
-/// A JSON string: `"`, `\\` and the usual control characters escaped as
-/// `serde_json` does, and every other character that [`escape_at`] flags
-/// (C0, DEL, C1, bidi) as `\uXXXX`.
-fn push_json_str(b: &mut Vec<u8>, s: &str) {
-    // Room for the string and a few escapes: the copies below then never
-    // grow the buffer one piece at a time.
-    b.reserve(s.len() + s.len() / 16 + 2);
-    b.push(b'"');
-    let bytes = s.as_bytes();
-    let mut done = 0;
-    let mut i = 0;
-    while let Some(p) = find_special(bytes, i, &STRING_SPECIAL) {
-        i = p;
-        let short = short_escape(bytes[i]);
-        if !short.is_empty() {
-            b.extend_from_slice(&bytes[done..i]);
-            b.extend_from_slice(short);
-            i += 1;
-            done = i;
-        } else if let Some((len, cp)) = escape_at(bytes, i) {
-            b.extend_from_slice(&bytes[done..i]);
-            push_u_escape(b, cp);
-            i += len;
-            done = i;
-        } else {
-            i += 1;
-        }
-    }
-    b.extend_from_slice(&bytes[done..]);
-    b.push(b'"');
-}
-
-/// A `serde_json` formatter (compact) that also writes the characters
-/// [`escape_at`] flags as `\u` escapes, like the JSONL sink: for the other
-/// JSON streamview prints (`--format summary-json`).
-pub(crate) struct SafeFormatter;
-
-impl serde_json::ser::Formatter for SafeFormatter {
-    fn write_string_fragment<W: ?Sized + Write>(
-        &mut self,
-        w: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        // serde_json escapes `"`, `\\` and C0 itself; a fragment holds none.
-        let bytes = fragment.as_bytes();
-        let (mut done, mut i) = (0, 0);
-        while i < bytes.len() {
-            match escape_at(bytes, i) {
-                Some((len, cp)) => {
-                    w.write_all(&bytes[done..i])?;
-                    write!(w, "\\u{cp:04x}")?;
-                    i += len;
-                    done = i;
-                }
-                None => i += 1,
-            }
-        }
-        w.write_all(&bytes[done..])
-    }
-}
-
-/// True when `b` holds a character above U+007E that [`escape_at`] flags
-/// (DEL, C1, bidi controls…; the others are ASCII controls, which a JSON
-/// string body holds only as escapes): the lead bytes found with `memchr`,
-/// each looked at.
-fn has_unsafe(b: &[u8]) -> bool {
-    memchr::memchr(0x7f, b).is_some()
-        || memchr::memchr3_iter(0xc2, 0xd8, 0xe2, b).any(|p| escape_at(b, p).is_some())
-}
-
-fn push_u_escape(b: &mut Vec<u8>, cp: u32) {
-    // Writing into a Vec cannot fail.
-    let _ = write!(b, "\\u{cp:04x}");
-}
-
-/// Copy JSON text, escaping what a terminal must not see raw. In valid JSON
-/// DEL, C1 and bidi characters can only stand inside strings, where `\u`
-/// escapes keep the value; raw C0 controls can only be whitespace between
-/// tokens (`\t`, `\r`), where a space is the same JSON.
-fn push_safe_json(b: &mut Vec<u8>, json: &str) {
-    let bytes = json.as_bytes();
-    let mut done = 0;
-    let mut i = 0;
-    while let Some(p) = find_special(bytes, i, &SUSPECT) {
-        i = p;
-        match escape_at(bytes, i) {
-            None => i += 1,
-            Some((len, cp)) => {
-                b.extend_from_slice(&bytes[done..i]);
-                if cp < 0x20 {
-                    b.push(b' ');
-                } else {
-                    push_u_escape(b, cp);
-                }
-                i += len;
-                done = i;
-            }
-        }
-    }
-    b.extend_from_slice(&bytes[done..]);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn has_unsafe_finds_what_the_sanitizer_flags() {
-        for c in (0x20u32..0x3000).filter_map(char::from_u32) {
-            for pad in ["", "a", "\\n…"] {
-                let s = format!("{pad}{c}x");
-                assert_eq!(
-                    has_unsafe(s.as_bytes()),
-                    is_unsafe(c),
-                    "{c:?} after {pad:?}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn own_names_need_no_escape() {
@@ -587,82 +471,5 @@ mod tests {
             push_u64(&mut b, v);
             assert_eq!(String::from_utf8(b).unwrap(), v.to_string());
         }
-    }
-    use crate::render::sanitize::is_unsafe;
-
-    proptest::proptest! {
-        #[test]
-        fn the_word_scan_finds_what_the_byte_scan_finds(
-            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80),
-            from in 0usize..80,
-            quotes in proptest::prelude::any::<bool>(),
-        ) {
-            let table = if quotes { &STRING_SPECIAL } else { &SUSPECT };
-            let from = from.min(bytes.len());
-            let naive = bytes[from..].iter().position(|&c| table[usize::from(c)]).map(|p| from + p);
-            proptest::prop_assert_eq!(find_special(&bytes, from, table), naive);
-        }
-    }
-
-    #[test]
-    fn the_word_scan_sees_every_special_byte_at_every_offset() {
-        for table in [&STRING_SPECIAL, &SUSPECT] {
-            for b in 0..=255u8 {
-                for at in 0..20 {
-                    let mut bytes = vec![b'a'; 20];
-                    bytes[at] = b;
-                    let want = table[usize::from(b)].then_some(at);
-                    assert_eq!(find_special(&bytes, 0, table), want, "{b:#x} at {at}");
-                }
-            }
-        }
-    }
-
-    fn json_str(s: &str) -> String {
-        let mut b = Vec::new();
-        push_json_str(&mut b, s);
-        String::from_utf8(b).unwrap()
-    }
-
-    #[test]
-    fn strings_read_back_exactly_and_carry_nothing_unsafe() {
-        let all: String = (0u32..0x3000).filter_map(char::from_u32).collect();
-        for s in [
-            all.as_str(),
-            "",
-            "plain",
-            "\"\\",
-            "a\u{202e}b\u{9b}c\u{7f}",
-            "é—ü\u{2028}",
-        ] {
-            let out = json_str(s);
-            assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);
-            assert!(!out.chars().any(|c| c == '\n' || c == '\t' || is_unsafe(c)));
-        }
-    }
-
-    #[test]
-    fn ordinary_strings_are_written_as_serde_json_does() {
-        for s in [
-            "plain",
-            "quote \" and \\ back",
-            "tab\tnl\ncr\r\u{8}\u{c}\u{1b}[0m",
-            "日本語 👍",
-        ] {
-            assert_eq!(json_str(s), serde_json::to_string(s).unwrap());
-        }
-        assert_eq!(json_str("\u{9b}\u{202e}\u{7f}"), r#""\u009b\u202e\u007f""#);
-    }
-
-    #[test]
-    fn embedded_json_keeps_its_value() {
-        let raw = "{\"a\":\"x\u{202e}\u{85}\u{7f}\",\t\"b\" :\r[1, 2]}";
-        let mut b = Vec::new();
-        push_safe_json(&mut b, raw);
-        let out = String::from_utf8(b).unwrap();
-        assert!(!out.chars().any(|c| c == '\t' || c == '\r' || is_unsafe(c)));
-        let a: serde_json::Value = serde_json::from_str(raw).unwrap();
-        let b: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(a, b);
     }
 }

@@ -24,28 +24,15 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// True for the characters a terminal must never receive raw from content
-/// (tab and line feed excepted: callers decide about those).
-#[must_use]
-pub fn is_unsafe(c: char) -> bool {
-    match c {
-        '\n' | '\t' => false,
-        '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
-        '\u{200e}'
-        | '\u{200f}'
-        | '\u{061c}'
-        | '\u{202a}'..='\u{202e}'
-        | '\u{2066}'..='\u{2069}' => true,
-        _ => false,
-    }
-}
+use crate::json::escape::{SUSPECT, find_special};
+pub use crate::json::escape::{escape_at, is_unsafe};
 
 /// Index of the first byte at or after `from` that may start an unsafe character: an ASCII
 /// control, DEL, or the lead byte of the two- and three-byte sequences the
 /// C1 and bidi characters use (`C2`, `D8`, `E2`). Cheap enough to run over
 /// every span; the char-level check starts from there.
 fn first_suspect(s: &str, from: usize) -> Option<usize> {
-    crate::render::find_special(s.as_bytes(), from, &crate::render::SUSPECT)
+    find_special(s.as_bytes(), from, &SUSPECT)
 }
 
 fn needs_escape(c: char, keep_newline: bool) -> bool {
@@ -102,29 +89,6 @@ fn escape(s: &str, keep_newline: bool) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
-}
-
-/// When the character starting at byte `i` of `s` must not reach a terminal
-/// raw: its length in bytes and its code point. `s` is UTF-8 (or JSON text,
-/// which is). Used by the JSONL writer, which escapes it as `\uXXXX`.
-#[must_use]
-pub fn escape_at(s: &[u8], i: usize) -> Option<(usize, u32)> {
-    match *s.get(i)? {
-        b @ (0..0x20 | 0x7f) => Some((1, u32::from(b))),
-        0xc2 => match s.get(i + 1) {
-            Some(&b @ 0x80..=0x9f) => Some((2, u32::from(b))),
-            _ => None,
-        },
-        0xd8 => (s.get(i + 1) == Some(&0x9c)).then_some((2, 0x061c)),
-        0xe2 => match (s.get(i + 1), s.get(i + 2)) {
-            (Some(0x80), Some(&b @ (0x8e | 0x8f | 0xaa..=0xae))) => {
-                Some((3, 0x2000 + u32::from(b - 0x80)))
-            }
-            (Some(0x81), Some(&b @ 0xa6..=0xa9)) => Some((3, 0x2040 + u32::from(b - 0x80))),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 #[cfg(test)]
@@ -194,17 +158,5 @@ mod tests {
         }
         assert!(!sanitize_line(&all).contains('\n'));
         assert_eq!(unsafe_chars().count(), 65 + 2 + 5 + 4 + 1 - 2);
-    }
-
-    #[test]
-    fn escape_at_finds_exactly_the_unsafe_characters() {
-        for c in (0u32..0x3000).filter_map(char::from_u32) {
-            let s = format!("a{c}b");
-            let want = (c == '\n' || c == '\t' || is_unsafe(c)).then(|| (c.len_utf8(), c as u32));
-            assert_eq!(escape_at(s.as_bytes(), 1), want, "{c:?}");
-            assert_eq!(escape_at(s.as_bytes(), 0), None);
-        }
-        assert_eq!(escape_at(b"\xe2\x80", 0), None);
-        assert_eq!(escape_at(b"", 0), None);
     }
 }

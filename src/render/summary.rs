@@ -297,7 +297,8 @@ impl Summary {
 /// The output cannot be written.
 pub fn write_json<W: Write>(w: &mut W, summary: &Summary) -> io::Result<()> {
     // Terminal-safe like the JSONL: C1 and bidi characters as `\u` escapes.
-    let mut ser = serde_json::Serializer::with_formatter(&mut *w, super::jsonl::SafeFormatter);
+    let mut ser =
+        serde_json::Serializer::with_formatter(&mut *w, crate::json::escape::SafeFormatter);
     serde::Serialize::serialize(summary, &mut ser).map_err(io::Error::other)?;
     w.write_all(b"\n")
 }

@@ -428,7 +428,7 @@ fn the_corpus_is_detected_as_codex() {
         assert_eq!(
             super::super::detect(super::super::Value::new(
                 tape.as_value(),
-                &super::super::NO_LONGS
+                &crate::json::NO_LONGS
             )),
             Some(Producer::Codex),
             "{line}"

@@ -4,7 +4,7 @@
 //! What a decoder writes itself (a notice's sentence, `pattern in path` for
 //! a search, a long string unescaped, a scalar written as JSON…) is written
 //! here instead of into a `String` of its own, and borrowed the same way:
-//! the [`Decoder`](super::Decoder) resets the arena before each line, so
+//! the decoder resets the arena before each line, so
 //! once it has grown to what a line needs, decoding allocates nothing
 //! (issue 5's goal; `tests/alloc.rs` counts).
 //!
@@ -15,8 +15,6 @@ use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 use bumpalo::Bump;
-
-use crate::event::List;
 
 /// An arena that held more than this after a line is dropped rather than
 /// reset, so one exceptional line does not pin its memory for the rest of
@@ -87,16 +85,13 @@ impl Arena {
         Some(t.done())
     }
 
-    /// `items` as an event's list, in the arena. Their strings must be
-    /// borrowed (from the line or the arena): the arena never drops what it
-    /// holds, so a `Cow::Owned` in it would not be freed.
-    pub(crate) fn list<T>(&self, items: impl IntoIterator<Item = T>) -> List<'_, T> {
+    /// `items` in the arena (an event's list: `.into()`). Their strings
+    /// must be borrowed (from the line or the arena): the arena never drops
+    /// what it holds, so a `Cow::Owned` in it would not be freed.
+    pub(crate) fn slice<T>(&self, items: impl IntoIterator<Item = T>) -> &[T] {
         let mut v = bumpalo::collections::Vec::new_in(&self.0);
         v.extend(items);
-        if v.is_empty() {
-            return List::default();
-        }
-        List::Borrowed(v.into_bump_slice())
+        v.into_bump_slice()
     }
 
     /// Bytes to write into (JSON text); see [`Arena::utf8`].
@@ -198,8 +193,8 @@ mod tests {
         assert_eq!(a.join(["a", "", "b"], ", "), Some("a, , b"));
         assert_eq!(a.join([""], ", "), Some(""));
         assert_eq!(a.join([], ", "), None);
-        assert_eq!(*a.list(["x", "y"]), ["x", "y"]);
-        assert!(a.list(std::iter::empty::<&str>()).is_empty());
+        assert_eq!(*a.slice(["x", "y"]), ["x", "y"]);
+        assert!(a.slice(std::iter::empty::<&str>()).is_empty());
         let grown = a.0.allocated_bytes();
         for _ in 0..1000 {
             a.reset();

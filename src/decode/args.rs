@@ -1,0 +1,178 @@
+//! What the producers' decoders share beyond JSON access: the key
+//! arguments of tools alike across producers (a search's `pattern in dir`,
+//! a todo list's `3 items`, an MCP tool's first scalar), lists of names,
+//! todos and questions, and a string value as [`Content`].
+//!
+//! Text they compose goes into the line's [`Arena`], so that decoding
+//! allocates nothing.
+
+use std::borrow::Cow;
+
+use crate::event::{Content, List, Question, Todo};
+use crate::json::{Arena, J, Value, arr_at, cow_at, str_at, view};
+
+/// `items` as an event's list, in the line's arena.
+pub(crate) fn list<T>(a: &Arena, items: impl IntoIterator<Item = T>) -> List<'_, T> {
+    List::Borrowed(a.slice(items))
+}
+
+/// The key argument of a tool without a known schema (MCP tools and the
+/// like): its first scalar argument, as text; with `skip_empty`, an empty
+/// string is passed over (Codex, `OpenCode`).
+pub(crate) fn first_scalar<'v>(
+    args: Value<'v>,
+    skip_empty: bool,
+    a: &'v Arena,
+) -> Option<Cow<'v, str>> {
+    args.as_object()?.iter().find_map(|(_, v)| match view(v) {
+        J::Str(s) if !(skip_empty && s.is_empty()) => Some(Cow::Borrowed(s)),
+        J::Scalar(n) => Some(json_in(n, a)),
+        _ => None,
+    })
+}
+
+/// The first line of the string `key` (a plan, a prompt).
+pub(crate) fn first_line_at<'v>(v: Value<'v>, key: &str) -> Option<Cow<'v, str>> {
+    str_at(v, key).map(|s| Cow::Borrowed(s.lines().next().unwrap_or("")))
+}
+
+/// A todo list's key argument: `3 items`.
+pub(crate) fn items(n: usize, a: &Arena) -> Cow<'_, str> {
+    text!(a, "{n} item{}", if n == 1 { "" } else { "s" })
+}
+
+/// A search's key argument: `pattern in dir (filter)`, the parts that are
+/// there (Claude's Glob and Grep, Gemini's and Cursor's search tools).
+pub(crate) fn pattern_in<'v>(
+    pattern: &'v str,
+    dir: Option<&str>,
+    filter: Option<&str>,
+    a: &'v Arena,
+) -> Cow<'v, str> {
+    if dir.is_none() && filter.is_none() {
+        return Cow::Borrowed(pattern);
+    }
+    let mut out = a.text();
+    out.push_str(pattern);
+    if let Some(d) = dir {
+        out.push_str(" in ");
+        out.push_str(d);
+    }
+    if let Some(f) = filter {
+        out.push_str(" (");
+        out.push_str(f);
+        out.push(')');
+    }
+    Cow::Borrowed(out.done())
+}
+
+/// Strings of an array (other items are skipped; `{name}` objects give their name).
+pub(crate) fn names_at<'v>(v: Value<'v>, key: &str) -> impl Iterator<Item = &'v str> {
+    arr_at(v, key)
+        .iter()
+        .filter_map(|x| x.into_string().or_else(|| str_at(x, "name")))
+}
+
+/// [`names_at`] as an event's list.
+pub(crate) fn strings_at<'v>(v: Value<'v>, key: &str, a: &'v Arena) -> List<'v, Cow<'v, str>> {
+    list(a, names_at(v, key).map(Cow::Borrowed))
+}
+
+/// A todo list: the items of the array `key`, their text from the first of
+/// `content_keys` present, their status in Claude's words (`pending`,
+/// `in_progress`, `completed`) whatever the producer's spelling.
+pub(crate) fn todos_at<'v>(
+    v: Value<'v>,
+    key: &str,
+    content_keys: &[&str],
+    a: &'v Arena,
+) -> List<'v, Todo<'v>> {
+    list(
+        a,
+        arr_at(v, key).iter().map(|t| Todo {
+            content: content_keys
+                .iter()
+                .find_map(|k| cow_at(t, k))
+                .unwrap_or_default(),
+            status: str_at(t, "status").map_or(Cow::Borrowed("pending"), todo_status),
+        }),
+    )
+}
+
+/// `todo`/`in-progress` (Amp), `TODO_STATUS_COMPLETED` (Cursor) and the like.
+pub(crate) fn todo_status(s: &str) -> Cow<'_, str> {
+    const CANONICAL: [(&str, &str); 11] = [
+        ("todo", "pending"),
+        ("pending", "pending"),
+        ("not_started", "pending"),
+        ("in_progress", "in_progress"),
+        ("inprogress", "in_progress"),
+        ("active", "in_progress"),
+        ("completed", "completed"),
+        ("complete", "completed"),
+        ("done", "completed"),
+        ("cancelled", "cancelled"),
+        ("canceled", "cancelled"),
+    ];
+    let s = s.strip_prefix("TODO_STATUS_").unwrap_or(s);
+    // Case-insensitive, `-` read as `_`, without a lowered copy.
+    let same = |name: &str| {
+        name.len() == s.len()
+            && name.bytes().zip(s.bytes()).all(|(n, c)| {
+                n == if c == b'-' {
+                    b'_'
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
+    };
+    match CANONICAL.iter().find(|(name, _)| same(name)) {
+        Some((_, canonical)) => Cow::Borrowed(canonical),
+        None => Cow::Borrowed(s),
+    }
+}
+
+/// Questions put to the user: the items of the array `key`, the question
+/// text from the first of `question_keys`, option labels from strings or
+/// `{label}` objects.
+pub(crate) fn questions_at<'v>(
+    v: Value<'v>,
+    key: &str,
+    question_keys: &[&str],
+    a: &'v Arena,
+) -> List<'v, Question<'v>> {
+    list(
+        a,
+        arr_at(v, key).iter().map(|q| Question {
+            question: question_keys
+                .iter()
+                .find_map(|k| cow_at(q, k))
+                .unwrap_or_default(),
+            options: list(
+                a,
+                arr_at(q, "options")
+                    .iter()
+                    .filter_map(|o| o.into_string().or_else(|| str_at(o, "label")))
+                    .map(Cow::Borrowed),
+            ),
+        }),
+    )
+}
+
+/// A string value as [`Content`]: a long one stays in its JSON form.
+pub(crate) fn content_of(v: Value<'_>) -> Option<Content<'_>> {
+    match v.long() {
+        Some(l) => Some(Content::json(l.body, l.canonical)),
+        None => v.into_string().map(Content::from),
+    }
+}
+
+/// Compact JSON text of a value (for tool inputs and the like).
+/// [`to_json`] in the line's arena.
+pub(crate) fn json_in<'v>(v: Value<'v>, arena: &'v Arena) -> Cow<'v, str> {
+    Cow::Borrowed(v.encode_in(arena))
+}
+
+pub(crate) fn to_json(v: Value<'_>) -> String {
+    v.encode()
+}

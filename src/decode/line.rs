@@ -1,0 +1,259 @@
+//! A line before and after the parser: what is not part of its JSON
+//! (byte-order mark, surrounding whitespace, the terminal noise a
+//! pseudo-terminal wraps it in), and why a line that does not parse was
+//! skipped or is plain text.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io;
+
+use super::{Decoded, Emit};
+use crate::event::{Event, EventKind, Producer};
+use crate::input::Line;
+use crate::json::Value;
+
+/// Why a line was skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineProblem {
+    /// The bytes are not UTF-8.
+    InvalidUtf8 {
+        /// Byte offset of the first invalid byte.
+        at: usize,
+    },
+    /// The line looks like JSON but does not parse.
+    InvalidJson {
+        /// Byte offset where parsing failed.
+        at: usize,
+        /// What the parser said.
+        what: String,
+        /// True when this was an unterminated last line (a cut-off stream).
+        truncated: bool,
+    },
+    /// Valid JSON, but not an object.
+    NotAnObject {
+        /// `array`, `string`, `number`, …
+        found: &'static str,
+    },
+    /// Longer than `--max-line-bytes`.
+    TooLong {
+        /// Length in bytes.
+        len: u64,
+        /// The limit.
+        max: usize,
+    },
+}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineProblem::InvalidUtf8 { at } => write!(f, "not valid UTF-8 (byte {})", at + 1),
+            LineProblem::InvalidJson {
+                truncated: true, ..
+            } => f.write_str("truncated last line (the input ended mid-line)"),
+            LineProblem::InvalidJson { at, what, .. } => {
+                write!(f, "invalid JSON at byte {} ({what})", at + 1)
+            }
+            LineProblem::NotAnObject { found } => write!(f, "JSON {found}, not an object"),
+            LineProblem::TooLong { len, max } => {
+                write!(f, "line of {len} bytes exceeds --max-line-bytes {max}")
+            }
+        }
+    }
+}
+
+/// Blank, BOM and surrounding whitespace are not part of an event. Returns
+/// the offset of what is left in the line, for error positions.
+pub(super) fn trim(line: &[u8]) -> (usize, &[u8]) {
+    let bom = if line.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let bytes = &line[bom..];
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |p| p + 1);
+    (bom + start, &bytes[start..end])
+}
+
+/// Terminal escape sequences and carriage returns around a JSON line, as a
+/// pseudo-terminal leaves them (`ESC[2K\r{…}ESC[0m\r`): CSI sequences
+/// (colours, erase, cursor), OSC sequences ended by BEL or `ESC \\`
+/// (titles, links), other two-byte escapes, and whitespace, at either end.
+/// Returns the offset of what is left and what is left; a line that is not
+/// wrapped comes back unchanged. Raw ESC is never valid inside JSON, so
+/// nothing that belongs to an event is removed.
+pub(super) fn strip_terminal_noise(line: &[u8]) -> (usize, &[u8]) {
+    // `line` comes trimmed: noise can only be an escape at either end
+    // (checked without a pass over the whole line).
+    if line.first() != Some(&0x1b) && trailing_escape_len(line).is_none() {
+        return (0, line);
+    }
+    let mut start = 0;
+    let mut end = line.len();
+    loop {
+        while start < end && line[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        match escape_len(&line[start..end]) {
+            Some(n) => start += n,
+            None => break,
+        }
+    }
+    loop {
+        while end > start && line[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        match trailing_escape_len(&line[start..end]) {
+            Some(n) => end -= n,
+            None => break,
+        }
+    }
+    (start, &line[start..end])
+}
+
+/// Length of the escape sequence `b` starts with, if it starts with one.
+fn escape_len(b: &[u8]) -> Option<usize> {
+    if b.first() != Some(&0x1b) {
+        return None;
+    }
+    match b.get(1)? {
+        // CSI: parameters, intermediates, one final byte.
+        b'[' => {
+            let body = b[2..].iter().position(|c| !(0x20..=0x3f).contains(c))?;
+            let fin = *b.get(2 + body)?;
+            (0x40..=0x7e).contains(&fin).then_some(3 + body)
+        }
+        // OSC: up to BEL or ST (`ESC \`); unterminated is not noise.
+        b']' => {
+            let mut i = 2;
+            loop {
+                match *b.get(i)? {
+                    0x07 => return Some(i + 1),
+                    0x1b => return (b.get(i + 1) == Some(&b'\\')).then_some(i + 2),
+                    _ => i += 1,
+                }
+            }
+        }
+        // Other escapes: intermediates, then one final byte (`ESC ( B`, `ESC 7`).
+        _ => {
+            let inter = b[1..].iter().position(|c| !(0x20..=0x2f).contains(c))?;
+            let fin = *b.get(1 + inter)?;
+            (0x30..=0x7e).contains(&fin).then_some(2 + inter)
+        }
+    }
+}
+
+/// Length of the CSI or OSC sequence `b` ends with, if it ends with one.
+fn trailing_escape_len(b: &[u8]) -> Option<usize> {
+    let (&last, rest) = b.split_last()?;
+    // OSC ended by BEL or ST: back to its `ESC ]`.
+    let osc_end = match last {
+        0x07 => Some(rest.len()),
+        b'\\' if rest.last() == Some(&0x1b) => Some(rest.len() - 1),
+        _ => None,
+    };
+    if let Some(body_end) = osc_end {
+        let open = memchr::memmem::rfind(&b[..body_end], b"\x1b]")?;
+        return (!b[open + 2..body_end].contains(&0x1b)).then_some(b.len() - open);
+    }
+    // CSI: a final byte, parameters and intermediates, then `ESC [`.
+    if !(0x40..=0x7e).contains(&last) {
+        return None;
+    }
+    let body = rest
+        .iter()
+        .rev()
+        .position(|c| !(0x20..=0x3f).contains(c))
+        .unwrap_or(rest.len());
+    let open = rest.len() - body;
+    (open >= 2 && rest[open - 2] == 0x1b && rest[open - 1] == b'[').then_some(body + 3)
+}
+
+fn utf8_error_at(bytes: &[u8]) -> usize {
+    std::str::from_utf8(bytes)
+        .err()
+        .map_or(0, |e| e.valid_up_to())
+}
+
+/// A line that does not parse is either JSON gone wrong or plain text.
+/// `text` is the whole line (trimmed), `json` the part that was parsed
+/// (without terminal noise), each with its offset in the line.
+pub(super) fn classify_failure(
+    (text_offset, text): (usize, &[u8]),
+    (offset, bytes): (usize, &[u8]),
+    line: &Line<'_>,
+    producer: Producer,
+    err: &simd_json::Error,
+    emit: &mut Emit<'_>,
+) -> io::Result<Decoded> {
+    let Ok(text) = std::str::from_utf8(text) else {
+        return Ok(Decoded::Skipped(LineProblem::InvalidUtf8 {
+            at: text_offset + utf8_error_at(text),
+        }));
+    };
+    let looks_like_json = matches!(bytes.first(), Some(b'{' | b'['));
+    if looks_like_json {
+        // simd-json places this error at the start of the line; the byte
+        // itself says more.
+        if let Some(at) = bytes.iter().position(|&b| b < 0x20 && b != b'\t') {
+            return Ok(Decoded::Skipped(LineProblem::InvalidJson {
+                at: offset + at,
+                what: format!(
+                    "raw control character U+{:04X}; JSON must escape it",
+                    bytes[at]
+                ),
+                truncated: line.partial,
+            }));
+        }
+        return Ok(Decoded::Skipped(LineProblem::InvalidJson {
+            at: offset + err.index(),
+            what: describe(err.error()),
+            truncated: line.partial,
+        }));
+    }
+    let ev = Event {
+        producer,
+        line: line.number,
+        session: None,
+        parent: None,
+        kind: EventKind::PlainText(Cow::Borrowed(text)),
+    };
+    emit(&ev)?;
+    Ok(Decoded::Events)
+}
+
+fn describe(e: &simd_json::ErrorType) -> String {
+    use simd_json::ErrorType as E;
+    match e {
+        E::Eof => "unexpected end of line".into(),
+        E::InvalidUtf8 => "invalid UTF-8".into(),
+        E::InvalidEscape | E::InvalidUnicodeEscape | E::InvalidUnicodeCodepoint => {
+            "invalid escape in a string".into()
+        }
+        // 1e400 is valid JSON grammar but no f64: reported, like serde_json.
+        E::InvalidNumber | E::InvalidExponent => "invalid or out-of-range number".into(),
+        E::DepthLimitExceeded => "nested too deeply".into(),
+        E::Syntax => "syntax error".into(),
+        E::TrailingData => "extra data after the JSON value".into(),
+        other => {
+            // The Debug names (`ExpectedMapComma`, …) are terse but precise.
+            format!("{other:?}")
+        }
+    }
+}
+
+pub(super) fn type_name(v: Value<'_>) -> &'static str {
+    match v.value_type() {
+        simd_json::ValueType::Array => "array",
+        simd_json::ValueType::String => "string",
+        simd_json::ValueType::Null => "null",
+        simd_json::ValueType::Bool => "boolean",
+        _ => "number",
+    }
+}

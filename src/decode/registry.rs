@@ -1,0 +1,214 @@
+//! The producers streamview reads, in one table, and what a producer module
+//! provides.
+//!
+//! A producer is one module (`decode/<name>.rs`) that implements [`Format`]
+//! (its names, its detection rule, whether a line opens its stream, and its
+//! per-stream decoder, a [`Stream`]) and one line in [`REGISTRY`]. Detection
+//! ([`detect`], [`opener`]), `--from` and the names of [`Producer`] (in
+//! JSONL, `--help` and the man page) and the dispatch of lines all read this
+//! table; nothing outside `decode/` asks which producer an event came from.
+//!
+//! `Producer` itself, the identity an event carries, is a word of the event
+//! model (`event.rs`); its names are here, beside the decoders.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io;
+
+use super::{Emit, amp, claude, codex, cursor, gemini, opencode, qwen, transcript};
+use crate::event::{Event, EventKind, Producer, Unknown};
+use crate::json::{Arena, Value, str_at};
+
+/// Every producer, in the order detection asks them: of two producers whose
+/// rules both claim a line with the same [`Evidence`], the first wins.
+pub(crate) static REGISTRY: [&dyn Format; 8] = [
+    &transcript::Transcript,
+    &codex::Codex,
+    &opencode::OpenCode,
+    &gemini::Gemini,
+    &qwen::Qwen,
+    &claude::Claude,
+    &cursor::Cursor,
+    &amp::Amp,
+];
+
+/// How strongly a line says which producer printed it, strongest first
+/// (the discriminator table of `docs/protocols.md` §1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Evidence {
+    /// A line type or field only this producer writes.
+    Type,
+    /// This producer's session header (`system`/`init` and its telltales).
+    Init,
+    /// A line of Claude Code's family that no other producer claimed.
+    Family,
+    /// A shared shape (`assistant`, `user`, `result`) with this producer's
+    /// session id.
+    Session,
+    /// A shared shape with a field only this producer's version of it has.
+    Hint,
+}
+
+/// A producer's format: who it is and how to read it.
+pub(crate) trait Format: Sync {
+    /// The identity its events carry.
+    fn producer(&self) -> Producer;
+
+    /// The stable name used in JSONL (`"producer"`) and by `--from`.
+    fn name(&self) -> &'static str;
+
+    /// The product's name, for people.
+    fn label(&self) -> &'static str;
+
+    /// The command whose output this is, for `--from`'s help.
+    fn invocation(&self) -> &'static str;
+
+    /// What this line says of being this producer's, if anything.
+    fn detect(&self, v: Value<'_>) -> Option<Evidence>;
+
+    /// True for a line that can only be the first of this producer's stream
+    /// (a session header): it ends another producer's stream concatenated
+    /// before it.
+    fn opens(&self, v: Value<'_>) -> bool;
+
+    /// A decoder for a new stream of this producer.
+    fn stream(&self) -> Box<dyn Stream>;
+}
+
+/// One stream of one producer: its state between lines, and how a line
+/// becomes events.
+pub(crate) trait Stream: Send {
+    /// Decode one parsed line, passing each event to `emit`.
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()>;
+
+    /// End of the stream: emit what was held back (joined deltas,
+    /// reconstructed totals).
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        let _ = emit;
+        Ok(())
+    }
+}
+
+/// What every producer module gets besides the parsed value.
+pub(crate) struct Ctx<'a> {
+    /// Line number.
+    pub line: u64,
+    /// The line (verbatim JSON, valid UTF-8: simd-json checked it).
+    pub raw: &'a [u8],
+    /// Whose format the line is read as.
+    pub producer: Producer,
+    /// Where text composed for this line goes (see [`Arena`]).
+    pub arena: &'a Arena,
+}
+
+impl<'a> Ctx<'a> {
+    /// The line as text (verbatim JSON).
+    pub fn raw(&self) -> Cow<'a, str> {
+        // Valid (the parse checked it): the fast check, borrowed.
+        match simdutf8::basic::from_utf8(self.raw) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(self.raw),
+        }
+    }
+}
+
+/// The registry's entry for `p`.
+#[inline]
+pub(crate) fn format(p: Producer) -> &'static dyn Format {
+    // `Producer`'s variants are declared in this table's order (a test
+    // checks it): its names are read for every JSONL line.
+    REGISTRY[p as usize]
+}
+
+/// The producer a single parsed line belongs to, when the line says so;
+/// `None` for lines several producers share (`assistant`, `user`, `result`
+/// without telltale fields) and for unknown shapes.
+pub(crate) fn detect(v: Value<'_>) -> Option<Producer> {
+    let mut best: Option<(Evidence, Producer)> = None;
+    for f in REGISTRY {
+        if let Some(e) = f.detect(v)
+            && best.is_none_or(|(b, _)| e < b)
+        {
+            best = Some((e, f.producer()));
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// The producer whose stream this line *starts*, for lines that can only be
+/// the first of a stream (a session header); `None` for any other line.
+/// Used to notice a second producer's log concatenated after a first one
+/// without re-guessing on ordinary lines (Qwen also prints Claude's
+/// `stream_event`, for instance).
+pub(crate) fn opener(v: Value<'_>) -> Option<Producer> {
+    detect(v).filter(|&p| format(p).opens(v))
+}
+
+/// True for a `system` line of subtype `init`: the session header of Claude
+/// Code and of the producers that print its shape.
+pub(crate) fn is_init(v: Value<'_>) -> bool {
+    str_at(v, "type") == Some("system") && str_at(v, "subtype") == Some("init")
+}
+
+/// True when `v` has the field `key`.
+pub(crate) fn has(v: Value<'_>, key: &str) -> bool {
+    v.get(key).is_some()
+}
+
+/// A line of a producer whose decoder does not know it: kept verbatim as an
+/// `unknown` event named by its `type` (and `subtype`).
+pub(crate) fn unknown_line<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let ty = str_at(v, "type").unwrap_or("");
+    let type_name = match str_at(v, "subtype").filter(|s| !s.is_empty()) {
+        Some(sub) => Cow::Owned(format!("{ty}/{sub}")),
+        None => Cow::Borrowed(ty),
+    };
+    emit(&Event {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: None,
+        parent: None,
+        kind: EventKind::Unknown(Unknown {
+            type_name,
+            raw: ctx.raw(),
+        }),
+    })
+}
+
+impl Producer {
+    /// The stable name used in JSONL (`"producer"`) and on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        format(self).name()
+    }
+
+    /// The product's name, for people.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        format(self).label()
+    }
+
+    /// The command whose output this is (`--from`'s help).
+    #[must_use]
+    pub fn invocation(self) -> &'static str {
+        format(self).invocation()
+    }
+
+    /// Parse a name written by [`Producer::name`].
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<Producer> {
+        REGISTRY
+            .iter()
+            .find(|f| f.name() == s)
+            .map(|f| f.producer())
+    }
+}
+
+impl fmt::Display for Producer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,180 @@
+use super::*;
+use crate::json::NO_LONGS;
+
+#[test]
+fn the_table_is_in_the_order_of_the_variants_and_names_every_producer() {
+    for (i, f) in REGISTRY.iter().enumerate() {
+        assert_eq!(f.producer() as usize, i, "{}", f.name());
+        assert_eq!(Producer::from_name(f.name()), Some(f.producer()));
+    }
+    for p in Producer::ALL {
+        assert_eq!(format(p).producer(), p);
+        assert!(!p.label().is_empty() && !p.invocation().is_empty());
+    }
+    let mut names: Vec<_> = REGISTRY.iter().map(|f| f.name()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), Producer::ALL.len(), "names are distinct");
+    assert_eq!(Producer::from_name("nobody"), None);
+}
+
+fn d(line: &str) -> Option<Producer> {
+    let mut bytes = line.as_bytes().to_vec();
+    let tape = simd_json::to_tape(&mut bytes).unwrap();
+    detect(Value::new(tape.as_value(), &NO_LONGS))
+}
+
+#[test]
+fn table() {
+    assert_eq!(
+        d(r#"{"type":"user","parentUuid":null,"sessionId":"s"}"#),
+        Some(Producer::ClaudeTranscript)
+    );
+    assert_eq!(
+        d(r#"{"type":"summary","summary":"x"}"#),
+        Some(Producer::ClaudeTranscript)
+    );
+    assert_eq!(
+        d(r#"{"type":"thread.started","thread_id":"t"}"#),
+        Some(Producer::Codex)
+    );
+    assert_eq!(
+        d(r#"{"type":"error","message":"boom"}"#),
+        Some(Producer::Codex)
+    );
+    assert_eq!(
+        d(r#"{"type":"init","timestamp":"2025-01-01T00:00:00Z","session_id":"s","model":"m"}"#),
+        Some(Producer::Gemini)
+    );
+    assert_eq!(
+        d(
+            r#"{"type":"error","timestamp":"2025-01-01T00:00:00Z","severity":"error","message":"m"}"#
+        ),
+        Some(Producer::Gemini)
+    );
+    assert_eq!(
+        d(r#"{"type":"step_start","timestamp":1700000000000,"sessionID":"ses_1","part":{}}"#),
+        Some(Producer::OpenCode)
+    );
+    assert_eq!(
+        d(r#"{"type":"tool_use","timestamp":1700000000000,"sessionID":"ses_1","part":{}}"#),
+        Some(Producer::OpenCode)
+    );
+    assert_eq!(
+        d(r#"{"type":"tool_call","subtype":"started","call_id":"c"}"#),
+        Some(Producer::Cursor)
+    );
+    assert_eq!(
+        d(r#"{"type":"system","subtype":"init","qwen_code_version":"0.1","tools":[]}"#),
+        Some(Producer::Qwen)
+    );
+    assert_eq!(
+        d(r#"{"type":"system","subtype":"init","claude_code_version":"2.1","tools":[]}"#),
+        Some(Producer::Claude)
+    );
+    assert_eq!(
+        d(r#"{"type":"system","subtype":"init","apiKeySource":"login","model":"gpt","cwd":"/"}"#),
+        Some(Producer::Cursor)
+    );
+    assert_eq!(
+        d(
+            r#"{"type":"system","subtype":"init","cwd":"/","tools":[],"mcp_servers":[],"session_id":"T-1"}"#
+        ),
+        Some(Producer::Amp)
+    );
+    assert_eq!(
+        d(r#"{"type":"stream_event","event":{}}"#),
+        Some(Producer::Claude)
+    );
+    assert_eq!(
+        d(r#"{"type":"system","subtype":"api_retry"}"#),
+        Some(Producer::Claude)
+    );
+}
+
+#[test]
+fn transcript_lines() {
+    for line in [
+        r#"{"type":"queue-operation","operation":"dequeue","timestamp":"2026-01-01T00:00:00Z","sessionId":"s"}"#,
+        r#"{"parentUuid":null,"isSidechain":true,"agentId":"a1","type":"user","message":{"role":"user","content":"x"},"sessionId":"s"}"#,
+        r#"{"parentUuid":"u1","type":"attachment","attachment":{"type":"date"},"sessionId":"s"}"#,
+        r#"{"type":"system","subtype":"turn_duration","sessionId":"s","durationMs":5}"#,
+        r#"{"type":"last-prompt","lastPrompt":"x","leafUuid":"u","sessionId":"s"}"#,
+        r#"{"type":"tools-used","tools":["Read"],"sessionId":"s"}"#,
+        r#"{"type":"atis-latch","atis":"","sessionId":"s"}"#,
+        r#"{"type":"api-request","sessionId":"s","id":"r","params":{}}"#,
+        r#"{"type":"api-request-shape","sessionId":"s","shape":{}}"#,
+        r#"{"type":"api-request-blob","sessionId":"s","hash":"h","message":{}}"#,
+        r#"{"type":"cost-state","sessionId":"s","totalCostUSD":0.1}"#,
+    ] {
+        assert_eq!(d(line), Some(Producer::ClaudeTranscript), "{line}");
+    }
+}
+
+#[test]
+fn amp_init_with_unexpected_fields_is_amp() {
+    assert_eq!(
+        d(
+            r#"{"type":"system","subtype":"init","cwd":"/","tools":[],"mcp_servers":[],"model":"m","session_id":"T-1"}"#
+        ),
+        Some(Producer::Amp)
+    );
+    // A Claude init without a version field stays Claude.
+    assert_eq!(
+        d(r#"{"type":"system","subtype":"init","cwd":"/","tools":[],"session_id":"0b1c"}"#),
+        Some(Producer::Claude)
+    );
+}
+
+#[test]
+fn only_session_headers_open_a_stream() {
+    let o = |line: &str| {
+        let mut bytes = line.as_bytes().to_vec();
+        opener(Value::new(
+            simd_json::to_tape(&mut bytes).unwrap().as_value(),
+            &NO_LONGS,
+        ))
+    };
+    assert_eq!(
+        o(r#"{"type":"thread.started","thread_id":"t"}"#),
+        Some(Producer::Codex)
+    );
+    assert_eq!(
+        o(r#"{"type":"system","subtype":"init","claude_code_version":"2.1","tools":[]}"#),
+        Some(Producer::Claude)
+    );
+    assert_eq!(o(r#"{"type":"stream_event","event":{}}"#), None);
+    assert_eq!(o(r#"{"type":"turn.completed","usage":{}}"#), None);
+    assert_eq!(
+        o(r#"{"type":"user","parentUuid":null,"sessionId":"s"}"#),
+        Some(Producer::ClaudeTranscript)
+    );
+    assert_eq!(
+        o(r#"{"type":"user","parentUuid":"p","sessionId":"s"}"#),
+        None
+    );
+    assert_eq!(
+        o(r#"{"type":"queue-operation","operation":"enqueue","sessionId":"s"}"#),
+        Some(Producer::ClaudeTranscript)
+    );
+}
+
+#[test]
+fn ambiguous_lines_need_telltales() {
+    assert_eq!(d(r#"{"type":"assistant","message":{}}"#), None);
+    assert_eq!(
+        d(r#"{"type":"assistant","session_id":"T-abc","message":{}}"#),
+        Some(Producer::Amp)
+    );
+    assert_eq!(
+        d(r#"{"type":"result","total_cost_usd":0.1}"#),
+        Some(Producer::Claude)
+    );
+    assert_eq!(
+        d(r#"{"type":"result","usage":{"inputTokens":1}}"#),
+        Some(Producer::Cursor)
+    );
+    assert_eq!(d(r#"{"type":"result","error":"x"}"#), Some(Producer::Amp));
+    assert_eq!(d(r#"{"type":"result","result":"x"}"#), None);
+    assert_eq!(d(r#"{"no_type":1}"#), None);
+}

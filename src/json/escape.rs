@@ -1,0 +1,298 @@
+//! Every escape streamview reads or writes, in one place: JSON string
+//! bodies unescaped ([`unescape`]), strings written as JSON the way
+//! simd-json writes them ([`write_json_str`], for text that must read back
+//! byte for byte) or terminal-safe ([`push_json_str`], [`push_safe_json`],
+//! [`SafeFormatter`]: the JSON value unchanged, but DEL, C1 controls and
+//! bidi overrides as `\uXXXX`), and which characters a terminal must never
+//! receive raw ([`is_unsafe`], [`escape_at`]), which the sanitizer of the
+//! pretty sink also reads.
+//!
+//! The scans go through [`find_special`], a branch-free block loop the
+//! compiler vectorizes: plain text costs well under an instruction per byte.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::{self, Write};
+
+/// Bytes that may start a character a terminal must not receive raw: C0
+/// controls, DEL, and the lead bytes of the C1 (`C2`), U+061C (`D8`) and bidi
+/// and line-separator (`E2`) sequences. The sanitizer and the JSON writers
+/// look closer only at these; everything else is copied in runs.
+pub(crate) const SUSPECT: [bool; 256] = special_bytes(false);
+
+/// [`SUSPECT`] and `"` and `\\`: the bytes that may need an escape in a JSON
+/// string.
+pub(crate) const STRING_SPECIAL: [bool; 256] = special_bytes(true);
+
+const fn special_bytes(quotes: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t[0xd8] = true;
+    t[0xe2] = true;
+    if quotes {
+        t[b'"' as usize] = true;
+        t[b'\\' as usize] = true;
+    }
+    t
+}
+
+/// The two-character JSON escape of `c` (`\n`, `\"`…), or nothing.
+pub(crate) fn short_escape(c: u8) -> &'static [u8] {
+    match c {
+        b'"' => b"\\\"",
+        b'\\' => b"\\\\",
+        b'\n' => b"\\n",
+        b'\r' => b"\\r",
+        b'\t' => b"\\t",
+        0x08 => b"\\b",
+        0x0c => b"\\f",
+        _ => b"",
+    }
+}
+
+/// Index of the first byte at or after `i` that `table` flags. Sixteen
+/// bytes at a time, branch-free, in a loop the compiler turns into vector
+/// compares: a block is looked at byte by byte only when it holds a byte
+/// the tables can flag (C0, `"`, `\\`, DEL, or any non-ASCII byte), so
+/// plain text costs well under an instruction per byte.
+#[inline]
+pub(crate) fn find_special(bytes: &[u8], mut i: usize, table: &[bool; 256]) -> Option<usize> {
+    const BLOCK: usize = 16;
+    while let Some(chunk) = bytes.get(i..i + BLOCK) {
+        let mut maybe = false;
+        for &c in chunk {
+            // Bitwise on purpose: no branch, so the loop becomes vector code.
+            #[allow(clippy::needless_bitwise_bool)]
+            let special = (c < 0x20) | (c == b'"') | (c == b'\\') | (c >= 0x7f);
+            maybe |= special;
+        }
+        if maybe && let Some(p) = chunk.iter().position(|&c| table[usize::from(c)]) {
+            return Some(i + p);
+        }
+        i += BLOCK;
+    }
+    bytes[i..]
+        .iter()
+        .position(|&c| table[usize::from(c)])
+        .map(|p| i + p)
+}
+
+/// True for the characters a terminal must never receive raw from content
+/// (tab and line feed excepted: callers decide about those).
+#[must_use]
+pub fn is_unsafe(c: char) -> bool {
+    match c {
+        '\n' | '\t' => false,
+        '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
+        '\u{200e}'
+        | '\u{200f}'
+        | '\u{061c}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}' => true,
+        _ => false,
+    }
+}
+
+/// When the character starting at byte `i` of `s` must not reach a terminal
+/// raw: its length in bytes and its code point. `s` is UTF-8 (or JSON text,
+/// which is). Used by the JSONL writer, which escapes it as `\uXXXX`.
+#[must_use]
+pub fn escape_at(s: &[u8], i: usize) -> Option<(usize, u32)> {
+    match *s.get(i)? {
+        b @ (0..0x20 | 0x7f) => Some((1, u32::from(b))),
+        0xc2 => match s.get(i + 1) {
+            Some(&b @ 0x80..=0x9f) => Some((2, u32::from(b))),
+            _ => None,
+        },
+        0xd8 => (s.get(i + 1) == Some(&0x9c)).then_some((2, 0x061c)),
+        0xe2 => match (s.get(i + 1), s.get(i + 2)) {
+            (Some(0x80), Some(&b @ (0x8e | 0x8f | 0xaa..=0xae))) => {
+                Some((3, 0x2000 + u32::from(b - 0x80)))
+            }
+            (Some(0x81), Some(&b @ 0xa6..=0xa9)) => Some((3, 0x2040 + u32::from(b - 0x80))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A JSON string as simd-json's writer escapes it: `"`, `\\` and C0
+/// controls only, the usual five by letter.
+pub(crate) fn write_json_str(out: &mut impl io::Write, s: &str) {
+    let _ = out.write_all(b"\"");
+    let b = s.as_bytes();
+    let mut done = 0;
+    for (i, &c) in b.iter().enumerate() {
+        if c >= 0x20 && c != b'"' && c != b'\\' {
+            continue;
+        }
+        let short = short_escape(c);
+        let _ = out.write_all(&b[done..i]);
+        if short.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let _ = out.write_all(b"\\u00");
+            let _ = out.write_all(&[HEX[usize::from(c >> 4)]]);
+            let _ = out.write_all(&[HEX[usize::from(c & 0xf)]]);
+        } else {
+            let _ = out.write_all(short);
+        }
+        done = i + 1;
+    }
+    let _ = out.write_all(&b[done..]);
+    let _ = out.write_all(b"\"");
+}
+
+/// A JSON string: `"`, `\\` and the usual control characters escaped as
+/// `serde_json` does, and every other character that [`escape_at`] flags
+/// (C0, DEL, C1, bidi) as `\uXXXX`.
+pub(crate) fn push_json_str(b: &mut Vec<u8>, s: &str) {
+    // Room for the string and a few escapes: the copies below then never
+    // grow the buffer one piece at a time.
+    b.reserve(s.len() + s.len() / 16 + 2);
+    b.push(b'"');
+    let bytes = s.as_bytes();
+    let mut done = 0;
+    let mut i = 0;
+    while let Some(p) = find_special(bytes, i, &STRING_SPECIAL) {
+        i = p;
+        let short = short_escape(bytes[i]);
+        if !short.is_empty() {
+            b.extend_from_slice(&bytes[done..i]);
+            b.extend_from_slice(short);
+            i += 1;
+            done = i;
+        } else if let Some((len, cp)) = escape_at(bytes, i) {
+            b.extend_from_slice(&bytes[done..i]);
+            push_u_escape(b, cp);
+            i += len;
+            done = i;
+        } else {
+            i += 1;
+        }
+    }
+    b.extend_from_slice(&bytes[done..]);
+    b.push(b'"');
+}
+
+/// A `serde_json` formatter (compact) that also writes the characters
+/// [`escape_at`] flags as `\u` escapes, like the JSONL sink: for the other
+/// JSON streamview prints (`--format summary-json`).
+pub(crate) struct SafeFormatter;
+
+impl serde_json::ser::Formatter for SafeFormatter {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        // serde_json escapes `"`, `\\` and C0 itself; a fragment holds none.
+        let bytes = fragment.as_bytes();
+        let (mut done, mut i) = (0, 0);
+        while i < bytes.len() {
+            match escape_at(bytes, i) {
+                Some((len, cp)) => {
+                    w.write_all(&bytes[done..i])?;
+                    write!(w, "\\u{cp:04x}")?;
+                    i += len;
+                    done = i;
+                }
+                None => i += 1,
+            }
+        }
+        w.write_all(&bytes[done..])
+    }
+}
+
+/// True when `b` holds a character above U+007E that [`escape_at`] flags
+/// (DEL, C1, bidi controls…; the others are ASCII controls, which a JSON
+/// string body holds only as escapes): the lead bytes found with `memchr`,
+/// each looked at.
+pub(crate) fn has_unsafe(b: &[u8]) -> bool {
+    memchr::memchr(0x7f, b).is_some()
+        || memchr::memchr3_iter(0xc2, 0xd8, 0xe2, b).any(|p| escape_at(b, p).is_some())
+}
+
+pub(crate) fn push_u_escape(b: &mut Vec<u8>, cp: u32) {
+    // Writing into a Vec cannot fail.
+    let _ = write!(b, "\\u{cp:04x}");
+}
+
+/// Copy JSON text, escaping what a terminal must not see raw. In valid JSON
+/// DEL, C1 and bidi characters can only stand inside strings, where `\u`
+/// escapes keep the value; raw C0 controls can only be whitespace between
+/// tokens (`\t`, `\r`), where a space is the same JSON.
+pub(crate) fn push_safe_json(b: &mut Vec<u8>, json: &str) {
+    let bytes = json.as_bytes();
+    let mut done = 0;
+    let mut i = 0;
+    while let Some(p) = find_special(bytes, i, &SUSPECT) {
+        i = p;
+        match escape_at(bytes, i) {
+            None => i += 1,
+            Some((len, cp)) => {
+                b.extend_from_slice(&bytes[done..i]);
+                if cp < 0x20 {
+                    b.push(b' ');
+                } else {
+                    push_u_escape(b, cp);
+                }
+                i += len;
+                done = i;
+            }
+        }
+    }
+    b.extend_from_slice(&bytes[done..]);
+}
+
+/// The text of a valid JSON string body (as [`scan`](super::scan) checks them).
+pub(crate) fn unescape(body: &str) -> Cow<'_, str> {
+    if memchr::memchr(b'\\', body.as_bytes()).is_none() {
+        return Cow::Borrowed(body);
+    }
+    let mut out = String::with_capacity(body.len());
+    unescape_to(body, &mut out);
+    Cow::Owned(out)
+}
+
+/// [`unescape`] into `out`.
+pub(crate) fn unescape_to(body: &str, out: &mut impl fmt::Write) {
+    let b = body.as_bytes();
+    let Some(first) = memchr::memchr(b'\\', b) else {
+        let _ = out.write_str(body);
+        return;
+    };
+    let mut done = 0;
+    let mut next = Some(first);
+    while let Some(at) = next {
+        let _ = out.write_str(&body[done..at]);
+        let (c, len) = match b.get(at + 1) {
+            Some(b'n') => ('\n', 2),
+            Some(b't') => ('\t', 2),
+            Some(b'r') => ('\r', 2),
+            Some(b'b') => ('\u{8}', 2),
+            Some(b'f') => ('\u{c}', 2),
+            Some(b'u') => {
+                let cp = body
+                    .get(at + 2..at + 6)
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .and_then(char::from_u32);
+                (cp.unwrap_or('\u{fffd}'), 6)
+            }
+            Some(&c) => (char::from(c), 2),
+            None => ('\\', 1),
+        };
+        let _ = out.write_char(c);
+        done = (at + len).min(b.len());
+        next = memchr::memchr(b'\\', &b[done..]).map(|p| done + p);
+    }
+    let _ = out.write_str(&body[done..]);
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,105 @@
+use super::*;
+
+#[test]
+fn has_unsafe_finds_what_the_sanitizer_flags() {
+    for c in (0x20u32..0x3000).filter_map(char::from_u32) {
+        for pad in ["", "a", "\\n…"] {
+            let s = format!("{pad}{c}x");
+            assert_eq!(
+                has_unsafe(s.as_bytes()),
+                is_unsafe(c),
+                "{c:?} after {pad:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn escape_at_finds_exactly_the_unsafe_characters() {
+    for c in (0u32..0x3000).filter_map(char::from_u32) {
+        let s = format!("a{c}b");
+        let want = (c == '\n' || c == '\t' || is_unsafe(c)).then(|| (c.len_utf8(), c as u32));
+        assert_eq!(escape_at(s.as_bytes(), 1), want, "{c:?}");
+        assert_eq!(escape_at(s.as_bytes(), 0), None);
+    }
+    assert_eq!(escape_at(b"\xe2\x80", 0), None);
+    assert_eq!(escape_at(b"", 0), None);
+}
+
+use crate::render::sanitize::is_unsafe;
+
+proptest::proptest! {
+    #[test]
+    fn the_word_scan_finds_what_the_byte_scan_finds(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80),
+        from in 0usize..80,
+        quotes in proptest::prelude::any::<bool>(),
+    ) {
+        let table = if quotes { &STRING_SPECIAL } else { &SUSPECT };
+        let from = from.min(bytes.len());
+        let naive = bytes[from..].iter().position(|&c| table[usize::from(c)]).map(|p| from + p);
+        proptest::prop_assert_eq!(find_special(&bytes, from, table), naive);
+    }
+}
+
+#[test]
+fn the_word_scan_sees_every_special_byte_at_every_offset() {
+    for table in [&STRING_SPECIAL, &SUSPECT] {
+        for b in 0..=255u8 {
+            for at in 0..20 {
+                let mut bytes = vec![b'a'; 20];
+                bytes[at] = b;
+                let want = table[usize::from(b)].then_some(at);
+                assert_eq!(find_special(&bytes, 0, table), want, "{b:#x} at {at}");
+            }
+        }
+    }
+}
+
+fn json_str(s: &str) -> String {
+    let mut b = Vec::new();
+    push_json_str(&mut b, s);
+    String::from_utf8(b).unwrap()
+}
+
+#[test]
+fn strings_read_back_exactly_and_carry_nothing_unsafe() {
+    let all: String = (0u32..0x3000).filter_map(char::from_u32).collect();
+    for s in [
+        all.as_str(),
+        "",
+        "plain",
+        "\"\\",
+        "a\u{202e}b\u{9b}c\u{7f}",
+        "é—ü\u{2028}",
+    ] {
+        let out = json_str(s);
+        assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);
+        assert!(!out.chars().any(|c| c == '\n' || c == '\t' || is_unsafe(c)));
+    }
+}
+
+#[test]
+fn ordinary_strings_are_written_as_serde_json_does() {
+    for s in [
+        "plain",
+        "quote \" and \\ back",
+        "tab\tnl\ncr\r\u{8}\u{c}\u{1b}[0m",
+        "日本語 👍",
+    ] {
+        assert_eq!(json_str(s), serde_json::to_string(s).unwrap());
+    }
+    assert_eq!(json_str("\u{9b}\u{202e}\u{7f}"), r#""\u009b\u202e\u007f""#);
+}
+
+#[test]
+fn embedded_json_keeps_its_value() {
+    let raw = "{\"a\":\"x\u{202e}\u{85}\u{7f}\",\t\"b\" :\r[1, 2]}";
+    let mut b = Vec::new();
+    push_safe_json(&mut b, raw);
+    let out = String::from_utf8(b).unwrap();
+    assert!(!out.chars().any(|c| c == '\t' || c == '\r' || is_unsafe(c)));
+    let a: serde_json::Value = serde_json::from_str(raw).unwrap();
+    let b: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(a, b);
+}

@@ -1,0 +1,34 @@
+//! The ground floor: JSON text, read and written.
+//!
+//! Everything above stands on this module and it names nothing else of
+//! the crate (`tests/floors.rs` checks it):
+//!
+//! - [`Parser`] parses a line in reused memory and lends a [`Value`], a view
+//!   into simd-json's tape with lenient accessors ([`str_at`], [`u64_at`],
+//!   [`arr_at`]…: a missing or wrongly typed field is `None`, never an
+//!   error);
+//! - [`scan`] finds the long string values of a line (tool output, file
+//!   contents) so that the parser is spared them;
+//! - [`Arena`] holds the text a decoder composes for one line, and
+//!   [`Spare`] the strings its state keeps between lines;
+//! - [`escape`] is the one home of escaping and unescaping: JSON string
+//!   bodies, strings written as JSON (simd-json's way or terminal-safe),
+//!   and the characters a terminal must never receive raw.
+//!
+//! The event model keeps lazy JSON ([`Value`] inside `event::JsonText`) and
+//! the decoders read every field through here; the sinks write through
+//! [`escape`].
+
+mod arena;
+pub(crate) mod escape;
+mod parser;
+pub(crate) mod scan;
+mod value;
+
+pub(crate) use arena::{Arena, Spare};
+pub(crate) use parser::Parser;
+#[cfg(test)]
+pub(crate) use value::NO_LONGS;
+pub(crate) use value::{
+    Arr, J, Obj, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, u64_of, view,
+};
