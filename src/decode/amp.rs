@@ -16,7 +16,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io;
 
 use super::claude::event;
-use super::registry::{Evidence, Format, Stream, has, is_init};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
 use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
@@ -42,49 +42,41 @@ pub(crate) struct State {
     failed: HashMap<String, String>,
 }
 
+/// The registry's line for Amp.
+pub(crate) const ENTRY: Entry = Entry {
+    producer: Producer::Amp,
+    name: "amp",
+    label: "Amp",
+    invocation: "Amp `--stream-json`",
+    format: &Amp,
+};
+
 /// Amp `--execute … --stream-json` (the registry's entry).
 pub(crate) struct Amp;
 
 impl Format for Amp {
-    fn producer(&self) -> Producer {
-        Producer::Amp
-    }
-
-    fn name(&self) -> &'static str {
-        "amp"
-    }
-
-    fn label(&self) -> &'static str {
-        "Amp"
-    }
-
-    fn invocation(&self) -> &'static str {
-        "Amp `--stream-json`"
-    }
-
-    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
-        let ty = str_at(v, "type")?;
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         // Amp's thread ids.
-        let thread = str_at(v, "session_id").is_some_and(|s| s.starts_with("T-"));
-        if is_init(v) {
-            let amp_init = has(v, "cwd")
-                && has(v, "tools")
-                && has(v, "mcp_servers")
-                && !has(v, "model")
-                && !has(v, "uuid");
+        let thread = str_at(s.v, "session_id").is_some_and(|id| id.starts_with("T-"));
+        if s.is_init() {
+            let amp_init = has(s.v, "cwd")
+                && has(s.v, "tools")
+                && has(s.v, "mcp_servers")
+                && !has(s.v, "model")
+                && !has(s.v, "uuid");
             // The thread id also when the init has grown a field the shape
             // above does not expect.
             return (amp_init || thread).then_some(Evidence::Init);
         }
-        if matches!(ty, "assistant" | "user" | "result") && thread {
+        if matches!(s.ty, "assistant" | "user" | "result") && thread {
             return Some(Evidence::Session);
         }
-        (ty == "result" && get(v, "error").is_some_and(|e| e.into_string().is_some()))
+        (s.ty == "result" && get(s.v, "error").is_some_and(|e| e.into_string().is_some()))
             .then_some(Evidence::Hint)
     }
 
-    fn opens(&self, v: Value<'_>) -> bool {
-        is_init(v)
+    fn opens(&self, s: Shape<'_>) -> bool {
+        s.is_init()
     }
 
     fn stream(&self) -> Box<dyn Stream> {

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::{content_of, json_in, list, strings_at};
-use super::registry::{Evidence, Format, Stream, has, is_init};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
 use super::{Ctx, Emit};
 use crate::event::{Content, JsonText};
 use crate::event::{
@@ -101,41 +101,33 @@ const CLAUDE_TYPES: [&str; 12] = [
     "control_cancel_request",
 ];
 
+/// The registry's line for Claude Code.
+pub(crate) const ENTRY: Entry = Entry {
+    producer: Producer::Claude,
+    name: "claude",
+    label: "Claude Code",
+    invocation: "Claude Code `-p --output-format stream-json --verbose`",
+    format: &Claude,
+};
+
 /// Claude Code `--output-format stream-json --verbose` (the registry's entry).
 pub(crate) struct Claude;
 
 impl Format for Claude {
-    fn producer(&self) -> Producer {
-        Producer::Claude
-    }
-
-    fn name(&self) -> &'static str {
-        "claude"
-    }
-
-    fn label(&self) -> &'static str {
-        "Claude Code"
-    }
-
-    fn invocation(&self) -> &'static str {
-        "Claude Code `-p --output-format stream-json --verbose`"
-    }
-
-    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
-        let ty = str_at(v, "type")?;
-        if is_init(v) && has(v, "claude_code_version") {
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
+        if s.is_init() && has(s.v, "claude_code_version") {
             return Some(Evidence::Init);
         }
         // Any other init (an older Claude Code has no version field), its
         // own types, and any other system line.
-        if ty == "system" || CLAUDE_TYPES.contains(&ty) {
+        if s.ty == "system" || CLAUDE_TYPES.contains(&s.ty) {
             return Some(Evidence::Family);
         }
-        (ty == "result" && has(v, "total_cost_usd")).then_some(Evidence::Hint)
+        (s.ty == "result" && has(s.v, "total_cost_usd")).then_some(Evidence::Hint)
     }
 
-    fn opens(&self, v: Value<'_>) -> bool {
-        is_init(v)
+    fn opens(&self, s: Shape<'_>) -> bool {
+        s.is_init()
     }
 
     fn stream(&self) -> Box<dyn Stream> {

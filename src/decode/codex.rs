@@ -34,7 +34,7 @@ use std::io;
 use std::sync::Arc;
 
 use super::args::{content_of, json_in, list};
-use super::registry::{Evidence, Format, Stream};
+use super::registry::{Entry, Evidence, Format, Shape, Stream};
 use super::{Ctx, Emit};
 use crate::event::{Content, JsonText};
 use crate::event::{
@@ -125,40 +125,34 @@ impl Base {
     }
 }
 
+/// The registry's line for Codex.
+pub(crate) const ENTRY: Entry = Entry {
+    producer: Producer::Codex,
+    name: "codex",
+    label: "Codex",
+    invocation: "Codex `exec --json`",
+    format: &Codex,
+};
+
 /// `codex exec --json` (the registry's entry).
 pub(crate) struct Codex;
 
 impl Format for Codex {
-    fn producer(&self) -> Producer {
-        Producer::Codex
-    }
-
-    fn name(&self) -> &'static str {
-        "codex"
-    }
-
-    fn label(&self) -> &'static str {
-        "Codex"
-    }
-
-    fn invocation(&self) -> &'static str {
-        "Codex `exec --json`"
-    }
-
-    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         // Dotted types (`thread.started`, `item.completed`…), and a bare
         // `{type: error, message}`.
-        let ty = str_at(v, "type")?;
         let bare_error = || {
-            ty == "error"
-                && v.as_object()
+            s.ty == "error"
+                && s.v
+                    .as_object()
                     .is_some_and(|o| o.keys().all(|k| k == "type" || k == "message"))
         };
-        (ty.contains('.') || ty == "request_user_input" || bare_error()).then_some(Evidence::Type)
+        (s.ty.contains('.') || s.ty == "request_user_input" || bare_error())
+            .then_some(Evidence::Type)
     }
 
-    fn opens(&self, v: Value<'_>) -> bool {
-        str_at(v, "type") == Some("thread.started")
+    fn opens(&self, s: Shape<'_>) -> bool {
+        s.ty == "thread.started"
     }
 
     fn stream(&self) -> Box<dyn Stream> {

@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use std::io;
 
 use super::args::json_in;
-use super::registry::{Evidence, Format, Stream, has, is_init};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
 use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
@@ -84,47 +84,39 @@ impl Pending {
     }
 }
 
+/// The registry's line for Cursor Agent.
+pub(crate) const ENTRY: Entry = Entry {
+    producer: Producer::Cursor,
+    name: "cursor",
+    label: "Cursor Agent",
+    invocation: "Cursor Agent `--output-format stream-json`",
+    format: &Cursor,
+};
+
 /// Cursor Agent `--output-format stream-json` (the registry's entry).
 pub(crate) struct Cursor;
 
 impl Format for Cursor {
-    fn producer(&self) -> Producer {
-        Producer::Cursor
-    }
-
-    fn name(&self) -> &'static str {
-        "cursor"
-    }
-
-    fn label(&self) -> &'static str {
-        "Cursor Agent"
-    }
-
-    fn invocation(&self) -> &'static str {
-        "Cursor Agent `--output-format stream-json`"
-    }
-
-    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
-        let ty = str_at(v, "type")?;
-        if ty == "tool_call"
-            || ty == "thinking"
-            || has(v, "timestamp_ms")
-            || has(v, "model_call_id")
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
+        if s.ty == "tool_call"
+            || s.ty == "thinking"
+            || has(s.v, "timestamp_ms")
+            || has(s.v, "model_call_id")
         {
             return Some(Evidence::Type);
         }
-        if is_init(v)
-            && matches!(str_at(v, "apiKeySource"), Some("env" | "flag" | "login"))
-            && !has(v, "tools")
+        if s.is_init()
+            && matches!(str_at(s.v, "apiKeySource"), Some("env" | "flag" | "login"))
+            && !has(s.v, "tools")
         {
             return Some(Evidence::Init);
         }
-        (ty == "result" && get(v, "usage").is_some_and(|u| has(u, "inputTokens")))
+        (s.ty == "result" && get(s.v, "usage").is_some_and(|u| has(u, "inputTokens")))
             .then_some(Evidence::Hint)
     }
 
-    fn opens(&self, v: Value<'_>) -> bool {
-        is_init(v)
+    fn opens(&self, s: Shape<'_>) -> bool {
+        s.is_init()
     }
 
     fn stream(&self) -> Box<dyn Stream> {

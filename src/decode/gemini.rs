@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::io;
 
 use super::args::{content_of, list};
-use super::registry::{Evidence, Format, Stream};
+use super::registry::{Entry, Evidence, Format, Shape, Stream};
 use super::{Ctx, Emit};
 use crate::event::{Content, JsonText, List};
 use crate::event::{
@@ -62,39 +62,31 @@ fn event<'a>(
     }
 }
 
+/// The registry's line for Gemini CLI.
+pub(crate) const ENTRY: Entry = Entry {
+    producer: Producer::Gemini,
+    name: "gemini",
+    label: "Gemini CLI",
+    invocation: "Gemini CLI `--output-format stream-json`",
+    format: &Gemini,
+};
+
 /// Gemini CLI `--output-format stream-json` (the registry's entry).
 pub(crate) struct Gemini;
 
 impl Format for Gemini {
-    fn producer(&self) -> Producer {
-        Producer::Gemini
-    }
-
-    fn name(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn label(&self) -> &'static str {
-        "Gemini CLI"
-    }
-
-    fn invocation(&self) -> &'static str {
-        "Gemini CLI `--output-format stream-json`"
-    }
-
-    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         // Its types with a string timestamp and no subtype.
-        let ty = str_at(v, "type")?;
         (matches!(
-            ty,
+            s.ty,
             "init" | "message" | "tool_use" | "tool_result" | "error" | "result"
-        ) && get(v, "timestamp").is_some_and(|t| t.into_string().is_some())
-            && str_at(v, "subtype").is_none())
+        ) && get(s.v, "timestamp").is_some_and(|t| t.into_string().is_some())
+            && s.sub().is_none())
         .then_some(Evidence::Type)
     }
 
-    fn opens(&self, v: Value<'_>) -> bool {
-        str_at(v, "type") == Some("init")
+    fn opens(&self, s: Shape<'_>) -> bool {
+        s.ty == "init"
     }
 
     fn stream(&self) -> Box<dyn Stream> {

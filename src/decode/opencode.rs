@@ -23,7 +23,7 @@ use std::io;
 use simd_json::prelude::*;
 
 use super::args::{content_of, json_in, to_json};
-use super::registry::{Evidence, Format, Stream, has};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
 use super::{Ctx, Emit};
 use crate::event::{Content, JsonText, List};
 use crate::event::{
@@ -185,36 +185,29 @@ impl<'v> Base<'v> {
     }
 }
 
+/// The registry's line for `OpenCode`.
+pub(crate) const ENTRY: Entry = Entry {
+    producer: Producer::OpenCode,
+    name: "opencode",
+    label: "OpenCode",
+    invocation: "`OpenCode` `run --format json`",
+    format: &OpenCode,
+};
+
 /// `opencode run --format json` (the registry's entry).
 pub(crate) struct OpenCode;
 
 impl Format for OpenCode {
-    fn producer(&self) -> Producer {
-        Producer::OpenCode
-    }
-
-    fn name(&self) -> &'static str {
-        "opencode"
-    }
-
-    fn label(&self) -> &'static str {
-        "OpenCode"
-    }
-
-    fn invocation(&self) -> &'static str {
-        "`OpenCode` `run --format json`"
-    }
-
-    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         // `sessionID` and a numeric timestamp (asked before Gemini: both
         // print tool_use, text and error).
-        (has(v, "sessionID")
-            && get(v, "timestamp").is_some_and(|t| t.as_u64().is_some() || t.as_f64().is_some()))
+        (has(s.v, "sessionID")
+            && get(s.v, "timestamp").is_some_and(|t| t.as_u64().is_some() || t.as_f64().is_some()))
         .then_some(Evidence::Type)
     }
 
-    fn opens(&self, v: Value<'_>) -> bool {
-        str_at(v, "type") == Some("step_start")
+    fn opens(&self, s: Shape<'_>) -> bool {
+        s.ty == "step_start"
     }
 
     fn stream(&self) -> Box<dyn Stream> {

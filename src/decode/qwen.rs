@@ -21,7 +21,7 @@ use std::io;
 use super::args::{json_in, list, strings_at};
 use super::claude::content_text;
 use super::claude::event;
-use super::registry::{Evidence, Format, Stream, has, is_init};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
 use super::{Ctx, Emit};
 use crate::event::{
     Denial, EventKind, Level, List, Notice, Producer, Question, Role, SessionResult, SessionStart,
@@ -38,34 +38,27 @@ pub(crate) struct State {
 /// What Qwen writes in place of an answer when the API request failed.
 const API_ERROR_PREFIX: &str = "[API Error:";
 
+/// The registry's line for Qwen Code.
+pub(crate) const ENTRY: Entry = Entry {
+    producer: Producer::Qwen,
+    name: "qwen",
+    label: "Qwen Code",
+    invocation: "Qwen Code `--output-format stream-json`",
+    format: &Qwen,
+};
+
 /// Qwen Code `--output-format stream-json` (the registry's entry).
 pub(crate) struct Qwen;
 
 impl Format for Qwen {
-    fn producer(&self) -> Producer {
-        Producer::Qwen
-    }
-
-    fn name(&self) -> &'static str {
-        "qwen"
-    }
-
-    fn label(&self) -> &'static str {
-        "Qwen Code"
-    }
-
-    fn invocation(&self) -> &'static str {
-        "Qwen Code `--output-format stream-json`"
-    }
-
-    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         // Claude's shape; its init names its version.
-        (is_init(v) && (has(v, "qwen_code_version") || has(v, "permission_mode")))
+        (s.is_init() && (has(s.v, "qwen_code_version") || has(s.v, "permission_mode")))
             .then_some(Evidence::Init)
     }
 
-    fn opens(&self, v: Value<'_>) -> bool {
-        is_init(v)
+    fn opens(&self, s: Shape<'_>) -> bool {
+        s.is_init()
     }
 
     fn stream(&self) -> Box<dyn Stream> {

@@ -21,16 +21,30 @@ use crate::json::{Arena, Value, str_at};
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [&dyn Format; 8] = [
-    &transcript::Transcript,
-    &codex::Codex,
-    &opencode::OpenCode,
-    &gemini::Gemini,
-    &qwen::Qwen,
-    &claude::Claude,
-    &cursor::Cursor,
-    &amp::Amp,
+pub(crate) static REGISTRY: [Entry; 8] = [
+    transcript::ENTRY,
+    codex::ENTRY,
+    opencode::ENTRY,
+    gemini::ENTRY,
+    qwen::ENTRY,
+    claude::ENTRY,
+    cursor::ENTRY,
+    amp::ENTRY,
 ];
+
+/// A producer: who it is, and its format.
+pub(crate) struct Entry {
+    /// The identity its events carry.
+    pub producer: Producer,
+    /// The stable name used in JSONL (`"producer"`) and by `--from`.
+    pub name: &'static str,
+    /// The product's name, for people.
+    pub label: &'static str,
+    /// The command whose output this is, for `--from`'s help.
+    pub invocation: &'static str,
+    /// How to recognise and read its lines.
+    pub format: &'static dyn Format,
+}
 
 /// How strongly a line says which producer printed it, strongest first
 /// (the discriminator table of `docs/protocols.md` §1.1).
@@ -49,27 +63,46 @@ pub(crate) enum Evidence {
     Hint,
 }
 
-/// A producer's format: who it is and how to read it.
+/// A parsed line as detection sees it: its `type`, read once for every
+/// producer's rule (asked of every line: most lines have it first).
+#[derive(Clone, Copy)]
+pub(crate) struct Shape<'v> {
+    /// The line.
+    pub v: Value<'v>,
+    /// Its `type` (every producer's lines have one).
+    pub ty: &'v str,
+}
+
+impl<'v> Shape<'v> {
+    /// The shape of `v`, if it has a `type`.
+    fn of(v: Value<'v>) -> Option<Self> {
+        Some(Shape {
+            v,
+            ty: str_at(v, "type")?,
+        })
+    }
+
+    /// Its `subtype`, if any.
+    pub(crate) fn sub(&self) -> Option<&'v str> {
+        str_at(self.v, "subtype")
+    }
+
+    /// A `system` line of subtype `init`: the session header of Claude
+    /// Code and of the producers that print its shape.
+    pub(crate) fn is_init(&self) -> bool {
+        self.ty == "system" && self.sub() == Some("init")
+    }
+}
+
+/// A producer's format: how to recognise and read its lines.
 pub(crate) trait Format: Sync {
-    /// The identity its events carry.
-    fn producer(&self) -> Producer;
-
-    /// The stable name used in JSONL (`"producer"`) and by `--from`.
-    fn name(&self) -> &'static str;
-
-    /// The product's name, for people.
-    fn label(&self) -> &'static str;
-
-    /// The command whose output this is, for `--from`'s help.
-    fn invocation(&self) -> &'static str;
-
     /// What this line says of being this producer's, if anything.
-    fn detect(&self, v: Value<'_>) -> Option<Evidence>;
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence>;
 
     /// True for a line that can only be the first of this producer's stream
     /// (a session header): it ends another producer's stream concatenated
     /// before it.
-    fn opens(&self, v: Value<'_>) -> bool;
+    fn opens(&self, s: Shape<'_>) -> bool;
 
     /// A decoder for a new stream of this producer.
     fn stream(&self) -> Box<dyn Stream>;
@@ -114,22 +147,26 @@ impl<'a> Ctx<'a> {
 
 /// The registry's entry for `p`.
 #[inline]
-pub(crate) fn format(p: Producer) -> &'static dyn Format {
+pub(crate) fn entry(p: Producer) -> &'static Entry {
     // `Producer`'s variants are declared in this table's order (a test
     // checks it): its names are read for every JSONL line.
-    REGISTRY[p as usize]
+    &REGISTRY[p as usize]
 }
 
 /// The producer a single parsed line belongs to, when the line says so;
 /// `None` for lines several producers share (`assistant`, `user`, `result`
 /// without telltale fields) and for unknown shapes.
 pub(crate) fn detect(v: Value<'_>) -> Option<Producer> {
+    detect_shape(Shape::of(v)?)
+}
+
+fn detect_shape(s: Shape<'_>) -> Option<Producer> {
     let mut best: Option<(Evidence, Producer)> = None;
-    for f in REGISTRY {
-        if let Some(e) = f.detect(v)
+    for f in &REGISTRY {
+        if let Some(e) = f.format.detect(s)
             && best.is_none_or(|(b, _)| e < b)
         {
-            best = Some((e, f.producer()));
+            best = Some((e, f.producer));
         }
     }
     best.map(|(_, p)| p)
@@ -141,13 +178,13 @@ pub(crate) fn detect(v: Value<'_>) -> Option<Producer> {
 /// without re-guessing on ordinary lines (Qwen also prints Claude's
 /// `stream_event`, for instance).
 pub(crate) fn opener(v: Value<'_>) -> Option<Producer> {
-    detect(v).filter(|&p| format(p).opens(v))
-}
-
-/// True for a `system` line of subtype `init`: the session header of Claude
-/// Code and of the producers that print its shape.
-pub(crate) fn is_init(v: Value<'_>) -> bool {
-    str_at(v, "type") == Some("system") && str_at(v, "subtype") == Some("init")
+    // Asked of every line once a producer is known: its own rule first,
+    // then detection only for the rare line that opens some stream.
+    let s = Shape::of(v)?;
+    if !REGISTRY.iter().any(|f| f.format.opens(s)) {
+        return None;
+    }
+    detect_shape(s).filter(|&p| entry(p).format.opens(s))
 }
 
 /// True when `v` has the field `key`.
@@ -179,28 +216,25 @@ impl Producer {
     /// The stable name used in JSONL (`"producer"`) and on the command line.
     #[must_use]
     pub fn name(self) -> &'static str {
-        format(self).name()
+        entry(self).name
     }
 
     /// The product's name, for people.
     #[must_use]
     pub fn label(self) -> &'static str {
-        format(self).label()
+        entry(self).label
     }
 
     /// The command whose output this is (`--from`'s help).
     #[must_use]
     pub fn invocation(self) -> &'static str {
-        format(self).invocation()
+        entry(self).invocation
     }
 
     /// Parse a name written by [`Producer::name`].
     #[must_use]
     pub fn from_name(s: &str) -> Option<Producer> {
-        REGISTRY
-            .iter()
-            .find(|f| f.name() == s)
-            .map(|f| f.producer())
+        REGISTRY.iter().find(|f| f.name == s).map(|f| f.producer)
     }
 }
 

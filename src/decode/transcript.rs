@@ -33,7 +33,7 @@ use simd_json::prelude::*;
 
 use super::args::strings_at;
 use super::claude::{self, Base};
-use super::registry::{Evidence, Format, Stream, has};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
 use super::{Ctx, Emit};
 use crate::event::{
     Event, EventKind, Level, List, ModelUsage, Notice, Producer, SessionResult, SessionStart,
@@ -314,47 +314,39 @@ const TRANSCRIPT_TYPES: [&str; 22] = [
     "cost-state",
 ];
 
+/// The registry's line for Claude Code transcript.
+pub(crate) const ENTRY: Entry = Entry {
+    producer: Producer::ClaudeTranscript,
+    name: "claude-transcript",
+    label: "Claude Code transcript",
+    invocation: "Claude Code saved transcripts (`~/.claude/projects/…/<session>.jsonl`)",
+    format: &Transcript,
+};
+
 /// Claude Code's saved session transcripts (the registry's entry).
 pub(crate) struct Transcript;
 
 impl Format for Transcript {
-    fn producer(&self) -> Producer {
-        Producer::ClaudeTranscript
-    }
-
-    fn name(&self) -> &'static str {
-        "claude-transcript"
-    }
-
-    fn label(&self) -> &'static str {
-        "Claude Code transcript"
-    }
-
-    fn invocation(&self) -> &'static str {
-        "Claude Code saved transcripts (`~/.claude/projects/…/<session>.jsonl`)"
-    }
-
-    fn detect(&self, v: Value<'_>) -> Option<Evidence> {
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         // Lines with a parent, transcript entries and transcript-only types.
-        let ty = str_at(v, "type")?;
-        (has(v, "parentUuid")
-            || (has(v, "sessionId")
+        (has(s.v, "parentUuid")
+            || (has(s.v, "sessionId")
                 && matches!(
-                    ty,
+                    s.ty,
                     "user" | "assistant" | "system" | "attachment" | "progress"
                 ))
-            || TRANSCRIPT_TYPES.contains(&ty))
+            || TRANSCRIPT_TYPES.contains(&s.ty))
         .then_some(Evidence::Type)
     }
 
-    fn opens(&self, v: Value<'_>) -> bool {
+    fn opens(&self, s: Shape<'_>) -> bool {
         // A transcript's first entry has no parent; before it come metadata
         // lines (`queue-operation`…) that no other stream prints. The bulk
         // of a live Claude stream is never a transcript's first entry.
-        match str_at(v, "type") {
-            Some("system") => str_at(v, "subtype") == Some("init"),
-            Some("stream_event" | "result" | "rate_limit_event") | None => false,
-            Some(ty) => get(v, "parentUuid").is_some_and(is_null) || TRANSCRIPT_TYPES.contains(&ty),
+        match s.ty {
+            "system" => s.sub() == Some("init"),
+            "stream_event" | "result" | "rate_limit_event" => false,
+            ty => get(s.v, "parentUuid").is_some_and(is_null) || TRANSCRIPT_TYPES.contains(&ty),
         }
     }
 

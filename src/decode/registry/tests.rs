@@ -4,14 +4,14 @@ use crate::json::NO_LONGS;
 #[test]
 fn the_table_is_in_the_order_of_the_variants_and_names_every_producer() {
     for (i, f) in REGISTRY.iter().enumerate() {
-        assert_eq!(f.producer() as usize, i, "{}", f.name());
-        assert_eq!(Producer::from_name(f.name()), Some(f.producer()));
+        assert_eq!(f.producer as usize, i, "{}", f.name);
+        assert_eq!(Producer::from_name(f.name), Some(f.producer));
     }
     for p in Producer::ALL {
-        assert_eq!(format(p).producer(), p);
+        assert_eq!(entry(p).producer, p);
         assert!(!p.label().is_empty() && !p.invocation().is_empty());
     }
-    let mut names: Vec<_> = REGISTRY.iter().map(|f| f.name()).collect();
+    let mut names: Vec<_> = REGISTRY.iter().map(|f| f.name).collect();
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), Producer::ALL.len(), "names are distinct");
