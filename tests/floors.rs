@@ -5,6 +5,8 @@
 //! left out: a test may reach anywhere), and fails on a path that points
 //! sideways or up, or at a module the table does not know.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -48,7 +50,10 @@ fn module_of(src: &Path, file: &Path) -> Option<String> {
 
 /// The code of a file that counts: comments and test code dropped.
 fn code(text: &str, path: &Path) -> String {
-    if path.file_name().is_some_and(|n| n == "tests.rs" || n == "testing.rs") {
+    if path
+        .file_name()
+        .is_some_and(|n| n == "tests.rs" || n == "testing.rs")
+    {
         return String::new();
     }
     let mut out = String::new();
@@ -111,7 +116,10 @@ fn modules_name_only_the_floors_below_their_own() {
         };
         seen.insert(module.clone());
         let Some(own) = floor(&module) else {
-            wrong.push(format!("{}: module `{module}` has no floor in FLOORS", file.display()));
+            wrong.push(format!(
+                "{}: module `{module}` has no floor in FLOORS",
+                file.display()
+            ));
             continue;
         };
         let text = std::fs::read_to_string(file).unwrap();
@@ -132,10 +140,17 @@ fn modules_name_only_the_floors_below_their_own() {
             }
         }
     }
-    assert!(wrong.is_empty(), "arrows that do not point down:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "arrows that do not point down:\n{}",
+        wrong.join("\n")
+    );
     // The table lists no module that is gone.
     for f in FLOORS.iter().flat_map(|f| f.iter()) {
-        assert!(seen.contains(*f), "FLOORS lists `{f}`, which is not in src/");
+        assert!(
+            seen.contains(*f),
+            "FLOORS lists `{f}`, which is not in src/"
+        );
     }
 }
 
