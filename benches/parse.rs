@@ -10,7 +10,7 @@
 //!   own first, then walks it);
 //! - `value`: a `BorrowedValue` tree per line.
 //!
-//! `cargo bench --bench parse`; numbers in the README (§ Performance).
+//! `cargo bench --bench parse`; numbers in docs/performance.md.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 #![allow(clippy::cast_possible_truncation)] // the sums are checksums

@@ -609,7 +609,7 @@ text_like!(JsonText, JsonRepr::Text);
 
 /// Text that may still be in its JSON form: a long string value from the
 /// input (a tool's output, a file) that nothing has needed unescaped yet.
-/// The decoder does not unescape these (README § Performance): pretty shows
+/// The decoder does not unescape these (docs/performance.md): pretty shows
 /// a successful tool's output only with `-v`, and JSONL copies it as it
 /// came. [`Content::text`] gives the text.
 #[derive(Clone, Default)]

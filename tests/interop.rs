@@ -1,6 +1,6 @@
 //! Interop with the tools people pipe streamview into:
 //!
-//! - every example in README.md that runs on `examples/sample-session.jsonl`
+//! - every example in README.md and docs/usage.md that runs on `examples/sample-session.jsonl`
 //!   and shows its output is run, and must print exactly that output (the jq
 //!   one-liners, the `DuckDB` query, `--format result`, the summaries);
 //! - the JSONL of every fixture loads in `DuckDB` with `read_json_auto`, one
@@ -84,15 +84,24 @@ fn shell(script: &str) -> std::process::Output {
 /// A README example: the command and the output shown under it.
 #[derive(Debug)]
 struct Example {
+    file: &'static str,
     line: usize,
     command: String,
     output: String,
 }
 
 /// Every ```sh block of one `streamview … examples/sample-session.jsonl …`
-/// command that is followed by a ```text block.
+/// command that is followed by a ```text block, in the README and the
+/// usage guide.
 fn readme_examples() -> Vec<Example> {
-    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
+    ["README.md", "docs/usage.md"]
+        .into_iter()
+        .flat_map(examples_in)
+        .collect()
+}
+
+fn examples_in(file: &'static str) -> Vec<Example> {
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let block = |start: usize| -> Option<(Vec<&str>, usize)> {
         let mut body = Vec::new();
@@ -121,6 +130,7 @@ fn readme_examples() -> Vec<Example> {
                 let mut output = output.join("\n");
                 output.push('\n');
                 out.push(Example {
+                    file,
                     line: i + 2,
                     command: (*command).to_string(),
                     output,
@@ -219,7 +229,8 @@ fn readme_examples_print_what_the_readme_shows() {
                 assert_eq!(
                     duckdb_rows(feed, sql),
                     box_cells(&ex.output),
-                    "README.md:{}",
+                    "{}:{}",
+                    ex.file,
                     ex.line
                 );
                 ran += 1;
@@ -231,7 +242,8 @@ fn readme_examples_print_what_the_readme_shows() {
         assert_eq!(
             stdout,
             ex.output,
-            "README.md:{}: `{}` printed something else (stderr: {})",
+            "{}:{}: `{}` printed something else (stderr: {})",
+            ex.file,
             ex.line,
             ex.command,
             String::from_utf8_lossy(&out.stderr)

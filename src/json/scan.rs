@@ -5,7 +5,7 @@
 //! sink needs either unescaped by default (pretty shows a successful tool's
 //! output only with `-v`; JSONL copies it). simd-json would still validate,
 //! unescape and copy every byte of them, which costs more than all the rest
-//! of streamview together (README § Performance).
+//! of streamview together (docs/performance.md).
 //!
 //! So on a long line this module finds the string values of at least
 //! [`MIN_LEN`] bytes, 64 bytes per step, and checks them (no raw control

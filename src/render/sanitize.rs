@@ -1,6 +1,6 @@
 //! Neutralizes text from the agent or its tools before it reaches a terminal.
 //!
-//! The rule (documented in the README): content may contain anything, so
+//! The rule (documented in docs/usage.md, "Terminal safety"): content may contain anything, so
 //! every character that a terminal would act on instead of print is replaced
 //! by a visible stand-in.
 //! - C0 controls and DEL become Unicode control pictures (`ESC` → `␛`,
