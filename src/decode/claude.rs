@@ -307,39 +307,8 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
                 message_id: None,
             })));
         }
-        "api_retry" => {
-            let mut t = a.text();
-            t.push_str("API retry");
-            if let Some(a) = u64_at(v, "attempt") {
-                let _ = write!(t, " {a}");
-                if let Some(m) = u64_at(v, "max_retries") {
-                    let _ = write!(t, "/{m}");
-                }
-            }
-            if let Some(ms) = f64_at(v, "retry_delay_ms") {
-                let _ = write!(t, " in {:.1}s", ms / 1000.0);
-            }
-            if let Some(e) = str_at(v, "error") {
-                let _ = write!(t, ": {e}");
-            }
-            if let Some(s) = u64_at(v, "error_status") {
-                let _ = write!(t, " (HTTP {s})");
-            }
-            (Level::Warning, t.done().into())
-        }
-        "compact_boundary" => {
-            let meta = get(v, "compact_metadata");
-            let trigger = meta.and_then(|m| str_at(m, "trigger")).unwrap_or("auto");
-            let mut t = a.text();
-            let _ = write!(t, "context compacted ({trigger})");
-            if let Some(pre) = meta.and_then(|m| u64_at(m, "pre_tokens")) {
-                let _ = write!(t, ": {pre} tokens before");
-                if let Some(post) = meta.and_then(|m| u64_at(m, "post_tokens")) {
-                    let _ = write!(t, ", {post} after");
-                }
-            }
-            (Level::Info, t.done().into())
-        }
+        "api_retry" => api_retry(v, a),
+        "compact_boundary" => compaction(v, a),
         "status" => match str_at(v, "status") {
             Some("compacting") => (Level::Info, "compacting the context…".into()),
             Some(s) => (Level::Debug, text!(a, "status: {s}")),
@@ -352,70 +321,10 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
             let n = u64_at(v, "estimated_tokens").unwrap_or(0);
             (Level::Debug, text!(a, "thinking… ~{n} tokens"))
         }
-        "task_started" => {
-            let d = str_at(v, "description").unwrap_or("");
-            let mut t = a.text();
-            let _ = write!(t, "task started: {d}");
-            if let Some(ty) = str_at(v, "subagent_type").or_else(|| str_at(v, "task_type")) {
-                let _ = write!(t, " ({ty})");
-            }
-            (Level::Debug, t.done().into())
+        "task_started" | "task_progress" | "task_updated" | "task_notification" => {
+            task_notice(sub, v, a)
         }
-        "task_progress" => {
-            let d = str_at(v, "description").unwrap_or("");
-            (Level::Debug, text!(a, "task progress: {d}"))
-        }
-        "task_updated" => {
-            let patch = get(v, "patch");
-            let st = patch.and_then(|p| str_at(p, "status")).unwrap_or("updated");
-            match patch.and_then(|p| str_at(p, "error")) {
-                Some(e) => (Level::Warning, text!(a, "task {st}: {e}")),
-                None => (Level::Debug, text!(a, "task {st}")),
-            }
-        }
-        "task_notification" => {
-            let st = str_at(v, "status").unwrap_or("done");
-            let summary = str_at(v, "summary").unwrap_or("");
-            let level = if st == "completed" {
-                Level::Info
-            } else {
-                Level::Warning
-            };
-            (level, text!(a, "task {st}: {summary}"))
-        }
-        "hook_started" | "hook_progress" => {
-            let name = str_at(v, "hook_name").unwrap_or("hook");
-            (
-                Level::Debug,
-                text!(
-                    a,
-                    "hook {name} {}",
-                    if sub == "hook_started" {
-                        "started"
-                    } else {
-                        "running"
-                    }
-                ),
-            )
-        }
-        "hook_response" => {
-            let name = str_at(v, "hook_name").unwrap_or("hook");
-            let outcome = str_at(v, "outcome").unwrap_or("done");
-            let code = u64_at(v, "exit_code");
-            if outcome == "success" && code.is_none_or(|c| c == 0) {
-                (Level::Debug, text!(a, "hook {name}: {outcome}"))
-            } else {
-                let mut t = a.text();
-                let _ = write!(t, "hook {name}: {outcome}");
-                if let Some(c) = code {
-                    let _ = write!(t, " (exit {c})");
-                }
-                if let Some(e) = str_at(v, "stderr").map(str::trim).filter(|e| !e.is_empty()) {
-                    let _ = write!(t, ": {e}");
-                }
-                (Level::Warning, t.done().into())
-            }
-        }
+        "hook_started" | "hook_progress" | "hook_response" => hook_notice(sub, v, a),
         "informational" | "notification" => {
             let text = str_at(v, "content")
                 .or_else(|| str_at(v, "text"))
@@ -462,6 +371,120 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
         text,
         raw: Some(ctx.raw()),
     })))
+}
+
+/// `API retry 2/10 in 1.5s: overloaded (HTTP 529)`.
+fn api_retry<'v>(v: Value<'v>, a: &'v Arena) -> (Level, Cow<'v, str>) {
+    let mut t = a.text();
+    t.push_str("API retry");
+    if let Some(a) = u64_at(v, "attempt") {
+        let _ = write!(t, " {a}");
+        if let Some(m) = u64_at(v, "max_retries") {
+            let _ = write!(t, "/{m}");
+        }
+    }
+    if let Some(ms) = f64_at(v, "retry_delay_ms") {
+        let _ = write!(t, " in {:.1}s", ms / 1000.0);
+    }
+    if let Some(e) = str_at(v, "error") {
+        let _ = write!(t, ": {e}");
+    }
+    if let Some(s) = u64_at(v, "error_status") {
+        let _ = write!(t, " (HTTP {s})");
+    }
+    (Level::Warning, t.done().into())
+}
+
+/// `context compacted (auto): N tokens before, M after`.
+fn compaction<'v>(v: Value<'v>, a: &'v Arena) -> (Level, Cow<'v, str>) {
+    let meta = get(v, "compact_metadata");
+    let trigger = meta.and_then(|m| str_at(m, "trigger")).unwrap_or("auto");
+    let mut t = a.text();
+    let _ = write!(t, "context compacted ({trigger})");
+    if let Some(pre) = meta.and_then(|m| u64_at(m, "pre_tokens")) {
+        let _ = write!(t, ": {pre} tokens before");
+        if let Some(post) = meta.and_then(|m| u64_at(m, "post_tokens")) {
+            let _ = write!(t, ", {post} after");
+        }
+    }
+    (Level::Info, t.done().into())
+}
+
+/// A background task started, progressed, changed or finished.
+fn task_notice<'v>(sub: &str, v: Value<'v>, a: &'v Arena) -> (Level, Cow<'v, str>) {
+    match sub {
+        "task_started" => {
+            let d = str_at(v, "description").unwrap_or("");
+            let mut t = a.text();
+            let _ = write!(t, "task started: {d}");
+            if let Some(ty) = str_at(v, "subagent_type").or_else(|| str_at(v, "task_type")) {
+                let _ = write!(t, " ({ty})");
+            }
+            (Level::Debug, t.done().into())
+        }
+        "task_progress" => {
+            let d = str_at(v, "description").unwrap_or("");
+            (Level::Debug, text!(a, "task progress: {d}"))
+        }
+        "task_updated" => {
+            let patch = get(v, "patch");
+            let st = patch.and_then(|p| str_at(p, "status")).unwrap_or("updated");
+            match patch.and_then(|p| str_at(p, "error")) {
+                Some(e) => (Level::Warning, text!(a, "task {st}: {e}")),
+                None => (Level::Debug, text!(a, "task {st}")),
+            }
+        }
+        _ => {
+            // `task_notification`: the task ended.
+            let st = str_at(v, "status").unwrap_or("done");
+            let summary = str_at(v, "summary").unwrap_or("");
+            let level = if st == "completed" {
+                Level::Info
+            } else {
+                Level::Warning
+            };
+            (level, text!(a, "task {st}: {summary}"))
+        }
+    }
+}
+
+/// A hook started, running, or done (a warning when it failed).
+fn hook_notice<'v>(sub: &str, v: Value<'v>, a: &'v Arena) -> (Level, Cow<'v, str>) {
+    match sub {
+        "hook_started" | "hook_progress" => {
+            let name = str_at(v, "hook_name").unwrap_or("hook");
+            (
+                Level::Debug,
+                text!(
+                    a,
+                    "hook {name} {}",
+                    if sub == "hook_started" {
+                        "started"
+                    } else {
+                        "running"
+                    }
+                ),
+            )
+        }
+        _ => {
+            let name = str_at(v, "hook_name").unwrap_or("hook");
+            let outcome = str_at(v, "outcome").unwrap_or("done");
+            let code = u64_at(v, "exit_code");
+            if outcome == "success" && code.is_none_or(|c| c == 0) {
+                (Level::Debug, text!(a, "hook {name}: {outcome}"))
+            } else {
+                let mut t = a.text();
+                let _ = write!(t, "hook {name}: {outcome}");
+                if let Some(c) = code {
+                    let _ = write!(t, " (exit {c})");
+                }
+                if let Some(e) = str_at(v, "stderr").map(str::trim).filter(|e| !e.is_empty()) {
+                    let _ = write!(t, ": {e}");
+                }
+                (Level::Warning, t.done().into())
+            }
+        }
+    }
 }
 
 fn init<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {

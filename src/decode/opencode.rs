@@ -234,7 +234,76 @@ pub(crate) fn decode<'v>(
     let ty = str_at(v, "type").unwrap_or("");
     let session = str_at(v, "sessionID").filter(|s| !s.is_empty());
     let part = get(v, "part");
+    track(v, ctx, session, part, state, emit)?;
 
+    // A part of a child session (a sub-agent) printed in the parent's stream:
+    // nest it under that session.
+    let child = part
+        .and_then(|p| str_at(p, "sessionID"))
+        .filter(|p| !p.is_empty() && session.is_some_and(|s| s != *p));
+    let base = Base {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: session
+            .map(Cow::Borrowed)
+            .or_else(|| state.session.clone().map(Cow::Owned)),
+        parent: child.map(Cow::Borrowed),
+    };
+
+    if !state.started {
+        // No header line exists: the session starts with its first line.
+        state.started = true;
+        let start = SessionStart {
+            model: cow_at(v, "model").or_else(|| part.and_then(|p| cow_at(p, "modelID"))),
+            cwd: cow_at(v, "cwd").or_else(|| cow_at(v, "directory")),
+            ..SessionStart::default()
+        };
+        emit(&base.main(EventKind::SessionStart(start)))?;
+    }
+
+    let part_id = part.and_then(|p| str_at(p, "id"));
+    // A part printed again (a retried line) is shown once.
+    let first = |state: &mut State| state.first_part(part_id);
+    match (ty, part) {
+        ("step_start", _) => {
+            if child.is_none() && first(state) {
+                state.steps += 1;
+                state.open_step = true;
+                state.awaiting_step = false;
+                state.denied_in_step = false;
+            }
+            Ok(())
+        }
+        ("step_finish", Some(p)) if first(state) => {
+            step_finish(p, child.is_none(), &base, state, emit)
+        }
+        ("text", Some(p)) => text(p, child.is_none(), &base, state, emit),
+        ("reasoning", Some(p)) if first(state) => {
+            let text = str_at(p, "text").unwrap_or("");
+            emit(&base.event(EventKind::Thinking(Thinking {
+                text: Cow::Borrowed(text),
+                redacted: text.trim().is_empty(),
+                message_id: cow_at(p, "messageID"),
+            })))
+        }
+        ("step_finish" | "reasoning" | "text", _) => Ok(()),
+        ("tool_use", Some(p)) => tool_use(p, ctx.arena, &base, state, emit),
+        ("error", _) => error(v, ctx, &base, state, emit),
+        ("done", _) => done(v, &base, state, emit),
+        _ => unknown(&base, ctx, ty, emit),
+    }
+}
+
+/// What every line tells of the session: a new session id ends the one in
+/// progress; timestamps widen its duration.
+fn track(
+    v: Value<'_>,
+    ctx: &Ctx<'_>,
+    session: Option<&str>,
+    part: Option<Value<'_>>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
     // Another session's lines: the one in progress has ended.
     if let (Some(new), Some(cur)) = (session, state.session.as_deref())
         && new != cur
@@ -263,140 +332,111 @@ pub(crate) fn decode<'v>(
             }
         }
     }
+    Ok(())
+}
 
-    // A part of a child session (a sub-agent) printed in the parent's stream:
-    // nest it under that session.
-    let child = part
-        .and_then(|p| str_at(p, "sessionID"))
-        .filter(|p| !p.is_empty() && session.is_some_and(|s| s != *p));
-    let base = Base {
-        producer: ctx.producer,
-        line: ctx.line,
-        session: session
-            .map(Cow::Borrowed)
-            .or_else(|| state.session.clone().map(Cow::Owned)),
-        parent: child.map(Cow::Borrowed),
-    };
-
-    if !state.started {
-        // No header line exists: the session starts with its first line.
-        state.started = true;
-        let start = SessionStart {
-            model: cow_at(v, "model").or_else(|| part.and_then(|p| cow_at(p, "modelID"))),
-            cwd: cow_at(v, "cwd").or_else(|| cow_at(v, "directory")),
-            ..SessionStart::default()
-        };
-        emit(&base.main(EventKind::SessionStart(start)))?;
+/// A step ended: its tokens and cost (the main session's count towards
+/// the totals), and whether the agent goes on (`tool-calls`).
+fn step_finish<'v>(
+    p: Value<'v>,
+    main: bool,
+    base: &Base<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let tokens = get(p, "tokens").map(tokens).unwrap_or_default();
+    if main {
+        state.open_step = false;
+        state.awaiting_step =
+            matches!(str_at(p, "reason"), Some("tool-calls" | "unknown")) && !state.denied_in_step;
+        if let Some(c) = f64_at(p, "cost") {
+            *state.cost.get_or_insert(0.0) += c;
+        }
+        state.tokens.add(&tokens);
+        if let Some(r) = str_at(p, "reason") {
+            state.last_reason = Some(r.to_string());
+        }
     }
+    emit(&base.event(EventKind::Usage(Usage {
+        message_id: cow_at(p, "messageID"),
+        model: cow_at(p, "modelID"),
+        tokens,
+    })))
+}
 
-    let part_id = part.and_then(|p| str_at(p, "id"));
-    match ty {
-        "step_start" => {
-            if child.is_some() || !state.first_part(part_id) {
-                return Ok(());
-            }
-            state.steps += 1;
-            state.open_step = true;
-            state.awaiting_step = false;
-            state.denied_in_step = false;
-            Ok(())
-        }
-        "step_finish" => {
-            if !state.first_part(part_id) {
-                return Ok(());
-            }
-            let Some(p) = part else { return Ok(()) };
-            let tokens = get(p, "tokens").map(tokens).unwrap_or_default();
-            if child.is_none() {
-                state.open_step = false;
-                state.awaiting_step = matches!(str_at(p, "reason"), Some("tool-calls" | "unknown"))
-                    && !state.denied_in_step;
-                if let Some(c) = f64_at(p, "cost") {
-                    *state.cost.get_or_insert(0.0) += c;
-                }
-                state.tokens.add(&tokens);
-                if let Some(r) = str_at(p, "reason") {
-                    state.last_reason = Some(r.to_string());
-                }
-            }
-            emit(&base.event(EventKind::Usage(Usage {
-                message_id: cow_at(p, "messageID"),
-                model: cow_at(p, "modelID"),
-                tokens,
-            })))
-        }
-        "text" => {
-            let Some(p) = part else { return Ok(()) };
-            let text = str_at(p, "text").unwrap_or("");
-            if text.trim().is_empty() || !state.first_part(part_id) {
-                return Ok(());
-            }
-            // Text opencode injects itself (after compaction) is given to the
-            // model as the user.
-            let synthetic = bool_at(p, "synthetic") == Some(true);
-            if !synthetic && child.is_none() {
-                state.last_text = Some(text.to_string());
-            }
-            emit(&base.event(EventKind::Text(Text {
-                role: if synthetic {
-                    Role::User
-                } else {
-                    Role::Assistant
-                },
-                text: Cow::Borrowed(text),
-                message_id: cow_at(p, "messageID"),
-            })))
-        }
-        "reasoning" => {
-            let Some(p) = part else { return Ok(()) };
-            if !state.first_part(part_id) {
-                return Ok(());
-            }
-            let text = str_at(p, "text").unwrap_or("");
-            emit(&base.event(EventKind::Thinking(Thinking {
-                text: Cow::Borrowed(text),
-                redacted: text.trim().is_empty(),
-                message_id: cow_at(p, "messageID"),
-            })))
-        }
-        "tool_use" => match part {
-            Some(p) => tool_use(p, ctx.arena, &base, state, emit),
-            None => unknown(&base, ctx, ty, emit),
+/// A text part: the assistant's, or (`synthetic`) what opencode injects
+/// itself after compaction, which the model is given as the user.
+fn text<'v>(
+    p: Value<'v>,
+    main: bool,
+    base: &Base<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let text = str_at(p, "text").unwrap_or("");
+    if text.trim().is_empty() || !state.first_part(str_at(p, "id")) {
+        return Ok(());
+    }
+    let synthetic = bool_at(p, "synthetic") == Some(true);
+    if !synthetic && main {
+        state.last_text = Some(text.to_string());
+    }
+    emit(&base.event(EventKind::Text(Text {
+        role: if synthetic {
+            Role::User
+        } else {
+            Role::Assistant
         },
-        "error" => {
-            let (name, text, status) = error_summary(get(v, "error"));
-            state.open_step = false;
-            state.awaiting_step = false;
-            state.errors.push(text.clone());
-            state.error_status = status;
-            emit(&base.event(EventKind::Notice(Notice {
-                subtype: name,
-                level: Level::Error,
-                text: Cow::Owned(text),
-                raw: Some(ctx.raw()),
-            })))
-        }
-        "done" => {
-            // Newer CLIs end the run with `{"type":"done","reason":"idle",
-            // "rejected":[permission…]}`; 1.18.33 does not print it.
-            for r in arr_at(v, "rejected") {
-                let tool = r.into_string().or_else(|| str_at(r, "permission"));
-                emit(&base.event(EventKind::PermissionDenied(Denial {
-                    id: None,
-                    tool: tool.map(Cow::Borrowed),
-                    key_arg: None,
-                    message: Some(Cow::Borrowed("permission auto-rejected (headless run)")),
-                })))?;
-            }
-            if state.closed {
-                return Ok(());
-            }
-            state.closed = true;
-            let res = state.result("done", str_at(v, "reason").map(str::to_string));
-            emit(&base.main(EventKind::Result(Box::new(res))))
-        }
-        _ => unknown(&base, ctx, ty, emit),
+        text: Cow::Borrowed(text),
+        message_id: cow_at(p, "messageID"),
+    })))
+}
+
+/// An error line: it ends the step, and the session's result will carry it.
+fn error<'v>(
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let (name, text, status) = error_summary(get(v, "error"));
+    state.open_step = false;
+    state.awaiting_step = false;
+    state.errors.push(text.clone());
+    state.error_status = status;
+    emit(&base.event(EventKind::Notice(Notice {
+        subtype: name,
+        level: Level::Error,
+        text: Cow::Owned(text),
+        raw: Some(ctx.raw()),
+    })))
+}
+
+/// The end of the run (newer CLIs: `{"type":"done","reason":"idle",
+/// "rejected":[permission…]}`; 1.18.33 does not print it): its
+/// auto-rejected permissions, then the session's result.
+fn done<'v>(
+    v: Value<'v>,
+    base: &Base<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    for r in arr_at(v, "rejected") {
+        let tool = r.into_string().or_else(|| str_at(r, "permission"));
+        emit(&base.event(EventKind::PermissionDenied(Denial {
+            id: None,
+            tool: tool.map(Cow::Borrowed),
+            key_arg: None,
+            message: Some(Cow::Borrowed("permission auto-rejected (headless run)")),
+        })))?;
     }
+    if state.closed {
+        return Ok(());
+    }
+    state.closed = true;
+    let res = state.result("done", str_at(v, "reason").map(str::to_string));
+    emit(&base.main(EventKind::Result(Box::new(res))))
 }
 
 /// End of input: the session in progress gets its rebuilt result.
