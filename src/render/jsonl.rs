@@ -16,7 +16,9 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::event::{Content, Event, EventKind, JsonText, Tokens, ToolResult};
+use crate::event::{
+    Content, Event, EventKind, JsonText, SessionResult, SessionStart, Tokens, ToolCall, ToolResult,
+};
 use crate::json::escape::{SUSPECT, find_special, has_unsafe, push_json_str, push_safe_json};
 use crate::render::Sink;
 use crate::session::Session;
@@ -130,29 +132,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
     o.opt_str("session", ev.session.as_deref());
     o.opt_str("parent", ev.parent.as_deref());
     match &ev.kind {
-        EventKind::SessionStart(st) => {
-            o.opt_str("model", st.model.as_deref());
-            o.opt_str("cwd", st.cwd.as_deref());
-            o.opt_str("version", st.version.as_deref());
-            o.opt_str("permission_mode", st.permission_mode.as_deref());
-            o.opt_str("api_key_source", st.api_key_source.as_deref());
-            o.str_list("tools", &st.tools);
-            o.key("mcp_servers");
-            o.b.push(b'[');
-            for (i, m) in st.mcp_servers.iter().enumerate() {
-                if i > 0 {
-                    o.b.push(b',');
-                }
-                let mut inner = Obj::new(o.b);
-                inner.str("name", &m.name);
-                inner.str("status", &m.status);
-                inner.end();
-            }
-            o.b.push(b']');
-            o.str_list("agents", &st.agents);
-            o.str_list("skills", &st.skills);
-            o.str_list("slash_commands", &st.slash_commands);
-        }
+        EventKind::SessionStart(st) => session_start(&mut o, st),
         EventKind::Text(t) => {
             o.name("role", t.role.name());
             o.str("text", &t.text);
@@ -163,37 +143,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.bool("redacted", t.redacted);
             o.opt_str("message_id", t.message_id.as_deref());
         }
-        EventKind::ToolCall(c) => {
-            o.str("id", &c.id);
-            o.str("name", &c.name);
-            o.opt_str("key_arg", c.key_arg.as_deref());
-            o.json("input", &c.input);
-            o.key("todos");
-            o.b.push(b'[');
-            for (i, t) in c.todos.iter().enumerate() {
-                if i > 0 {
-                    o.b.push(b',');
-                }
-                let mut inner = Obj::new(o.b);
-                inner.str("content", &t.content);
-                inner.str("status", &t.status);
-                inner.end();
-            }
-            o.b.push(b']');
-            o.key("questions");
-            o.b.push(b'[');
-            for (i, q) in c.questions.iter().enumerate() {
-                if i > 0 {
-                    o.b.push(b',');
-                }
-                let mut inner = Obj::new(o.b);
-                inner.str("question", &q.question);
-                inner.str_list("options", &q.options);
-                inner.end();
-            }
-            o.b.push(b']');
-            o.opt_str("message_id", c.message_id.as_deref());
-        }
+        EventKind::ToolCall(c) => tool_call(&mut o, c),
         EventKind::ToolResult(r) => {
             o.str("id", &r.id);
             o.opt_str("name", s.note().tool.as_deref());
@@ -224,33 +174,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
                 None => o.null("raw"),
             }
         }
-        EventKind::Result(r) => {
-            o.bool("is_error", r.is_error);
-            o.opt_str("subtype", r.subtype.as_deref());
-            o.opt_str("text", r.text.as_deref());
-            o.str_list("errors", &r.errors);
-            o.opt_num("num_turns", r.num_turns);
-            o.opt_num("duration_ms", r.duration_ms);
-            o.opt_num("duration_api_ms", r.duration_api_ms);
-            o.opt_f64("cost_usd", r.cost_usd);
-            o.tokens("tokens", &r.tokens);
-            o.key("model_usage");
-            o.b.push(b'[');
-            for (i, m) in r.model_usage.iter().enumerate() {
-                if i > 0 {
-                    o.b.push(b',');
-                }
-                let mut inner = Obj::new(o.b);
-                inner.str("model", &m.model);
-                inner.tokens("tokens", &m.tokens);
-                inner.opt_f64("cost_usd", m.cost_usd);
-                inner.end();
-            }
-            o.b.push(b']');
-            o.opt_str("stop_reason", r.stop_reason.as_deref());
-            o.opt_str("terminal_reason", r.terminal_reason.as_deref());
-            o.opt_num("api_error_status", r.api_error_status);
-        }
+        EventKind::Result(r) => result(&mut o, r),
         EventKind::Delta(d) => {
             o.name("delta_kind", d.kind.name());
             o.opt_num("index", d.index);
@@ -265,6 +189,61 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
     o.end();
 }
 
+/// The fields of a `session_start` line.
+fn session_start(o: &mut Obj<'_>, st: &SessionStart<'_>) {
+    o.opt_str("model", st.model.as_deref());
+    o.opt_str("cwd", st.cwd.as_deref());
+    o.opt_str("version", st.version.as_deref());
+    o.opt_str("permission_mode", st.permission_mode.as_deref());
+    o.opt_str("api_key_source", st.api_key_source.as_deref());
+    o.str_list("tools", &st.tools);
+    o.objects("mcp_servers", &st.mcp_servers, |inner, m| {
+        inner.str("name", &m.name);
+        inner.str("status", &m.status);
+    });
+    o.str_list("agents", &st.agents);
+    o.str_list("skills", &st.skills);
+    o.str_list("slash_commands", &st.slash_commands);
+}
+
+/// The fields of a `tool_call` line.
+fn tool_call(o: &mut Obj<'_>, c: &ToolCall<'_>) {
+    o.str("id", &c.id);
+    o.str("name", &c.name);
+    o.opt_str("key_arg", c.key_arg.as_deref());
+    o.json("input", &c.input);
+    o.objects("todos", &c.todos, |inner, t| {
+        inner.str("content", &t.content);
+        inner.str("status", &t.status);
+    });
+    o.objects("questions", &c.questions, |inner, q| {
+        inner.str("question", &q.question);
+        inner.str_list("options", &q.options);
+    });
+    o.opt_str("message_id", c.message_id.as_deref());
+}
+
+/// The fields of a `result` line.
+fn result(o: &mut Obj<'_>, r: &SessionResult<'_>) {
+    o.bool("is_error", r.is_error);
+    o.opt_str("subtype", r.subtype.as_deref());
+    o.opt_str("text", r.text.as_deref());
+    o.str_list("errors", &r.errors);
+    o.opt_num("num_turns", r.num_turns);
+    o.opt_num("duration_ms", r.duration_ms);
+    o.opt_num("duration_api_ms", r.duration_api_ms);
+    o.opt_f64("cost_usd", r.cost_usd);
+    o.tokens("tokens", &r.tokens);
+    o.objects("model_usage", &r.model_usage, |inner, m| {
+        inner.str("model", &m.model);
+        inner.tokens("tokens", &m.tokens);
+        inner.opt_f64("cost_usd", m.cost_usd);
+    });
+    o.opt_str("stop_reason", r.stop_reason.as_deref());
+    o.opt_str("terminal_reason", r.terminal_reason.as_deref());
+    o.opt_num("api_error_status", r.api_error_status);
+}
+
 /// A tiny JSON object writer over a byte buffer.
 struct Obj<'b> {
     b: &'b mut Vec<u8>,
@@ -272,6 +251,21 @@ struct Obj<'b> {
 }
 
 impl<'b> Obj<'b> {
+    /// `"key":[{…},{…}]`, one object per item, written by `field`.
+    fn objects<T>(&mut self, key: &str, items: &[T], mut field: impl FnMut(&mut Obj<'_>, &T)) {
+        self.key(key);
+        self.b.push(b'[');
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.b.push(b',');
+            }
+            let mut inner = Obj::new(self.b);
+            field(&mut inner, item);
+            inner.end();
+        }
+        self.b.push(b']');
+    }
+
     fn new(b: &'b mut Vec<u8>) -> Self {
         b.push(b'{');
         Obj { b, first: true }
