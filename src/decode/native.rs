@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::io;
 
-use super::args::{content_of, json_in, strings_at};
+use super::args::{content_of, json_in, list, strings_at};
 use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
@@ -13,7 +13,7 @@ use crate::event::{
     Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
     ToolResult, Unknown, Usage,
 };
-use crate::json::{Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
+use crate::json::{Arena, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
 
 /// A line of our own schema has a numeric `v` and a string `kind`.
 pub(crate) fn is_native(v: Value<'_>) -> bool {
@@ -40,24 +40,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
         .unwrap_or(Producer::Claude);
     let json = |k: &str| get(v, k).map_or(Cow::Borrowed("null"), |x| json_in(x, ctx.arena));
     let kind = match str_at(v, "kind").unwrap_or("") {
-        "session_start" => EventKind::SessionStart(SessionStart {
-            model: cow_at(v, "model"),
-            cwd: cow_at(v, "cwd"),
-            version: cow_at(v, "version"),
-            permission_mode: cow_at(v, "permission_mode"),
-            api_key_source: cow_at(v, "api_key_source"),
-            tools: strings_at(v, "tools", ctx.arena),
-            mcp_servers: arr_at(v, "mcp_servers")
-                .iter()
-                .map(|s| McpServer {
-                    name: cow_at(s, "name").unwrap_or_default(),
-                    status: cow_at(s, "status").unwrap_or_default(),
-                })
-                .collect(),
-            agents: strings_at(v, "agents", ctx.arena),
-            skills: strings_at(v, "skills", ctx.arena),
-            slash_commands: strings_at(v, "slash_commands", ctx.arena),
-        }),
+        "session_start" => EventKind::SessionStart(session_start(v, ctx.arena)),
         "text" => EventKind::Text(Text {
             role: if str_at(v, "role") == Some("user") {
                 Role::User
@@ -72,27 +55,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             redacted: bool_at(v, "redacted").unwrap_or(false),
             message_id: cow_at(v, "message_id"),
         }),
-        "tool_call" => EventKind::ToolCall(ToolCall {
-            id: cow_at(v, "id").unwrap_or_default(),
-            name: cow_at(v, "name").unwrap_or_default(),
-            key_arg: cow_at(v, "key_arg"),
-            input: get(v, "input").map_or_else(|| JsonText::from("null"), JsonText::value),
-            todos: arr_at(v, "todos")
-                .iter()
-                .map(|t| Todo {
-                    content: cow_at(t, "content").unwrap_or_default(),
-                    status: cow_at(t, "status").unwrap_or_default(),
-                })
-                .collect(),
-            questions: arr_at(v, "questions")
-                .iter()
-                .map(|q| Question {
-                    question: cow_at(q, "question").unwrap_or_default(),
-                    options: strings_at(q, "options", ctx.arena),
-                })
-                .collect(),
-            message_id: cow_at(v, "message_id"),
-        }),
+        "tool_call" => EventKind::ToolCall(tool_call(v, ctx.arena)),
         "tool_result" => EventKind::ToolResult(ToolResult {
             id: cow_at(v, "id").unwrap_or_default(),
             is_error: bool_at(v, "is_error").unwrap_or(false),
@@ -120,28 +83,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
                 .filter(|r| r.as_object().is_some())
                 .map(|r| json_in(r, ctx.arena)),
         }),
-        "result" => EventKind::Result(Box::new(SessionResult {
-            is_error: bool_at(v, "is_error").unwrap_or(false),
-            subtype: cow_at(v, "subtype"),
-            text: cow_at(v, "text"),
-            errors: strings_at(v, "errors", ctx.arena),
-            num_turns: u64_at(v, "num_turns"),
-            duration_ms: u64_at(v, "duration_ms"),
-            duration_api_ms: u64_at(v, "duration_api_ms"),
-            cost_usd: f64_at(v, "cost_usd"),
-            tokens: get(v, "tokens").map(tokens).unwrap_or_default(),
-            model_usage: arr_at(v, "model_usage")
-                .iter()
-                .map(|m| ModelUsage {
-                    model: cow_at(m, "model").unwrap_or_default(),
-                    tokens: get(m, "tokens").map(tokens).unwrap_or_default(),
-                    cost_usd: f64_at(m, "cost_usd"),
-                })
-                .collect(),
-            stop_reason: cow_at(v, "stop_reason"),
-            terminal_reason: cow_at(v, "terminal_reason"),
-            api_error_status: u64_at(v, "api_error_status"),
-        })),
+        "result" => EventKind::Result(Box::new(result(v, ctx.arena))),
         "delta" => EventKind::Delta(Delta {
             kind: str_at(v, "delta_kind")
                 .and_then(DeltaKind::from_name)
@@ -166,6 +108,79 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
         parent: cow_at(v, "parent"),
         kind,
     })
+}
+
+/// A `session_start` line read back.
+fn session_start<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
+    SessionStart {
+        model: cow_at(v, "model"),
+        cwd: cow_at(v, "cwd"),
+        version: cow_at(v, "version"),
+        permission_mode: cow_at(v, "permission_mode"),
+        api_key_source: cow_at(v, "api_key_source"),
+        tools: strings_at(v, "tools", a),
+        mcp_servers: list(
+            a,
+            arr_at(v, "mcp_servers").iter().map(|s| McpServer {
+                name: cow_at(s, "name").unwrap_or_default(),
+                status: cow_at(s, "status").unwrap_or_default(),
+            }),
+        ),
+        agents: strings_at(v, "agents", a),
+        skills: strings_at(v, "skills", a),
+        slash_commands: strings_at(v, "slash_commands", a),
+    }
+}
+
+/// A `tool_call` line read back.
+fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
+    ToolCall {
+        id: cow_at(v, "id").unwrap_or_default(),
+        name: cow_at(v, "name").unwrap_or_default(),
+        key_arg: cow_at(v, "key_arg"),
+        input: get(v, "input").map_or_else(|| JsonText::from("null"), JsonText::value),
+        todos: list(
+            a,
+            arr_at(v, "todos").iter().map(|t| Todo {
+                content: cow_at(t, "content").unwrap_or_default(),
+                status: cow_at(t, "status").unwrap_or_default(),
+            }),
+        ),
+        questions: list(
+            a,
+            arr_at(v, "questions").iter().map(|q| Question {
+                question: cow_at(q, "question").unwrap_or_default(),
+                options: strings_at(q, "options", a),
+            }),
+        ),
+        message_id: cow_at(v, "message_id"),
+    }
+}
+
+/// A `result` line read back.
+fn result<'v>(v: Value<'v>, a: &'v Arena) -> SessionResult<'v> {
+    SessionResult {
+        is_error: bool_at(v, "is_error").unwrap_or(false),
+        subtype: cow_at(v, "subtype"),
+        text: cow_at(v, "text"),
+        errors: strings_at(v, "errors", a),
+        num_turns: u64_at(v, "num_turns"),
+        duration_ms: u64_at(v, "duration_ms"),
+        duration_api_ms: u64_at(v, "duration_api_ms"),
+        cost_usd: f64_at(v, "cost_usd"),
+        tokens: get(v, "tokens").map(tokens).unwrap_or_default(),
+        model_usage: list(
+            a,
+            arr_at(v, "model_usage").iter().map(|m| ModelUsage {
+                model: cow_at(m, "model").unwrap_or_default(),
+                tokens: get(m, "tokens").map(tokens).unwrap_or_default(),
+                cost_usd: f64_at(m, "cost_usd"),
+            }),
+        ),
+        stop_reason: cow_at(v, "stop_reason"),
+        terminal_reason: cow_at(v, "terminal_reason"),
+        api_error_status: u64_at(v, "api_error_status"),
+    }
 }
 
 fn tokens(t: Value<'_>) -> Tokens {
