@@ -178,17 +178,7 @@ pub(crate) fn decode<'v>(
 ) -> io::Result<()> {
     let ty = str_at(v, "type").unwrap_or("");
     if ty == "thread.started" {
-        // A new thread (concatenated logs): what the old one held back goes first.
-        flush_held(state, ctx.producer, emit)?;
-        for (id, open) in std::mem::take(&mut state.open) {
-            state.give(id);
-            state.give(open.name);
-            state.give(open.input);
-        }
-        state.forget_message();
-        if let Some(id) = str_at(v, "thread_id") {
-            state.thread = Some(Arc::from(id));
-        }
+        new_thread(v, ctx, state, emit)?;
     }
     let base = Base {
         producer: ctx.producer,
@@ -224,69 +214,117 @@ pub(crate) fn decode<'v>(
             index: None,
             text: cow_at(v, "delta").unwrap_or_default(),
         }))),
-        "request_user_input" => {
-            let questions =
-                super::args::questions_at(v, "questions", &["question", "header"], ctx.arena);
-            let key_arg = questions.first().map(|q| q.question.clone());
-            emit(
-                &base.event(EventKind::ToolCall(ToolCall {
-                    id: cow_at(v, "call_id")
-                        .or_else(|| cow_at(v, "id"))
-                        .unwrap_or_else(|| text!(ctx.arena, "line-{}", ctx.line)),
-                    name: Cow::Borrowed("request_user_input"),
-                    key_arg,
-                    input: JsonText::fields(&[("questions", get(v, "questions"))]),
-                    todos: List::default(),
-                    questions,
-                    message_id: None,
-                })),
-            )
-        }
-        "turn.completed" => {
-            flush_held(state, ctx.producer, emit)?;
-            let message = state.last_message.take();
-            let res = SessionResult {
-                is_error: false,
-                text: message.as_deref().map(Cow::Borrowed),
-                tokens: get(v, "usage").map(tokens).unwrap_or_default(),
-                ..SessionResult::default()
-            };
-            let done = emit(&base.event(EventKind::Result(Box::new(res))));
-            if let Some(m) = message {
-                state.give(m);
-            }
-            done
-        }
-        "turn.failed" => {
-            flush_held(state, ctx.producer, emit)?;
-            state.forget_message();
-            let res = SessionResult {
-                is_error: true,
-                text: get(v, "error").and_then(|e| {
-                    cow_at(e, "message").or_else(move || e.into_string().map(Cow::Borrowed))
-                }),
-                tokens: get(v, "usage").map(tokens).unwrap_or_default(),
-                ..SessionResult::default()
-            };
-            emit(&base.event(EventKind::Result(Box::new(res))))
-        }
-        "error" => {
-            let msg = str_at(v, "message").unwrap_or("");
-            // Retries are reported as errors, in runs that go on to succeed.
-            let level = if msg.starts_with("Reconnecting") {
-                Level::Warning
-            } else {
-                Level::Error
-            };
-            let text = if msg.is_empty() {
-                Cow::Borrowed("error")
-            } else {
-                Cow::Borrowed(msg)
-            };
-            notice(&base, ctx, "error", level, text, emit)
-        }
+        "request_user_input" => request_user_input(v, ctx, &base, emit),
+        "turn.completed" => turn_completed(v, ctx, &base, state, emit),
+        "turn.failed" => turn_failed(v, ctx, &base, state, emit),
+        "error" => error(v, ctx, &base, emit),
         _ => unknown(&base, ctx, Cow::Borrowed(ty), emit),
     }
+}
+
+/// A new thread (concatenated logs): what the old one held back goes
+/// first, and its open calls are forgotten.
+fn new_thread(
+    v: Value<'_>,
+    ctx: &Ctx<'_>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    flush_held(state, ctx.producer, emit)?;
+    for (id, open) in std::mem::take(&mut state.open) {
+        state.give(id);
+        state.give(open.name);
+        state.give(open.input);
+    }
+    state.forget_message();
+    if let Some(id) = str_at(v, "thread_id") {
+        state.thread = Some(Arc::from(id));
+    }
+    Ok(())
+}
+
+/// The agent asks the user (a tool call of its own, with its questions).
+fn request_user_input<'v>(
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let questions = super::args::questions_at(v, "questions", &["question", "header"], ctx.arena);
+    let key_arg = questions.first().map(|q| q.question.clone());
+    emit(
+        &base.event(EventKind::ToolCall(ToolCall {
+            id: cow_at(v, "call_id")
+                .or_else(|| cow_at(v, "id"))
+                .unwrap_or_else(|| text!(ctx.arena, "line-{}", ctx.line)),
+            name: Cow::Borrowed("request_user_input"),
+            key_arg,
+            input: JsonText::fields(&[("questions", get(v, "questions"))]),
+            todos: List::default(),
+            questions,
+            message_id: None,
+        })),
+    )
+}
+
+/// The turn ended: its result, with the last message as its text.
+fn turn_completed<'v>(
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    flush_held(state, ctx.producer, emit)?;
+    let message = state.last_message.take();
+    let res = SessionResult {
+        is_error: false,
+        text: message.as_deref().map(Cow::Borrowed),
+        tokens: get(v, "usage").map(tokens).unwrap_or_default(),
+        ..SessionResult::default()
+    };
+    let done = emit(&base.event(EventKind::Result(Box::new(res))));
+    if let Some(m) = message {
+        state.give(m);
+    }
+    done
+}
+
+/// The turn failed: an error result with the error's message.
+fn turn_failed<'v>(
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    flush_held(state, ctx.producer, emit)?;
+    state.forget_message();
+    let res = SessionResult {
+        is_error: true,
+        text: get(v, "error")
+            .and_then(|e| cow_at(e, "message").or_else(move || e.into_string().map(Cow::Borrowed))),
+        tokens: get(v, "usage").map(tokens).unwrap_or_default(),
+        ..SessionResult::default()
+    };
+    emit(&base.event(EventKind::Result(Box::new(res))))
+}
+
+/// A bare error line; `Reconnecting…` retries are warnings (runs go on to
+/// succeed after them).
+fn error<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base, emit: &mut Emit<'_>) -> io::Result<()> {
+    let msg = str_at(v, "message").unwrap_or("");
+    let level = if msg.starts_with("Reconnecting") {
+        Level::Warning
+    } else {
+        Level::Error
+    };
+    let text = if msg.is_empty() {
+        Cow::Borrowed("error")
+    } else {
+        Cow::Borrowed(msg)
+    };
+    notice(base, ctx, "error", level, text, emit)
 }
 
 /// End of input: a call held back (a web search that never got its query)
