@@ -164,93 +164,72 @@ pub(crate) fn decode<'v>(
         "user" => user(v, ctx, &base, emit),
         "result" => result(v, a, &base, emit),
         "stream_event" => stream_event(v, ctx, &base, emit),
-        "rate_limit_event" => {
-            let info = get(v, "rate_limit_info");
-            let status = info.and_then(|i| str_at(i, "status")).unwrap_or("unknown");
-            let mut text = a.text();
-            let _ = write!(text, "rate limit: {status}");
-            if let Some(kind) = info.and_then(|i| str_at(i, "rateLimitType")) {
-                let _ = write!(text, " ({kind})");
-            }
-            if let Some(u) = info.and_then(|i| f64_at(i, "utilization")) {
-                let _ = write!(text, ", {:.0}% used", if u <= 1.0 { u * 100.0 } else { u });
-            }
-            let level = match status {
-                "rejected" => Level::Error,
-                "allowed_warning" => Level::Warning,
-                _ => Level::Debug,
-            };
-            notice(
-                &base,
-                ctx,
-                "rate_limit_event",
-                level,
-                text.done().into(),
-                emit,
-            )
-        }
+        _ => match line_notice(ty, v, a) {
+            Some((level, text)) => notice(&base, ctx, ty, level, text, emit),
+            None => unknown(&base, ctx, ty, str_at(v, "subtype"), emit),
+        },
+    }
+}
+
+/// The notice a line of Claude Code's other types makes (rate limits,
+/// tool progress, control messages…), or `None` for a type it does not
+/// know.
+fn line_notice<'v>(ty: &'v str, v: Value<'v>, a: &'v Arena) -> Option<(Level, Cow<'v, str>)> {
+    Some(match ty {
+        "rate_limit_event" => rate_limit(v, a),
         "tool_progress" => {
             let name = str_at(v, "tool_name").unwrap_or("tool");
             let secs = f64_at(v, "elapsed_time_seconds").unwrap_or(0.0);
-            notice(
-                &base,
-                ctx,
-                "tool_progress",
-                Level::Debug,
-                text!(a, "{name} still running ({secs:.0}s)"),
-                emit,
-            )
+            (Level::Debug, text!(a, "{name} still running ({secs:.0}s)"))
         }
-        "tool_use_summary" => {
-            let s = str_at(v, "summary").unwrap_or("");
-            notice(
-                &base,
-                ctx,
-                "tool_use_summary",
-                Level::Info,
-                Cow::Borrowed(s),
-                emit,
-            )
-        }
-        "auth_status" => {
-            let (level, text) = match str_at(v, "error") {
-                Some(e) => (Level::Error, text!(a, "authentication error: {e}")),
-                None => (Level::Debug, Cow::Borrowed("authenticating")),
-            };
-            notice(&base, ctx, "auth_status", level, text, emit)
-        }
-        "conversation_reset" => notice(
-            &base,
-            ctx,
-            "conversation_reset",
+        "tool_use_summary" => (
             Level::Info,
-            "conversation reset".into(),
-            emit,
+            Cow::Borrowed(str_at(v, "summary").unwrap_or("")),
         ),
-        "keep_alive"
-        | "prompt_suggestion"
-        | "active_goal"
-        | "control_request"
-        | "control_response"
-        | "control_cancel_request" => {
-            let text = match ty {
-                "prompt_suggestion" => text!(
-                    a,
-                    "suggested prompt: {}",
-                    str_at(v, "suggestion").unwrap_or("")
-                ),
-                "control_request" => {
-                    let sub = get(v, "request")
-                        .and_then(|r| str_at(r, "subtype"))
-                        .unwrap_or("?");
-                    text!(a, "control request: {sub}")
-                }
-                _ => a.spaced(ty),
-            };
-            notice(&base, ctx, ty, Level::Debug, text, emit)
+        "auth_status" => match str_at(v, "error") {
+            Some(e) => (Level::Error, text!(a, "authentication error: {e}")),
+            None => (Level::Debug, Cow::Borrowed("authenticating")),
+        },
+        "conversation_reset" => (Level::Info, "conversation reset".into()),
+        "prompt_suggestion" => (
+            Level::Debug,
+            text!(
+                a,
+                "suggested prompt: {}",
+                str_at(v, "suggestion").unwrap_or("")
+            ),
+        ),
+        "control_request" => {
+            let sub = get(v, "request")
+                .and_then(|r| str_at(r, "subtype"))
+                .unwrap_or("?");
+            (Level::Debug, text!(a, "control request: {sub}"))
         }
-        _ => unknown(&base, ctx, ty, str_at(v, "subtype"), emit),
+        "keep_alive" | "active_goal" | "control_response" | "control_cancel_request" => {
+            (Level::Debug, a.spaced(ty))
+        }
+        _ => return None,
+    })
+}
+
+/// `rate limit: allowed_warning (five_hour), 82% used`.
+fn rate_limit<'v>(v: Value<'v>, a: &'v Arena) -> (Level, Cow<'v, str>) {
+    let info = get(v, "rate_limit_info");
+    let status = info.and_then(|i| str_at(i, "status")).unwrap_or("unknown");
+    let mut text = a.text();
+    let _ = write!(text, "rate limit: {status}");
+    if let Some(kind) = info.and_then(|i| str_at(i, "rateLimitType")) {
+        let _ = write!(text, " ({kind})");
     }
+    if let Some(u) = info.and_then(|i| f64_at(i, "utilization")) {
+        let _ = write!(text, ", {:.0}% used", if u <= 1.0 { u * 100.0 } else { u });
+    }
+    let level = match status {
+        "rejected" => Level::Error,
+        "allowed_warning" => Level::Warning,
+        _ => Level::Debug,
+    };
+    (level, text.done().into())
 }
 
 fn notice<'v>(

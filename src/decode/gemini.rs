@@ -119,24 +119,7 @@ pub(crate) fn decode<'v>(
     // Anything else ends the answer being streamed.
     flush(state, emit)?;
     if ty == "init" {
-        if let Some(old) = state.session.take() {
-            state.spare.give(old);
-        }
-        state.session = str_at(v, "session_id").map(|s| state.spare.string(s));
-        state.started_ms = str_at(v, "timestamp").and_then(parse_timestamp_ms);
-        for (id, name) in state.open_calls.drain() {
-            state.spare.give(id);
-            state.spare.give(name);
-        }
-        return emit(&event(
-            ctx.producer,
-            ctx.line,
-            str_at(v, "session_id"),
-            EventKind::SessionStart(SessionStart {
-                model: cow_at(v, "model"),
-                ..SessionStart::default()
-            }),
-        ));
+        return init(v, ctx, state, emit);
     }
     let session = state.session.as_deref();
     let ev = |kind| event(ctx.producer, ctx.line, session, kind);
@@ -162,26 +145,7 @@ pub(crate) fn decode<'v>(
             }
             emit(&ev(EventKind::ToolCall(call)))
         }
-        "tool_result" => {
-            let id = str_at(v, "tool_id").unwrap_or("");
-            let open = state.open_calls.remove_entry(id);
-            let (res, denied) = tool_result(v, open.as_ref().map(|(_, name)| name.as_str()));
-            if let Some((id, name)) = open {
-                state.spare.give(id);
-                state.spare.give(name);
-            }
-            let message = denied.then(|| Cow::Borrowed(res.content.text_in(ctx.arena)));
-            emit(&ev(EventKind::ToolResult(res)))?;
-            if let Some(message) = message {
-                emit(&ev(EventKind::PermissionDenied(Denial {
-                    id: Some(Cow::Borrowed(id)),
-                    tool: None,
-                    key_arg: None,
-                    message: Some(message),
-                })))?;
-            }
-            Ok(())
-        }
+        "tool_result" => tool_result_line(v, ctx, state, emit),
         "error" => {
             let level = match str_at(v, "severity") {
                 Some("warning") => Level::Warning,
@@ -204,6 +168,58 @@ pub(crate) fn decode<'v>(
         }
         _ => unknown(v, ctx, session, emit),
     }
+}
+
+/// A session starts: what the last one kept between lines is given back.
+fn init<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    if let Some(old) = state.session.take() {
+        state.spare.give(old);
+    }
+    state.session = str_at(v, "session_id").map(|s| state.spare.string(s));
+    state.started_ms = str_at(v, "timestamp").and_then(parse_timestamp_ms);
+    for (id, name) in state.open_calls.drain() {
+        state.spare.give(id);
+        state.spare.give(name);
+    }
+    emit(&event(
+        ctx.producer,
+        ctx.line,
+        str_at(v, "session_id"),
+        EventKind::SessionStart(SessionStart {
+            model: cow_at(v, "model"),
+            ..SessionStart::default()
+        }),
+    ))
+}
+
+/// A tool's result, answering the open call of its id; a denial also as a
+/// denial event.
+fn tool_result_line<'v>(
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let id = str_at(v, "tool_id").unwrap_or("");
+    let open = state.open_calls.remove_entry(id);
+    let (res, denied) = tool_result(v, open.as_ref().map(|(_, name)| name.as_str()));
+    if let Some((id, name)) = open {
+        state.spare.give(id);
+        state.spare.give(name);
+    }
+    let message = denied.then(|| Cow::Borrowed(res.content.text_in(ctx.arena)));
+    let session = state.session.as_deref();
+    let ev = |kind| event(ctx.producer, ctx.line, session, kind);
+    emit(&ev(EventKind::ToolResult(res)))?;
+    if let Some(message) = message {
+        emit(&ev(EventKind::PermissionDenied(Denial {
+            id: Some(Cow::Borrowed(id)),
+            tool: None,
+            key_arg: None,
+            message: Some(message),
+        })))?;
+    }
+    Ok(())
 }
 
 /// End of input: an answer still being streamed is complete now.
