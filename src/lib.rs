@@ -2,11 +2,16 @@
 //!
 //! ```text
 //! bytes ─▶ input::LineReader ─▶ decode::Decoder ─▶ event::Event ─▶ session::Session ─▶ filter::Filtered ─▶ render::Sink
-//!          (memchr, one        (simd-json in       (normalized     (correlation,       (--only, --hide,    (Pretty, Jsonl,
-//!           reused buffer)      place, long         model)          nesting, totals,    --tool; hidden      ResultText,
+//!          (memchr, one        (json: simd-json    (normalized     (correlation,       (--only, --hide,    (Pretty, Jsonl,
+//!           reused buffer)      in place, long      model)          nesting, totals,    --tool; hidden      ResultText,
 //!                               strings spared;                     outcome)            alerts → stderr)    SummarySink)
-//!                               per producer)
+//!                               one module per
+//!                               producer)
 //! ```
+//!
+//! The modules stand on floors (`json` and `input` at the bottom, then
+//! `event`, `decode`, `session`, `render`, …): each names only floors
+//! below its own (`docs/architecture.md`; `tests/floors.rs` checks it).
 //!
 //! The session observes every event before the filter looks at it, so
 //! totals, summaries and exit statuses do not depend on what is shown.
