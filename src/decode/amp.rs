@@ -16,7 +16,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io;
 
 use super::claude::event;
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
@@ -48,6 +48,7 @@ pub(crate) const ENTRY: Entry = Entry {
     name: "amp",
     label: "Amp",
     invocation: "Amp `--stream-json`",
+    stream: start::<State>,
     format: &Amp,
 };
 
@@ -78,40 +79,28 @@ impl Format for Amp {
     fn opens(&self, s: Shape<'_>) -> bool {
         s.is_init()
     }
-
-    fn stream(&self) -> Box<dyn Stream> {
-        Box::<State>::default()
-    }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        decode(v, ctx, self, emit)
-    }
-}
-
-pub(crate) fn decode<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    match str_at(v, "type") {
-        Some("assistant") => assistant(v, ctx, state, emit),
-        Some("result") => result(v, ctx, state, emit),
-        Some("user") => {
-            let State { claude, failed, .. } = state;
-            super::claude::decode(v, ctx, claude, &mut |ev: &Event<'_>| {
-                if let EventKind::ToolResult(r) = &ev.kind
-                    && r.is_error
-                {
-                    failed.insert(r.id.to_string(), r.content.to_string());
-                }
-                emit(ev)
-            })
+        let state = self;
+        match str_at(v, "type") {
+            Some("assistant") => assistant(v, ctx, state, emit),
+            Some("result") => result(v, ctx, state, emit),
+            Some("user") => {
+                let State { claude, failed, .. } = state;
+                claude.decode(v, ctx, &mut |ev: &Event<'_>| {
+                    if let EventKind::ToolResult(r) = &ev.kind
+                        && r.is_error
+                    {
+                        failed.insert(r.id.to_string(), r.content.to_string());
+                    }
+                    emit(ev)
+                })
+            }
+            // `system`/`init` and whatever else Claude-like.
+            _ => state.claude.decode(v, ctx, emit),
         }
-        // `system`/`init` and whatever else Claude-like.
-        _ => super::claude::decode(v, ctx, &mut state.claude, emit),
     }
 }
 

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::{content_of, json_in, list, strings_at};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
 use crate::event::{Content, JsonText};
 use crate::event::{
@@ -107,6 +107,7 @@ pub(crate) const ENTRY: Entry = Entry {
     name: "claude",
     label: "Claude Code",
     invocation: "Claude Code `-p --output-format stream-json --verbose`",
+    stream: start::<State>,
     format: &Claude,
 };
 
@@ -129,45 +130,33 @@ impl Format for Claude {
     fn opens(&self, s: Shape<'_>) -> bool {
         s.is_init()
     }
-
-    fn stream(&self) -> Box<dyn Stream> {
-        Box::<State>::default()
-    }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        decode(v, ctx, self, emit)
-    }
-}
-
-pub(crate) fn decode<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    let [ty, session, session_camel, parent] =
-        v.fields(["type", "session_id", "sessionId", "parent_tool_use_id"]);
-    let text = |x: Option<Value<'v>>| x.and_then(Value::into_string).map(Cow::Borrowed);
-    let ty = ty.and_then(Value::into_string).unwrap_or("");
-    let a = ctx.arena;
-    let base = Base {
-        producer: ctx.producer,
-        line: ctx.line,
-        session: text(session).or_else(|| text(session_camel)),
-        parent: text(parent).filter(|p| !p.is_empty()),
-    };
-    match ty {
-        "system" => system(v, ctx, &base, emit),
-        "assistant" => assistant(v, ctx, &base, state, emit),
-        "user" => user(v, ctx, &base, emit),
-        "result" => result(v, a, &base, emit),
-        "stream_event" => stream_event(v, ctx, &base, emit),
-        _ => match line_notice(ty, v, a) {
-            Some((level, text)) => notice(&base, ctx, ty, level, text, emit),
-            None => unknown(&base, ctx, ty, str_at(v, "subtype"), emit),
-        },
+        let state = self;
+        let [ty, session, session_camel, parent] =
+            v.fields(["type", "session_id", "sessionId", "parent_tool_use_id"]);
+        let text = |x: Option<Value<'v>>| x.and_then(Value::into_string).map(Cow::Borrowed);
+        let ty = ty.and_then(Value::into_string).unwrap_or("");
+        let a = ctx.arena;
+        let base = Base {
+            producer: ctx.producer,
+            line: ctx.line,
+            session: text(session).or_else(|| text(session_camel)),
+            parent: text(parent).filter(|p| !p.is_empty()),
+        };
+        match ty {
+            "system" => system(v, ctx, &base, emit),
+            "assistant" => assistant(v, ctx, &base, state, emit),
+            "user" => user(v, ctx, &base, emit),
+            "result" => result(v, a, &base, emit),
+            "stream_event" => stream_event(v, ctx, &base, emit),
+            _ => match line_notice(ty, v, a) {
+                Some((level, text)) => notice(&base, ctx, ty, level, text, emit),
+                None => unknown(&base, ctx, ty, str_at(v, "subtype"), emit),
+            },
+        }
     }
 }
 

@@ -34,7 +34,7 @@ use std::io;
 use std::sync::Arc;
 
 use super::args::{content_of, json_in, list};
-use super::registry::{Entry, Evidence, Format, Shape, Stream};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, start};
 use super::{Ctx, Emit};
 use crate::event::{Content, JsonText};
 use crate::event::{
@@ -131,6 +131,7 @@ pub(crate) const ENTRY: Entry = Entry {
     name: "codex",
     label: "Codex",
     invocation: "Codex `exec --json`",
+    stream: start::<State>,
     format: &Codex,
 };
 
@@ -154,71 +155,62 @@ impl Format for Codex {
     fn opens(&self, s: Shape<'_>) -> bool {
         s.ty == "thread.started"
     }
-
-    fn stream(&self) -> Box<dyn Stream> {
-        Box::<State>::default()
-    }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        decode(v, ctx, self, emit)
-    }
-
-    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
-        finish(self, emit)
-    }
-}
-
-pub(crate) fn decode<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    let ty = str_at(v, "type").unwrap_or("");
-    if ty == "thread.started" {
-        new_thread(v, ctx, state, emit)?;
-    }
-    let base = Base {
-        producer: ctx.producer,
-        line: ctx.line,
-        session: state.thread.clone(),
-    };
-    match ty {
-        "thread.started" => emit(&base.event(EventKind::SessionStart(SessionStart::default()))),
-        "turn.started" => {
-            state.forget_message();
-            notice(
-                &base,
-                ctx,
-                ty,
-                Level::Debug,
-                Cow::Borrowed("turn started"),
-                emit,
-            )
+        let state = self;
+        let ty = str_at(v, "type").unwrap_or("");
+        if ty == "thread.started" {
+            new_thread(v, ctx, state, emit)?;
         }
-        "item.started" | "item.updated" | "item.completed" => {
-            let phase = match ty {
-                "item.started" => Phase::Started,
-                "item.updated" => Phase::Updated,
-                _ => Phase::Completed,
-            };
-            match get(v, "item").filter(|i| i.as_object().is_some()) {
-                Some(item) => item_event(phase, item, ctx, &base, state, emit),
-                None => unknown(&base, ctx, Cow::Borrowed(ty), emit),
+        let base = Base {
+            producer: ctx.producer,
+            line: ctx.line,
+            session: state.thread.clone(),
+        };
+        match ty {
+            "thread.started" => emit(&base.event(EventKind::SessionStart(SessionStart::default()))),
+            "turn.started" => {
+                state.forget_message();
+                notice(
+                    &base,
+                    ctx,
+                    ty,
+                    Level::Debug,
+                    Cow::Borrowed("turn started"),
+                    emit,
+                )
             }
+            "item.started" | "item.updated" | "item.completed" => {
+                let phase = match ty {
+                    "item.started" => Phase::Started,
+                    "item.updated" => Phase::Updated,
+                    _ => Phase::Completed,
+                };
+                match get(v, "item").filter(|i| i.as_object().is_some()) {
+                    Some(item) => item_event(phase, item, ctx, &base, state, emit),
+                    None => unknown(&base, ctx, Cow::Borrowed(ty), emit),
+                }
+            }
+            "item.plan.delta" => emit(&base.event(EventKind::Delta(Delta {
+                kind: DeltaKind::Text,
+                index: None,
+                text: cow_at(v, "delta").unwrap_or_default(),
+            }))),
+            "request_user_input" => request_user_input(v, ctx, &base, emit),
+            "turn.completed" => turn_completed(v, ctx, &base, state, emit),
+            "turn.failed" => turn_failed(v, ctx, &base, state, emit),
+            "error" => error(v, ctx, &base, emit),
+            _ => unknown(&base, ctx, Cow::Borrowed(ty), emit),
         }
-        "item.plan.delta" => emit(&base.event(EventKind::Delta(Delta {
-            kind: DeltaKind::Text,
-            index: None,
-            text: cow_at(v, "delta").unwrap_or_default(),
-        }))),
-        "request_user_input" => request_user_input(v, ctx, &base, emit),
-        "turn.completed" => turn_completed(v, ctx, &base, state, emit),
-        "turn.failed" => turn_failed(v, ctx, &base, state, emit),
-        "error" => error(v, ctx, &base, emit),
-        _ => unknown(&base, ctx, Cow::Borrowed(ty), emit),
+    }
+
+    /// End of input: a call held back (a web search that never got its query)
+    /// still counts as a call.
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        let state = self;
+        flush_held(state, Producer::Codex, emit)
     }
 }
 
@@ -325,12 +317,6 @@ fn error<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base, emit: &mut Emit<'_>) -> i
         Cow::Borrowed(msg)
     };
     notice(base, ctx, "error", level, text, emit)
-}
-
-/// End of input: a call held back (a web search that never got its query)
-/// still counts as a call.
-pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
-    flush_held(state, Producer::Codex, emit)
 }
 
 /// Emit the calls held back so far (in item order), each once.

@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use std::io;
 
 use super::args::json_in;
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
@@ -90,6 +90,7 @@ pub(crate) const ENTRY: Entry = Entry {
     name: "cursor",
     label: "Cursor Agent",
     invocation: "Cursor Agent `--output-format stream-json`",
+    stream: start::<State>,
     format: &Cursor,
 };
 
@@ -118,50 +119,35 @@ impl Format for Cursor {
     fn opens(&self, s: Shape<'_>) -> bool {
         s.is_init()
     }
-
-    fn stream(&self) -> Box<dyn Stream> {
-        Box::<State>::default()
-    }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        decode(v, ctx, self, emit)
+        let state = self;
+        match str_at(v, "type").unwrap_or("") {
+            "assistant" => assistant(v, ctx, state, emit),
+            "thinking" => thinking(v, ctx, state, emit),
+            "tool_call" => {
+                flush(state, emit)?;
+                tool_call(v, ctx, state, emit)
+            }
+            "result" => {
+                flush(state, emit)?;
+                result(v, ctx, state, emit)
+            }
+            "system" | "user" => {
+                flush(state, emit)?;
+                state.claude.decode(v, ctx, emit)
+            }
+            _ => super::unknown_line(v, ctx, emit),
+        }
     }
 
+    /// End of input: fragments still waiting are written.
     fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
-        finish(self, emit)
+        let state = self;
+        flush(state, emit)
     }
-}
-
-pub(crate) fn decode<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    match str_at(v, "type").unwrap_or("") {
-        "assistant" => assistant(v, ctx, state, emit),
-        "thinking" => thinking(v, ctx, state, emit),
-        "tool_call" => {
-            flush(state, emit)?;
-            tool_call(v, ctx, state, emit)
-        }
-        "result" => {
-            flush(state, emit)?;
-            result(v, ctx, state, emit)
-        }
-        "system" | "user" => {
-            flush(state, emit)?;
-            super::claude::decode(v, ctx, &mut state.claude, emit)
-        }
-        _ => super::unknown_line(v, ctx, emit),
-    }
-}
-
-/// End of input: fragments still waiting are written.
-pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
-    flush(state, emit)
 }
 
 fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::io;
 
 use super::args::{content_of, list};
-use super::registry::{Entry, Evidence, Format, Shape, Stream};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, start};
 use super::{Ctx, Emit};
 use crate::event::{Content, JsonText, List};
 use crate::event::{
@@ -68,6 +68,7 @@ pub(crate) const ENTRY: Entry = Entry {
     name: "gemini",
     label: "Gemini CLI",
     invocation: "Gemini CLI `--output-format stream-json`",
+    stream: start::<State>,
     format: &Gemini,
 };
 
@@ -88,85 +89,75 @@ impl Format for Gemini {
     fn opens(&self, s: Shape<'_>) -> bool {
         s.ty == "init"
     }
-
-    fn stream(&self) -> Box<dyn Stream> {
-        Box::<State>::default()
-    }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        decode(v, ctx, self, emit)
-    }
-
-    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
-        finish(self, emit)
-    }
-}
-
-pub(crate) fn decode<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    state.producer = Some(ctx.producer);
-    let ty = str_at(v, "type").unwrap_or("");
-    let role = str_at(v, "role");
-    if ty == "message" && role == Some("assistant") && bool_at(v, "delta") == Some(true) {
-        return chunk(v, ctx, state, emit);
-    }
-    // Anything else ends the answer being streamed.
-    flush(state, emit)?;
-    if ty == "init" {
-        return init(v, ctx, state, emit);
-    }
-    let session = state.session.as_deref();
-    let ev = |kind| event(ctx.producer, ctx.line, session, kind);
-    match ty {
-        "message" => {
-            let role = match role {
-                Some("assistant") => Role::Assistant,
-                Some("user") => Role::User,
-                _ => return unknown(v, ctx, session, emit),
-            };
-            emit(&ev(EventKind::Text(Text {
-                role,
-                text: cow_at(v, "content").unwrap_or_default(),
-                message_id: None,
-            })))
+        let state = self;
+        state.producer = Some(ctx.producer);
+        let ty = str_at(v, "type").unwrap_or("");
+        let role = str_at(v, "role");
+        if ty == "message" && role == Some("assistant") && bool_at(v, "delta") == Some(true) {
+            return chunk(v, ctx, state, emit);
         }
-        "tool_use" => {
-            let call = tool_call(v, ctx.arena);
-            let id = state.spare.string(&call.id);
-            let name = state.spare.string(&call.name);
-            if let Some(old) = state.open_calls.insert(id, name) {
-                state.spare.give(old);
+        // Anything else ends the answer being streamed.
+        flush(state, emit)?;
+        if ty == "init" {
+            return init(v, ctx, state, emit);
+        }
+        let session = state.session.as_deref();
+        let ev = |kind| event(ctx.producer, ctx.line, session, kind);
+        match ty {
+            "message" => {
+                let role = match role {
+                    Some("assistant") => Role::Assistant,
+                    Some("user") => Role::User,
+                    _ => return unknown(v, ctx, session, emit),
+                };
+                emit(&ev(EventKind::Text(Text {
+                    role,
+                    text: cow_at(v, "content").unwrap_or_default(),
+                    message_id: None,
+                })))
             }
-            emit(&ev(EventKind::ToolCall(call)))
+            "tool_use" => {
+                let call = tool_call(v, ctx.arena);
+                let id = state.spare.string(&call.id);
+                let name = state.spare.string(&call.name);
+                if let Some(old) = state.open_calls.insert(id, name) {
+                    state.spare.give(old);
+                }
+                emit(&ev(EventKind::ToolCall(call)))
+            }
+            "tool_result" => tool_result_line(v, ctx, state, emit),
+            "error" => {
+                let level = match str_at(v, "severity") {
+                    Some("warning") => Level::Warning,
+                    Some("info") => Level::Info,
+                    _ => Level::Error,
+                };
+                let text = cow_at(v, "message")
+                    .filter(|m| !m.trim().is_empty())
+                    .unwrap_or(Cow::Borrowed("error"));
+                emit(&ev(EventKind::Notice(Notice {
+                    subtype: Cow::Borrowed("error"),
+                    level,
+                    text,
+                    raw: Some(ctx.raw()),
+                })))
+            }
+            "result" => {
+                let res = result(v, state.started_ms, ctx.arena);
+                emit(&ev(EventKind::Result(Box::new(res))))
+            }
+            _ => unknown(v, ctx, session, emit),
         }
-        "tool_result" => tool_result_line(v, ctx, state, emit),
-        "error" => {
-            let level = match str_at(v, "severity") {
-                Some("warning") => Level::Warning,
-                Some("info") => Level::Info,
-                _ => Level::Error,
-            };
-            let text = cow_at(v, "message")
-                .filter(|m| !m.trim().is_empty())
-                .unwrap_or(Cow::Borrowed("error"));
-            emit(&ev(EventKind::Notice(Notice {
-                subtype: Cow::Borrowed("error"),
-                level,
-                text,
-                raw: Some(ctx.raw()),
-            })))
-        }
-        "result" => {
-            let res = result(v, state.started_ms, ctx.arena);
-            emit(&ev(EventKind::Result(Box::new(res))))
-        }
-        _ => unknown(v, ctx, session, emit),
+    }
+
+    /// End of input: an answer still being streamed is complete now.
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        let state = self;
+        flush(state, emit)
     }
 }
 
@@ -220,11 +211,6 @@ fn tool_result_line<'v>(
         })))?;
     }
     Ok(())
-}
-
-/// End of input: an answer still being streamed is complete now.
-pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
-    flush(state, emit)
 }
 
 /// One streamed piece of the assistant's answer.

@@ -178,7 +178,7 @@ fn start(
         *stream = None;
     }
     &mut stream
-        .get_or_insert_with(|| (producer, registry::entry(producer).format.stream()))
+        .get_or_insert_with(|| (producer, (registry::entry(producer).stream)()))
         .1
 }
 

@@ -23,7 +23,7 @@ use std::io;
 use simd_json::prelude::*;
 
 use super::args::{content_of, json_in, to_json};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
 use crate::event::{Content, JsonText, List};
 use crate::event::{
@@ -191,6 +191,7 @@ pub(crate) const ENTRY: Entry = Entry {
     name: "opencode",
     label: "OpenCode",
     invocation: "`OpenCode` `run --format json`",
+    stream: start::<State>,
     format: &OpenCode,
 };
 
@@ -209,88 +210,80 @@ impl Format for OpenCode {
     fn opens(&self, s: Shape<'_>) -> bool {
         s.ty == "step_start"
     }
-
-    fn stream(&self) -> Box<dyn Stream> {
-        Box::<State>::default()
-    }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        decode(v, ctx, self, emit)
-    }
+        let state = self;
+        let ty = str_at(v, "type").unwrap_or("");
+        let session = str_at(v, "sessionID").filter(|s| !s.is_empty());
+        let part = get(v, "part");
+        track(v, ctx, session, part, state, emit)?;
 
-    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
-        finish(self, emit)
-    }
-}
-
-pub(crate) fn decode<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    let ty = str_at(v, "type").unwrap_or("");
-    let session = str_at(v, "sessionID").filter(|s| !s.is_empty());
-    let part = get(v, "part");
-    track(v, ctx, session, part, state, emit)?;
-
-    // A part of a child session (a sub-agent) printed in the parent's stream:
-    // nest it under that session.
-    let child = part
-        .and_then(|p| str_at(p, "sessionID"))
-        .filter(|p| !p.is_empty() && session.is_some_and(|s| s != *p));
-    let base = Base {
-        producer: ctx.producer,
-        line: ctx.line,
-        session: session
-            .map(Cow::Borrowed)
-            .or_else(|| state.session.clone().map(Cow::Owned)),
-        parent: child.map(Cow::Borrowed),
-    };
-
-    if !state.started {
-        // No header line exists: the session starts with its first line.
-        state.started = true;
-        let start = SessionStart {
-            model: cow_at(v, "model").or_else(|| part.and_then(|p| cow_at(p, "modelID"))),
-            cwd: cow_at(v, "cwd").or_else(|| cow_at(v, "directory")),
-            ..SessionStart::default()
+        // A part of a child session (a sub-agent) printed in the parent's stream:
+        // nest it under that session.
+        let child = part
+            .and_then(|p| str_at(p, "sessionID"))
+            .filter(|p| !p.is_empty() && session.is_some_and(|s| s != *p));
+        let base = Base {
+            producer: ctx.producer,
+            line: ctx.line,
+            session: session
+                .map(Cow::Borrowed)
+                .or_else(|| state.session.clone().map(Cow::Owned)),
+            parent: child.map(Cow::Borrowed),
         };
-        emit(&base.main(EventKind::SessionStart(start)))?;
+
+        if !state.started {
+            // No header line exists: the session starts with its first line.
+            state.started = true;
+            let start = SessionStart {
+                model: cow_at(v, "model").or_else(|| part.and_then(|p| cow_at(p, "modelID"))),
+                cwd: cow_at(v, "cwd").or_else(|| cow_at(v, "directory")),
+                ..SessionStart::default()
+            };
+            emit(&base.main(EventKind::SessionStart(start)))?;
+        }
+
+        let part_id = part.and_then(|p| str_at(p, "id"));
+        // A part printed again (a retried line) is shown once.
+        let first = |state: &mut State| state.first_part(part_id);
+        match (ty, part) {
+            ("step_start", _) => {
+                if child.is_none() && first(state) {
+                    state.steps += 1;
+                    state.open_step = true;
+                    state.awaiting_step = false;
+                    state.denied_in_step = false;
+                }
+                Ok(())
+            }
+            ("step_finish", Some(p)) if first(state) => {
+                step_finish(p, child.is_none(), &base, state, emit)
+            }
+            ("text", Some(p)) => text(p, child.is_none(), &base, state, emit),
+            ("reasoning", Some(p)) if first(state) => {
+                let text = str_at(p, "text").unwrap_or("");
+                emit(&base.event(EventKind::Thinking(Thinking {
+                    text: Cow::Borrowed(text),
+                    redacted: text.trim().is_empty(),
+                    message_id: cow_at(p, "messageID"),
+                })))
+            }
+            ("step_finish" | "reasoning" | "text", _) => Ok(()),
+            ("tool_use", Some(p)) => tool_use(p, ctx.arena, &base, state, emit),
+            ("error", _) => error(v, ctx, &base, state, emit),
+            ("done", _) => done(v, &base, state, emit),
+            _ => unknown(&base, ctx, ty, emit),
+        }
     }
 
-    let part_id = part.and_then(|p| str_at(p, "id"));
-    // A part printed again (a retried line) is shown once.
-    let first = |state: &mut State| state.first_part(part_id);
-    match (ty, part) {
-        ("step_start", _) => {
-            if child.is_none() && first(state) {
-                state.steps += 1;
-                state.open_step = true;
-                state.awaiting_step = false;
-                state.denied_in_step = false;
-            }
-            Ok(())
-        }
-        ("step_finish", Some(p)) if first(state) => {
-            step_finish(p, child.is_none(), &base, state, emit)
-        }
-        ("text", Some(p)) => text(p, child.is_none(), &base, state, emit),
-        ("reasoning", Some(p)) if first(state) => {
-            let text = str_at(p, "text").unwrap_or("");
-            emit(&base.event(EventKind::Thinking(Thinking {
-                text: Cow::Borrowed(text),
-                redacted: text.trim().is_empty(),
-                message_id: cow_at(p, "messageID"),
-            })))
-        }
-        ("step_finish" | "reasoning" | "text", _) => Ok(()),
-        ("tool_use", Some(p)) => tool_use(p, ctx.arena, &base, state, emit),
-        ("error", _) => error(v, ctx, &base, state, emit),
-        ("done", _) => done(v, &base, state, emit),
-        _ => unknown(&base, ctx, ty, emit),
+    /// End of input: the session in progress gets its rebuilt result.
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        let state = self;
+        state.close(emit)?;
+        state.reset(None);
+        Ok(())
     }
 }
 
@@ -437,13 +430,6 @@ fn done<'v>(
     state.closed = true;
     let res = state.result("done", str_at(v, "reason").map(str::to_string));
     emit(&base.main(EventKind::Result(Box::new(res))))
-}
-
-/// End of input: the session in progress gets its rebuilt result.
-pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
-    state.close(emit)?;
-    state.reset(None);
-    Ok(())
 }
 
 fn unknown<'v>(base: &Base<'v>, ctx: &Ctx<'v>, ty: &str, emit: &mut Emit<'_>) -> io::Result<()> {

@@ -21,7 +21,7 @@ use std::io;
 use super::args::{json_in, list, strings_at};
 use super::claude::content_text;
 use super::claude::event;
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
 use crate::event::{
     Denial, EventKind, Level, List, Notice, Producer, Question, Role, SessionResult, SessionStart,
@@ -44,6 +44,7 @@ pub(crate) const ENTRY: Entry = Entry {
     name: "qwen",
     label: "Qwen Code",
     invocation: "Qwen Code `--output-format stream-json`",
+    stream: start::<State>,
     format: &Qwen,
 };
 
@@ -60,32 +61,20 @@ impl Format for Qwen {
     fn opens(&self, s: Shape<'_>) -> bool {
         s.is_init()
     }
-
-    fn stream(&self) -> Box<dyn Stream> {
-        Box::<State>::default()
-    }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        decode(v, ctx, self, emit)
-    }
-}
-
-pub(crate) fn decode<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    match (str_at(v, "type"), str_at(v, "subtype")) {
-        (Some("system"), Some("init")) => {
-            emit(&event(v, ctx, EventKind::SessionStart(init(v, ctx.arena))))
+        let state = self;
+        match (str_at(v, "type"), str_at(v, "subtype")) {
+            (Some("system"), Some("init")) => {
+                emit(&event(v, ctx, EventKind::SessionStart(init(v, ctx.arena))))
+            }
+            (Some("assistant"), _) => assistant(v, ctx, emit),
+            (Some("result"), _) => result(v, ctx, emit),
+            // `user`, `stream_event`, `tool_progress`, other `system` lines.
+            _ => state.claude.decode(v, ctx, emit),
         }
-        (Some("assistant"), _) => assistant(v, ctx, emit),
-        (Some("result"), _) => result(v, ctx, emit),
-        // `user`, `stream_event`, `tool_progress`, other `system` lines.
-        _ => super::claude::decode(v, ctx, &mut state.claude, emit),
     }
 }
 

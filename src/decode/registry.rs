@@ -42,7 +42,9 @@ pub(crate) struct Entry {
     pub label: &'static str,
     /// The command whose output this is, for `--from`'s help.
     pub invocation: &'static str,
-    /// How to recognise and read its lines.
+    /// A decoder for a new stream of it (`start::<State>`).
+    pub stream: fn() -> Box<dyn Stream>,
+    /// How to recognise its lines.
     pub format: &'static dyn Format,
 }
 
@@ -94,7 +96,7 @@ impl<'v> Shape<'v> {
     }
 }
 
-/// A producer's format: how to recognise and read its lines.
+/// A producer's format: how to recognise its lines.
 pub(crate) trait Format: Sync {
     /// What this line says of being this producer's, if anything.
     fn detect(&self, s: Shape<'_>) -> Option<Evidence>;
@@ -103,9 +105,6 @@ pub(crate) trait Format: Sync {
     /// (a session header): it ends another producer's stream concatenated
     /// before it.
     fn opens(&self, s: Shape<'_>) -> bool;
-
-    /// A decoder for a new stream of this producer.
-    fn stream(&self) -> Box<dyn Stream>;
 }
 
 /// One stream of one producer: its state between lines, and how a line
@@ -120,6 +119,11 @@ pub(crate) trait Stream: Send {
         let _ = emit;
         Ok(())
     }
+}
+
+/// A fresh decoder of one stream whose state is `S`: an [`Entry`]'s `stream`.
+pub(crate) fn start<S: Stream + Default + 'static>() -> Box<dyn Stream> {
+    Box::<S>::default()
 }
 
 /// What every producer module gets besides the parsed value.

@@ -33,7 +33,7 @@ use simd_json::prelude::*;
 
 use super::args::strings_at;
 use super::claude::{self, Base};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has};
+use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
 use crate::event::{
     Event, EventKind, Level, List, ModelUsage, Notice, Producer, SessionResult, SessionStart,
@@ -320,6 +320,7 @@ pub(crate) const ENTRY: Entry = Entry {
     name: "claude-transcript",
     label: "Claude Code transcript",
     invocation: "Claude Code saved transcripts (`~/.claude/projects/…/<session>.jsonl`)",
+    stream: start::<State>,
     format: &Transcript,
 };
 
@@ -349,149 +350,134 @@ impl Format for Transcript {
             ty => get(s.v, "parentUuid").is_some_and(is_null) || TRANSCRIPT_TYPES.contains(&ty),
         }
     }
-
-    fn stream(&self) -> Box<dyn Stream> {
-        Box::<State>::default()
-    }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        decode(v, ctx, self, emit)
-    }
-
-    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
-        finish(self, emit)
-    }
-}
-
-pub(crate) fn decode<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    let Some(ty) = str_at(v, "type") else {
-        return super::unknown_line(v, ctx, emit);
-    };
-    if matches!(ty, "user" | "assistant" | "system" | "attachment") {
-        return entry(v, ctx, ty, state, emit);
-    }
-    if ty == "progress"
-        && let Some(u) = str_at(v, "uuid").filter(|u| !u.is_empty())
-        && !state.tree.contains_key(u)
-    {
-        // No event, but a link of the chain (2.1.x hangs prompts on hook
-        // progress): kept for rewinds.
-        let parent = str_at(v, "parentUuid").filter(|p| !p.is_empty());
-        let side = bool_at(v, "isSidechain") == Some(true);
-        if let Some(pn) = parent.and_then(|p| state.tree.get_mut(p))
-            && pn.side == side
+        let state = self;
+        let Some(ty) = str_at(v, "type") else {
+            return super::unknown_line(v, ctx, emit);
+        };
+        if matches!(ty, "user" | "assistant" | "system" | "attachment") {
+            return entry(v, ctx, ty, state, emit);
+        }
+        if ty == "progress"
+            && let Some(u) = str_at(v, "uuid").filter(|u| !u.is_empty())
+            && !state.tree.contains_key(u)
         {
-            pn.child = Some(u.to_string());
+            // No event, but a link of the chain (2.1.x hangs prompts on hook
+            // progress): kept for rewinds.
+            let parent = str_at(v, "parentUuid").filter(|p| !p.is_empty());
+            let side = bool_at(v, "isSidechain") == Some(true);
+            if let Some(pn) = parent.and_then(|p| state.tree.get_mut(p))
+                && pn.side == side
+            {
+                pn.child = Some(u.to_string());
+            }
+            state.tree.insert(
+                u.to_string(),
+                parent,
+                Node {
+                    line: ctx.line,
+                    parent: None,
+                    child: None,
+                    prompt: false,
+                    msg: None,
+                    side,
+                },
+            );
         }
-        state.tree.insert(
-            u.to_string(),
-            parent,
-            Node {
-                line: ctx.line,
-                parent: None,
-                child: None,
-                prompt: false,
-                msg: None,
-                side,
-            },
-        );
-    }
-    // A metadata line: its time counts for the session it names.
-    let sid = str_at(v, "sessionId");
-    let ts = str_at(v, "timestamp").and_then(parse_ts);
-    let mine = state
-        .sess
-        .as_ref()
-        .is_some_and(|s| sid.is_none() || s.id.as_deref() == sid);
-    match state.sess.as_mut() {
-        Some(s) if mine => {
-            s.last_line = ctx.line;
-            if let Some(t) = ts {
-                s.span.add(t);
+        // A metadata line: its time counts for the session it names.
+        let sid = str_at(v, "sessionId");
+        let ts = str_at(v, "timestamp").and_then(parse_ts);
+        let mine = state
+            .sess
+            .as_ref()
+            .is_some_and(|s| sid.is_none() || s.id.as_deref() == sid);
+        match state.sess.as_mut() {
+            Some(s) if mine => {
+                s.last_line = ctx.line;
+                if let Some(t) = ts {
+                    s.span.add(t);
+                }
+            }
+            _ => {
+                if let Some(t) = ts {
+                    state.early.add(t);
+                }
             }
         }
-        _ => {
-            if let Some(t) = ts {
-                state.early.add(t);
+        if ty == "api-request-shape"
+            && mine
+            && let Some(s) = state.sess.as_mut()
+            && s.pending.is_some()
+            && let Some(shape) = get(v, "shape")
+        {
+            s.tools = strings_at(shape, "tools", ctx.arena)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+        }
+        if ty == "cost-state" && (mine || state.sess.is_none()) {
+            if let Some(s) = state.sess.as_mut() {
+                s.cost = Some(cost_state(v, ctx.arena));
             }
+            return Ok(());
         }
-    }
-    if ty == "api-request-shape"
-        && mine
-        && let Some(s) = state.sess.as_mut()
-        && s.pending.is_some()
-        && let Some(shape) = get(v, "shape")
-    {
-        s.tools = strings_at(shape, "tools", ctx.arena)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-    }
-    if ty == "cost-state" && (mine || state.sess.is_none()) {
-        if let Some(s) = state.sess.as_mut() {
-            s.cost = Some(cost_state(v, ctx.arena));
+        if SILENT_TYPES.contains(&ty) {
+            return Ok(());
         }
-        return Ok(());
+        let (level, text) = match ty {
+            "summary" => (
+                Level::Debug,
+                format!("summary: {}", one_line(str_at(v, "summary").unwrap_or(""))),
+            ),
+            "custom-title" | "ai-title" => {
+                let t = str_at(v, "customTitle")
+                    .or_else(|| str_at(v, "aiTitle"))
+                    .or_else(|| str_at(v, "title"))
+                    .unwrap_or("");
+                (Level::Debug, format!("title: {}", one_line(t)))
+            }
+            "pr-link" => {
+                let what = str_at(v, "prUrl")
+                    .map(str::to_string)
+                    .or_else(|| u64_at(v, "prNumber").map(|n| format!("#{n}")))
+                    .unwrap_or_default();
+                (Level::Info, format!("pull request {what}"))
+            }
+            _ => (
+                Level::Debug,
+                format!("transcript line of type {ty} (not shown)"),
+            ),
+        };
+        let ev = Event {
+            producer: ctx.producer,
+            line: ctx.line,
+            session: cow_at(v, "sessionId"),
+            parent: None,
+            kind: EventKind::Notice(Notice {
+                subtype: Cow::Borrowed(ty),
+                level,
+                text: Cow::Owned(text),
+                raw: Some(ctx.raw()),
+            }),
+        };
+        let mut out = Out {
+            sess: state.sess.as_mut().filter(|_| mine),
+            calls: &mut state.calls,
+            results: &mut state.results,
+            emit,
+        };
+        out.send(&ev)
     }
-    if SILENT_TYPES.contains(&ty) {
-        return Ok(());
-    }
-    let (level, text) = match ty {
-        "summary" => (
-            Level::Debug,
-            format!("summary: {}", one_line(str_at(v, "summary").unwrap_or(""))),
-        ),
-        "custom-title" | "ai-title" => {
-            let t = str_at(v, "customTitle")
-                .or_else(|| str_at(v, "aiTitle"))
-                .or_else(|| str_at(v, "title"))
-                .unwrap_or("");
-            (Level::Debug, format!("title: {}", one_line(t)))
-        }
-        "pr-link" => {
-            let what = str_at(v, "prUrl")
-                .map(str::to_string)
-                .or_else(|| u64_at(v, "prNumber").map(|n| format!("#{n}")))
-                .unwrap_or_default();
-            (Level::Info, format!("pull request {what}"))
-        }
-        _ => (
-            Level::Debug,
-            format!("transcript line of type {ty} (not shown)"),
-        ),
-    };
-    let ev = Event {
-        producer: ctx.producer,
-        line: ctx.line,
-        session: cow_at(v, "sessionId"),
-        parent: None,
-        kind: EventKind::Notice(Notice {
-            subtype: Cow::Borrowed(ty),
-            level,
-            text: Cow::Owned(text),
-            raw: Some(ctx.raw()),
-        }),
-    };
-    let mut out = Out {
-        sess: state.sess.as_mut().filter(|_| mine),
-        calls: &mut state.calls,
-        results: &mut state.results,
-        emit,
-    };
-    out.send(&ev)
-}
 
-/// End of input: what was held back, and the reconstructed result.
-pub(crate) fn finish(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
-    flush_dup(state, emit)?;
-    finish_session(state, emit)
+    /// End of input: what was held back, and the reconstructed result.
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        let state = self;
+        flush_dup(state, emit)?;
+        finish_session(state, emit)
+    }
 }
 
 /// A conversation entry: `user`, `assistant`, `system`, `attachment`.
