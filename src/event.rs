@@ -232,6 +232,7 @@ impl Event<'_> {
                 message_id: oo(u.message_id.as_ref()),
                 model: oo(u.model.as_ref()),
                 tokens: u.tokens,
+                preliminary_output: u.preliminary_output,
             }),
             EventKind::Notice(n) => EventKind::Notice(Notice {
                 subtype: o(&n.subtype),
@@ -766,8 +767,12 @@ pub struct Usage<'a> {
     pub message_id: Option<Cow<'a, str>>,
     /// Model that answered.
     pub model: Option<Cow<'a, str>>,
-    /// Token counts as reported on the message (may be preliminary).
+    /// Token counts as reported on the message.
     pub tokens: Tokens,
+    /// The output count is preliminary: Claude Code repeats the message's
+    /// `message_start` usage on each of its lines, so only the result knows
+    /// the final count. Sums and displays then use the input side only.
+    pub preliminary_output: bool,
 }
 
 /// How much a notice matters; decides when it is shown.

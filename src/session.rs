@@ -196,6 +196,10 @@ pub struct SessionSummary {
     pub result_models: Vec<ModelStats>,
     /// Input lines skipped while this session was read (bad JSON, too long…).
     pub skipped_lines: u64,
+    /// The output counts on its API messages are preliminary (see
+    /// [`Usage::preliminary_output`](crate::event::Usage)): the sums over
+    /// messages keep the input side only.
+    pub preliminary_output: bool,
 }
 
 impl SessionSummary {
@@ -212,8 +216,8 @@ impl SessionSummary {
 
     /// The session's tokens: the per-model totals of the result when
     /// reported (they cover sub-agents, as the cost does), else the sum of
-    /// the results' totals, else the sum over API messages (input only for
-    /// Claude, whose output counts before the result are preliminary).
+    /// the results' totals, else the sum over API messages (input only when
+    /// their output counts are preliminary, as Claude Code's are).
     #[must_use]
     pub fn tokens(&self) -> Tokens {
         if !self.result_models.is_empty() {
@@ -227,7 +231,7 @@ impl SessionSummary {
             return self.total_result_tokens;
         }
         let mut t = self.message_tokens;
-        if self.producer == Some(Producer::Claude) {
+        if self.preliminary_output {
             t.output = None;
         }
         t
@@ -632,10 +636,10 @@ impl Session {
                     cur.messages += 1;
                     cur.message_tokens.add(&u.tokens);
                 }
+                cur.preliminary_output |= u.preliminary_output;
                 if let Some(model) = u.model.as_deref() {
                     let mut tokens = u.tokens;
-                    if ev.producer == Producer::Claude {
-                        // Preliminary (the message_start count repeated).
+                    if u.preliminary_output {
                         tokens.output = None;
                     }
                     let add = ModelStats {

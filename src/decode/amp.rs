@@ -124,6 +124,7 @@ fn assistant<'v>(
                 message_id: message_id.clone(),
                 model: msg.and_then(|m| cow_at(m, "model")),
                 tokens: tokens(u),
+                preliminary_output: false,
             }),
         ))?;
     }

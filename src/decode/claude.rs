@@ -524,6 +524,9 @@ pub(crate) fn assistant<'v>(
             message_id: message_id.clone(),
             model: model.map(Cow::Borrowed),
             tokens: tokens(u),
+            // Claude Code's own stream; Qwen and Amp, which share its
+            // shapes, report final counts.
+            preliminary_output: ctx.producer == Producer::Claude,
         })))?;
     }
 

@@ -72,6 +72,8 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             message_id: cow_at(v, "message_id"),
             model: cow_at(v, "model"),
             tokens: get(v, "tokens").map(tokens).unwrap_or_default(),
+            // Not in the schema: as it was for the producer named.
+            preliminary_output: producer == Producer::Claude,
         }),
         "notice" => EventKind::Notice(Notice {
             subtype: cow_at(v, "subtype").unwrap_or_default(),

@@ -354,6 +354,7 @@ fn step_finish<'v>(
         message_id: cow_at(p, "messageID"),
         model: cow_at(p, "modelID"),
         tokens,
+        preliminary_output: false,
     })))
 }
 

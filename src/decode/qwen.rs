@@ -121,6 +121,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                 message_id: message_id.clone(),
                 model: msg.and_then(|m| cow_at(m, "model")),
                 tokens: tokens(u),
+                preliminary_output: false,
             }),
         ))?;
     }

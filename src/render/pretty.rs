@@ -790,9 +790,9 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
                 if !self.verbose() {
                     return Ok(());
                 }
-                // Claude's output counts on these lines are preliminary (it
-                // repeats the message_start usage): show only the input side.
-                let preliminary = ev.producer == Producer::Claude;
+                // Output counts that are preliminary (Claude Code repeats the
+                // message_start usage on each line): the input side only.
+                let preliminary = u.preliminary_output;
                 let mut t = String::from("· API call: ");
                 fmt_tokens(
                     &mut t,

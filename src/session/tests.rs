@@ -786,6 +786,7 @@ fn usage_is_counted_once_per_message_of_the_main_agent() {
     let (s, _) = run(TOOLS_BASIC);
     let sum = only(&s);
     assert_eq!(sum.messages, 5);
+    assert!(sum.preliminary_output, "Claude Code's message counts");
     assert_eq!(
         sum.message_tokens,
         Tokens {
@@ -1070,4 +1071,33 @@ fn sessions_beyond_the_kept_ones_are_folded_with_exact_totals() {
         "{table}"
     );
     assert!(table.contains(&format!("total ({n})")), "{table}");
+}
+
+#[test]
+fn preliminary_output_counts_are_left_out_of_the_message_sums_only_when_marked() {
+    let usage = |preliminary_output| Event {
+        producer: Producer::Claude,
+        line: 1,
+        session: Some("s".into()),
+        parent: None,
+        kind: EventKind::Usage(crate::event::Usage {
+            message_id: Some("m1".into()),
+            model: Some("m".into()),
+            tokens: Tokens {
+                input: Some(10),
+                output: Some(3),
+                ..Tokens::default()
+            },
+            preliminary_output,
+        }),
+    };
+    for preliminary in [true, false] {
+        let mut s = Session::new();
+        s.observe(&usage(preliminary));
+        let sum = s.current().unwrap();
+        let want = (!preliminary).then_some(3);
+        assert_eq!(sum.tokens().output, want, "preliminary: {preliminary}");
+        assert_eq!(sum.message_models[0].tokens.output, want);
+        assert_eq!(sum.tokens().input, Some(10));
+    }
 }

@@ -1226,3 +1226,24 @@ fn wrong_typed_fields_give_lenient_values() {
     let ev = one(r#"{"type":5,"subtype":"x"}"#);
     as_unknown(&ev);
 }
+
+#[test]
+fn usage_output_counts_are_preliminary_in_claudes_stream_only() {
+    let line = r#"{"type":"assistant","session_id":"s","message":{"id":"m1","model":"m","content":[{"type":"text","text":"a"}],"usage":{"input_tokens":5,"output_tokens":1}}}"#;
+    let usage = |producer| {
+        let mut dec = Decoder::with_producer(Some(producer));
+        let (_, evs) = decode_bytes(&mut dec, line.as_bytes());
+        evs.iter()
+            .find_map(|e| match &e.kind {
+                EventKind::Usage(u) => Some(u.preliminary_output),
+                _ => None,
+            })
+            .expect("a usage event")
+    };
+    assert!(
+        usage(Producer::Claude),
+        "Claude Code repeats message_start's count"
+    );
+    assert!(!usage(Producer::Qwen), "Qwen's counts are final");
+    assert!(!usage(Producer::Amp), "Amp's counts are final");
+}
