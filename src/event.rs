@@ -23,6 +23,16 @@ pub enum List<'a, T> {
     Owned(Vec<T>),
 }
 
+impl<T: Clone> List<'_, T> {
+    /// An owned list of the items, each made to own its text by `f`.
+    pub fn into_owned_with<U>(self, f: impl FnMut(T) -> U) -> List<'static, U> {
+        match self {
+            List::Borrowed(s) => s.iter().cloned().map(f).collect(),
+            List::Owned(v) => v.into_iter().map(f).collect(),
+        }
+    }
+}
+
 impl<T> Default for List<'_, T> {
     fn default() -> Self {
         List::Borrowed(&[])
@@ -151,138 +161,33 @@ impl Event<'_> {
     /// line it was decoded from.
     #[must_use]
     pub fn to_owned_event(&self) -> Event<'static> {
-        fn o(c: &str) -> Cow<'static, str> {
-            Cow::Owned(c.to_string())
-        }
-        fn oo(c: Option<&Cow<'_, str>>) -> Option<Cow<'static, str>> {
-            c.map(|c| o(c))
-        }
-        fn ov(v: &[Cow<'_, str>]) -> List<'static, Cow<'static, str>> {
-            v.iter().map(|c| o(c)).collect::<Vec<_>>().into()
-        }
-        let kind = match &self.kind {
-            EventKind::SessionStart(s) => EventKind::SessionStart(SessionStart {
-                model: oo(s.model.as_ref()),
-                cwd: oo(s.cwd.as_ref()),
-                version: oo(s.version.as_ref()),
-                permission_mode: oo(s.permission_mode.as_ref()),
-                api_key_source: oo(s.api_key_source.as_ref()),
-                tools: ov(&s.tools),
-                mcp_servers: s
-                    .mcp_servers
-                    .iter()
-                    .map(|m| McpServer {
-                        name: o(&m.name),
-                        status: o(&m.status),
-                    })
-                    .collect::<Vec<_>>()
-                    .into(),
-                agents: ov(&s.agents),
-                skills: ov(&s.skills),
-                slash_commands: ov(&s.slash_commands),
-            }),
-            EventKind::Text(t) => EventKind::Text(Text {
-                role: t.role,
-                text: o(&t.text),
-                message_id: oo(t.message_id.as_ref()),
-            }),
-            EventKind::Thinking(t) => EventKind::Thinking(Thinking {
-                text: o(&t.text),
-                redacted: t.redacted,
-                message_id: oo(t.message_id.as_ref()),
-            }),
-            EventKind::ToolCall(c) => EventKind::ToolCall(ToolCall {
-                id: o(&c.id),
-                name: o(&c.name),
-                key_arg: oo(c.key_arg.as_ref()),
-                input: c.input.clone().into_owned(),
-                todos: c
-                    .todos
-                    .iter()
-                    .map(|t| Todo {
-                        content: o(&t.content),
-                        status: o(&t.status),
-                    })
-                    .collect::<Vec<_>>()
-                    .into(),
-                questions: c
-                    .questions
-                    .iter()
-                    .map(|q| Question {
-                        question: o(&q.question),
-                        options: ov(&q.options),
-                    })
-                    .collect::<Vec<_>>()
-                    .into(),
-                message_id: oo(c.message_id.as_ref()),
-            }),
-            EventKind::ToolResult(r) => EventKind::ToolResult(ToolResult {
-                id: o(&r.id),
-                is_error: r.is_error,
-                denied: r.denied,
-                content: r.content.clone().into_owned(),
-            }),
-            EventKind::PermissionDenied(d) => EventKind::PermissionDenied(Denial {
-                id: oo(d.id.as_ref()),
-                tool: oo(d.tool.as_ref()),
-                key_arg: oo(d.key_arg.as_ref()),
-                message: oo(d.message.as_ref()),
-            }),
-            EventKind::Usage(u) => EventKind::Usage(Usage {
-                message_id: oo(u.message_id.as_ref()),
-                model: oo(u.model.as_ref()),
-                tokens: u.tokens,
-                preliminary_output: u.preliminary_output,
-            }),
-            EventKind::Notice(n) => EventKind::Notice(Notice {
-                subtype: o(&n.subtype),
-                level: n.level,
-                text: o(&n.text),
-                raw: oo(n.raw.as_ref()),
-            }),
-            EventKind::Result(r) => EventKind::Result(Box::new(SessionResult {
-                is_error: r.is_error,
-                subtype: oo(r.subtype.as_ref()),
-                text: oo(r.text.as_ref()),
-                errors: ov(&r.errors),
-                num_turns: r.num_turns,
-                duration_ms: r.duration_ms,
-                duration_api_ms: r.duration_api_ms,
-                cost_usd: r.cost_usd,
-                tokens: r.tokens,
-                model_usage: r
-                    .model_usage
-                    .iter()
-                    .map(|m| ModelUsage {
-                        model: o(&m.model),
-                        tokens: m.tokens,
-                        cost_usd: m.cost_usd,
-                    })
-                    .collect::<Vec<_>>()
-                    .into(),
-                stop_reason: oo(r.stop_reason.as_ref()),
-                terminal_reason: oo(r.terminal_reason.as_ref()),
-                api_error_status: r.api_error_status,
-            })),
-            EventKind::Delta(d) => EventKind::Delta(Delta {
-                kind: d.kind,
-                index: d.index,
-                text: o(&d.text),
-            }),
-            EventKind::PlainText(t) => EventKind::PlainText(o(t)),
-            EventKind::Unknown(u) => EventKind::Unknown(Unknown {
-                type_name: o(&u.type_name),
-                raw: o(&u.raw),
-            }),
-        };
+        self.clone().into_owned()
+    }
+
+    /// The same event, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Event<'static> {
         Event {
             producer: self.producer,
             line: self.line,
-            session: oo(self.session.as_ref()),
-            parent: oo(self.parent.as_ref()),
-            kind,
+            session: own_opt(self.session),
+            parent: own_opt(self.parent),
+            kind: self.kind.into_owned(),
         }
     }
+}
+
+/// `c`, owning its text (moved when it already does).
+fn own(c: Cow<'_, str>) -> Cow<'static, str> {
+    Cow::Owned(c.into_owned())
+}
+
+fn own_opt(c: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
+    c.map(own)
+}
+
+fn own_list(l: List<'_, Cow<'_, str>>) -> List<'static, Cow<'static, str>> {
+    l.into_owned_with(own)
 }
 
 /// What an [`Event`] says.
@@ -334,6 +239,25 @@ impl EventKind<'_> {
             EventKind::Unknown(_) => "unknown",
         }
     }
+
+    /// The same event kind, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> EventKind<'static> {
+        match self {
+            EventKind::SessionStart(s) => EventKind::SessionStart(s.into_owned()),
+            EventKind::Text(t) => EventKind::Text(t.into_owned()),
+            EventKind::Thinking(t) => EventKind::Thinking(t.into_owned()),
+            EventKind::ToolCall(c) => EventKind::ToolCall(c.into_owned()),
+            EventKind::ToolResult(r) => EventKind::ToolResult(r.into_owned()),
+            EventKind::PermissionDenied(d) => EventKind::PermissionDenied(d.into_owned()),
+            EventKind::Usage(u) => EventKind::Usage(u.into_owned()),
+            EventKind::Notice(n) => EventKind::Notice(n.into_owned()),
+            EventKind::Result(r) => EventKind::Result(Box::new(r.into_owned())),
+            EventKind::Delta(d) => EventKind::Delta(d.into_owned()),
+            EventKind::PlainText(t) => EventKind::PlainText(own(t)),
+            EventKind::Unknown(u) => EventKind::Unknown(u.into_owned()),
+        }
+    }
 }
 
 /// An MCP server as listed at session start.
@@ -343,6 +267,17 @@ pub struct McpServer<'a> {
     pub name: Cow<'a, str>,
     /// Connection status (`connected`, `failed`, `pending`, …).
     pub status: Cow<'a, str>,
+}
+
+impl McpServer<'_> {
+    /// The same server, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> McpServer<'static> {
+        McpServer {
+            name: own(self.name),
+            status: own(self.status),
+        }
+    }
 }
 
 /// Session header.
@@ -368,6 +303,25 @@ pub struct SessionStart<'a> {
     pub skills: List<'a, Cow<'a, str>>,
     /// Slash commands available.
     pub slash_commands: List<'a, Cow<'a, str>>,
+}
+
+impl SessionStart<'_> {
+    /// The same header, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> SessionStart<'static> {
+        SessionStart {
+            model: own_opt(self.model),
+            cwd: own_opt(self.cwd),
+            version: own_opt(self.version),
+            permission_mode: own_opt(self.permission_mode),
+            api_key_source: own_opt(self.api_key_source),
+            tools: own_list(self.tools),
+            mcp_servers: self.mcp_servers.into_owned_with(McpServer::into_owned),
+            agents: own_list(self.agents),
+            skills: own_list(self.skills),
+            slash_commands: own_list(self.slash_commands),
+        }
+    }
 }
 
 /// Who a [`Text`] is from.
@@ -401,6 +355,18 @@ pub struct Text<'a> {
     pub message_id: Option<Cow<'a, str>>,
 }
 
+impl Text<'_> {
+    /// The same text, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Text<'static> {
+        Text {
+            role: self.role,
+            text: own(self.text),
+            message_id: own_opt(self.message_id),
+        }
+    }
+}
+
 /// Reasoning content.
 #[derive(Clone, Debug)]
 pub struct Thinking<'a> {
@@ -412,6 +378,18 @@ pub struct Thinking<'a> {
     pub message_id: Option<Cow<'a, str>>,
 }
 
+impl Thinking<'_> {
+    /// The same thinking, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Thinking<'static> {
+        Thinking {
+            text: own(self.text),
+            redacted: self.redacted,
+            message_id: own_opt(self.message_id),
+        }
+    }
+}
+
 /// One item of a todo list (`TodoWrite` and friends).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Todo<'a> {
@@ -421,6 +399,17 @@ pub struct Todo<'a> {
     pub status: Cow<'a, str>,
 }
 
+impl Todo<'_> {
+    /// The same item, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Todo<'static> {
+        Todo {
+            content: own(self.content),
+            status: own(self.status),
+        }
+    }
+}
+
 /// A question put to the user (`AskUserQuestion`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question<'a> {
@@ -428,6 +417,17 @@ pub struct Question<'a> {
     pub question: Cow<'a, str>,
     /// The labels of the offered options.
     pub options: List<'a, Cow<'a, str>>,
+}
+
+impl Question<'_> {
+    /// The same question, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Question<'static> {
+        Question {
+            question: own(self.question),
+            options: own_list(self.options),
+        }
+    }
 }
 
 /// A tool call.
@@ -449,6 +449,22 @@ pub struct ToolCall<'a> {
     pub message_id: Option<Cow<'a, str>>,
 }
 
+impl ToolCall<'_> {
+    /// The same call, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> ToolCall<'static> {
+        ToolCall {
+            id: own(self.id),
+            name: own(self.name),
+            key_arg: own_opt(self.key_arg),
+            input: self.input.into_owned(),
+            todos: self.todos.into_owned_with(Todo::into_owned),
+            questions: self.questions.into_owned_with(Question::into_owned),
+            message_id: own_opt(self.message_id),
+        }
+    }
+}
+
 /// True for the tools that start a sub-agent (Claude's `Agent`/`Task`,
 /// Qwen's `agent`/`task`, Amp's `Task`, Codex's `spawn_agent`): their result
 /// is the sub-agent's answer, and it may arrive after a result line.
@@ -468,6 +484,19 @@ pub struct ToolResult<'a> {
     pub denied: bool,
     /// The result content (text blocks joined; other blocks summarized).
     pub content: Content<'a>,
+}
+
+impl ToolResult<'_> {
+    /// The same result, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> ToolResult<'static> {
+        ToolResult {
+            id: own(self.id),
+            is_error: self.is_error,
+            denied: self.denied,
+            content: self.content.into_owned(),
+        }
+    }
 }
 
 /// A JSON value from the input, written as compact JSON text only when
@@ -698,6 +727,19 @@ pub struct Denial<'a> {
     pub message: Option<Cow<'a, str>>,
 }
 
+impl Denial<'_> {
+    /// The same denial, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Denial<'static> {
+        Denial {
+            id: own_opt(self.id),
+            tool: own_opt(self.tool),
+            key_arg: own_opt(self.key_arg),
+            message: own_opt(self.message),
+        }
+    }
+}
+
 /// Token counts. Absent numbers are `None`, never invented zeros.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tokens {
@@ -775,6 +817,19 @@ pub struct Usage<'a> {
     pub preliminary_output: bool,
 }
 
+impl Usage<'_> {
+    /// The same usage, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Usage<'static> {
+        Usage {
+            message_id: own_opt(self.message_id),
+            model: own_opt(self.model),
+            tokens: self.tokens,
+            preliminary_output: self.preliminary_output,
+        }
+    }
+}
+
 /// How much a notice matters; decides when it is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
@@ -826,6 +881,19 @@ pub struct Notice<'a> {
     pub raw: Option<Cow<'a, str>>,
 }
 
+impl Notice<'_> {
+    /// The same notice, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Notice<'static> {
+        Notice {
+            subtype: own(self.subtype),
+            level: self.level,
+            text: own(self.text),
+            raw: own_opt(self.raw),
+        }
+    }
+}
+
 /// Per-model usage from a result.
 #[derive(Clone, Debug)]
 pub struct ModelUsage<'a> {
@@ -835,6 +903,18 @@ pub struct ModelUsage<'a> {
     pub tokens: Tokens,
     /// Cost in USD, when reported.
     pub cost_usd: Option<f64>,
+}
+
+impl ModelUsage<'_> {
+    /// The same usage, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> ModelUsage<'static> {
+        ModelUsage {
+            model: own(self.model),
+            tokens: self.tokens,
+            cost_usd: self.cost_usd,
+        }
+    }
 }
 
 /// The outcome of a session (or of one turn of it).
@@ -866,6 +946,28 @@ pub struct SessionResult<'a> {
     pub terminal_reason: Option<Cow<'a, str>>,
     /// HTTP status of the API error that ended the session.
     pub api_error_status: Option<u64>,
+}
+
+impl SessionResult<'_> {
+    /// The same result, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> SessionResult<'static> {
+        SessionResult {
+            is_error: self.is_error,
+            subtype: own_opt(self.subtype),
+            text: own_opt(self.text),
+            errors: own_list(self.errors),
+            num_turns: self.num_turns,
+            duration_ms: self.duration_ms,
+            duration_api_ms: self.duration_api_ms,
+            cost_usd: self.cost_usd,
+            tokens: self.tokens,
+            model_usage: self.model_usage.into_owned_with(ModelUsage::into_owned),
+            stop_reason: own_opt(self.stop_reason),
+            terminal_reason: own_opt(self.terminal_reason),
+            api_error_status: self.api_error_status,
+        }
+    }
 }
 
 /// What a [`Delta`] adds to.
@@ -920,6 +1022,18 @@ pub struct Delta<'a> {
     pub text: Cow<'a, str>,
 }
 
+impl Delta<'_> {
+    /// The same fragment, owning its text.
+    #[must_use]
+    pub fn into_owned(self) -> Delta<'static> {
+        Delta {
+            kind: self.kind,
+            index: self.index,
+            text: own(self.text),
+        }
+    }
+}
+
 /// An event of a type streamview does not model.
 #[derive(Clone, Debug)]
 pub struct Unknown<'a> {
@@ -927,4 +1041,15 @@ pub struct Unknown<'a> {
     pub type_name: Cow<'a, str>,
     /// The whole original line, verbatim JSON.
     pub raw: Cow<'a, str>,
+}
+
+impl Unknown<'_> {
+    /// The same event, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Unknown<'static> {
+        Unknown {
+            type_name: own(self.type_name),
+            raw: own(self.raw),
+        }
+    }
 }
