@@ -10,6 +10,7 @@ use clap::{Parser, ValueEnum};
 
 mod man;
 
+use crate::error::ExitStatus;
 use crate::event::Producer;
 use crate::filter::{Filter, Kind};
 use crate::input::Source;
@@ -80,31 +81,6 @@ pub const EXAMPLES: &[Example] = &[
     },
 ];
 
-/// The exit statuses, for the long help and the man page.
-pub const EXIT_STATUSES: &[(u8, &str)] = &[
-    (
-        0,
-        "the session ended with a success result (every session, when the input holds several)",
-    ),
-    (
-        1,
-        "a session ended with an error result: an API error, the turn or budget limit…",
-    ),
-    (
-        2,
-        "usage error; a file could not be opened or read; output could not be written",
-    ),
-    (
-        3,
-        "the input ended without a result event (the agent crashed or was killed, the stream was cut off, \
-         the input was empty), or the agent was still working after its last result",
-    ),
-    (
-        130,
-        "interrupted with Ctrl-C (SIGINT): the summary so far is printed first",
-    ),
-];
-
 /// The environment variables, for the long help and the man page.
 pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
@@ -134,8 +110,8 @@ pub fn long_help_tail() -> String {
         s.push_str(&format!("  {}:\n    {}\n\n", e.what, e.command));
     }
     s.push_str("Exit status:\n");
-    for (code, what) in EXIT_STATUSES {
-        s.push_str(&format!("  {code}  {what}\n"));
+    for status in ExitStatus::ALL {
+        s.push_str(&format!("  {}  {}\n", status.code(), status.meaning()));
     }
     s.push_str(
         "  With several sessions the worst status wins (3 > 1 > 0; 2 over all). Filters never change it.\n",

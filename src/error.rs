@@ -5,7 +5,9 @@ use std::io;
 
 use crate::session::Outcome;
 
-/// The process exit status; see the README and the man page.
+/// The process exit status. [`ExitStatus::ALL`] with [`ExitStatus::code`]
+/// and [`ExitStatus::meaning`] is the one table that `--help`, the man page
+/// and the README (checked by `tests/generated.rs`) show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ExitStatus {
     /// 0: every session ended with a success result.
@@ -21,6 +23,40 @@ pub enum ExitStatus {
 }
 
 impl ExitStatus {
+    /// Every status, in the order of their codes.
+    pub const ALL: [ExitStatus; 5] = [
+        ExitStatus::Success,
+        ExitStatus::SessionError,
+        ExitStatus::Failure,
+        ExitStatus::Incomplete,
+        ExitStatus::Interrupted,
+    ];
+
+    /// What the status says, for people (`--help`, the man page, the
+    /// README).
+    #[must_use]
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ExitStatus::Success => {
+                "the session ended with a success result (every session, when the input holds several)"
+            }
+            ExitStatus::SessionError => {
+                "a session ended with an error result: an API error, the turn or budget limit…"
+            }
+            ExitStatus::Failure => {
+                "usage error; a file could not be opened or read; output could not be written"
+            }
+            ExitStatus::Incomplete => {
+                "the input ended without a result event (the agent crashed or was killed, the \
+                 stream was cut off, the input was empty), or the agent was still working after \
+                 its last result"
+            }
+            ExitStatus::Interrupted => {
+                "interrupted with Ctrl-C (SIGINT): the summary so far is printed first"
+            }
+        }
+    }
+
     /// The numeric code.
     #[must_use]
     pub fn code(self) -> u8 {

@@ -200,3 +200,33 @@ fn fish_completion_works() {
         .collect();
     assert_eq!(names, ["summary", "summary-json"], "{text}");
 }
+
+/// The README's exit-status table is `ExitStatus`' table, as `--help` and
+/// the man page are (they are generated from it; the README is checked).
+#[test]
+fn readme_exit_statuses_are_the_codes_table() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Exit status\n")
+        .nth(1)
+        .expect("README.md has a `## Exit status` section");
+    let rows: Vec<(String, String)> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("| code |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            (cells[0].to_string(), cells[1..].join(" | "))
+        })
+        .collect();
+    let want: Vec<(String, String)> = streamview::ExitStatus::ALL
+        .iter()
+        .map(|s| (s.code().to_string(), s.meaning().to_string()))
+        .collect();
+    assert_eq!(
+        rows, want,
+        "README.md's exit-status table must be ExitStatus::ALL with ExitStatus::meaning (src/error.rs)"
+    );
+}

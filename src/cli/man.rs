@@ -7,7 +7,8 @@
 use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, italic, roman};
 
-use super::{ENVIRONMENT, EXAMPLES, EXIT_STATUSES};
+use super::{ENVIRONMENT, EXAMPLES};
+use crate::error::ExitStatus;
 use crate::event::Producer;
 
 /// The man page of `cmd`, as roff.
@@ -207,8 +208,8 @@ fn environment(r: &mut Roff) {
 
 fn exit_status(r: &mut Roff) {
     r.control("SH", ["EXIT STATUS"]);
-    for (code, what) in EXIT_STATUSES {
-        item(r, &code.to_string(), what);
+    for status in ExitStatus::ALL {
+        item(r, &status.code().to_string(), status.meaning());
     }
     para(
         r,
