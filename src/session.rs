@@ -7,7 +7,11 @@
 //! a `session_start` with a new session id, or an event of another session
 //! after a result, closes the current one.
 
+use std::borrow::Borrow;
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::event::{Event, EventKind, Producer, Role, Tokens};
@@ -36,13 +40,86 @@ impl Outcome {
     }
 }
 
+/// A call's id and key argument, in one allocation shared by the call
+/// table's key, the call and the notes about it: remembering a call costs
+/// one allocation (issue 13: the pretty and JSONL pipelines allocate at
+/// most 0.5 times per line).
+#[derive(Clone, Debug)]
+struct CallText {
+    /// The id, then the key argument.
+    text: Arc<str>,
+    id_len: usize,
+}
+
+impl CallText {
+    /// The text of a call; `scratch` is reused to join its parts.
+    fn new(id: &str, key_arg: Option<&str>, scratch: &mut String) -> Self {
+        let text: Arc<str> = match key_arg {
+            Some(k) => {
+                scratch.clear();
+                scratch.push_str(id);
+                scratch.push_str(k);
+                Arc::from(scratch.as_str())
+            }
+            None => id.into(),
+        };
+        CallText {
+            text,
+            id_len: id.len(),
+        }
+    }
+
+    fn id(&self) -> &str {
+        self.text.get(..self.id_len).unwrap_or("")
+    }
+}
+
+impl Borrow<str> for CallText {
+    fn borrow(&self) -> &str {
+        self.id()
+    }
+}
+
+impl PartialEq for CallText {
+    fn eq(&self, other: &Self) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for CallText {}
+
+impl Hash for CallText {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // As `str` hashes: lookups go by `&str` (`Borrow`).
+        self.id().hash(state);
+    }
+}
+
+/// A tool call's key argument (a path, a command…), shared with the call:
+/// cloning it copies no text. Reads as `&str` (`Deref`, `as_deref()`).
+#[derive(Clone, Debug)]
+pub struct KeyArg(CallText);
+
+impl Deref for KeyArg {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0.text.get(self.0.id_len..).unwrap_or("")
+    }
+}
+
+impl PartialEq<&str> for KeyArg {
+    fn eq(&self, other: &&str) -> bool {
+        &**self == *other
+    }
+}
+
 /// What is known about one tool call.
 #[derive(Clone, Debug, Default)]
 pub struct CallInfo {
-    /// Tool name.
-    pub name: String,
+    /// Tool name (one allocation per distinct name, shared by its calls).
+    pub name: Arc<str>,
     /// Its key argument, if any.
-    pub key_arg: Option<String>,
+    pub key_arg: Option<KeyArg>,
     /// Nesting depth: 0 for the main agent, 1 inside a sub-agent…
     pub depth: usize,
     /// True once its result arrived.
@@ -60,8 +137,8 @@ pub struct CallInfo {
 /// Calls of one tool in a session.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ToolStats {
-    /// Tool name as the producer spells it.
-    pub name: String,
+    /// Tool name as the producer spells it (shared with its calls).
+    pub name: Arc<str>,
     /// Calls made (sub-agents included).
     pub calls: u64,
     /// Results that were errors (permission refusals included).
@@ -238,16 +315,16 @@ impl SessionSummary {
     }
 
     /// The statistics of tool `name`, created on first use.
-    fn tool(&mut self, name: &str) -> &mut ToolStats {
+    fn tool(&mut self, name: &Arc<str>) -> &mut ToolStats {
         // A handful of distinct tools per session: a linear search is
         // cheaper than hashing, and allocates only for a new name.
         let i = self
             .tools
             .iter()
-            .position(|t| t.name == name)
+            .position(|t| t.name == *name)
             .unwrap_or_else(|| {
                 self.tools.push(ToolStats {
-                    name: name.to_string(),
+                    name: name.clone(),
                     ..ToolStats::default()
                 });
                 self.tools.len() - 1
@@ -276,11 +353,11 @@ pub struct Note {
     pub previous_incomplete: bool,
     /// For a result: main-agent tool calls that never got a result, in call
     /// order (name, key argument).
-    pub unanswered: Vec<(String, Option<String>)>,
+    pub unanswered: Vec<(Arc<str>, Option<KeyArg>)>,
     /// Name of the tool a result or denial belongs to.
-    pub tool: Option<String>,
+    pub tool: Option<Arc<str>>,
     /// Key argument of that tool call.
-    pub key_arg: Option<String>,
+    pub key_arg: Option<KeyArg>,
 }
 
 /// Counters over the whole input.
@@ -305,10 +382,28 @@ const KEEP_ANSWERED: usize = 4096;
 /// Bound the memory of a long session: forget answered calls but the
 /// [`KEEP_ANSWERED`] most recent (a late duplicate or denial of an older one
 /// is all that could still refer to it). Open calls stay.
-fn prune_calls(calls: &mut HashMap<String, CallInfo>, unreported: &mut Vec<String>, seq: u64) {
+fn prune_calls(calls: &mut HashMap<CallText, CallInfo>, unreported: &mut Vec<CallText>, seq: u64) {
     let keep_from = seq.saturating_sub(KEEP_ANSWERED as u64);
     calls.retain(|_, c| !c.answered || c.seq > keep_from);
-    unreported.retain(|id| calls.get(id).is_some_and(|c| !c.answered));
+    unreported.retain(|id| calls.get(id.id()).is_some_and(|c| !c.answered));
+}
+
+/// Distinct tool names remembered at most (a crafted stream could name
+/// each call differently): beyond, they are forgotten and shared anew.
+const KEEP_NAMES: usize = 1024;
+
+/// The shared copy of tool name `name` in `names`.
+fn intern(names: &mut Vec<Arc<str>>, name: &str) -> Arc<str> {
+    // A handful of distinct tools: a linear search.
+    if let Some(n) = names.iter().find(|n| &***n == name) {
+        return n.clone();
+    }
+    if names.len() >= KEEP_NAMES {
+        names.clear();
+    }
+    let n: Arc<str> = name.into();
+    names.push(n.clone());
+    n
 }
 
 /// Finished sessions kept one by one; older ones are folded into one
@@ -373,13 +468,17 @@ pub struct Session {
     /// Finished sessions beyond the [`KEEP_SESSIONS`] most recent.
     earlier: Option<Earlier>,
     current: Option<SessionSummary>,
-    calls: HashMap<String, CallInfo>,
+    calls: HashMap<CallText, CallInfo>,
     /// Size of `calls` at which answered calls are next forgotten.
     prune_at: usize,
     /// Ids of main-agent calls not yet listed as never answered, in call
     /// order: a result looks only at these, not at every call of the
     /// session (a stream of many results stays linear).
-    unreported: Vec<String>,
+    unreported: Vec<CallText>,
+    /// Tool names, shared by their calls (see [`KEEP_NAMES`]).
+    names: Vec<Arc<str>>,
+    /// Where a call's id and key argument are joined.
+    scratch: String,
     denied: HashSet<String>,
     last_model: Option<String>,
     last_permission_mode: Option<String>,
@@ -423,6 +522,7 @@ impl Session {
     pub fn call(&self, id: &str) -> Option<&CallInfo> {
         self.calls.get(id)
     }
+
 
     /// The session in progress (the last one, once the input has ended).
     #[must_use]
@@ -556,10 +656,12 @@ impl Session {
             EventKind::ToolCall(c) => {
                 self.active_since_result = true;
                 cur.tool_calls += 1;
-                cur.tool(&c.name).calls += 1;
+                let name = intern(&mut self.names, &c.name);
+                cur.tool(&name).calls += 1;
                 let depth = self.note.depth;
+                let text = CallText::new(&c.id, c.key_arg.as_deref(), &mut self.scratch);
                 if depth == 0 && !is_agent(&c.name) {
-                    self.unreported.push(c.id.to_string());
+                    self.unreported.push(text.clone());
                 }
                 if self.calls.len() >= self.prune_at.max(2 * KEEP_ANSWERED) {
                     prune_calls(&mut self.calls, &mut self.unreported, cur.tool_calls);
@@ -567,10 +669,10 @@ impl Session {
                     self.prune_at = 2 * self.calls.len();
                 }
                 self.calls.insert(
-                    c.id.to_string(),
+                    text.clone(),
                     CallInfo {
-                        name: c.name.to_string(),
-                        key_arg: c.key_arg.as_deref().map(str::to_string),
+                        name,
+                        key_arg: c.key_arg.is_some().then_some(KeyArg(text)),
                         depth,
                         answered: false,
                         failed: false,
@@ -603,7 +705,7 @@ impl Session {
                 } else if r.is_error {
                     // A result whose call was never seen (a log cut at the
                     // front): counted, under an unknown name.
-                    cur.tool("?").errors += 1;
+                    cur.tool(&intern(&mut self.names, "?")).errors += 1;
                 }
             }
             EventKind::PermissionDenied(d) => {
@@ -616,19 +718,20 @@ impl Session {
                     cur.denials += 1;
                 }
                 let call = self.calls.get(id);
-                self.note.tool = d
-                    .tool
-                    .as_deref()
-                    .map(str::to_string)
-                    .or_else(|| call.map(|c| c.name.clone()));
-                self.note.key_arg = d
-                    .key_arg
-                    .as_deref()
-                    .map(str::to_string)
-                    .or_else(|| call.and_then(|c| c.key_arg.clone()));
+                self.note.tool = match d.tool.as_deref() {
+                    Some(t) => Some(intern(&mut self.names, t)),
+                    None => call.map(|c| c.name.clone()),
+                };
+                self.note.key_arg = match d.key_arg.as_deref() {
+                    Some(k) => Some(KeyArg(CallText::new("", Some(k), &mut self.scratch))),
+                    None => call.and_then(|c| c.key_arg.clone()),
+                };
                 if !self.note.duplicate {
-                    let name = self.note.tool.as_deref().unwrap_or("?");
-                    cur.tool(name).denials += 1;
+                    let name = match &self.note.tool {
+                        Some(t) => t.clone(),
+                        None => intern(&mut self.names, "?"),
+                    };
+                    cur.tool(&name).denials += 1;
                 }
             }
             EventKind::Usage(u) => {
@@ -731,8 +834,11 @@ impl Session {
     }
 
     /// Calls that have not (yet) received a result, in no particular order.
-    pub fn unanswered_calls(&self) -> impl Iterator<Item = (&String, &CallInfo)> {
-        self.calls.iter().filter(|(_, c)| !c.answered)
+    pub fn unanswered_calls(&self) -> impl Iterator<Item = (&str, &CallInfo)> {
+        self.calls
+            .iter()
+            .filter(|(_, c)| !c.answered)
+            .map(|(id, c)| (id.id(), c))
     }
 
     fn close(&mut self, cur: &mut SessionSummary) {

@@ -421,7 +421,7 @@ fn tool_durations_by_arrival_time() {
         .unwrap()
         .tools
         .iter()
-        .find(|t| t.name == "Bash")
+        .find(|t| &*t.name == "Bash")
         .unwrap();
     assert_eq!(bash.time, Duration::from_millis(4200 + 45_000));
 }

@@ -228,26 +228,75 @@ pub(crate) fn push_u_escape(b: &mut Vec<u8>, cp: u32) {
 /// escapes keep the value; raw C0 controls can only be whitespace between
 /// tokens (`\t`, `\r`), where a space is the same JSON.
 pub(crate) fn push_safe_json(b: &mut Vec<u8>, json: &str) {
-    let bytes = json.as_bytes();
-    let mut done = 0;
-    let mut i = 0;
-    while let Some(p) = find_special(bytes, i, &SUSPECT) {
-        i = p;
-        match escape_at(bytes, i) {
-            None => i += 1,
+    let start = b.len();
+    b.extend_from_slice(json.as_bytes());
+    make_json_safe(b, start);
+}
+
+/// [`push_safe_json`] on the JSON text already at `b[start..]`, in place:
+/// no second buffer, so writing an event allocates nothing (issue 13).
+///
+/// A first pass sums what the escapes add; the text is moved up by that
+/// much and copied back down with its escapes. The writer never overtakes
+/// the reader: it is behind by what the escapes still to come will add.
+pub(crate) fn make_json_safe(b: &mut Vec<u8>, start: usize) {
+    let end = b.len();
+    let mut grow = 0;
+    let mut spaces = false;
+    let mut i = start;
+    while let Some(p) = find_special(b, i, &SUSPECT) {
+        match escape_at(b, p) {
             Some((len, cp)) => {
-                b.extend_from_slice(&bytes[done..i]);
                 if cp < 0x20 {
-                    b.push(b' ');
+                    spaces = true;
                 } else {
-                    push_u_escape(b, cp);
+                    grow += 6 - len;
                 }
-                i += len;
-                done = i;
+                i = p + len;
+            }
+            None => i = p + 1,
+        }
+    }
+    if grow == 0 && !spaces {
+        return;
+    }
+    b.resize(end + grow, 0);
+    b.copy_within(start..end, start + grow);
+    let stop = end + grow;
+    let (mut r, mut w) = (start + grow, start);
+    while r < stop {
+        let Some(p) = find_special(&b[..stop], r, &SUSPECT) else {
+            b.copy_within(r..stop, w);
+            break;
+        };
+        b.copy_within(r..p, w);
+        w += p - r;
+        r = p;
+        match escape_at(&b[..stop], r) {
+            None => {
+                b[w] = b[r];
+                w += 1;
+                r += 1;
+            }
+            Some((len, cp)) if cp < 0x20 => {
+                b[w] = b' ';
+                w += 1;
+                r += len;
+            }
+            Some((len, cp)) => {
+                // `r - w` is at least what this escape adds (6 - len): the
+                // six bytes end where the character read ends, or before.
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let mut esc = *b"\\u0000";
+                for (k, shift) in [12, 8, 4, 0].into_iter().enumerate() {
+                    esc[2 + k] = HEX[((cp >> shift) & 0xf) as usize];
+                }
+                b[w..w + 6].copy_from_slice(&esc);
+                w += 6;
+                r += len;
             }
         }
     }
-    b.extend_from_slice(&bytes[done..]);
 }
 
 /// The text of a valid JSON string body (as [`scan`](super::scan) checks them).

@@ -19,7 +19,9 @@ use std::io::{self, Write};
 use crate::event::{
     Content, Event, EventKind, JsonText, SessionResult, SessionStart, Tokens, ToolCall, ToolResult,
 };
-use crate::json::escape::{SUSPECT, find_special, has_unsafe, push_json_str, push_safe_json};
+use crate::json::escape::{
+    SUSPECT, find_special, has_unsafe, make_json_safe, push_json_str, push_safe_json,
+};
 use crate::render::Sink;
 use crate::session::Session;
 
@@ -375,8 +377,7 @@ impl<'b> Obj<'b> {
         let start = self.b.len();
         v.write(self.b);
         if find_special(&self.b[start..], 0, &SUSPECT).is_some() {
-            let written = self.b.split_off(start);
-            push_safe_json(self.b, &String::from_utf8_lossy(&written));
+            make_json_safe(self.b, start);
         }
     }
 

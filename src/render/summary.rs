@@ -155,7 +155,7 @@ fn tool_rows(tools: &[ToolStats]) -> Vec<ToolRow> {
     let mut rows: Vec<ToolRow> = tools
         .iter()
         .map(|t| ToolRow {
-            name: t.name.clone(),
+            name: t.name.to_string(),
             calls: t.calls,
             errors: t.errors,
             denials: t.denials,

@@ -171,7 +171,7 @@ fn tool_results_are_correlated_with_their_calls() {
     );
 
     let c = s.call("toolu_01UeU06XdBTp5ykCHiyrGLmK").unwrap();
-    assert_eq!(c.name, "Bash");
+    assert_eq!(&*c.name, "Bash");
     assert!(c.answered);
     assert!(!c.failed);
     assert_eq!(c.depth, 0);
@@ -224,7 +224,7 @@ fn unanswered_calls_are_counted_at_the_end() {
     let (s, _) = run(MAX_BUDGET);
     let sum = only(&s);
     assert_eq!(sum.unanswered, 1);
-    let open: Vec<_> = s.unanswered_calls().map(|(id, _)| id.as_str()).collect();
+    let open: Vec<_> = s.unanswered_calls().map(|(id, _)| id).collect();
     assert_eq!(open, ["toolu_01nVKegCgVBQHtOyE7VtHmq9"]);
     assert_eq!(sum.outcome, Some(Outcome::Error));
 }
@@ -241,7 +241,7 @@ fn sub_agent_events_are_one_level_deeper() {
     let beta = "toolu_01ARWx61KXXSEc7976oBZjhD";
     for id in [alpha, beta] {
         let c = s.call(id).unwrap();
-        assert_eq!(c.name, "Agent");
+        assert_eq!(&*c.name, "Agent");
         assert_eq!(c.depth, 0);
         assert_eq!(find(&obs, "tool_call", id).note.depth, 0);
         // The Agent's own result is reported to the main agent.
@@ -902,14 +902,14 @@ fn tools_are_counted_per_name_with_errors_and_denials() {
     assert_eq!(total, cur.tool_calls);
     let errors: u64 = cur.tools.iter().map(|t| t.errors).sum();
     assert_eq!(errors, cur.tool_errors);
-    let edit = cur.tools.iter().find(|t| t.name == "Edit").unwrap();
+    let edit = cur.tools.iter().find(|t| &*t.name == "Edit").unwrap();
     assert_eq!((edit.calls, edit.errors, edit.denials), (3, 3, 0));
 
     let (s, _) = run(DENIED);
     let cur = only(&s);
     let denials: u64 = cur.tools.iter().map(|t| t.denials).sum();
     assert_eq!(denials, cur.denials);
-    assert!(cur.tools.iter().any(|t| t.name == "Bash" && t.denials == 1));
+    assert!(cur.tools.iter().any(|t| &*t.name == "Bash" && t.denials == 1));
 }
 
 #[test]
@@ -919,7 +919,7 @@ fn sub_agent_tools_are_counted_too() {
     let names: Vec<(&str, u64)> = cur
         .tools
         .iter()
-        .map(|t| (t.name.as_str(), t.calls))
+        .map(|t| (&*t.name, t.calls))
         .collect();
     assert_eq!(names, [("Agent", 2), ("Read", 1), ("Bash", 2)]);
 }
@@ -1010,10 +1010,13 @@ fn a_long_session_forgets_old_answered_calls_but_not_open_ones() {
     assert_eq!(late.note.tool.as_deref(), Some("Read"));
     // The call that never got an answer is still reported as such.
     let res = obs.iter().find(|o| o.kind == "result").unwrap();
-    assert_eq!(
-        res.note.unanswered,
-        [("Bash".to_string(), Some("sleep 1000".to_string()))]
-    );
+    let unanswered: Vec<_> = res
+        .note
+        .unanswered
+        .iter()
+        .map(|(name, key)| (&**name, key.as_deref()))
+        .collect();
+    assert_eq!(unanswered, [("Bash", Some("sleep 1000"))]);
     assert_eq!(only(&session).tool_calls, n as u64 + 1);
 }
 

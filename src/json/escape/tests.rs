@@ -103,3 +103,57 @@ fn embedded_json_keeps_its_value() {
     let b: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(a, b);
 }
+
+/// The copying version [`make_json_safe`] replaced: the reference.
+fn safe_json_by_copy(json: &str) -> Vec<u8> {
+    let bytes = json.as_bytes();
+    let mut b = Vec::new();
+    let (mut done, mut i) = (0, 0);
+    while let Some(p) = find_special(bytes, i, &SUSPECT) {
+        i = p;
+        match escape_at(bytes, i) {
+            None => i += 1,
+            Some((len, cp)) => {
+                b.extend_from_slice(&bytes[done..i]);
+                if cp < 0x20 {
+                    b.push(b' ');
+                } else {
+                    push_u_escape(&mut b, cp);
+                }
+                i += len;
+                done = i;
+            }
+        }
+    }
+    b.extend_from_slice(&bytes[done..]);
+    b
+}
+
+proptest::proptest! {
+    #[test]
+    fn making_json_safe_in_place_gives_what_copying_gave(
+        prefix in "[a-z]{0,4}",
+        parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::prelude::Just("\u{202e}".to_string()),
+                proptest::prelude::Just("\u{85}".to_string()),
+                proptest::prelude::Just("\u{7f}".to_string()),
+                proptest::prelude::Just("\t".to_string()),
+                proptest::prelude::Just("\r".to_string()),
+                proptest::prelude::Just("é—…".to_string()),
+                "[ -~]{0,12}",
+            ],
+            0..12,
+        ),
+    ) {
+        let json: String = parts.concat();
+        let mut b = prefix.as_bytes().to_vec();
+        make_json_safe(&mut b, 0);
+        b.extend_from_slice(json.as_bytes());
+        let start = prefix.len();
+        make_json_safe(&mut b, start);
+        let mut want = prefix.as_bytes().to_vec();
+        want.extend(safe_json_by_copy(&json));
+        proptest::prop_assert_eq!(b, want);
+    }
+}
