@@ -693,6 +693,25 @@ impl<'a> Content<'a> {
         }
     }
 
+    /// [`Content::text`] for a sink: unescaped, when it must be, into
+    /// `scratch` (reused from one event to the next), so that reading a
+    /// tool's output allocates nothing once `scratch` has grown.
+    pub fn text_with<'s>(&'s self, scratch: &'s mut String) -> &'s str {
+        match &self.0 {
+            Repr::Text(t) => t,
+            Repr::Json { body, .. } => {
+                if memchr::memchr(b'\\', body.as_bytes()).is_none() {
+                    return body;
+                }
+                scratch.clear();
+                // The text is no longer than its escaped body: one growth.
+                scratch.reserve(body.len());
+                crate::json::escape::unescape_to(body, scratch);
+                scratch
+            }
+        }
+    }
+
     /// The JSON string body, when the text is still in that form, and
     /// whether re-escaping the text gives it back.
     pub(crate) fn json_body(&self) -> Option<(&'a str, bool)> {

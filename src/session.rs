@@ -523,7 +523,6 @@ impl Session {
         self.calls.get(id)
     }
 
-
     /// The session in progress (the last one, once the input has ended).
     #[must_use]
     pub fn current(&self) -> Option<&SessionSummary> {

@@ -1,6 +1,7 @@
 //! Sinks: where normalized events go. One module per output format.
 
 pub mod jsonl;
+mod lines;
 pub mod pretty;
 pub mod result;
 pub mod sanitize;

@@ -8,17 +8,20 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::fmt::{self, Write as _};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
+use std::time::Duration;
 
-use termcolor::{Color, ColorSpec, WriteColor};
+use termcolor::WriteColor;
 
-use super::sanitize::{sanitize, sanitize_line};
+use super::lines::{Lines, Style, Styles, write_depth};
+use super::sanitize::sanitize;
 use super::summary::{Summary, write_table};
 use super::{Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{
     DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult,
-    SessionStart, ToolCall, ToolResult,
+    SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult, Usage,
 };
 use crate::session::{Outcome, Session};
 
@@ -58,13 +61,12 @@ impl Default for PrettyOptions {
 /// A tool whose result arrives this many seconds after its call is marked.
 const LONG_RUNNING_SECS: u64 = 10;
 
-/// A call's duration by arrival time, when it is at least `min_secs`
-/// (a replayed log arrives all at once: its durations mean nothing).
-fn took(elapsed: Option<std::time::Duration>, min_secs: u64) -> Option<String> {
+/// A call's duration by arrival time, in milliseconds, when it is at least
+/// `min_secs` (a replayed log arrives all at once: its durations mean
+/// nothing).
+fn took(elapsed: Option<Duration>, min_secs: u64) -> Option<u64> {
     let d = elapsed.filter(|d| d.as_secs() >= min_secs)?;
-    let mut s = String::new();
-    fmt_duration(&mut s, u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-    Some(s)
+    Some(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// Longest key argument shown on a tool line, in characters.
@@ -72,67 +74,33 @@ const MAX_KEY_CHARS: usize = 200;
 /// Longest compact-JSON input shown for tools without a key argument.
 const MAX_INPUT_CHARS: usize = 120;
 
-/// Colour specs, resolved once.
-struct Styles {
-    header: ColorSpec,
-    tool: ColorSpec,
-    error: ColorSpec,
-    warn: ColorSpec,
-    denied: ColorSpec,
-    ok: ColorSpec,
-    dim: ColorSpec,
-    plain: ColorSpec,
-}
-
-impl Styles {
-    fn new() -> Self {
-        let mut header = ColorSpec::new();
-        header.set_fg(Some(Color::Cyan)).set_bold(true);
-        let mut tool = ColorSpec::new();
-        tool.set_fg(Some(Color::Blue)).set_bold(true);
-        let mut error = ColorSpec::new();
-        error.set_fg(Some(Color::Red)).set_bold(true);
-        let mut warn = ColorSpec::new();
-        warn.set_fg(Some(Color::Yellow));
-        let mut denied = ColorSpec::new();
-        denied.set_fg(Some(Color::Magenta)).set_bold(true);
-        let mut ok = ColorSpec::new();
-        ok.set_fg(Some(Color::Green)).set_bold(true);
-        let mut dim = ColorSpec::new();
-        dim.set_dimmed(true);
-        Styles {
-            header,
-            tool,
-            error,
-            warn,
-            denied,
-            ok,
-            dim,
-            plain: ColorSpec::new(),
-        }
-    }
-}
-
 /// The pretty sink: `W` is stdout, `E` is where errors are mirrored (stderr).
 pub struct Pretty<W: WriteColor, E: WriteColor> {
     out: W,
     err: E,
     opts: PrettyOptions,
     st: Styles,
+    /// The output being composed for the current event (see [`Lines`]).
+    lines: Lines,
     /// Hashes of the main agent's texts shown in this session: a result
     /// repeats the last one, and is printed only when it was not shown.
     shown_texts: HashSet<u64>,
-    /// Last error text shown: the error result usually repeats it.
-    last_error: String,
+    /// The hash of the last error text shown (see [`text_hash`]): the
+    /// error result usually repeats it.
+    last_error: Option<u64>,
     /// Add the summary tables at the end (`--summary`).
     summary: bool,
     /// The text (or thinking) block being printed fragment by fragment,
     /// kept until the complete block that repeats it arrives (which is then
     /// not printed again).
     stream: Option<Stream>,
-    /// Dim lines (depth, text) held back while a tool call's line is open,
-    /// printed once it is complete.
-    held: Vec<(usize, String)>,
+    /// The memory of the last streamed block's text, for the next one.
+    spare_text: String,
+    /// Dim lines held back while a tool call's line is open, printed once
+    /// it is complete.
+    held: Lines,
+    /// Where a tool's output is unescaped to be shown.
+    scratch: String,
 }
 
 impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
@@ -169,11 +137,14 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             err,
             opts,
             st: Styles::new(),
+            lines: Lines::default(),
             shown_texts: HashSet::new(),
-            last_error: String::new(),
+            last_error: None,
             summary: false,
             stream: None,
-            held: Vec::new(),
+            spare_text: String::new(),
+            held: Lines::default(),
+            scratch: String::new(),
         }
     }
 
@@ -198,23 +169,23 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         self.opts.verbosity == Verbosity::Quiet
     }
 
-    /// Write `lines` (already built) to the targets of `to`. Each element is a
-    /// list of (style, text) spans forming one line.
-    fn emit(
-        &mut self,
-        to: To,
-        depth: usize,
-        lines: &[Vec<(Style, Cow<'_, str>)>],
-    ) -> io::Result<()> {
+    /// Start composing the output of an event.
+    fn compose(&mut self) -> &mut Lines {
+        self.lines.clear();
+        &mut self.lines
+    }
+
+    /// Write the lines composed to the targets of `to`.
+    fn emit(&mut self, to: To) -> io::Result<()> {
         self.end_stream_line()?;
         if !self.quiet() {
-            write_lines(&mut self.out, &self.st, depth, lines)?;
+            self.lines.write(&mut self.out, &self.st, 0)?;
         }
         if to == To::Alert && (self.quiet() || self.opts.mirror_errors) {
             // stdout first, so the two streams stay in order on a terminal.
             self.out.flush()?;
             // Errors writing to stderr are not worth dying for.
-            let _ = write_lines(&mut self.err, &self.st, depth, lines);
+            let _ = self.lines.write(&mut self.err, &self.st, 0);
             let _ = self.err.flush();
         }
         Ok(())
@@ -227,123 +198,88 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         s: &Session,
     ) -> io::Result<()> {
         let note = s.note();
-        if !note.new_session {
+        if note.new_session {
+            if note.previous_incomplete {
+                self.incomplete_previous()?;
+            }
+            self.shown_texts.clear();
+            self.last_error = None;
+        } else {
             if note.header_changed {
-                let mut l = vec![(Style::Header, Cow::Borrowed("● "))];
-                l.push((
-                    Style::Plain,
-                    Cow::Owned(format!(
-                        "model {} · permission mode {}",
-                        sanitize(st.model.as_deref().unwrap_or("?")),
-                        sanitize(st.permission_mode.as_deref().unwrap_or("?"))
-                    )),
-                ));
-                return self.emit(To::Out, 0, &[l]);
+                let l = self.compose();
+                l.push(Style::Header, "● ");
+                l.push(Style::Plain, "model ");
+                l.sanitized(Style::Plain, st.model.as_deref().unwrap_or("?"));
+                l.push(Style::Plain, " · permission mode ");
+                l.sanitized(Style::Plain, st.permission_mode.as_deref().unwrap_or("?"));
+                l.end(0);
+                return self.emit(To::Out);
             }
             if self.verbose() {
-                return self.emit(
-                    To::Out,
-                    0,
-                    &[vec![(Style::Dim, Cow::Borrowed("· new turn"))]],
-                );
+                self.compose().push(Style::Dim, "· new turn");
+                self.lines.end(0);
+                return self.emit(To::Out);
             }
             return Ok(());
         }
-        let mut line = vec![(Style::Header, Cow::Borrowed("● "))];
-        let mut head = String::new();
+        let verbose = self.verbose();
+        let l = self.compose();
+        l.push(Style::Header, "● ");
         match st.model.as_deref() {
-            Some(m) => head.push_str(&sanitize(m)),
+            Some(m) => l.sanitized(Style::Header, m),
             // Some producers (Codex) do not say which model runs.
-            None => head.push_str(producer.label()),
+            None => l.push(Style::Header, producer.label()),
         }
-        line.push((Style::Header, Cow::Owned(head)));
         if let Some(cwd) = &st.cwd {
-            line.push((Style::Plain, Cow::Owned(format!(" in {}", sanitize(cwd)))));
+            l.push(Style::Plain, " in ");
+            l.sanitized(Style::Plain, cwd);
         }
         if !st.tools.is_empty() {
-            line.push((
-                Style::Dim,
-                Cow::Owned(format!(
-                    " · {}",
-                    plural(st.tools.len() as u64, "tool", "tools")
-                )),
-            ));
+            l.push(Style::Dim, " · ");
+            plural(l, Style::Dim, st.tools.len() as u64, "tool", "tools");
         }
         if !st.mcp_servers.is_empty() {
-            line.push((Style::Dim, Cow::Borrowed(" · MCP:")));
+            l.push(Style::Dim, " · MCP:");
             for m in &st.mcp_servers {
                 let bad = !matches!(m.status.as_ref(), "connected" | "pending");
                 let style = if bad { Style::Error } else { Style::Plain };
-                let text = if bad {
-                    format!(" {} ({})", sanitize(&m.name), sanitize(&m.status))
-                } else {
-                    format!(" {}", sanitize(&m.name))
-                };
-                line.push((style, Cow::Owned(text)));
-            }
-        }
-        let mut lines = vec![line];
-        if self.verbose() {
-            let mut d = String::new();
-            if let Some(v) = &st.version {
-                d.push_str(&format!("{} {} · ", producer.label(), sanitize(v)));
-            }
-            if let Some(m) = &st.permission_mode {
-                d.push_str(&format!("permission mode {} · ", sanitize(m)));
-            }
-            if let Some(k) = &st.api_key_source {
-                d.push_str(&format!("API key from {} · ", sanitize(k)));
-            }
-            d.push_str(&format!(
-                "session {}",
-                sanitize(s.current().and_then(|c| c.id.as_deref()).unwrap_or("?"))
-            ));
-            lines.push(vec![(Style::Dim, Cow::Owned(format!("  {d}")))]);
-            for (label, list) in [
-                ("tools", &st.tools),
-                ("agents", &st.agents),
-                ("skills", &st.skills),
-                ("slash commands", &st.slash_commands),
-            ] {
-                if !list.is_empty() {
-                    let joined: Vec<Cow<'_, str>> = list.iter().map(|t| sanitize(t)).collect();
-                    lines.push(vec![(
-                        Style::Dim,
-                        Cow::Owned(format!("  {label}: {}", joined.join(", "))),
-                    )]);
+                l.push(style, " ");
+                l.sanitized(style, &m.name);
+                if bad {
+                    l.push(style, " (");
+                    l.sanitized(style, &m.status);
+                    l.push(style, ")");
                 }
             }
         }
+        l.end(0);
+        if verbose {
+            session_details(l, st, producer, s);
+        }
         // A failed MCP server is an error the user must see.
         let failed = st.mcp_servers.iter().any(|m| m.status == "failed");
-        self.emit(if failed { To::Alert } else { To::Out }, 0, &lines)
+        self.emit(if failed { To::Alert } else { To::Out })
     }
 
     fn tool_call(&mut self, c: &ToolCall<'_>, depth: usize) -> io::Result<()> {
-        let mut line = vec![
-            (Style::Tool, Cow::Borrowed("▸ ")),
-            (Style::Tool, display_name(&c.name)),
-        ];
+        let l = self.compose();
+        l.push(Style::Tool, "▸ ");
+        l.tool_name(Style::Tool, &c.name);
         match &c.key_arg {
             Some(k) if !k.is_empty() => {
-                line.push((
-                    Style::Plain,
-                    Cow::Owned(format!(" {}", one_line(k, MAX_KEY_CHARS))),
-                ));
+                l.push(Style::Plain, " ");
+                l.one_line(Style::Plain, k, MAX_KEY_CHARS);
             }
             _ if c.todos.is_empty() && c.questions.is_empty() => {
                 let input = c.input.text();
                 if input.len() > 2 {
-                    line.push((
-                        Style::Dim,
-                        Cow::Owned(format!(" {}", one_line(&input, MAX_INPUT_CHARS))),
-                    ));
+                    l.push(Style::Dim, " ");
+                    l.one_line(Style::Dim, &input, MAX_INPUT_CHARS);
                 }
             }
             _ => {}
         }
-        let head = line.len().min(2);
-        let mut lines = vec![line];
+        l.end(depth);
         for t in &c.todos {
             let mark = match t.status.as_ref() {
                 "completed" => "☑",
@@ -355,35 +291,31 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             } else {
                 Style::Plain
             };
-            lines.push(vec![(
-                style,
-                Cow::Owned(format!(
-                    "    {mark} {}",
-                    one_line(&t.content, MAX_KEY_CHARS)
-                )),
-            )]);
+            l.fmt(style, format_args!("    {mark} "));
+            l.one_line(style, &t.content, MAX_KEY_CHARS);
+            l.end(depth);
         }
         for q in &c.questions {
-            lines.push(vec![(
-                Style::Plain,
-                Cow::Owned(format!("    ? {}", one_line(&q.question, MAX_KEY_CHARS))),
-            )]);
+            l.push(Style::Plain, "    ? ");
+            l.one_line(Style::Plain, &q.question, MAX_KEY_CHARS);
+            l.end(depth);
             for o in &q.options {
-                lines.push(vec![(
-                    Style::Dim,
-                    Cow::Owned(format!("      - {}", one_line(o, MAX_KEY_CHARS))),
-                )]);
+                l.push(Style::Dim, "      - ");
+                l.one_line(Style::Dim, o, MAX_KEY_CHARS);
+                l.end(depth);
             }
         }
         // Its start was shown (`▸ Name`) and nothing came in between: finish
         // that line.
         if self.tool_started(depth) && self.stream.as_ref().is_some_and(|st| st.text == c.name) {
-            self.stream = None;
-            write_line(&mut self.out, &self.st, None, &lines[0][head..], true)?;
-            write_lines(&mut self.out, &self.st, depth, &lines[1..])?;
+            self.drop_stream();
+            // The spans after `▸ ` and the name.
+            let head = self.lines.spans_of(0).min(2);
+            self.lines.write_rest_of(&mut self.out, &self.st, 0, head)?;
+            self.lines.write(&mut self.out, &self.st, 1)?;
             return self.write_held();
         }
-        self.emit(To::Out, depth, &lines)
+        self.emit(To::Out)
     }
 
     fn tool_result(&mut self, r: &ToolResult<'_>, s: &Session, depth: usize) -> io::Result<()> {
@@ -393,32 +325,34 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             // The permission_denied event that follows says it better.
             return Ok(());
         }
+        let max_lines = self.opts.max_lines;
         if r.is_error {
-            let content = r.content.text();
-            let text = strip_tool_error(&content);
-            let mut head = vec![
-                (Style::Error, Cow::Borrowed("✗ ")),
-                (Style::Error, Cow::Owned(display_name(tool).into_owned())),
-            ];
+            let text = strip_tool_error(r.content.text_with(&mut self.scratch));
+            self.lines.clear();
+            let l = &mut self.lines;
+            l.push(Style::Error, "✗ ");
+            l.tool_name(Style::Error, tool);
             if let Some(k) = &note.key_arg {
-                head.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, 80)))));
+                l.push(Style::Plain, " ");
+                l.one_line(Style::Plain, k, 80);
             }
-            head.push((Style::Error, Cow::Borrowed(" failed")));
-            if let Some(t) = took(note.elapsed, 1) {
-                head.push((Style::Dim, Cow::Owned(format!(" after {t}"))));
+            l.push(Style::Error, " failed");
+            if let Some(ms) = took(note.elapsed, 1) {
+                l.push(Style::Dim, " after ");
+                fmt_duration(l.text(), ms);
+                l.close(Style::Dim);
             }
-            let mut lines = vec![head];
-            self.body_lines(&mut lines, text, Style::Error);
-            self.last_error.clear();
-            self.last_error.push_str(text.trim());
-            return self.emit(To::Alert, depth, &lines);
+            l.end(depth);
+            body(l, text, Style::Error, max_lines, depth);
+            self.last_error = Some(text_hash(text));
+            return self.emit(To::Alert);
         }
         let agent = crate::event::is_subagent_tool(tool);
         if agent || self.verbose() {
             // A sub-agent's answer only exists here, so it is shown by default.
-            let content = r.content.text();
-            let mut text: &str = &content;
-            let mut lines = Vec::new();
+            let mut text = r.content.text_with(&mut self.scratch);
+            self.lines.clear();
+            let l = &mut self.lines;
             if agent {
                 if let Some(p) = text.find("\nagentId:") {
                     text = &text[..p];
@@ -428,68 +362,46 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     // result is metadata the model is told not to quote.
                     text = "(running in the background)";
                 }
-                let mut head = vec![
-                    (Style::Tool, Cow::Borrowed("◂ ")),
-                    (Style::Tool, display_name(tool)),
-                ];
+                l.push(Style::Tool, "◂ ");
+                l.tool_name(Style::Tool, tool);
                 if let Some(k) = &note.key_arg {
-                    head.push((Style::Plain, Cow::Owned(format!(" {}", one_line(k, 80)))));
+                    l.push(Style::Plain, " ");
+                    l.one_line(Style::Plain, k, 80);
                 }
-                lines.push(head);
+                l.end(depth);
             }
-            self.body_lines(&mut lines, text, Style::Dim);
-            if lines.len() <= usize::from(agent) {
-                lines.push(vec![(Style::Dim, Cow::Borrowed("  ⎿ (no output)"))]);
+            body(l, text, Style::Dim, max_lines, depth);
+            if l.count() <= usize::from(agent) {
+                l.push(Style::Dim, "  ⎿ (no output)");
+                l.end(depth);
             }
-            if let Some(t) = took(note.elapsed, 1) {
-                lines.push(vec![(Style::Dim, Cow::Owned(format!("    took {t}")))]);
+            if let Some(ms) = took(note.elapsed, 1) {
+                l.push(Style::Dim, "    took ");
+                fmt_duration(l.text(), ms);
+                l.close(Style::Dim);
+                l.end(depth);
             }
-            return self.emit(To::Out, depth, &lines);
+            return self.emit(To::Out);
         }
         // Successful results are not shown by default, but a long-running
         // tool is worth a mark.
-        if let Some(t) = took(note.elapsed, LONG_RUNNING_SECS) {
-            let mut line = vec![
-                (Style::Dim, Cow::Borrowed("  ⎿ ")),
-                (
-                    Style::Warn,
-                    Cow::Owned(format!("long-running: {} took {t}", display_name(tool))),
-                ),
-            ];
+        if let Some(ms) = took(note.elapsed, LONG_RUNNING_SECS) {
+            let l = self.compose();
+            l.push(Style::Dim, "  ⎿ ");
+            l.push(Style::Warn, "long-running: ");
+            l.tool_name(Style::Warn, tool);
+            l.push(Style::Warn, " took ");
+            fmt_duration(l.text(), ms);
+            l.close(Style::Warn);
             if let Some(k) = &note.key_arg {
-                line.push((Style::Dim, Cow::Owned(format!(" ({})", one_line(k, 60)))));
+                l.push(Style::Dim, " (");
+                l.one_line(Style::Dim, k, 60);
+                l.push(Style::Dim, ")");
             }
-            return self.emit(To::Out, depth, &[line]);
+            l.end(depth);
+            return self.emit(To::Out);
         }
         Ok(())
-    }
-
-    /// Up to `max_lines` lines of `text`, indented under a tool line.
-    fn body_lines<'t>(
-        &self,
-        lines: &mut Vec<Vec<(Style, Cow<'t, str>)>>,
-        text: &'t str,
-        style: Style,
-    ) {
-        let text = text.trim_end_matches(['\n', '\r']);
-        if text.trim().is_empty() {
-            return;
-        }
-        let total = text.lines().count();
-        let max = self.opts.max_lines.max(1);
-        for (i, l) in text.lines().take(max).enumerate() {
-            let prefix = if i == 0 { "  ⎿ " } else { "    " };
-            lines.push(vec![(
-                style,
-                Cow::Owned(format!("{prefix}{}", sanitize(l))),
-            )]);
-        }
-        if total > max {
-            lines.push(vec![(
-                Style::Dim,
-                Cow::Owned(format!("    … {} more lines (--max-lines)", total - max)),
-            )]);
-        }
     }
 
     fn denial(&mut self, d: &Denial<'_>, s: &Session, depth: usize) -> io::Result<()> {
@@ -498,29 +410,25 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             return Ok(());
         }
         let tool = note.tool.as_deref().or(d.tool.as_deref()).unwrap_or("tool");
-        let mut line = vec![
-            (Style::Denied, Cow::Borrowed("⊘ permission denied: ")),
-            (Style::Denied, Cow::Owned(display_name(tool).into_owned())),
-        ];
+        let l = self.compose();
+        l.push(Style::Denied, "⊘ permission denied: ");
+        l.tool_name(Style::Denied, tool);
         if let Some(k) = note.key_arg.as_deref().or(d.key_arg.as_deref()) {
-            line.push((
-                Style::Plain,
-                Cow::Owned(format!(" {}", one_line(k, MAX_KEY_CHARS))),
-            ));
+            l.push(Style::Plain, " ");
+            l.one_line(Style::Plain, k, MAX_KEY_CHARS);
         }
-        let mut lines = vec![line];
+        l.end(depth);
         if let Some(m) = d
             .message
             .as_deref()
             .map(strip_tool_error)
             .filter(|m| !m.is_empty())
         {
-            lines.push(vec![(
-                Style::Dim,
-                Cow::Owned(format!("  ⎿ {}", one_line(m, 300))),
-            )]);
+            l.push(Style::Dim, "  ⎿ ");
+            l.one_line(Style::Dim, m, 300);
+            l.end(depth);
         }
-        self.emit(To::Alert, depth, &lines)
+        self.emit(To::Alert)
     }
 
     fn notice(&mut self, n: &Notice<'_>, depth: usize) -> io::Result<()> {
@@ -534,130 +442,82 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             Level::Error => (Style::Error, "✗ ", To::Alert),
         };
         if n.level == Level::Error {
-            self.last_error.clear();
-            self.last_error.push_str(n.text.trim());
+            self.last_error = Some(text_hash(&n.text));
         }
         let text = sanitize(&n.text);
-        let mut lines = Vec::new();
-        for (i, l) in text.lines().enumerate() {
-            let prefix = if i == 0 { mark } else { "  " };
-            lines.push(vec![(style, Cow::Owned(format!("{prefix}{l}")))]);
+        let l = self.compose();
+        for (i, line) in text.lines().enumerate() {
+            l.push(style, if i == 0 { mark } else { "  " });
+            l.push(style, line);
+            l.end(depth);
         }
-        if lines.is_empty() {
-            lines.push(vec![(
-                style,
-                Cow::Owned(format!("{mark}{}", sanitize(&n.subtype))),
-            )]);
+        if l.is_empty() {
+            l.push(style, mark);
+            l.sanitized(style, &n.subtype);
+            l.end(depth);
         }
-        self.emit(to, depth, &lines)
+        self.emit(to)
     }
 
     fn result(&mut self, r: &SessionResult<'_>, s: &Session) -> io::Result<()> {
-        let mut lines = Vec::new();
-        if !r.is_error
-            && let Some(t) = r.text.as_deref()
-            && !t.trim().is_empty()
-            && !self.shown_texts.contains(&text_hash(t))
-        {
+        let verbose = self.verbose();
+        let repeat = r.is_error
+            || r.text
+                .as_deref()
+                .is_none_or(|t| t.trim().is_empty() || self.shown_texts.contains(&text_hash(t)));
+        self.lines.clear();
+        let l = &mut self.lines;
+        if !repeat && let Some(t) = r.text.as_deref() {
             // The result repeats the last text; show it only when it was not shown.
-            for l in sanitize(t).trim_matches('\n').lines() {
-                lines.push(vec![(Style::Plain, Cow::Owned(l.to_string()))]);
+            for line in sanitize(t).trim_matches('\n').lines() {
+                l.push(Style::Plain, line);
+                l.end(0);
             }
-        }
-        let mut stats = String::new();
-        if let Some(n) = r.num_turns {
-            stats.push_str(&format!(" · {n} turn{}", if n == 1 { "" } else { "s" }));
-        }
-        if let Some(ms) = r.duration_ms {
-            stats.push_str(" · ");
-            fmt_duration(&mut stats, ms);
-            if let (true, Some(api)) = (self.verbose(), r.duration_api_ms) {
-                stats.push_str(" (API ");
-                fmt_duration(&mut stats, api);
-                stats.push(')');
-            }
-        }
-        if let Some(c) = r.cost_usd {
-            stats.push_str(" · ");
-            fmt_cost(&mut stats, c);
-        }
-        if !r.tokens.is_empty() {
-            stats.push_str(" · ");
-            fmt_tokens(&mut stats, &r.tokens);
         }
         if r.is_error {
-            let mut what = String::from("session failed");
+            l.push(Style::Error, "✗ ");
+            l.push(Style::Error, "session failed");
             if let Some(st) = r.api_error_status {
-                what.push_str(&format!(" (API error {st})"));
+                l.fmt(Style::Error, format_args!(" (API error {st})"));
             } else if let Some(sub) = r.subtype.as_deref().filter(|s| {
                 // These say nothing about why (a result rebuilt at the end
                 // of the input is not a failure *because* the input ended).
                 !matches!(*s, "success" | "error" | "end_of_input" | "transcript_end")
             }) {
-                what.push_str(&format!(" ({})", sanitize(sub)));
-            }
-            lines.push(vec![
-                (Style::Error, Cow::Borrowed("✗ ")),
-                (Style::Error, Cow::Owned(what)),
-                (Style::Plain, Cow::Owned(stats)),
-            ]);
-            // The reason, unless the API error notice just said it.
-            let mut msgs: Vec<&str> = r.errors.iter().map(AsRef::as_ref).collect();
-            if let Some(t) = r.text.as_deref() {
-                msgs.insert(0, t);
-            }
-            for m in msgs
-                .iter()
-                .filter(|m| !m.trim().is_empty() && m.trim() != self.last_error)
-            {
-                lines.push(vec![(
-                    Style::Error,
-                    Cow::Owned(format!("  ⎿ {}", one_line(m, 500))),
-                )]);
+                l.push(Style::Error, " (");
+                l.sanitized(Style::Error, sub);
+                l.push(Style::Error, ")");
             }
         } else {
-            lines.push(vec![
-                (Style::Ok, Cow::Borrowed("✓ ")),
-                (Style::Ok, Cow::Borrowed("done")),
-                (Style::Plain, Cow::Owned(stats)),
-            ]);
+            l.push(Style::Ok, "✓ ");
+            l.push(Style::Ok, "done");
+        }
+        result_stats(l, r, verbose);
+        l.end(0);
+        if r.is_error {
+            // The reason, unless the API error notice just said it.
+            let reasons = r.text.as_deref().into_iter();
+            for m in reasons.chain(r.errors.iter().map(AsRef::as_ref)) {
+                if !m.trim().is_empty() && self.last_error != Some(text_hash(m)) {
+                    l.push(Style::Error, "  ⎿ ");
+                    l.one_line(Style::Error, m, 500);
+                    l.end(0);
+                }
+            }
         }
         for (name, key) in &s.note().unanswered {
-            let mut t = format!("  ⎿ never answered: {}", display_name(name));
+            l.push(Style::Warn, "  ⎿ never answered: ");
+            l.tool_name(Style::Warn, name);
             if let Some(k) = key {
-                t.push(' ');
-                t.push_str(&one_line(k, 80));
+                l.push(Style::Warn, " ");
+                l.one_line(Style::Warn, k, 80);
             }
-            lines.push(vec![(Style::Warn, Cow::Owned(t))]);
+            l.end(0);
         }
-        if self.verbose() {
-            for m in &r.model_usage {
-                let mut t = format!("  {}: ", sanitize(&m.model));
-                fmt_tokens(&mut t, &m.tokens);
-                if let Some(c) = m.cost_usd {
-                    t.push_str(" · ");
-                    fmt_cost(&mut t, c);
-                }
-                lines.push(vec![(Style::Dim, Cow::Owned(t))]);
-            }
-            let mut why = Vec::new();
-            if let Some(x) = &r.stop_reason {
-                why.push(format!("stop reason {}", sanitize(x)));
-            }
-            if let Some(x) = &r.terminal_reason {
-                why.push(format!("terminal reason {}", sanitize(x)));
-            }
-            if let Some(id) = s.current().and_then(|c| c.id.as_deref()) {
-                why.push(format!("session {}", sanitize(id)));
-            }
-            if !why.is_empty() {
-                lines.push(vec![(
-                    Style::Dim,
-                    Cow::Owned(format!("  {}", why.join(" · "))),
-                )]);
-            }
+        if verbose {
+            result_details(l, r, s);
         }
-        self.emit(if r.is_error { To::Alert } else { To::Out }, 0, &lines)
+        self.emit(if r.is_error { To::Alert } else { To::Out })
     }
 
     fn incomplete(&mut self, s: &Session) -> io::Result<()> {
@@ -666,44 +526,282 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         } else {
             "✗ stream ended without a result"
         };
-        let mut lines = vec![vec![(Style::Error, Cow::Borrowed(head))]];
+        let l = self.compose();
+        l.push(Style::Error, head);
+        l.end(0);
+        // Once, at the end: the calls in a stable order.
         let mut open: Vec<_> = s.unanswered_calls().collect();
         open.sort_by(|a, b| a.0.cmp(b.0));
         for (_, c) in open {
-            let mut t = format!("  interrupted: {}", display_name(&c.name));
+            l.push(Style::Warn, "  interrupted: ");
+            l.tool_name(Style::Warn, &c.name);
             if let Some(k) = &c.key_arg {
-                t.push(' ');
-                t.push_str(&one_line(k, 80));
+                l.push(Style::Warn, " ");
+                l.one_line(Style::Warn, k, 80);
             }
-            lines.push(vec![(Style::Warn, Cow::Owned(t))]);
+            l.end(0);
         }
         if let Some(cur) = s.current() {
-            let mut parts = Vec::new();
-            if cur.messages > 0 {
-                parts.push(plural(cur.messages, "API response", "API responses"));
-            }
-            if cur.tool_calls > 0 {
-                parts.push(plural(cur.tool_calls, "tool call", "tool calls"));
-            }
-            let mut stats = parts.join(" · ");
-            if !cur.message_tokens.is_empty() {
-                if !stats.is_empty() {
-                    stats.push_str(" · ");
+            let t = l.text();
+            let from = t.len();
+            t.push_str("  so far: ");
+            let stats = t.len();
+            let sep = |t: &mut String| {
+                if t.len() > stats {
+                    t.push_str(" · ");
                 }
-                // Output counts before the result are preliminary: input only.
-                fmt_tokens(
-                    &mut stats,
-                    &crate::event::Tokens {
-                        output: None,
-                        ..cur.message_tokens
-                    },
+            };
+            if cur.messages > 0 {
+                let _ = write!(
+                    t,
+                    "{}",
+                    Counted(cur.messages, "API response", "API responses")
                 );
             }
-            if !stats.is_empty() {
-                lines.push(vec![(Style::Dim, Cow::Owned(format!("  so far: {stats}")))]);
+            if cur.tool_calls > 0 {
+                sep(t);
+                let _ = write!(t, "{}", Counted(cur.tool_calls, "tool call", "tool calls"));
+            }
+            if !cur.message_tokens.is_empty() {
+                sep(t);
+                // Output counts before the result are preliminary: input only.
+                let tokens = Tokens {
+                    output: None,
+                    ..cur.message_tokens
+                };
+                let at = t.len();
+                fmt_tokens(t, at, &tokens);
+            }
+            if t.len() > stats {
+                l.close(Style::Dim);
+                l.end(0);
+            } else {
+                t.truncate(from);
             }
         }
-        self.emit(To::Alert, 0, &lines)
+        self.emit(To::Alert)
+    }
+
+    fn text(&mut self, t: &Text<'_>, depth: usize) -> io::Result<()> {
+        if t.role == Role::User && !self.verbose() {
+            return Ok(());
+        }
+        let style = if t.role == Role::User {
+            Style::Dim
+        } else {
+            Style::Plain
+        };
+        if depth == 0 && t.role == Role::Assistant {
+            self.shown_texts.insert(text_hash(&t.text));
+        }
+        if t.role == Role::Assistant && self.was_streamed(DeltaKind::Text, &t.text, depth)? {
+            // Already shown fragment by fragment.
+            return Ok(());
+        }
+        let text = sanitize(&t.text);
+        let text = text.trim_matches('\n');
+        if text.is_empty() {
+            return Ok(());
+        }
+        let l = self.compose();
+        for (i, line) in text.lines().enumerate() {
+            if t.role == Role::User && i == 0 {
+                l.push(style, "› ");
+            }
+            l.push(style, line);
+            l.end(depth);
+        }
+        self.emit(To::Out)
+    }
+
+    fn thinking(&mut self, t: &Thinking<'_>, depth: usize) -> io::Result<()> {
+        if !self.verbose() {
+            return Ok(());
+        }
+        if !t.redacted && self.was_streamed(DeltaKind::Thinking, &t.text, depth)? {
+            return Ok(());
+        }
+        let text = if t.redacted || t.text.trim().is_empty() {
+            Cow::Borrowed("[redacted thinking]")
+        } else {
+            sanitize(&t.text)
+        };
+        let l = self.compose();
+        for (i, line) in text.trim_matches('\n').lines().enumerate() {
+            l.push(Style::Dim, if i == 0 { "✻ " } else { "  " });
+            l.push(Style::Dim, line);
+            l.end(depth);
+        }
+        self.emit(To::Out)
+    }
+
+    fn usage(&mut self, u: &Usage<'_>, depth: usize) -> io::Result<()> {
+        if !self.verbose() {
+            return Ok(());
+        }
+        // The message's usage comes with the call it is about: not in the
+        // middle of the call's line.
+        let held = self.tool_started(depth);
+        let l = if held { &mut self.held } else { self.compose() };
+        let t = l.text();
+        t.push_str("· API call: ");
+        // Output counts that are preliminary (Claude Code repeats the
+        // message_start usage on each line): the input side only.
+        let tokens = Tokens {
+            output: if u.preliminary_output {
+                None
+            } else {
+                u.tokens.output
+            },
+            ..u.tokens
+        };
+        let at = t.len();
+        fmt_tokens(t, at, &tokens);
+        l.close(Style::Dim);
+        if let Some(m) = &u.model {
+            l.push(Style::Dim, " (");
+            l.sanitized(Style::Dim, m);
+            l.push(Style::Dim, ")");
+        }
+        l.end(depth);
+        if held {
+            return Ok(());
+        }
+        self.emit(To::Out)
+    }
+}
+
+/// The verbose lines under a session's header: versions, modes, ids and
+/// what the session offers.
+fn session_details(l: &mut Lines, st: &SessionStart<'_>, producer: Producer, s: &Session) {
+    l.push(Style::Dim, "  ");
+    if let Some(v) = &st.version {
+        l.push(Style::Dim, producer.label());
+        l.push(Style::Dim, " ");
+        l.sanitized(Style::Dim, v);
+        l.push(Style::Dim, " · ");
+    }
+    if let Some(m) = &st.permission_mode {
+        l.push(Style::Dim, "permission mode ");
+        l.sanitized(Style::Dim, m);
+        l.push(Style::Dim, " · ");
+    }
+    if let Some(k) = &st.api_key_source {
+        l.push(Style::Dim, "API key from ");
+        l.sanitized(Style::Dim, k);
+        l.push(Style::Dim, " · ");
+    }
+    l.push(Style::Dim, "session ");
+    l.sanitized(
+        Style::Dim,
+        s.current().and_then(|c| c.id.as_deref()).unwrap_or("?"),
+    );
+    l.end(0);
+    for (label, list) in [
+        ("tools", &st.tools),
+        ("agents", &st.agents),
+        ("skills", &st.skills),
+        ("slash commands", &st.slash_commands),
+    ] {
+        if !list.is_empty() {
+            l.fmt(Style::Dim, format_args!("  {label}: "));
+            for (i, t) in list.iter().enumerate() {
+                if i > 0 {
+                    l.push(Style::Dim, ", ");
+                }
+                l.sanitized(Style::Dim, t);
+            }
+            l.end(0);
+        }
+    }
+}
+
+/// ` · 3 turns · 1.2s · $0.05 · 3.7k in / 166 out`: what a result line
+/// says after its outcome, as one span.
+fn result_stats(l: &mut Lines, r: &SessionResult<'_>, verbose: bool) {
+    let t = l.text();
+    if let Some(n) = r.num_turns {
+        let _ = write!(t, " · {}", Counted(n, "turn", "turns"));
+    }
+    if let Some(ms) = r.duration_ms {
+        t.push_str(" · ");
+        fmt_duration(t, ms);
+        if let (true, Some(api)) = (verbose, r.duration_api_ms) {
+            t.push_str(" (API ");
+            fmt_duration(t, api);
+            t.push(')');
+        }
+    }
+    if let Some(c) = r.cost_usd {
+        t.push_str(" · ");
+        fmt_cost(t, c);
+    }
+    if !r.tokens.is_empty() {
+        t.push_str(" · ");
+        let at = t.len();
+        fmt_tokens(t, at, &r.tokens);
+    }
+    l.close(Style::Plain);
+}
+
+/// The verbose lines under a result: usage per model, why it stopped.
+fn result_details(l: &mut Lines, r: &SessionResult<'_>, s: &Session) {
+    for m in &r.model_usage {
+        l.push(Style::Dim, "  ");
+        l.sanitized(Style::Dim, &m.model);
+        let t = l.text();
+        t.push_str(": ");
+        let at = t.len();
+        fmt_tokens(t, at, &m.tokens);
+        if let Some(c) = m.cost_usd {
+            t.push_str(" · ");
+            fmt_cost(t, c);
+        }
+        l.close(Style::Dim);
+        l.end(0);
+    }
+    let id = s.current().and_then(|c| c.id.as_deref());
+    let why = [
+        ("stop reason ", r.stop_reason.as_deref()),
+        ("terminal reason ", r.terminal_reason.as_deref()),
+        ("session ", id),
+    ];
+    if why.iter().any(|(_, v)| v.is_some()) {
+        l.push(Style::Dim, "  ");
+        let mut first = true;
+        for (label, v) in why {
+            if let Some(v) = v {
+                if !first {
+                    l.push(Style::Dim, " · ");
+                }
+                first = false;
+                l.push(Style::Dim, label);
+                l.sanitized(Style::Dim, v);
+            }
+        }
+        l.end(0);
+    }
+}
+
+/// Up to `max_lines` lines of `text`, indented under a tool line.
+fn body(l: &mut Lines, text: &str, style: Style, max_lines: usize, depth: usize) {
+    let text = text.trim_end_matches(['\n', '\r']);
+    if text.trim().is_empty() {
+        return;
+    }
+    let total = text.lines().count();
+    let max = max_lines.max(1);
+    for (i, line) in text.lines().take(max).enumerate() {
+        l.push(style, if i == 0 { "  ⎿ " } else { "    " });
+        l.sanitized(style, line);
+        l.end(depth);
+    }
+    if total > max {
+        l.fmt(
+            Style::Dim,
+            format_args!("    … {} more lines (--max-lines)", total - max),
+        );
+        l.end(depth);
     }
 }
 
@@ -711,124 +809,30 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
         let depth = s.note().depth;
         match &ev.kind {
-            EventKind::SessionStart(st) => {
-                if s.note().new_session {
-                    if s.note().previous_incomplete {
-                        self.incomplete_previous()?;
-                    }
-                    self.shown_texts.clear();
-                    self.last_error.clear();
-                }
-                self.session_start(st, ev.producer, s)
-            }
-            EventKind::Text(t) => {
-                if t.role == Role::User && !self.verbose() {
-                    return Ok(());
-                }
-                let style = if t.role == Role::User {
-                    Style::Dim
-                } else {
-                    Style::Plain
-                };
-                if depth == 0 && t.role == Role::Assistant {
-                    self.shown_texts.insert(text_hash(&t.text));
-                }
-                if t.role == Role::Assistant
-                    && self.was_streamed(DeltaKind::Text, &t.text, depth)?
-                {
-                    // Already shown fragment by fragment.
-                    return Ok(());
-                }
-                let text = sanitize(&t.text);
-                let text = text.trim_matches('\n');
-                if text.is_empty() {
-                    return Ok(());
-                }
-                let lines: Vec<_> = text
-                    .lines()
-                    .enumerate()
-                    .map(|(i, l)| {
-                        let prefix = if t.role == Role::User && i == 0 {
-                            "› "
-                        } else {
-                            ""
-                        };
-                        vec![(style, Cow::Owned(format!("{prefix}{l}")))]
-                    })
-                    .collect();
-                self.emit(To::Out, depth, &lines)
-            }
-            EventKind::Thinking(t) => {
-                if !self.verbose() {
-                    return Ok(());
-                }
-                if !t.redacted && self.was_streamed(DeltaKind::Thinking, &t.text, depth)? {
-                    return Ok(());
-                }
-                let text = if t.redacted || t.text.trim().is_empty() {
-                    Cow::Borrowed("[redacted thinking]")
-                } else {
-                    sanitize(&t.text)
-                };
-                let lines: Vec<_> = text
-                    .trim_matches('\n')
-                    .lines()
-                    .enumerate()
-                    .map(|(i, l)| {
-                        vec![(
-                            Style::Dim,
-                            Cow::Owned(format!("{}{l}", if i == 0 { "✻ " } else { "  " })),
-                        )]
-                    })
-                    .collect();
-                self.emit(To::Out, depth, &lines)
-            }
+            EventKind::SessionStart(st) => self.session_start(st, ev.producer, s),
+            EventKind::Text(t) => self.text(t, depth),
+            EventKind::Thinking(t) => self.thinking(t, depth),
             EventKind::ToolCall(c) => self.tool_call(c, depth),
             EventKind::ToolResult(r) => self.tool_result(r, s, depth),
             EventKind::PermissionDenied(d) => self.denial(d, s, depth),
-            EventKind::Usage(u) => {
-                if !self.verbose() {
-                    return Ok(());
-                }
-                // Output counts that are preliminary (Claude Code repeats the
-                // message_start usage on each line): the input side only.
-                let preliminary = u.preliminary_output;
-                let mut t = String::from("· API call: ");
-                fmt_tokens(
-                    &mut t,
-                    &crate::event::Tokens {
-                        output: if preliminary { None } else { u.tokens.output },
-                        ..u.tokens
-                    },
-                );
-                if let Some(m) = &u.model {
-                    t.push_str(&format!(" ({})", sanitize(m)));
-                }
-                if self.tool_started(depth) {
-                    // The message's usage comes with the call it is about:
-                    // not in the middle of the call's line.
-                    self.held.push((depth, t));
-                    return Ok(());
-                }
-                self.emit(To::Out, depth, &[vec![(Style::Dim, Cow::Owned(t))]])
-            }
+            EventKind::Usage(u) => self.usage(u, depth),
             EventKind::Notice(n) => self.notice(n, depth),
             EventKind::Result(r) => self.result(r, s),
             EventKind::Delta(d) => self.delta(d, depth),
             EventKind::PlainText(t) => {
-                let text = sanitize(t);
-                self.emit(
-                    To::Out,
-                    0,
-                    &[vec![(Style::Plain, Cow::Owned(text.into_owned()))]],
-                )
+                self.compose().sanitized(Style::Plain, t);
+                self.lines.end(0);
+                self.emit(To::Out)
             }
             EventKind::Unknown(u) => {
                 if !self.verbose() {
                     return Ok(());
                 }
-                let t = format!("? unknown event {}", sanitize(&u.type_name));
-                self.emit(To::Out, depth, &[vec![(Style::Dim, Cow::Owned(t))]])
+                let l = self.compose();
+                l.push(Style::Dim, "? unknown event ");
+                l.sanitized(Style::Dim, &u.type_name);
+                l.end(depth);
+                self.emit(To::Out)
             }
         }
     }
@@ -878,6 +882,30 @@ struct Stream {
 }
 
 impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
+    /// Start streaming a block, its text beginning with `text`.
+    fn start_stream(&mut self, kind: DeltaKind, depth: usize, index: Option<u64>, text: &str) {
+        self.drop_stream();
+        let mut t = std::mem::take(&mut self.spare_text);
+        t.push_str(text);
+        self.stream = Some(Stream {
+            kind,
+            depth,
+            index,
+            text: t,
+            open: false,
+            started: false,
+            pending_newlines: 0,
+        });
+    }
+
+    /// The streamed block is over; its text's memory is kept for the next.
+    fn drop_stream(&mut self) {
+        if let Some(st) = self.stream.take() {
+            self.spare_text = st.text;
+            self.spare_text.clear();
+        }
+    }
+
     /// Print a text or thinking fragment at once, on the current line. Tool
     /// input fragments are not shown: the call is shown once complete.
     fn delta(&mut self, d: &crate::event::Delta<'_>, depth: usize) -> io::Result<()> {
@@ -894,22 +922,17 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             .stream
             .as_ref()
             .is_some_and(|st| st.kind == d.kind && st.depth == depth && st.index == d.index);
-        if !same {
+        if same {
+            if let Some(st) = self.stream.as_mut() {
+                st.text.push_str(&d.text);
+            }
+        } else {
             self.end_stream_line()?;
-            self.stream = Some(Stream {
-                kind: d.kind,
-                depth,
-                index: d.index,
-                text: String::new(),
-                open: false,
-                started: false,
-                pending_newlines: 0,
-            });
+            self.start_stream(d.kind, depth, d.index, &d.text);
         }
         let Some(stream) = self.stream.as_mut() else {
             return Ok(());
         };
-        stream.text.push_str(&d.text);
         let thinking = d.kind == DeltaKind::Thinking;
         let text = sanitize(&d.text);
         let mut pieces = text.split('\n').peekable();
@@ -924,7 +947,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     // newline in the text or after other output.
                     write_prefix(&mut self.out, &self.st, depth)?;
                     if thinking {
-                        self.out.set_color(spec(&self.st, Style::Dim))?;
+                        self.out.set_color(self.st.spec(Style::Dim))?;
                         let mark = if stream.started { "  " } else { "✻ " };
                         self.out.write_all(mark.as_bytes())?;
                     }
@@ -938,7 +961,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     stream.started = true;
                 }
                 if thinking {
-                    self.out.set_color(spec(&self.st, Style::Dim))?;
+                    self.out.set_color(self.st.spec(Style::Dim))?;
                 } else {
                     self.out.reset()?;
                 }
@@ -958,20 +981,16 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             return Ok(());
         }
         self.end_stream_line()?;
-        let head = [
-            (Style::Tool, Cow::Borrowed("▸ ")),
-            (Style::Tool, display_name(&d.text)),
-        ];
-        write_line(&mut self.out, &self.st, Some(depth), &head, false)?;
-        self.stream = Some(Stream {
-            kind: DeltaKind::ToolStart,
-            depth,
-            index: d.index,
-            text: d.text.to_string(),
-            open: true,
-            started: true,
-            pending_newlines: 0,
-        });
+        let l = self.compose();
+        l.push(Style::Tool, "▸ ");
+        l.tool_name(Style::Tool, &d.text);
+        l.end(depth);
+        self.lines.write_open(&mut self.out, &self.st, 0)?;
+        self.start_stream(DeltaKind::ToolStart, depth, d.index, &d.text);
+        if let Some(st) = self.stream.as_mut() {
+            st.open = true;
+            st.started = true;
+        }
         Ok(())
     }
 
@@ -984,15 +1003,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
 
     /// The lines held back while a tool call's line was open.
     fn write_held(&mut self) -> io::Result<()> {
-        for (depth, text) in std::mem::take(&mut self.held) {
-            write_line(
-                &mut self.out,
-                &self.st,
-                Some(depth),
-                &[(Style::Dim, Cow::Owned(text))],
-                true,
-            )?;
-        }
+        self.held.write(&mut self.out, &self.st, 0)?;
+        self.held.clear();
         Ok(())
     }
 
@@ -1008,7 +1020,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             if st.kind == DeltaKind::ToolStart {
                 // A call whose line was cut by other output: its complete
                 // line comes later, this one says it is not the whole call.
-                self.out.set_color(&self.st.dim)?;
+                self.out.set_color(self.st.spec(Style::Dim))?;
                 self.out.write_all(" …".as_bytes())?;
             }
             self.out.reset()?;
@@ -1031,7 +1043,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         }
         let same = st.kind == kind && st.text.trim_matches('\n') == text.trim_matches('\n');
         self.end_stream_line()?;
-        self.stream = None;
+        self.drop_stream();
         Ok(same)
     }
 
@@ -1041,149 +1053,21 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     fn incomplete_previous(&mut self) -> io::Result<()> {
-        let lines = vec![vec![(
-            Style::Error,
-            Cow::Borrowed("✗ previous session ended without a result"),
-        )]];
-        self.emit(To::Alert, 0, &lines)
+        self.compose()
+            .push(Style::Error, "✗ previous session ended without a result");
+        self.lines.end(0);
+        self.emit(To::Alert)
     }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Style {
-    Header,
-    Tool,
-    Error,
-    Warn,
-    Denied,
-    Ok,
-    Dim,
-    Plain,
-}
-
-fn spec(st: &Styles, s: Style) -> &ColorSpec {
-    match s {
-        Style::Header => &st.header,
-        Style::Tool => &st.tool,
-        Style::Error => &st.error,
-        Style::Warn => &st.warn,
-        Style::Denied => &st.denied,
-        Style::Ok => &st.ok,
-        Style::Dim => &st.dim,
-        Style::Plain => &st.plain,
-    }
-}
-
-fn write_lines<W: WriteColor>(
-    w: &mut W,
-    st: &Styles,
-    depth: usize,
-    lines: &[Vec<(Style, Cow<'_, str>)>],
-) -> io::Result<()> {
-    for line in lines {
-        write_line(w, st, Some(depth), line, true)?;
-    }
-    Ok(())
-}
-
-/// One line's spans: after the sub-agent indentation of `depth` (`None`:
-/// the line goes on from earlier output), and ended when `end`.
-fn write_line<W: WriteColor>(
-    w: &mut W,
-    st: &Styles,
-    depth: Option<usize>,
-    line: &[(Style, Cow<'_, str>)],
-    end: bool,
-) -> io::Result<()> {
-    // Switch colours only where the style changes.
-    let mut current = Style::Plain;
-    let set = |w: &mut W, style: Style, current: &mut Style| -> io::Result<()> {
-        if style != *current {
-            if style == Style::Plain {
-                w.reset()?;
-            } else {
-                w.set_color(spec(st, style))?;
-            }
-            *current = style;
-        }
-        Ok(())
-    };
-    if let Some(depth) = depth.filter(|d| *d > 0) {
-        set(w, Style::Dim, &mut current)?;
-        write_depth(w, depth)?;
-    }
-    for (style, text) in line {
-        if text.is_empty() {
-            continue;
-        }
-        set(w, *style, &mut current)?;
-        // The last line of defence: every span is content-bearing text
-        // that callers already sanitized, but nothing a terminal acts
-        // on (and no line break) gets out of here, whatever a caller forgot.
-        w.write_all(sanitize_line(text).as_bytes())?;
-    }
-    set(w, Style::Plain, &mut current)?;
-    if end {
-        w.write_all(b"\n")?;
-    }
-    Ok(())
-}
-
-/// Nesting bars drawn at most: sub-agents nested deeper than this (only a
-/// crafted stream does that) show their depth as a number, so the output of a
-/// line stays bounded instead of growing with the depth.
-const MAX_DRAWN_DEPTH: usize = 8;
-
-fn write_depth<W: WriteColor>(w: &mut W, depth: usize) -> io::Result<()> {
-    if depth <= MAX_DRAWN_DEPTH {
-        for _ in 0..depth {
-            w.write_all("  │ ".as_bytes())?;
-        }
-        return Ok(());
-    }
-    for _ in 0..MAX_DRAWN_DEPTH - 1 {
-        w.write_all("  │ ".as_bytes())?;
-    }
-    write!(w, "  │{depth} ")
 }
 
 /// The sub-agent indentation of a line.
 fn write_prefix<W: WriteColor>(w: &mut W, st: &Styles, depth: usize) -> io::Result<()> {
     if depth > 0 {
-        w.set_color(&st.dim)?;
+        w.set_color(st.spec(Style::Dim))?;
         write_depth(w, depth)?;
         w.reset()?;
     }
     Ok(())
-}
-
-/// `mcp__server__tool` → `server/tool`; other names unchanged.
-fn display_name(name: &str) -> Cow<'_, str> {
-    if let Some(rest) = name.strip_prefix("mcp__")
-        && let Some((server, tool)) = rest.split_once("__")
-    {
-        return Cow::Owned(format!("{}/{}", sanitize(server), sanitize(tool)));
-    }
-    sanitize(name)
-}
-
-/// Sanitized, on one line, at most `max` characters (cuts are marked).
-fn one_line(s: &str, max: usize) -> String {
-    let s = sanitize(s);
-    let mut lines = s.lines();
-    let first = lines.next().unwrap_or("");
-    let more = lines.count();
-    let mut out: String = first.chars().take(max).collect();
-    if out.len() < first.len() {
-        out.push('…');
-    }
-    if more > 0 {
-        out.push_str(&format!(
-            " (+{more} line{})",
-            if more == 1 { "" } else { "s" }
-        ));
-    }
-    out
 }
 
 /// Claude wraps validation errors in `<tool_use_error>…</tool_use_error>`.
@@ -1194,20 +1078,22 @@ fn strip_tool_error(s: &str) -> &str {
         .unwrap_or(t)
 }
 
-fn fmt_tokens(out: &mut String, t: &crate::event::Tokens) {
+/// `3.7k in / 166 out · cache read 40%`, appended to `out`, whose text from
+/// `from` on is this span's.
+fn fmt_tokens(out: &mut String, from: usize, t: &Tokens) {
     if t.input.is_some() || t.cache_read.is_some() || t.cache_creation.is_some() {
         fmt_count(out, t.total_input());
         out.push_str(" in");
     }
     if let Some(o) = t.output {
-        if !out.ends_with(' ') && !out.is_empty() && !out.ends_with(": ") {
+        if !out.ends_with(' ') && out.len() > from && !out.ends_with(": ") {
             out.push_str(" / ");
         }
         fmt_count(out, o);
         out.push_str(" out");
     }
     if let Some(share) = t.cache_read_share() {
-        out.push_str(&format!(" · cache read {share:.0}%"));
+        let _ = write!(out, " · cache read {share:.0}%");
     }
 }
 
@@ -1217,6 +1103,17 @@ fn text_hash(t: &str) -> u64 {
     h.finish()
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+/// `1 tool`, `3 tools`.
+struct Counted(u64, &'static str, &'static str);
+
+impl fmt::Display for Counted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Counted(n, one, many) = *self;
+        write!(f, "{n} {}", if n == 1 { one } else { many })
+    }
+}
+
+/// A span of [`Counted`].
+fn plural(l: &mut Lines, style: Style, n: u64, one: &'static str, many: &'static str) {
+    l.fmt(style, format_args!("{}", Counted(n, one, many)));
 }

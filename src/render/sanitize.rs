@@ -55,20 +55,41 @@ pub fn sanitize_line(s: &str) -> Cow<'_, str> {
     escape(s, false)
 }
 
+/// [`sanitize`] appended to `out`: no allocation of its own (the pretty
+/// sink composes its lines in reused memory).
+pub fn sanitize_to(out: &mut String, s: &str) {
+    match first_escape(s, true) {
+        None => out.push_str(s),
+        Some(first) => escape_from(out, s, first, true),
+    }
+}
+
 fn escape(s: &str, keep_newline: bool) -> Cow<'_, str> {
+    let Some(first) = first_escape(s, keep_newline) else {
+        return Cow::Borrowed(s);
+    };
+    let mut out = String::with_capacity(s.len() + 16);
+    escape_from(&mut out, s, first, keep_newline);
+    Cow::Owned(out)
+}
+
+/// Where the first character to escape starts, if any.
+fn first_escape(s: &str, keep_newline: bool) -> Option<usize> {
     // Every suspect byte starts a character; most (a line feed in
     // multi-line text, `é`) need nothing, and the scan goes on after them.
     let mut from = 0;
-    let first = loop {
-        let Some(at) = first_suspect(s, from) else {
-            return Cow::Borrowed(s);
-        };
+    loop {
+        let at = first_suspect(s, from)?;
         match s[at..].chars().next() {
-            Some(c) if needs_escape(c, keep_newline) => break at,
+            Some(c) if needs_escape(c, keep_newline) => return Some(at),
             _ => from = at + 1,
         }
-    };
-    let mut out = String::with_capacity(s.len() + 16);
+    }
+}
+
+/// `s` escaped into `out`, knowing its first character to escape starts at
+/// `first`.
+fn escape_from(out: &mut String, s: &str, first: usize, keep_newline: bool) {
     out.push_str(&s[..first]);
     let mut chars = s[first..].chars().peekable();
     while let Some(c) = chars.next() {
@@ -88,7 +109,6 @@ fn escape(s: &str, keep_newline: bool) -> Cow<'_, str> {
             }
         }
     }
-    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -158,5 +178,15 @@ mod tests {
         }
         assert!(!sanitize_line(&all).contains('\n'));
         assert_eq!(unsafe_chars().count(), 65 + 2 + 5 + 4 + 1 - 2);
+    }
+
+    #[test]
+    fn sanitize_to_appends_what_sanitize_returns() {
+        let all: String = (0u32..0x3000).filter_map(char::from_u32).collect();
+        for s in [all.as_str(), "plain", "a\r\nb\x1b[0m", "", "\u{202e}x"] {
+            let mut out = String::from("pre:");
+            sanitize_to(&mut out, s);
+            assert_eq!(out, format!("pre:{}", sanitize(s)));
+        }
     }
 }

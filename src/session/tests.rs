@@ -909,18 +909,18 @@ fn tools_are_counted_per_name_with_errors_and_denials() {
     let cur = only(&s);
     let denials: u64 = cur.tools.iter().map(|t| t.denials).sum();
     assert_eq!(denials, cur.denials);
-    assert!(cur.tools.iter().any(|t| &*t.name == "Bash" && t.denials == 1));
+    assert!(
+        cur.tools
+            .iter()
+            .any(|t| &*t.name == "Bash" && t.denials == 1)
+    );
 }
 
 #[test]
 fn sub_agent_tools_are_counted_too() {
     let (s, _) = run(SUBAGENT);
     let cur = only(&s);
-    let names: Vec<(&str, u64)> = cur
-        .tools
-        .iter()
-        .map(|t| (&*t.name, t.calls))
-        .collect();
+    let names: Vec<(&str, u64)> = cur.tools.iter().map(|t| (&*t.name, t.calls)).collect();
     assert_eq!(names, [("Agent", 2), ("Read", 1), ("Bash", 2)]);
 }
 

@@ -1,0 +1,346 @@
+//! Styled lines composed in memory reused from one event to the next.
+//!
+//! The pretty sink writes a piece of output twice when it is an alert
+//! (stdout, and stderr when errors are mirrored), and sometimes holds a
+//! line back; so it composes first and writes after, as hl's
+//! `format_record(buf)` does: spans of one text buffer, each with its style.
+//! Once the buffers have grown to what an event needs, composing and
+//! writing allocate nothing (issue 13; `tests/alloc.rs` counts).
+
+use std::fmt::{self, Write as _};
+use std::io;
+
+use termcolor::{ColorSpec, WriteColor};
+
+use super::sanitize::{sanitize, sanitize_line, sanitize_to};
+
+/// How a span looks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Style {
+    Header,
+    Tool,
+    Error,
+    Warn,
+    Denied,
+    Ok,
+    Dim,
+    Plain,
+}
+
+/// The colour of each [`Style`], resolved once.
+pub(crate) struct Styles {
+    header: ColorSpec,
+    tool: ColorSpec,
+    error: ColorSpec,
+    warn: ColorSpec,
+    denied: ColorSpec,
+    ok: ColorSpec,
+    dim: ColorSpec,
+    plain: ColorSpec,
+}
+
+impl Styles {
+    pub(crate) fn new() -> Self {
+        use termcolor::Color;
+        let spec = |fg: Option<Color>, bold: bool, dimmed: bool| {
+            let mut s = ColorSpec::new();
+            s.set_fg(fg).set_bold(bold).set_dimmed(dimmed);
+            s
+        };
+        Styles {
+            header: spec(Some(Color::Cyan), true, false),
+            tool: spec(Some(Color::Blue), true, false),
+            error: spec(Some(Color::Red), true, false),
+            warn: spec(Some(Color::Yellow), false, false),
+            denied: spec(Some(Color::Magenta), true, false),
+            ok: spec(Some(Color::Green), true, false),
+            dim: spec(None, false, true),
+            plain: ColorSpec::new(),
+        }
+    }
+
+    pub(crate) fn spec(&self, s: Style) -> &ColorSpec {
+        match s {
+            Style::Header => &self.header,
+            Style::Tool => &self.tool,
+            Style::Error => &self.error,
+            Style::Warn => &self.warn,
+            Style::Denied => &self.denied,
+            Style::Ok => &self.ok,
+            Style::Dim => &self.dim,
+            Style::Plain => &self.plain,
+        }
+    }
+}
+
+/// Lines of styled spans, in one reused text buffer.
+#[derive(Default)]
+pub(crate) struct Lines {
+    text: String,
+    /// Each span's style and where it ends in `text`.
+    spans: Vec<(Style, usize)>,
+    /// Where each line ends in `spans`.
+    ends: Vec<usize>,
+    /// The nesting depth of each line (see [`write_depth`]).
+    depths: Vec<usize>,
+}
+
+impl Lines {
+    /// Forget the lines, keeping the memory.
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+        self.ends.clear();
+        self.depths.clear();
+    }
+
+    /// The number of complete lines.
+    pub(crate) fn count(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True without complete lines.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The text being composed, for a span that [`Lines::close`] ends.
+    pub(crate) fn text(&mut self) -> &mut String {
+        &mut self.text
+    }
+
+    /// End the span written since the last one, in `style`.
+    pub(crate) fn close(&mut self, style: Style) {
+        self.spans.push((style, self.text.len()));
+    }
+
+    /// A span of `s`.
+    pub(crate) fn push(&mut self, style: Style, s: &str) {
+        self.text.push_str(s);
+        self.close(style);
+    }
+
+    /// A span of formatted text.
+    pub(crate) fn fmt(&mut self, style: Style, args: fmt::Arguments<'_>) {
+        let _ = self.text.write_fmt(args);
+        self.close(style);
+    }
+
+    /// A span of `s` made safe for a terminal (multi-line text keeps its
+    /// line breaks; see [`sanitize`]).
+    pub(crate) fn sanitized(&mut self, style: Style, s: &str) {
+        sanitize_to(&mut self.text, s);
+        self.close(style);
+    }
+
+    /// A span of `s` sanitized, on one line, at most `max` characters (a cut
+    /// is marked `…`, further lines counted).
+    pub(crate) fn one_line(&mut self, style: Style, s: &str, max: usize) {
+        let s = sanitize(s);
+        let mut lines = s.lines();
+        let first = lines.next().unwrap_or("");
+        let more = lines.count();
+        let cut = first
+            .char_indices()
+            .nth(max)
+            .map_or(first.len(), |(i, _)| i);
+        self.text.push_str(first.get(..cut).unwrap_or(first));
+        if cut < first.len() {
+            self.text.push('…');
+        }
+        if more > 0 {
+            let _ = write!(
+                self.text,
+                " (+{more} line{})",
+                if more == 1 { "" } else { "s" }
+            );
+        }
+        self.close(style);
+    }
+
+    /// A span of a tool's name as people read it: `mcp__server__tool` →
+    /// `server/tool`; other names as they are.
+    pub(crate) fn tool_name(&mut self, style: Style, name: &str) {
+        if let Some(rest) = name.strip_prefix("mcp__")
+            && let Some((server, tool)) = rest.split_once("__")
+        {
+            sanitize_to(&mut self.text, server);
+            self.text.push('/');
+            sanitize_to(&mut self.text, tool);
+            self.close(style);
+        } else {
+            self.sanitized(style, name);
+        }
+    }
+
+    /// End the line, to be written at nesting `depth`.
+    pub(crate) fn end(&mut self, depth: usize) {
+        self.ends.push(self.spans.len());
+        self.depths.push(depth);
+    }
+
+    /// The spans of line `i`, from its `from`th.
+    fn line(&self, i: usize, from: usize) -> impl Iterator<Item = (Style, &str)> {
+        let first = if i == 0 { 0 } else { self.ends[i - 1] };
+        let last = self.ends.get(i).copied().unwrap_or(first);
+        (first + from..last).map(move |k| {
+            let start = if k == 0 { 0 } else { self.spans[k - 1].1 };
+            let (style, end) = self.spans[k];
+            (style, self.text.get(start..end).unwrap_or(""))
+        })
+    }
+
+    /// Write lines `from..` (each at its depth).
+    pub(crate) fn write<W: WriteColor>(
+        &self,
+        w: &mut W,
+        st: &Styles,
+        from: usize,
+    ) -> io::Result<()> {
+        for i in from..self.count() {
+            write_line(w, st, Some(self.depths[i]), self.line(i, 0), true)?;
+        }
+        Ok(())
+    }
+
+    /// Write line `i` from its `from`th span, on from what the output
+    /// already shows (no indentation), and end it.
+    pub(crate) fn write_rest_of<W: WriteColor>(
+        &self,
+        w: &mut W,
+        st: &Styles,
+        i: usize,
+        from: usize,
+    ) -> io::Result<()> {
+        write_line(w, st, None, self.line(i, from), true)
+    }
+
+    /// Write line `i` without ending it (the output goes on on that line).
+    pub(crate) fn write_open<W: WriteColor>(
+        &self,
+        w: &mut W,
+        st: &Styles,
+        i: usize,
+    ) -> io::Result<()> {
+        write_line(w, st, Some(self.depths[i]), self.line(i, 0), false)
+    }
+
+    /// The number of spans of line `i`.
+    pub(crate) fn spans_of(&self, i: usize) -> usize {
+        let first = if i == 0 { 0 } else { self.ends[i - 1] };
+        self.ends.get(i).map_or(0, |e| e - first)
+    }
+}
+
+/// One line's spans: after the sub-agent indentation of `depth` (`None`:
+/// the line goes on from earlier output), and ended when `end`.
+fn write_line<'s, W: WriteColor>(
+    w: &mut W,
+    st: &Styles,
+    depth: Option<usize>,
+    spans: impl Iterator<Item = (Style, &'s str)>,
+    end: bool,
+) -> io::Result<()> {
+    // Switch colours only where the style changes.
+    let mut current = Style::Plain;
+    let set = |w: &mut W, style: Style, current: &mut Style| -> io::Result<()> {
+        if style != *current {
+            if style == Style::Plain {
+                w.reset()?;
+            } else {
+                w.set_color(st.spec(style))?;
+            }
+            *current = style;
+        }
+        Ok(())
+    };
+    if let Some(depth) = depth.filter(|d| *d > 0) {
+        set(w, Style::Dim, &mut current)?;
+        write_depth(w, depth)?;
+    }
+    for (style, text) in spans {
+        if text.is_empty() {
+            continue;
+        }
+        set(w, style, &mut current)?;
+        // The last line of defence: every span is content-bearing text
+        // that callers already sanitized, but nothing a terminal acts
+        // on (and no line break) gets out of here, whatever a caller forgot.
+        w.write_all(sanitize_line(text).as_bytes())?;
+    }
+    set(w, Style::Plain, &mut current)?;
+    if end {
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Nesting bars drawn at most: sub-agents nested deeper than this (only a
+/// crafted stream does that) show their depth as a number, so the output of a
+/// line stays bounded instead of growing with the depth.
+const MAX_DRAWN_DEPTH: usize = 8;
+
+/// The bars of nesting `depth`.
+pub(crate) fn write_depth<W: WriteColor>(w: &mut W, depth: usize) -> io::Result<()> {
+    if depth <= MAX_DRAWN_DEPTH {
+        for _ in 0..depth {
+            w.write_all("  │ ".as_bytes())?;
+        }
+        return Ok(());
+    }
+    for _ in 0..MAX_DRAWN_DEPTH - 1 {
+        w.write_all("  │ ".as_bytes())?;
+    }
+    write!(w, "  │{depth} ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use termcolor::{Ansi, NoColor};
+
+    fn plain(l: &Lines) -> String {
+        let mut out = NoColor::new(Vec::new());
+        l.write(&mut out, &Styles::new(), 0).unwrap();
+        String::from_utf8(out.into_inner()).unwrap()
+    }
+
+    #[test]
+    fn spans_make_lines_at_their_depth_and_memory_is_reused() {
+        let mut l = Lines::default();
+        l.push(Style::Tool, "▸ ");
+        l.tool_name(Style::Tool, "mcp__github__get_issue");
+        l.fmt(Style::Plain, format_args!(" #{}", 7));
+        l.end(0);
+        l.one_line(Style::Dim, "first\nsecond\nthird", 3);
+        l.end(2);
+        assert_eq!(l.count(), 2);
+        assert_eq!(l.spans_of(0), 3);
+        assert_eq!(
+            plain(&l),
+            "▸ github/get_issue #7\n  │   │ fir… (+2 lines)\n"
+        );
+        let grown = l.text.capacity();
+        for _ in 0..100 {
+            l.clear();
+            l.push(Style::Plain, "again");
+            l.end(0);
+        }
+        assert_eq!(l.text.capacity(), grown, "cleared, not freed");
+        assert_eq!(plain(&l), "again\n");
+    }
+
+    #[test]
+    fn colours_change_only_between_styles_and_content_stays_inert() {
+        let mut l = Lines::default();
+        l.push(Style::Error, "✗ ");
+        l.push(Style::Error, "x\x1b[31m");
+        l.push(Style::Plain, " ok");
+        l.end(0);
+        let mut out = Ansi::new(Vec::new());
+        l.write(&mut out, &Styles::new(), 0).unwrap();
+        let s = String::from_utf8(out.into_inner()).unwrap();
+        assert_eq!(s.matches("\x1b[0m").count(), 2, "{s:?}");
+        assert!(s.contains("x␛[31m"), "{s:?}");
+    }
+}
