@@ -35,13 +35,16 @@ use super::args::strings_at;
 use super::claude::{self, Base};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
-use crate::event::{
-    Event, EventKind, Level, List, ModelUsage, Notice, Producer, SessionResult, SessionStart,
-    Tokens,
-};
+use crate::event::{Event, EventKind, Level, List, Notice, Producer, SessionStart};
 use crate::json::{
-    Arena, Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, view,
+    Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, view,
 };
+
+mod totals;
+mod tree;
+
+use totals::{Acc, Cost, Last, Msg, Span, cost_state};
+use tree::{Node, Tree, abandoned};
 
 /// Line types that are session metadata (titles, undo snapshots, request
 /// logs, queue bookkeeping…): read, but no event. `progress` entries are
@@ -101,90 +104,11 @@ pub(crate) struct State {
     early: Span,
 }
 
-/// Entries counted at most when a rewind describes the branch it leaves:
-/// the count scans the entries read after the branch's first one, and a
-/// crafted transcript of many rewinds must not make that quadratic.
-const MAX_BRANCH_SCAN: usize = 10_000;
-
-/// The conversation tree: entries in the order they were read, and an index
-/// by `uuid`.
-#[derive(Default)]
-struct Tree {
-    index: HashMap<String, usize>,
-    nodes: Vec<Node>,
-}
-
-impl Tree {
-    fn contains_key(&self, uuid: &str) -> bool {
-        self.index.contains_key(uuid)
-    }
-
-    fn get(&self, uuid: &str) -> Option<&Node> {
-        self.nodes.get(*self.index.get(uuid)?)
-    }
-
-    fn get_mut(&mut self, uuid: &str) -> Option<&mut Node> {
-        self.nodes.get_mut(*self.index.get(uuid)?)
-    }
-
-    /// Add an entry hung on `parent` (replacing one with the same uuid).
-    fn insert(&mut self, uuid: String, parent: Option<&str>, node: Node) {
-        let node = Node {
-            parent: parent.and_then(|p| self.index.get(p).copied()),
-            ..node
-        };
-        if let Some(&i) = self.index.get(&uuid) {
-            self.nodes[i] = node;
-        } else {
-            self.index.insert(uuid, self.nodes.len());
-            self.nodes.push(node);
-        }
-    }
-}
-
-/// One conversation entry of the tree.
-struct Node {
-    line: u64,
-    /// Position of the parent entry in [`Tree::nodes`] (always earlier).
-    parent: Option<usize>,
-    /// The entry hung on this one most recently (the live branch).
-    child: Option<String>,
-    /// A user entry that is not only tool results (a prompt, injected text).
-    prompt: bool,
-    /// An assistant entry's message id.
-    msg: Option<String>,
-    /// A sidechain (sub-agent) entry.
-    side: bool,
-}
-
+/// A run of entries read again (a resume writes copies), not reported yet.
 struct DupRun {
     first: u64,
     last: u64,
     count: u64,
-}
-
-/// Earliest and latest timestamp, in ms since the epoch.
-#[derive(Clone, Copy, Default)]
-struct Span {
-    first: Option<i64>,
-    last: Option<i64>,
-}
-
-impl Span {
-    fn add(&mut self, t: i64) {
-        self.first = Some(self.first.map_or(t, |f| f.min(t)));
-        self.last = Some(self.last.map_or(t, |l| l.max(t)));
-    }
-
-    fn merge(&mut self, other: Span) {
-        for t in [other.first, other.last].into_iter().flatten() {
-            self.add(t);
-        }
-    }
-
-    fn duration_ms(self) -> Option<u64> {
-        u64::try_from(self.last? - self.first?).ok()
-    }
 }
 
 /// One session of the input (a new `sessionId` starts another).
@@ -209,48 +133,6 @@ struct Sess {
     span: Span,
     cost: Option<Cost>,
     last_line: u64,
-}
-
-/// What the reconstructed result needs from one chain of entries.
-#[derive(Default)]
-struct Acc {
-    /// Usage per API message id, in order (the last line of an id wins).
-    msgs: Vec<Msg>,
-    index: HashMap<String, usize>,
-    last: Option<Last>,
-    /// A user entry (prompt, tool result) came after the last answer.
-    user_after: bool,
-    seen: bool,
-}
-
-/// One API message of a chain.
-struct Msg {
-    tokens: Option<Tokens>,
-    /// `costUSD` of the entry (Claude Code ≤ 1.0 wrote one per message).
-    cost: Option<f64>,
-    /// A line of it had a `stop_reason`: its usage is the final one. Older
-    /// CLIs (2.1.39 seen) saved the preliminary usage, `stop_reason` null.
-    complete: bool,
-}
-
-/// The last assistant message of a chain.
-#[derive(Default)]
-struct Last {
-    id: Option<String>,
-    stop_reason: Option<String>,
-    /// The API error text, when the message is the CLI's error report.
-    error: Option<String>,
-    /// Its last text block.
-    text: Option<String>,
-    /// Its tool calls that have no result yet.
-    open: Vec<String>,
-}
-
-/// Totals of a `cost-state` line (newer CLIs write one when a session ends).
-struct Cost {
-    usd: Option<f64>,
-    api_ms: Option<u64>,
-    models: Vec<ModelUsage<'static>>,
 }
 
 /// Where decoded events go: held while the header waits, once per call id.
@@ -361,115 +243,10 @@ impl Stream for State {
         if matches!(ty, "user" | "assistant" | "system" | "attachment") {
             return entry(v, ctx, ty, state, emit);
         }
-        if ty == "progress"
-            && let Some(u) = str_at(v, "uuid").filter(|u| !u.is_empty())
-            && !state.tree.contains_key(u)
-        {
-            // No event, but a link of the chain (2.1.x hangs prompts on hook
-            // progress): kept for rewinds.
-            let parent = str_at(v, "parentUuid").filter(|p| !p.is_empty());
-            let side = bool_at(v, "isSidechain") == Some(true);
-            if let Some(pn) = parent.and_then(|p| state.tree.get_mut(p))
-                && pn.side == side
-            {
-                pn.child = Some(u.to_string());
-            }
-            state.tree.insert(
-                u.to_string(),
-                parent,
-                Node {
-                    line: ctx.line,
-                    parent: None,
-                    child: None,
-                    prompt: false,
-                    msg: None,
-                    side,
-                },
-            );
+        if ty == "progress" {
+            progress(v, ctx, state);
         }
-        // A metadata line: its time counts for the session it names.
-        let sid = str_at(v, "sessionId");
-        let ts = str_at(v, "timestamp").and_then(parse_ts);
-        let mine = state
-            .sess
-            .as_ref()
-            .is_some_and(|s| sid.is_none() || s.id.as_deref() == sid);
-        match state.sess.as_mut() {
-            Some(s) if mine => {
-                s.last_line = ctx.line;
-                if let Some(t) = ts {
-                    s.span.add(t);
-                }
-            }
-            _ => {
-                if let Some(t) = ts {
-                    state.early.add(t);
-                }
-            }
-        }
-        if ty == "api-request-shape"
-            && mine
-            && let Some(s) = state.sess.as_mut()
-            && s.pending.is_some()
-            && let Some(shape) = get(v, "shape")
-        {
-            s.tools = strings_at(shape, "tools", ctx.arena)
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-        }
-        if ty == "cost-state" && (mine || state.sess.is_none()) {
-            if let Some(s) = state.sess.as_mut() {
-                s.cost = Some(cost_state(v, ctx.arena));
-            }
-            return Ok(());
-        }
-        if SILENT_TYPES.contains(&ty) {
-            return Ok(());
-        }
-        let (level, text) = match ty {
-            "summary" => (
-                Level::Debug,
-                format!("summary: {}", one_line(str_at(v, "summary").unwrap_or(""))),
-            ),
-            "custom-title" | "ai-title" => {
-                let t = str_at(v, "customTitle")
-                    .or_else(|| str_at(v, "aiTitle"))
-                    .or_else(|| str_at(v, "title"))
-                    .unwrap_or("");
-                (Level::Debug, format!("title: {}", one_line(t)))
-            }
-            "pr-link" => {
-                let what = str_at(v, "prUrl")
-                    .map(str::to_string)
-                    .or_else(|| u64_at(v, "prNumber").map(|n| format!("#{n}")))
-                    .unwrap_or_default();
-                (Level::Info, format!("pull request {what}"))
-            }
-            _ => (
-                Level::Debug,
-                format!("transcript line of type {ty} (not shown)"),
-            ),
-        };
-        let ev = Event {
-            producer: ctx.producer,
-            line: ctx.line,
-            session: cow_at(v, "sessionId"),
-            parent: None,
-            kind: EventKind::Notice(Notice {
-                subtype: Cow::Borrowed(ty),
-                level,
-                text: Cow::Owned(text),
-                raw: Some(ctx.raw()),
-            }),
-        };
-        let mut out = Out {
-            sess: state.sess.as_mut().filter(|_| mine),
-            calls: &mut state.calls,
-            results: &mut state.results,
-            emit,
-        };
-        out.send(&ev)
+        metadata(v, ctx, ty, state, emit)
     }
 
     /// End of input: what was held back, and the reconstructed result.
@@ -478,6 +255,130 @@ impl Stream for State {
         flush_dup(state, emit)?;
         finish_session(state, emit)
     }
+}
+
+/// A `progress` line: no event, but a link of the chain (2.1.x hangs
+/// prompts on hook progress), kept for rewinds.
+fn progress(v: Value<'_>, ctx: &Ctx<'_>, state: &mut State) {
+    if let Some(u) = str_at(v, "uuid").filter(|u| !u.is_empty())
+        && !state.tree.contains_key(u)
+    {
+        // No event, but a link of the chain (2.1.x hangs prompts on hook
+        // progress): kept for rewinds.
+        let parent = str_at(v, "parentUuid").filter(|p| !p.is_empty());
+        let side = bool_at(v, "isSidechain") == Some(true);
+        if let Some(pn) = parent.and_then(|p| state.tree.get_mut(p))
+            && pn.side == side
+        {
+            pn.child = Some(u.to_string());
+        }
+        state.tree.insert(
+            u.to_string(),
+            parent,
+            Node {
+                line: ctx.line,
+                parent: None,
+                child: None,
+                prompt: false,
+                msg: None,
+                side,
+            },
+        );
+    }
+}
+
+/// A metadata line (titles, request logs, costs…): its time counts for the
+/// session it names; a few say something worth a notice.
+fn metadata<'v>(
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    ty: &'v str,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    // A metadata line: its time counts for the session it names.
+    let sid = str_at(v, "sessionId");
+    let ts = str_at(v, "timestamp").and_then(parse_ts);
+    let mine = state
+        .sess
+        .as_ref()
+        .is_some_and(|s| sid.is_none() || s.id.as_deref() == sid);
+    match state.sess.as_mut() {
+        Some(s) if mine => {
+            s.last_line = ctx.line;
+            if let Some(t) = ts {
+                s.span.add(t);
+            }
+        }
+        _ => {
+            if let Some(t) = ts {
+                state.early.add(t);
+            }
+        }
+    }
+    if ty == "api-request-shape"
+        && mine
+        && let Some(s) = state.sess.as_mut()
+        && s.pending.is_some()
+        && let Some(shape) = get(v, "shape")
+    {
+        s.tools = strings_at(shape, "tools", ctx.arena)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+    }
+    if ty == "cost-state" && (mine || state.sess.is_none()) {
+        if let Some(s) = state.sess.as_mut() {
+            s.cost = Some(cost_state(v, ctx.arena));
+        }
+        return Ok(());
+    }
+    if SILENT_TYPES.contains(&ty) {
+        return Ok(());
+    }
+    let (level, text) = match ty {
+        "summary" => (
+            Level::Debug,
+            format!("summary: {}", one_line(str_at(v, "summary").unwrap_or(""))),
+        ),
+        "custom-title" | "ai-title" => {
+            let t = str_at(v, "customTitle")
+                .or_else(|| str_at(v, "aiTitle"))
+                .or_else(|| str_at(v, "title"))
+                .unwrap_or("");
+            (Level::Debug, format!("title: {}", one_line(t)))
+        }
+        "pr-link" => {
+            let what = str_at(v, "prUrl")
+                .map(str::to_string)
+                .or_else(|| u64_at(v, "prNumber").map(|n| format!("#{n}")))
+                .unwrap_or_default();
+            (Level::Info, format!("pull request {what}"))
+        }
+        _ => (
+            Level::Debug,
+            format!("transcript line of type {ty} (not shown)"),
+        ),
+    };
+    let ev = Event {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: cow_at(v, "sessionId"),
+        parent: None,
+        kind: EventKind::Notice(Notice {
+            subtype: Cow::Borrowed(ty),
+            level,
+            text: Cow::Owned(text),
+            raw: Some(ctx.raw()),
+        }),
+    };
+    let mut out = Out {
+        sess: state.sess.as_mut().filter(|_| mine),
+        calls: &mut state.calls,
+        results: &mut state.results,
+        emit,
+    };
+    out.send(&ev)
 }
 
 /// A conversation entry: `user`, `assistant`, `system`, `attachment`.
@@ -490,25 +391,85 @@ fn entry<'v>(
 ) -> io::Result<()> {
     let uuid = str_at(v, "uuid").filter(|u| !u.is_empty());
     if uuid.is_some_and(|u| state.tree.contains_key(u)) {
-        match state.dup.as_mut() {
+        state.seen_again(ctx.line);
+        return Ok(());
+    }
+    flush_dup(state, emit)?;
+    let side = bool_at(v, "isSidechain") == Some(true);
+    enter_session(v, ctx, side, state, emit)?;
+    let e = EntryShape::of(v, ty);
+    let mut out = Out {
+        sess: state.sess.as_mut(),
+        calls: &mut state.calls,
+        results: &mut state.results,
+        emit,
+    };
+    if let Some(u) = uuid {
+        link(v, ctx, u, side, &e, &mut state.tree, &mut out)?;
+    }
+    let parent = if side {
+        let mut links = Links {
+            agents: &mut state.agents,
+            side_parent: &mut state.side_parent,
+            prompts: &mut state.prompts,
+            announced: &mut state.announced,
+        };
+        sub_agent_call(v, ctx, uuid, &e, &mut links, &mut out)?
+    } else {
+        None
+    };
+    let base = Base {
+        producer: ctx.producer,
+        line: ctx.line,
+        session: cow_at(v, "sessionId"),
+        parent: parent.map(Cow::Owned),
+    };
+    match ty {
+        "assistant" => assistant(
+            v,
+            ctx,
+            &base,
+            side,
+            &mut state.claude,
+            &mut state.prompts,
+            &mut out,
+        ),
+        "user" => user(v, ctx, &base, side, &mut state.agents, &mut out),
+        "system" => system(v, ctx, &base, &mut out),
+        _ => attachment(v, ctx, &base, &mut out),
+    }
+}
+
+impl State {
+    /// An entry read before, again (a resume writes copies): counted, and
+    /// reported once the run of them ends.
+    fn seen_again(&mut self, line: u64) {
+        match self.dup.as_mut() {
             Some(d) => {
-                d.last = ctx.line;
+                d.last = line;
                 d.count += 1;
             }
             None => {
-                state.dup = Some(DupRun {
-                    first: ctx.line,
-                    last: ctx.line,
+                self.dup = Some(DupRun {
+                    first: line,
+                    last: line,
                     count: 1,
                 });
             }
         }
-        return Ok(());
     }
-    flush_dup(state, emit)?;
+}
 
+/// The session an entry belongs to: another `sessionId` ends the one in
+/// progress; the header takes its environment from the first entries.
+fn enter_session(
+    v: Value<'_>,
+    ctx: &Ctx<'_>,
+    side: bool,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
     let sid = str_at(v, "sessionId");
-    let side = bool_at(v, "isSidechain") == Some(true);
     if let (Some(s), Some(cur)) = (sid, state.sess.as_ref())
         && cur.id.as_deref().is_some_and(|c| c != s)
     {
@@ -553,157 +514,179 @@ fn entry<'v>(
             fill(&mut sess.permission_mode, "permissionMode");
         }
     }
+    Ok(())
+}
 
-    let parent_uuid = str_at(v, "parentUuid").filter(|p| !p.is_empty());
-    let meta = bool_at(v, "isMeta") == Some(true);
-    let msg = get(v, "message");
-    let content = msg.and_then(|m| get(m, "content"));
-    let results = content.and_then(super::Value::as_array).map_or(0, |a| {
-        a.iter()
-            .filter(|b| str_at(*b, "type") == Some("tool_result"))
-            .count()
-    });
-    let blocks = content
-        .and_then(super::Value::as_array)
-        .map_or(1, crate::json::Arr::len);
-    // A user entry that is more than tool results: a prompt, injected text.
-    let prompt = ty == "user" && (results == 0 || results < blocks);
-    let msg_id = if ty == "assistant" {
-        msg.and_then(|m| str_at(m, "id"))
-    } else {
-        None
-    };
+/// What an entry is, for the tree and the sub-agent links.
+struct EntryShape<'v> {
+    ty: &'v str,
+    parent_uuid: Option<&'v str>,
+    meta: bool,
+    content: Option<Value<'v>>,
+    /// Tool results among its content blocks.
+    results: usize,
+    /// A user entry that is more than tool results: a prompt, injected text.
+    prompt: bool,
+    /// An assistant entry's message id.
+    msg_id: Option<&'v str>,
+}
 
-    let mut out = Out {
-        sess: state.sess.as_mut(),
-        calls: &mut state.calls,
-        results: &mut state.results,
-        emit,
-    };
-
-    // The tree: a new prompt or answer hung on an entry that already had one
-    // is a rewind; what hung there before is an abandoned branch.
-    if let Some(u) = uuid {
-        let fork = parent_uuid.and_then(|p| {
-            let pn = state.tree.get(p).filter(|pn| pn.side == side)?;
-            let c = pn.child.as_deref()?;
-            let cn = state.tree.get(c)?;
-            // A rewind starts with a typed prompt (never with tool results)
-            // or a regenerated answer.
-            let replaces = (prompt && !meta && results == 0) || ty == "assistant";
-            let was_turn = cn.prompt || cn.msg.as_deref().is_some_and(|m| Some(m) != msg_id);
-            (replaces && was_turn).then(|| (c.to_string(), pn.line))
+impl<'v> EntryShape<'v> {
+    fn of(v: Value<'v>, ty: &'v str) -> Self {
+        let msg = get(v, "message");
+        let content = msg.and_then(|m| get(m, "content"));
+        let results = content.and_then(Value::as_array).map_or(0, |a| {
+            a.iter()
+                .filter(|b| str_at(*b, "type") == Some("tool_result"))
+                .count()
         });
-        // A sub-agent's first entries can hang on the main conversation
-        // (a compaction agent's do): they are not a branch of it.
-        if let Some(pn) = parent_uuid.and_then(|p| state.tree.get_mut(p))
-            && pn.side == side
-        {
-            pn.child = Some(u.to_string());
+        let blocks = content.and_then(Value::as_array).map_or(1, Arr::len);
+        EntryShape {
+            ty,
+            parent_uuid: str_at(v, "parentUuid").filter(|p| !p.is_empty()),
+            meta: bool_at(v, "isMeta") == Some(true),
+            content,
+            results,
+            prompt: ty == "user" && (results == 0 || results < blocks),
+            msg_id: if ty == "assistant" {
+                msg.and_then(|m| str_at(m, "id"))
+            } else {
+                None
+            },
         }
-        if let Some((c, from)) = fork {
-            let text = abandoned(&state.tree, &c, from);
+    }
+}
+
+/// Hang the entry `u` in the tree. A new prompt or answer hung on an entry
+/// that already had one is a rewind: what hung there before is an abandoned
+/// branch, and a notice says so.
+fn link(
+    v: Value<'_>,
+    ctx: &Ctx<'_>,
+    u: &str,
+    side: bool,
+    e: &EntryShape<'_>,
+    tree: &mut Tree,
+    out: &mut Out<'_, '_>,
+) -> io::Result<()> {
+    let (ty, parent_uuid, prompt, meta, results, msg_id) =
+        (e.ty, e.parent_uuid, e.prompt, e.meta, e.results, e.msg_id);
+    let fork = parent_uuid.and_then(|p| {
+        let pn = tree.get(p).filter(|pn| pn.side == side)?;
+        let c = pn.child.as_deref()?;
+        let cn = tree.get(c)?;
+        // A rewind starts with a typed prompt (never with tool results)
+        // or a regenerated answer.
+        let replaces = (prompt && !meta && results == 0) || ty == "assistant";
+        let was_turn = cn.prompt || cn.msg.as_deref().is_some_and(|m| Some(m) != msg_id);
+        (replaces && was_turn).then(|| (c.to_string(), pn.line))
+    });
+    // A sub-agent's first entries can hang on the main conversation
+    // (a compaction agent's do): they are not a branch of it.
+    if let Some(pn) = parent_uuid.and_then(|p| tree.get_mut(p))
+        && pn.side == side
+    {
+        pn.child = Some(u.to_string());
+    }
+    if let Some((c, from)) = fork {
+        let text = abandoned(tree, &c, from);
+        out.send(&Event {
+            producer: ctx.producer,
+            line: ctx.line,
+            session: cow_at(v, "sessionId"),
+            parent: None,
+            kind: EventKind::Notice(Notice {
+                subtype: Cow::Borrowed("rewind"),
+                level: Level::Info,
+                text: Cow::Owned(text),
+                raw: Some(ctx.raw()),
+            }),
+        })?;
+    }
+    tree.insert(
+        u.to_string(),
+        parent_uuid,
+        Node {
+            line: ctx.line,
+            parent: None,
+            child: None,
+            prompt,
+            msg: msg_id.map(str::to_string),
+            side,
+        },
+    );
+    Ok(())
+}
+
+/// What linking a sub-agent to its call reads and writes.
+struct Links<'a> {
+    agents: &'a mut HashMap<String, String>,
+    side_parent: &'a mut HashMap<String, String>,
+    prompts: &'a mut Vec<(String, String)>,
+    announced: &'a mut HashSet<String>,
+}
+
+/// The `Agent`/`Task` call a sidechain entry nests under, when this input
+/// links it (its `agentId` named by the call's result, an entry of it
+/// already linked, or its first prompt equal to the call's); a notice the
+/// first time a sub-agent cannot be linked.
+fn sub_agent_call(
+    v: Value<'_>,
+    ctx: &Ctx<'_>,
+    uuid: Option<&str>,
+    e: &EntryShape<'_>,
+    state: &mut Links<'_>,
+    out: &mut Out<'_, '_>,
+) -> io::Result<Option<String>> {
+    let (ty, parent_uuid, content) = (e.ty, e.parent_uuid, e.content);
+    let agent_id = str_at(v, "agentId").filter(|a| !a.is_empty());
+    let linked = agent_id
+        .and_then(|a| state.agents.get(a))
+        .or_else(|| parent_uuid.and_then(|p| state.side_parent.get(p)))
+        .cloned()
+        .or_else(|| {
+            let text = (ty == "user").then(|| first_text(content)).flatten()?;
+            let i = state.prompts.iter().position(|(p, _)| p == text)?;
+            let (_, call) = state.prompts.remove(i);
+            if let Some(a) = agent_id {
+                state.agents.insert(a.to_string(), call.clone());
+            }
+            Some(call)
+        });
+    if let (Some(u), Some(call)) = (uuid, linked.as_ref()) {
+        state.side_parent.insert(u.to_string(), call.clone());
+    }
+    if linked.is_none() {
+        let key = agent_id.unwrap_or("");
+        if state.announced.insert(key.to_string()) {
+            let text = if key.starts_with("acompact") {
+                format!(
+                    "compaction sub-agent {key}: it summarizes the conversation for the \
+                         context compaction (no Agent call started it)"
+                )
+            } else {
+                let who = agent_id.map_or_else(String::new, |a| format!(" {a}"));
+                format!(
+                    "sub-agent{who}, shown un-nested: the Agent call that started it is \
+                         not in this input (to nest it: cat <session>.jsonl \
+                         <session>/subagents/agent-*.jsonl | streamview)"
+                )
+            };
             out.send(&Event {
                 producer: ctx.producer,
                 line: ctx.line,
                 session: cow_at(v, "sessionId"),
                 parent: None,
                 kind: EventKind::Notice(Notice {
-                    subtype: Cow::Borrowed("rewind"),
+                    subtype: Cow::Borrowed("sidechain"),
                     level: Level::Info,
                     text: Cow::Owned(text),
-                    raw: Some(ctx.raw()),
+                    raw: None,
                 }),
             })?;
         }
-        state.tree.insert(
-            u.to_string(),
-            parent_uuid,
-            Node {
-                line: ctx.line,
-                parent: None,
-                child: None,
-                prompt,
-                msg: msg_id.map(str::to_string),
-                side,
-            },
-        );
     }
-
-    // Sub-agent lines: nested under their call when this input links them.
-    let agent_id = str_at(v, "agentId").filter(|a| !a.is_empty());
-    let parent = if side {
-        let linked = agent_id
-            .and_then(|a| state.agents.get(a))
-            .or_else(|| parent_uuid.and_then(|p| state.side_parent.get(p)))
-            .cloned()
-            .or_else(|| {
-                let text = (ty == "user").then(|| first_text(content)).flatten()?;
-                let i = state.prompts.iter().position(|(p, _)| p == text)?;
-                let (_, call) = state.prompts.remove(i);
-                if let Some(a) = agent_id {
-                    state.agents.insert(a.to_string(), call.clone());
-                }
-                Some(call)
-            });
-        if let (Some(u), Some(call)) = (uuid, linked.as_ref()) {
-            state.side_parent.insert(u.to_string(), call.clone());
-        }
-        if linked.is_none() {
-            let key = agent_id.unwrap_or("");
-            if state.announced.insert(key.to_string()) {
-                let text = if key.starts_with("acompact") {
-                    format!(
-                        "compaction sub-agent {key}: it summarizes the conversation for the \
-                         context compaction (no Agent call started it)"
-                    )
-                } else {
-                    let who = agent_id.map_or_else(String::new, |a| format!(" {a}"));
-                    format!(
-                        "sub-agent{who}, shown un-nested: the Agent call that started it is \
-                         not in this input (to nest it: cat <session>.jsonl \
-                         <session>/subagents/agent-*.jsonl | streamview)"
-                    )
-                };
-                out.send(&Event {
-                    producer: ctx.producer,
-                    line: ctx.line,
-                    session: cow_at(v, "sessionId"),
-                    parent: None,
-                    kind: EventKind::Notice(Notice {
-                        subtype: Cow::Borrowed("sidechain"),
-                        level: Level::Info,
-                        text: Cow::Owned(text),
-                        raw: None,
-                    }),
-                })?;
-            }
-        }
-        linked
-    } else {
-        None
-    };
-
-    let base = Base {
-        producer: ctx.producer,
-        line: ctx.line,
-        session: cow_at(v, "sessionId"),
-        parent: parent.map(Cow::Owned),
-    };
-    match ty {
-        "assistant" => assistant(
-            v,
-            ctx,
-            &base,
-            side,
-            &mut state.claude,
-            &mut state.prompts,
-            &mut out,
-        ),
-        "user" => user(v, ctx, &base, side, &mut state.agents, &mut out),
-        "system" => system(v, ctx, &base, &mut out),
-        _ => attachment(v, ctx, &base, &mut out),
-    }
+    Ok(linked)
 }
 
 fn assistant<'v>(
@@ -1167,66 +1150,8 @@ fn finish_session(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
         return Ok(());
     };
     flush_header(&mut sess, emit)?;
-    // A sub-agent's own file has only sidechain entries: they are its session.
-    let acc = if sess.main.seen {
-        &sess.main
-    } else {
-        &sess.side
-    };
-    let Some(last) = acc.last.as_ref() else {
+    let Some(res) = totals::result(&sess.main, &sess.side, sess.span, sess.cost.take()) else {
         return Ok(());
-    };
-    if acc.user_after || !last.open.is_empty() {
-        // The agent was still working: tools running, or the model not yet
-        // answering. No result: the session is incomplete.
-        return Ok(());
-    }
-    let mut tokens = Tokens::default();
-    for t in acc.msgs.iter().filter_map(|m| m.tokens.as_ref()) {
-        tokens.add(t);
-    }
-    if acc.msgs.iter().any(|m| !m.complete) {
-        // Some usage is the preliminary one: the output count is unknown.
-        tokens.output = None;
-    }
-    let is_error = last.error.is_some();
-    let cost = sess.cost.take().or_else(|| {
-        // Old transcripts price each message; sub-agents included.
-        let costs: Vec<f64> = sess
-            .main
-            .msgs
-            .iter()
-            .chain(&sess.side.msgs)
-            .filter_map(|m| m.cost)
-            .collect();
-        (!costs.is_empty()).then(|| Cost {
-            usd: Some(costs.iter().sum()),
-            api_ms: None,
-            models: Vec::new(),
-        })
-    });
-    let res = SessionResult {
-        is_error,
-        subtype: Some(Cow::Borrowed(if is_error {
-            "api_error"
-        } else {
-            "transcript_end"
-        })),
-        text: last
-            .error
-            .clone()
-            .or_else(|| last.text.clone())
-            .map(Cow::Owned),
-        errors: List::default(),
-        num_turns: Some(acc.msgs.len() as u64),
-        duration_ms: sess.span.duration_ms(),
-        duration_api_ms: cost.as_ref().and_then(|c| c.api_ms),
-        cost_usd: cost.as_ref().and_then(|c| c.usd),
-        tokens,
-        model_usage: cost.map(|c| c.models).unwrap_or_default().into(),
-        stop_reason: last.stop_reason.clone().map(Cow::Owned),
-        terminal_reason: None,
-        api_error_status: None,
     };
     emit(&Event {
         producer: crate::event::Producer::ClaudeTranscript,
@@ -1235,62 +1160,6 @@ fn finish_session(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
         parent: None,
         kind: EventKind::Result(Box::new(res)),
     })
-}
-
-/// The branch that hung on the rewound entry, from `root` on.
-fn abandoned(tree: &Tree, root: &str, from: u64) -> String {
-    let Some(&first) = tree.index.get(root) else {
-        return format!("rewind: the conversation goes on from line {from}");
-    };
-    let start = tree.nodes[first].line;
-    // Entries are in reading order and a parent comes before its children,
-    // so one pass from the root finds the branch.
-    let later = &tree.nodes[first..];
-    let scanned = later.len().min(MAX_BRANCH_SCAN);
-    let mut branch = vec![false; scanned];
-    let (mut count, mut end) = (0u64, start);
-    for (k, n) in later.iter().take(scanned).enumerate() {
-        let hangs = n
-            .parent
-            .and_then(|p| p.checked_sub(first))
-            .is_some_and(|p| branch.get(p).copied().unwrap_or(false));
-        if k == 0 || hangs {
-            branch[k] = true;
-            count += 1;
-            end = end.max(n.line);
-        }
-    }
-    let at_least = if scanned < later.len() {
-        "at least "
-    } else {
-        ""
-    };
-    let lines = if end == start {
-        format!("line {start}")
-    } else {
-        format!("lines {start}–{end}")
-    };
-    format!(
-        "rewind: the conversation goes on from line {from}; {at_least}{count} entr{} ({lines}) left on an abandoned branch",
-        if count == 1 { "y" } else { "ies" }
-    )
-}
-
-fn cost_state(v: Value<'_>, a: &Arena) -> Cost {
-    // Held past the line, so owned.
-    let models = super::claude::model_usage(v, a)
-        .iter()
-        .map(|m| ModelUsage {
-            model: Cow::Owned(m.model.to_string()),
-            tokens: m.tokens,
-            cost_usd: m.cost_usd,
-        })
-        .collect();
-    Cost {
-        usd: f64_at(v, "totalCostUSD"),
-        api_ms: u64_at(v, "totalAPIDuration"),
-        models,
-    }
 }
 
 /// The text of a user message: its string, or its first text block.
