@@ -46,30 +46,6 @@ mod tree;
 use totals::{Acc, Cost, Last, Msg, Span, cost_state};
 use tree::{Node, Tree, abandoned};
 
-/// Line types that are session metadata (titles, undo snapshots, request
-/// logs, queue bookkeeping…): read, but no event. `progress` entries are
-/// live-UI noise whose content the transcript also holds elsewhere.
-const SILENT_TYPES: [&str; 18] = [
-    "progress",
-    "file-history-snapshot",
-    "queue-operation",
-    "last-prompt",
-    "tag",
-    "agent-name",
-    "agent-color",
-    "agent-setting",
-    "attribution-snapshot",
-    "speculation-accept",
-    "mode",
-    "content-replacement",
-    "checkpoint",
-    "api-request",
-    "api-request-blob",
-    "tools-used",
-    "atis-latch",
-    "api-request-shape",
-];
-
 /// Events held back while the session header waits for the model: at most
 /// this many, then the header goes out without one.
 const MAX_HELD: usize = 256;
@@ -169,32 +145,48 @@ impl Out<'_, '_> {
     }
 }
 
-/// Transcript-only line types (Claude Code's saved sessions; the last six
-/// appeared in 2.1.330).
-const TRANSCRIPT_TYPES: [&str; 22] = [
-    "summary",
-    "file-history-snapshot",
-    "queue-operation",
-    "custom-title",
-    "ai-title",
-    "last-prompt",
-    "tag",
-    "agent-name",
-    "agent-color",
-    "agent-setting",
-    "pr-link",
-    "attribution-snapshot",
-    "speculation-accept",
-    "mode",
-    "content-replacement",
-    "checkpoint",
-    "api-request",
-    "api-request-shape",
-    "api-request-blob",
-    "tools-used",
-    "atis-latch",
-    "cost-state",
+/// The metadata line types of transcripts, which no other stream prints
+/// (the last six appeared in 2.1.330), and what becomes of each: one list
+/// for detection ([`Transcript`]) and for the decoder ([`metadata`]).
+const METADATA: [(&str, Meta); 22] = [
+    ("summary", Meta::Notice),
+    ("file-history-snapshot", Meta::Silent),
+    ("queue-operation", Meta::Silent),
+    ("custom-title", Meta::Notice),
+    ("ai-title", Meta::Notice),
+    ("last-prompt", Meta::Silent),
+    ("tag", Meta::Silent),
+    ("agent-name", Meta::Silent),
+    ("agent-color", Meta::Silent),
+    ("agent-setting", Meta::Silent),
+    ("pr-link", Meta::Notice),
+    ("attribution-snapshot", Meta::Silent),
+    ("speculation-accept", Meta::Silent),
+    ("mode", Meta::Silent),
+    ("content-replacement", Meta::Silent),
+    ("checkpoint", Meta::Silent),
+    ("api-request", Meta::Silent),
+    ("api-request-shape", Meta::Silent),
+    ("api-request-blob", Meta::Silent),
+    ("tools-used", Meta::Silent),
+    ("atis-latch", Meta::Silent),
+    ("cost-state", Meta::Silent),
 ];
+
+/// What a metadata line becomes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Meta {
+    /// Session metadata (undo snapshots, request logs, queue bookkeeping…):
+    /// read, but no event.
+    Silent,
+    /// Worth a notice (a summary, a title, a pull request).
+    Notice,
+}
+
+/// True for a metadata line type of transcripts.
+fn is_metadata(ty: &str) -> bool {
+    METADATA.iter().any(|(t, _)| *t == ty)
+}
 
 /// The registry's line for Claude Code transcript.
 pub(crate) const ENTRY: Entry = Entry {
@@ -218,7 +210,7 @@ impl Format for Transcript {
                     s.ty,
                     "user" | "assistant" | "system" | "attachment" | "progress"
                 ))
-            || TRANSCRIPT_TYPES.contains(&s.ty))
+            || is_metadata(s.ty))
         .then_some(Evidence::Type)
     }
 
@@ -229,7 +221,7 @@ impl Format for Transcript {
         match s.ty {
             "system" => s.sub() == Some("init"),
             "stream_event" | "result" | "rate_limit_event" => false,
-            ty => get(s.v, "parentUuid").is_some_and(is_null) || TRANSCRIPT_TYPES.contains(&ty),
+            ty => get(s.v, "parentUuid").is_some_and(is_null) || is_metadata(ty),
         }
     }
 }
@@ -333,7 +325,9 @@ fn metadata<'v>(
         }
         return Ok(());
     }
-    if SILENT_TYPES.contains(&ty) {
+    // `progress` entries are live-UI noise whose content the transcript
+    // also holds elsewhere.
+    if ty == "progress" || METADATA.contains(&(ty, Meta::Silent)) {
         return Ok(());
     }
     let (level, text) = match ty {
