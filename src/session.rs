@@ -14,7 +14,10 @@ use std::ops::Deref;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::event::{Event, EventKind, Producer, Role, Tokens};
+use crate::event::{
+    Denial, Event, EventKind, Producer, Role, SessionResult, SessionStart, Tokens, ToolCall,
+    ToolResult, Usage,
+};
 
 /// How a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -633,188 +636,228 @@ impl Session {
             cur.id = ev.session.as_deref().map(str::to_string);
         }
         match &ev.kind {
-            EventKind::SessionStart(s) => {
-                let model = s.model.as_deref().map(str::to_string);
-                let mode = s.permission_mode.as_deref().map(str::to_string);
-                if cur.model.is_none() {
-                    cur.model.clone_from(&model);
-                }
-                self.note.new_session = !self.seen_header;
-                self.note.header_changed = (model.is_some() && model != self.last_model)
-                    || (mode.is_some() && mode != self.last_permission_mode);
-                self.seen_header = true;
-                self.last_model = model;
-                self.last_permission_mode = mode;
-            }
+            EventKind::SessionStart(s) => self.session_start(s),
             EventKind::Text(t) => {
                 if t.role == Role::Assistant {
                     self.active_since_result = true;
                 }
             }
             EventKind::Thinking(_) => self.active_since_result = true,
-            EventKind::ToolCall(c) => {
-                self.active_since_result = true;
-                cur.tool_calls += 1;
-                let name = intern(&mut self.names, &c.name);
-                cur.tool(&name).calls += 1;
-                let depth = self.note.depth;
-                let text = CallText::new(&c.id, c.key_arg.as_deref(), &mut self.scratch);
-                if depth == 0 && !is_agent(&c.name) {
-                    self.unreported.push(text.clone());
-                }
-                if self.calls.len() >= self.prune_at.max(2 * KEEP_ANSWERED) {
-                    prune_calls(&mut self.calls, &mut self.unreported, cur.tool_calls);
-                    // Open calls stay: prune again only once as many more came.
-                    self.prune_at = 2 * self.calls.len();
-                }
-                self.calls.insert(
-                    text.clone(),
-                    CallInfo {
-                        name,
-                        key_arg: c.key_arg.is_some().then_some(KeyArg(text)),
-                        depth,
-                        answered: false,
-                        failed: false,
-                        seq: cur.tool_calls,
-                        reported: false,
-                        arrived: Some(now),
-                    },
-                );
-            }
-            EventKind::ToolResult(r) => {
-                self.active_since_result = true;
-                if r.is_error {
-                    cur.tool_errors += 1;
-                }
-                if let Some(call) = self.calls.get_mut(r.id.as_ref()) {
-                    if !call.answered
-                        && let Some(t) = call.arrived
-                    {
-                        let elapsed = now.saturating_duration_since(t);
-                        self.note.elapsed = Some(elapsed);
-                        cur.tool(&call.name).time += elapsed;
-                    }
-                    call.answered = true;
-                    call.failed = r.is_error;
-                    self.note.tool = Some(call.name.clone());
-                    self.note.key_arg.clone_from(&call.key_arg);
-                    if r.is_error {
-                        cur.tool(&call.name).errors += 1;
-                    }
-                } else if r.is_error {
-                    // A result whose call was never seen (a log cut at the
-                    // front): counted, under an unknown name.
-                    cur.tool(&intern(&mut self.names, "?")).errors += 1;
-                }
-            }
-            EventKind::PermissionDenied(d) => {
-                let id = d.id.as_deref().unwrap_or("");
-                // One denial can be reported three times (the tool result, a
-                // system line, the result's list): count and show it once.
-                if !id.is_empty() && !self.denied.insert(id.to_string()) {
-                    self.note.duplicate = true;
-                } else {
-                    cur.denials += 1;
-                }
-                let call = self.calls.get(id);
-                self.note.tool = match d.tool.as_deref() {
-                    Some(t) => Some(intern(&mut self.names, t)),
-                    None => call.map(|c| c.name.clone()),
-                };
-                self.note.key_arg = match d.key_arg.as_deref() {
-                    Some(k) => Some(KeyArg(CallText::new("", Some(k), &mut self.scratch))),
-                    None => call.and_then(|c| c.key_arg.clone()),
-                };
-                if !self.note.duplicate {
-                    let name = match &self.note.tool {
-                        Some(t) => t.clone(),
-                        None => intern(&mut self.names, "?"),
-                    };
-                    cur.tool(&name).denials += 1;
-                }
-            }
-            EventKind::Usage(u) => {
-                if ev.parent.is_none() {
-                    cur.messages += 1;
-                    cur.message_tokens.add(&u.tokens);
-                }
-                cur.preliminary_output |= u.preliminary_output;
-                if let Some(model) = u.model.as_deref() {
-                    let mut tokens = u.tokens;
-                    if u.preliminary_output {
-                        tokens.output = None;
-                    }
-                    let add = ModelStats {
-                        model: String::new(),
-                        tokens,
-                        cost_usd: None,
-                    };
-                    match cur.message_models.iter_mut().find(|m| m.model == model) {
-                        Some(m) => m.add(&add),
-                        None => cur.message_models.push(ModelStats {
-                            model: model.to_string(),
-                            ..add
-                        }),
-                    }
-                }
-            }
-            EventKind::Result(r) => {
-                self.active_since_result = false;
-                // Calls of the main agent still open when its turn ends never
-                // ran (a budget or turn limit stopped the agent first).
-                for id in self.unreported.drain(..) {
-                    if let Some(c) = self.calls.get_mut(&id)
-                        && !c.answered
-                        && !c.reported
-                        && c.depth == 0
-                        && !is_agent(&c.name)
-                    {
-                        c.reported = true;
-                        self.note
-                            .unanswered
-                            .push((c.name.clone(), c.key_arg.clone()));
-                    }
-                }
-                cur.results += 1;
-                cur.outcome = Some(if r.is_error {
-                    Outcome::Error
-                } else {
-                    Outcome::Success
-                });
-                cur.num_turns = r.num_turns.or(cur.num_turns);
-                cur.duration_ms = r.duration_ms.or(cur.duration_ms);
-                cur.cost_usd = r.cost_usd.or(cur.cost_usd);
-                if !r.tokens.is_empty() {
-                    cur.result_tokens = Some(r.tokens);
-                }
-                cur.total_turns = add_opt_u64(cur.total_turns, r.num_turns);
-                cur.total_duration_ms = add_opt_u64(cur.total_duration_ms, r.duration_ms);
-                cur.total_result_tokens.add(&r.tokens);
-                if !r.model_usage.is_empty() {
-                    // Cumulative: the last report replaces the earlier ones.
-                    cur.result_models = r
-                        .model_usage
-                        .iter()
-                        .map(|m| ModelStats {
-                            model: m.model.to_string(),
-                            tokens: m.tokens,
-                            cost_usd: m.cost_usd,
-                        })
-                        .collect();
-                }
-                cur.error = if r.is_error {
-                    r.text
-                        .as_deref()
-                        .map(str::to_string)
-                        .or_else(|| r.errors.first().map(std::string::ToString::to_string))
-                } else {
-                    None
-                };
-            }
+            EventKind::ToolCall(c) => self.tool_call(c, now),
+            EventKind::ToolResult(r) => self.tool_result(r, now),
+            EventKind::PermissionDenied(d) => self.denial(d),
+            EventKind::Usage(u) => self.usage(u, ev.parent.is_none()),
+            EventKind::Result(r) => self.result(r),
             EventKind::Delta(_) => self.stats.deltas += 1,
             EventKind::Unknown(_) => self.stats.unknown += 1,
             EventKind::Notice(_) | EventKind::PlainText(_) => {}
         }
+    }
+
+    /// A session start: the model and permission mode, and whether the
+    /// header is a new session's or a changed one.
+    fn session_start(&mut self, s: &SessionStart<'_>) {
+        let Some(cur) = self.current.as_mut() else {
+            return;
+        };
+        let model = s.model.as_deref().map(str::to_string);
+        let mode = s.permission_mode.as_deref().map(str::to_string);
+        if cur.model.is_none() {
+            cur.model.clone_from(&model);
+        }
+        self.note.new_session = !self.seen_header;
+        self.note.header_changed = (model.is_some() && model != self.last_model)
+            || (mode.is_some() && mode != self.last_permission_mode);
+        self.seen_header = true;
+        self.last_model = model;
+        self.last_permission_mode = mode;
+    }
+
+    /// A tool call: counted and remembered (one allocation: its id and key
+    /// argument) until its result.
+    fn tool_call(&mut self, c: &ToolCall<'_>, now: Instant) {
+        let Some(cur) = self.current.as_mut() else {
+            return;
+        };
+        self.active_since_result = true;
+        cur.tool_calls += 1;
+        let name = intern(&mut self.names, &c.name);
+        cur.tool(&name).calls += 1;
+        let depth = self.note.depth;
+        let text = CallText::new(&c.id, c.key_arg.as_deref(), &mut self.scratch);
+        if depth == 0 && !is_agent(&c.name) {
+            self.unreported.push(text.clone());
+        }
+        if self.calls.len() >= self.prune_at.max(2 * KEEP_ANSWERED) {
+            prune_calls(&mut self.calls, &mut self.unreported, cur.tool_calls);
+            // Open calls stay: prune again only once as many more came.
+            self.prune_at = 2 * self.calls.len();
+        }
+        self.calls.insert(
+            text.clone(),
+            CallInfo {
+                name,
+                key_arg: c.key_arg.is_some().then_some(KeyArg(text)),
+                depth,
+                answered: false,
+                failed: false,
+                seq: cur.tool_calls,
+                reported: false,
+                arrived: Some(now),
+            },
+        );
+    }
+
+    /// A tool result: paired with its call, which the note names.
+    fn tool_result(&mut self, r: &ToolResult<'_>, now: Instant) {
+        let Some(cur) = self.current.as_mut() else {
+            return;
+        };
+        self.active_since_result = true;
+        if r.is_error {
+            cur.tool_errors += 1;
+        }
+        if let Some(call) = self.calls.get_mut(r.id.as_ref()) {
+            if !call.answered
+                && let Some(t) = call.arrived
+            {
+                let elapsed = now.saturating_duration_since(t);
+                self.note.elapsed = Some(elapsed);
+                cur.tool(&call.name).time += elapsed;
+            }
+            call.answered = true;
+            call.failed = r.is_error;
+            self.note.tool = Some(call.name.clone());
+            self.note.key_arg.clone_from(&call.key_arg);
+            if r.is_error {
+                cur.tool(&call.name).errors += 1;
+            }
+        } else if r.is_error {
+            // A result whose call was never seen (a log cut at the
+            // front): counted, under an unknown name.
+            cur.tool(&intern(&mut self.names, "?")).errors += 1;
+        }
+    }
+
+    /// A permission denial: counted once however often it is reported.
+    fn denial(&mut self, d: &Denial<'_>) {
+        let Some(cur) = self.current.as_mut() else {
+            return;
+        };
+        let id = d.id.as_deref().unwrap_or("");
+        // One denial can be reported three times (the tool result, a
+        // system line, the result's list): count and show it once.
+        if !id.is_empty() && !self.denied.insert(id.to_string()) {
+            self.note.duplicate = true;
+        } else {
+            cur.denials += 1;
+        }
+        let call = self.calls.get(id);
+        self.note.tool = match d.tool.as_deref() {
+            Some(t) => Some(intern(&mut self.names, t)),
+            None => call.map(|c| c.name.clone()),
+        };
+        self.note.key_arg = match d.key_arg.as_deref() {
+            Some(k) => Some(KeyArg(CallText::new("", Some(k), &mut self.scratch))),
+            None => call.and_then(|c| c.key_arg.clone()),
+        };
+        if !self.note.duplicate {
+            let name = match &self.note.tool {
+                Some(t) => t.clone(),
+                None => intern(&mut self.names, "?"),
+            };
+            cur.tool(&name).denials += 1;
+        }
+    }
+
+    /// The usage of one API message: summed for the main agent, per model
+    /// for every agent.
+    fn usage(&mut self, u: &Usage<'_>, main: bool) {
+        let Some(cur) = self.current.as_mut() else {
+            return;
+        };
+        if main {
+            cur.messages += 1;
+            cur.message_tokens.add(&u.tokens);
+        }
+        cur.preliminary_output |= u.preliminary_output;
+        if let Some(model) = u.model.as_deref() {
+            let mut tokens = u.tokens;
+            if u.preliminary_output {
+                tokens.output = None;
+            }
+            let add = ModelStats {
+                model: String::new(),
+                tokens,
+                cost_usd: None,
+            };
+            match cur.message_models.iter_mut().find(|m| m.model == model) {
+                Some(m) => m.add(&add),
+                None => cur.message_models.push(ModelStats {
+                    model: model.to_string(),
+                    ..add
+                }),
+            }
+        }
+    }
+
+    /// A result: the outcome and totals it reports, and the calls it leaves
+    /// unanswered.
+    fn result(&mut self, r: &SessionResult<'_>) {
+        let Some(cur) = self.current.as_mut() else {
+            return;
+        };
+        self.active_since_result = false;
+        // Calls of the main agent still open when its turn ends never
+        // ran (a budget or turn limit stopped the agent first).
+        for id in self.unreported.drain(..) {
+            if let Some(c) = self.calls.get_mut(&id)
+                && !c.answered
+                && !c.reported
+                && c.depth == 0
+                && !is_agent(&c.name)
+            {
+                c.reported = true;
+                self.note
+                    .unanswered
+                    .push((c.name.clone(), c.key_arg.clone()));
+            }
+        }
+        cur.results += 1;
+        cur.outcome = Some(if r.is_error {
+            Outcome::Error
+        } else {
+            Outcome::Success
+        });
+        cur.num_turns = r.num_turns.or(cur.num_turns);
+        cur.duration_ms = r.duration_ms.or(cur.duration_ms);
+        cur.cost_usd = r.cost_usd.or(cur.cost_usd);
+        if !r.tokens.is_empty() {
+            cur.result_tokens = Some(r.tokens);
+        }
+        cur.total_turns = add_opt_u64(cur.total_turns, r.num_turns);
+        cur.total_duration_ms = add_opt_u64(cur.total_duration_ms, r.duration_ms);
+        cur.total_result_tokens.add(&r.tokens);
+        if !r.model_usage.is_empty() {
+            // Cumulative: the last report replaces the earlier ones.
+            cur.result_models = r
+                .model_usage
+                .iter()
+                .map(|m| ModelStats {
+                    model: m.model.to_string(),
+                    tokens: m.tokens,
+                    cost_usd: m.cost_usd,
+                })
+                .collect();
+        }
+        cur.error = if r.is_error {
+            r.text
+                .as_deref()
+                .map(str::to_string)
+                .or_else(|| r.errors.first().map(std::string::ToString::to_string))
+        } else {
+            None
+        };
     }
 
     /// Close the input: decide the outcome of the session in progress.
