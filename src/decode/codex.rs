@@ -199,8 +199,7 @@ impl Stream for State {
                 text: cow_at(v, "delta").unwrap_or_default(),
             }))),
             "request_user_input" => request_user_input(v, ctx, &base, emit),
-            "turn.completed" => turn_completed(v, ctx, &base, state, emit),
-            "turn.failed" => turn_failed(v, ctx, &base, state, emit),
+            "turn.completed" | "turn.failed" => turn_end(v, ctx, &base, state, emit),
             "error" => error(v, ctx, &base, emit),
             _ => unknown(&base, ctx, Cow::Borrowed(ty), emit),
         }
@@ -259,8 +258,10 @@ fn request_user_input<'v>(
     )
 }
 
-/// The turn ended: its result, with the last message as its text.
-fn turn_completed<'v>(
+/// The turn ended (`turn.completed`): its result, with the last message
+/// as its text; or it failed (`turn.failed`): an error result with the
+/// error's message.
+fn turn_end<'v>(
     v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base,
@@ -268,10 +269,17 @@ fn turn_completed<'v>(
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     flush_held(state, ctx.producer, emit)?;
+    let failed = str_at(v, "type") == Some("turn.failed");
     let message = state.last_message.take();
+    let text = if failed {
+        get(v, "error")
+            .and_then(|e| cow_at(e, "message").or_else(move || e.into_string().map(Cow::Borrowed)))
+    } else {
+        message.as_deref().map(Cow::Borrowed)
+    };
     let res = SessionResult {
-        is_error: false,
-        text: message.as_deref().map(Cow::Borrowed),
+        is_error: failed,
+        text,
         tokens: get(v, "usage").map(tokens).unwrap_or_default(),
         ..SessionResult::default()
     };
@@ -280,26 +288,6 @@ fn turn_completed<'v>(
         state.give(m);
     }
     done
-}
-
-/// The turn failed: an error result with the error's message.
-fn turn_failed<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    base: &Base,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    flush_held(state, ctx.producer, emit)?;
-    state.forget_message();
-    let res = SessionResult {
-        is_error: true,
-        text: get(v, "error")
-            .and_then(|e| cow_at(e, "message").or_else(move || e.into_string().map(Cow::Borrowed))),
-        tokens: get(v, "usage").map(tokens).unwrap_or_default(),
-        ..SessionResult::default()
-    };
-    emit(&base.event(EventKind::Result(Box::new(res))))
 }
 
 /// A bare error line; `Reconnecting…` retries are warnings (runs go on to

@@ -288,7 +288,6 @@ fn metadata<'v>(
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    // A metadata line: its time counts for the session it names.
     let sid = str_at(v, "sessionId");
     let ts = str_at(v, "timestamp").and_then(parse_ts);
     let mine = state
