@@ -430,6 +430,15 @@ fn session_cells(r: &Row, label: String, with_source: bool) -> Vec<String> {
 /// # Errors
 /// The output cannot be written.
 pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> {
+    session_table(w, summary)?;
+    let t = &summary.total;
+    tool_table(w, t)?;
+    model_table(w, t)?;
+    notes(w, t)
+}
+
+/// One row per session (and a total row when there are several).
+fn session_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> {
     let several = summary.sessions.len() > 1;
     let mut sources: Vec<&str> = summary
         .sessions
@@ -481,7 +490,11 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
     } else {
         Table { head, rows, total }.write(w)?;
     }
-    let t = &summary.total;
+    Ok(())
+}
+
+/// Calls, errors, denials and time per tool.
+fn tool_table<W: WriteColor>(w: &mut W, t: &Row) -> io::Result<()> {
     if !t.tools.is_empty() {
         w.write_all(b"\n")?;
         let rows = t
@@ -510,6 +523,11 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
         }
         .write(w)?;
     }
+    Ok(())
+}
+
+/// Tokens and cost per model.
+fn model_table<W: WriteColor>(w: &mut W, t: &Row) -> io::Result<()> {
     if !t.models.is_empty() {
         w.write_all(b"\n")?;
         let rows = t
@@ -540,6 +558,11 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
         }
         .write(w)?;
     }
+    Ok(())
+}
+
+/// What else the total says: calls never answered, denials, skipped lines.
+fn notes<W: WriteColor>(w: &mut W, t: &Row) -> io::Result<()> {
     let mut notes = Vec::new();
     if t.unanswered > 0 {
         notes.push(format!(
