@@ -43,7 +43,7 @@ use crate::json::{
 mod totals;
 mod tree;
 
-use totals::{Acc, Cost, Last, Msg, Span, cost_state};
+use totals::{Acc, Cost, Span, cost_state};
 use tree::{Node, Tree, abandoned};
 
 /// Events held back while the session header waits for the model: at most
@@ -695,13 +695,51 @@ fn assistant<'v>(
     let model = msg.and_then(|m| str_at(m, "model"));
     let content = msg.and_then(|m| get(m, "content"));
     let blocks = content.map(Arr::of).unwrap_or_default();
-    // The CLI reports a failed API request as an assistant message of its
-    // own making; it is an error, not something the model said.
+    let error_text = api_error(v, model, content, ctx);
+    remember_agent_prompts(blocks, prompts);
+    if let Some(sess) = out.sess.as_deref_mut() {
+        let model = model.filter(|_| error_text.is_none());
+        header_model(sess, model, side, ctx.line, out.emit)?;
+        let acc = if side { &mut sess.side } else { &mut sess.main };
+        acc.seen = true;
+        acc.user_after = false;
+        let id = msg.and_then(|m| str_at(m, "id"));
+        if error_text.is_none()
+            && let Some(id) = id
+        {
+            let tokens = msg.and_then(|m| get(m, "usage")).map(claude::tokens);
+            let complete = msg.and_then(|m| str_at(m, "stop_reason")).is_some();
+            acc.count(id, tokens, f64_at(v, "costUSD"), complete);
+        }
+        let last = acc.last_of(id);
+        if let Some(r) = msg.and_then(|m| str_at(m, "stop_reason")) {
+            last.stop_reason = Some(r.to_string());
+        }
+        match &error_text {
+            Some(e) => last.error = Some(e.clone()),
+            None => last.answer(content, blocks),
+        }
+    }
+    if let Some(text) = error_text {
+        return out.send(&note(base, ctx, "api_error", Level::Error, text));
+    }
+    claude::assistant(v, ctx, base, cstate, &mut |ev| out.send(ev))
+}
+
+/// The error text of an assistant entry that reports a failed API request:
+/// the CLI writes one of its own making, and it is an error, not
+/// something the model said.
+fn api_error(
+    v: Value<'_>,
+    model: Option<&str>,
+    content: Option<Value<'_>>,
+    ctx: &Ctx<'_>,
+) -> Option<String> {
     let api_error = model == Some("<synthetic>")
         || bool_at(v, "isApiErrorMessage") == Some(true)
         || bool_at(v, "is_api_error_message") == Some(true)
         || str_at(v, "error").is_some();
-    let error_text = api_error.then(|| {
+    api_error.then(|| {
         let text = content
             .map(|c| claude::content_text(c, ctx.arena))
             .filter(|t| !t.is_empty());
@@ -710,8 +748,11 @@ fn assistant<'v>(
             (None, Some(e)) => format!("API error: {e}"),
             (None, None) => "API error".to_string(),
         }
-    });
+    })
+}
 
+/// The prompts of `Agent`/`Task` calls, to link their sub-agents by.
+fn remember_agent_prompts(blocks: Arr<'_>, prompts: &mut Vec<(String, String)>) {
     for b in blocks {
         if matches!(str_at(b, "name"), Some("Agent" | "Task"))
             && let (Some(id), Some(p)) = (
@@ -725,88 +766,31 @@ fn assistant<'v>(
             prompts.push((p.to_string(), id.to_string()));
         }
     }
+}
 
-    if let Some(sess) = out.sess.as_deref_mut() {
-        let model = model.filter(|_| !api_error);
-        if sess.pending.is_some() {
-            if sess.model.is_none() {
-                sess.model = model.map(str::to_string);
-            }
-            flush_header(sess, out.emit)?;
-        } else if side == sess.side_file
-            && let Some(m) = model
-            && sess.model.as_deref() != Some(m)
-        {
-            // The model changed (`/model`): a header line says so.
-            sess.model = Some(m.to_string());
-            (out.emit)(&start_event(sess, ctx.line))?;
+/// The session header waits for the first model; a later change of model
+/// (`/model`) gets a header line of its own.
+fn header_model(
+    sess: &mut Sess,
+    model: Option<&str>,
+    side: bool,
+    line: u64,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    if sess.pending.is_some() {
+        if sess.model.is_none() {
+            sess.model = model.map(str::to_string);
         }
-        let acc = if side { &mut sess.side } else { &mut sess.main };
-        acc.seen = true;
-        acc.user_after = false;
-        let id = msg.and_then(|m| str_at(m, "id"));
-        if !api_error && let Some(id) = id {
-            // The last line of an id wins.
-            let tokens = msg.and_then(|m| get(m, "usage")).map(claude::tokens);
-            let complete = msg.and_then(|m| str_at(m, "stop_reason")).is_some();
-            let cost = f64_at(v, "costUSD");
-            if let Some(m) = acc.index.get(id).and_then(|&i| acc.msgs.get_mut(i)) {
-                m.tokens = tokens.or(m.tokens);
-                m.cost = cost.or(m.cost);
-                m.complete |= complete;
-            } else {
-                acc.index.insert(id.to_string(), acc.msgs.len());
-                acc.msgs.push(Msg {
-                    tokens,
-                    cost,
-                    complete,
-                });
-            }
-        }
-        let same = acc
-            .last
-            .as_ref()
-            .is_some_and(|l| l.id.is_some() && l.id.as_deref() == id);
-        let last = if same {
-            acc.last.get_or_insert_with(Last::default)
-        } else {
-            acc.last.insert(Last {
-                id: id.map(str::to_string),
-                ..Last::default()
-            })
-        };
-        if let Some(r) = msg.and_then(|m| str_at(m, "stop_reason")) {
-            last.stop_reason = Some(r.to_string());
-        }
-        if let Some(e) = &error_text {
-            last.error = Some(e.clone());
-        } else {
-            if let Some(J::Str(s)) = content.map(view) {
-                last.text = Some(s.to_string());
-            }
-            for b in blocks {
-                match str_at(b, "type").unwrap_or("") {
-                    "text" => last.text = str_at(b, "text").map(str::to_string),
-                    "tool_use" | "server_tool_use" | "mcp_tool_use" => {
-                        if let Some(i) = str_at(b, "id") {
-                            last.open.push(i.to_string());
-                        }
-                    }
-                    t if t.ends_with("tool_result") => {
-                        if let Some(i) = str_at(b, "tool_use_id") {
-                            last.open.retain(|o| o != i);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
+        return flush_header(sess, emit);
     }
-
-    if let Some(text) = error_text {
-        return out.send(&note(base, ctx, "api_error", Level::Error, text));
+    if side == sess.side_file
+        && let Some(m) = model
+        && sess.model.as_deref() != Some(m)
+    {
+        sess.model = Some(m.to_string());
+        emit(&start_event(sess, line))?;
     }
-    claude::assistant(v, ctx, base, cstate, &mut |ev| out.send(ev))
+    Ok(())
 }
 
 fn user<'v>(

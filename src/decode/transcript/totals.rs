@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::event::{List, ModelUsage, SessionResult, Tokens};
-use crate::json::{Arena, Value, f64_at, u64_at};
+use crate::json::{Arena, Arr, J, Value, f64_at, str_at, u64_at, view};
 
 /// Earliest and latest timestamp, in ms since the epoch.
 #[derive(Clone, Copy, Default)]
@@ -157,4 +157,69 @@ pub(super) fn result(
         api_error_status: None,
     };
     Some(res)
+}
+
+impl Acc {
+    /// The usage of API message `id` (the last line of an id wins).
+    pub(super) fn count(
+        &mut self,
+        id: &str,
+        tokens: Option<Tokens>,
+        cost: Option<f64>,
+        complete: bool,
+    ) {
+        if let Some(m) = self.index.get(id).and_then(|&i| self.msgs.get_mut(i)) {
+            m.tokens = tokens.or(m.tokens);
+            m.cost = cost.or(m.cost);
+            m.complete |= complete;
+        } else {
+            self.index.insert(id.to_string(), self.msgs.len());
+            self.msgs.push(Msg {
+                tokens,
+                cost,
+                complete,
+            });
+        }
+    }
+
+    /// The last answer, continued when this line is of the same message.
+    pub(super) fn last_of(&mut self, id: Option<&str>) -> &mut Last {
+        let same = self
+            .last
+            .as_ref()
+            .is_some_and(|l| l.id.is_some() && l.id.as_deref() == id);
+        if same {
+            self.last.get_or_insert_with(Last::default)
+        } else {
+            self.last.insert(Last {
+                id: id.map(str::to_string),
+                ..Last::default()
+            })
+        }
+    }
+}
+
+impl Last {
+    /// An answer's content: its last text, and its calls still open.
+    pub(super) fn answer(&mut self, content: Option<Value<'_>>, blocks: Arr<'_>) {
+        if let Some(J::Str(s)) = content.map(view) {
+            self.text = Some(s.to_string());
+        }
+        for b in blocks {
+            match str_at(b, "type").unwrap_or("") {
+                "text" => self.text = str_at(b, "text").map(str::to_string),
+                "tool_use" | "server_tool_use" | "mcp_tool_use" => {
+                    if let Some(i) = str_at(b, "id") {
+                        self.open.push(i.to_string());
+                    }
+                }
+                t if t.ends_with("tool_result") => {
+                    if let Some(i) = str_at(b, "tool_use_id") {
+                        self.open.retain(|o| o != i);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
