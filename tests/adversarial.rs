@@ -3,7 +3,7 @@
 //! the documented exit status, bounded memory, and nothing on stdout or
 //! stderr that a terminal would act on.
 //!
-//! The README ("Bad input", "Terminal safety") documents every result
+//! docs/usage.md ("Bad input", "Terminal safety") documents every result
 //! asserted here.
 
 #![allow(

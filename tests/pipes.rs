@@ -142,7 +142,7 @@ fn an_unwritable_stdout_is_one_clear_error_and_status_2() {
 
 /// A closed stdout (`>&-`): the Rust runtime opens `/dev/null` in its place
 /// before `main`, so the output is discarded and the status is the
-/// session's (documented in the README; no way to tell it from
+/// session's (documented in docs/usage.md; no way to tell it from
 /// `>/dev/null` without guessing).
 #[test]
 fn a_closed_stdout_is_like_dev_null() {
