@@ -291,6 +291,9 @@ pub struct SessionStart<'a> {
     pub version: Option<Cow<'a, str>>,
     /// Permission mode (`default`, `acceptEdits`, `bypassPermissions`, …).
     pub permission_mode: Option<Cow<'a, str>>,
+    /// The agent's own mode, where the producer has one (Amp's
+    /// `agent_mode`: `smart`, `rush`, `medium`…).
+    pub agent_mode: Option<Cow<'a, str>>,
     /// Where the API key came from.
     pub api_key_source: Option<Cow<'a, str>>,
     /// Tool names offered to the model.
@@ -314,6 +317,7 @@ impl SessionStart<'_> {
             cwd: own_opt(self.cwd),
             version: own_opt(self.version),
             permission_mode: own_opt(self.permission_mode),
+            agent_mode: own_opt(self.agent_mode),
             api_key_source: own_opt(self.api_key_source),
             tools: own_list(self.tools),
             mcp_servers: self.mcp_servers.into_owned_with(McpServer::into_owned),

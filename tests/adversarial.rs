@@ -185,7 +185,7 @@ fn crlf_line_ends_give_the_same_output() {
         "gemini/files.jsonl",
         "opencode/mixed.jsonl",
         "qwen/mixed.jsonl",
-        "amp/tools.jsonl",
+        "amp/multi.jsonl",
         "cursor/tools.jsonl",
         "claude-transcript/transcript_tools_basic.jsonl",
     ] {
@@ -547,8 +547,8 @@ fn wrong_or_missing_fields_in_every_producers_events() {
         ("opencode/todos.jsonl", streamview::Producer::OpenCode),
         ("qwen/mixed.jsonl", streamview::Producer::Qwen),
         ("qwen/partial_mixed.jsonl", streamview::Producer::Qwen),
-        ("amp/tools.jsonl", streamview::Producer::Amp),
-        ("amp/error.jsonl", streamview::Producer::Amp),
+        ("amp/multi.jsonl", streamview::Producer::Amp),
+        ("amp/server_error.jsonl", streamview::Producer::Amp),
         ("cursor/tools.jsonl", streamview::Producer::Cursor),
         ("cursor/partial_output.jsonl", streamview::Producer::Cursor),
         (
@@ -732,7 +732,7 @@ fn pty_noise_around_json_lines_is_stripped() {
         "gemini/files.jsonl",
         "opencode/mixed.jsonl",
         "qwen/mixed.jsonl",
-        "amp/tools.jsonl",
+        "amp/multi.jsonl",
         "cursor/tools.jsonl",
     ] {
         let clean = read(&fixture(name));

@@ -1,7 +1,7 @@
-//! Amp fixtures (`tests/fixtures/amp/`, synthetic, written from
-//! `docs/protocols.md` §10) through the binary: detected without `--from`,
-//! every tool call and every result written exactly once (counted
-//! independently from the raw lines).
+//! Amp fixtures (`tests/fixtures/amp/`, real captures of the Amp CLI)
+//! through the binary: detected without `--from`, every tool call and
+//! every result written exactly once, and a command that exited non-zero
+//! written as failed (counted independently from the raw lines).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -124,7 +124,19 @@ fn every_tool_result_exactly_once() {
             f.display()
         );
         for (r, b) in results.iter().zip(&expected) {
-            assert_eq!(r["is_error"], b["is_error"], "{}: {r}", f.display());
+            // A command's exit code is only inside its JSON text.
+            let exit = serde_json::from_str::<Value>(b["content"].as_str().unwrap())
+                .ok()
+                .and_then(|c| c["exitCode"].as_i64());
+            let failed = b["is_error"] == true || exit.is_some_and(|c| c != 0);
+            assert_eq!(r["is_error"], failed, "{}: {r}", f.display());
+            if let Some(code) = exit.filter(|&c| c != 0) {
+                let content = r["content"].as_str().unwrap();
+                assert!(
+                    content.starts_with(&format!("exit code {code}\n")),
+                    "{content}"
+                );
+            }
             assert!(r["name"].is_string(), "{}: unpaired {r}", f.display());
         }
     }
@@ -133,26 +145,65 @@ fn every_tool_result_exactly_once() {
 #[test]
 fn results_and_exit_statuses() {
     let run = |name: &str| jsonl(Some(&Path::new(DIR).join(name)), "");
-    let (evs, code) = run("tools.jsonl");
+    let (evs, code) = run("multi.jsonl");
     assert_eq!(code, 0);
-    assert_eq!(of_kind(&evs, "result")[0]["num_turns"], 11);
-    let (evs, code) = run("error.jsonl");
-    assert_eq!(code, 1);
-    let d = of_kind(&evs, "permission_denied");
-    assert_eq!(d.len(), 1);
-    assert_eq!(d[0]["key_arg"], "rm -rf build");
+    assert_eq!(of_kind(&evs, "result")[0]["num_turns"], 13);
+    let start = of_kind(&evs, "session_start")[0];
+    assert_eq!(start["agent_mode"], "medium");
+    assert_eq!(start["model"], Value::Null);
+    // The patch's key argument is the file it touches; its result the diff.
+    let patch = of_kind(&evs, "tool_call")
+        .into_iter()
+        .find(|c| c["name"] == "apply_patch")
+        .unwrap();
+    assert_eq!(patch["key_arg"], "NOTES.md");
+    let diff = of_kind(&evs, "tool_result")
+        .into_iter()
+        .find(|r| r["id"] == patch["id"])
+        .unwrap();
     assert!(
-        d[0]["message"]
+        diff["content"]
             .as_str()
             .unwrap()
-            .starts_with("Tool execution rejected")
+            .contains("+Low stock means")
     );
-    assert_eq!(
-        of_kind(&evs, "result")[0]["errors"][0],
-        "Model request failed: 529 overloaded_error"
-    );
-    let (_, code) = run("max_turns.jsonl");
+
+    // A failed command: shown failed, its output after the exit code.
+    let (evs, code) = run("shell.jsonl");
+    assert_eq!(code, 0, "a failed command does not fail the session");
+    let failed: Vec<&str> = of_kind(&evs, "tool_result")
+        .into_iter()
+        .filter(|r| r["is_error"] == true)
+        .map(|r| r["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    assert!(failed[0].starts_with("exit code 2\nout of stock: flour"));
+    assert!(failed[1].contains("stockctl: command not found"));
+    let keys = strs(&of_kind(&evs, "tool_call"), "key_arg");
+    assert_eq!(keys[2], "stockctl --sync");
+
+    // The session failed: exit 1, although the CLI itself exits 0.
+    let (evs, code) = run("server_error.jsonl");
     assert_eq!(code, 1);
+    let result = of_kind(&evs, "result")[0];
+    assert_eq!(result["is_error"], true);
+    assert_eq!(
+        result["errors"][0],
+        "mock: inference backend returned HTTP 500 Internal Server Error"
+    );
+
+    // A search without a match says so, not `["No results found."]`.
+    let (evs, _) = run("search.jsonl");
+    let contents = strs(&of_kind(&evs, "tool_result"), "content");
+    assert!(contents.contains(&"No results found."), "{contents:?}");
+
+    // The sub-agent's answer is its own text.
+    let (evs, _) = run("subagent.jsonl");
+    let answer = of_kind(&evs, "tool_result")[0]["content"].as_str().unwrap();
+    assert!(
+        answer.starts_with("One row has a zero quantity"),
+        "{answer}"
+    );
 }
 
 /// An init that has grown a field the detection table does not expect is

@@ -112,7 +112,7 @@ fn result_of_several_files() {
         &fixture("cursor/text.jsonl"),
     ]);
     assert_eq!(o.code, 0);
-    let amp = o.out.find("I am Amp").unwrap();
+    let amp = o.out.find("A stock file is a CSV").unwrap();
     let cursor = o.out.find("I am Cursor").unwrap();
     assert!(amp < cursor, "{}", o.out);
 }

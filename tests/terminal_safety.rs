@@ -165,7 +165,7 @@ fn the_binary_in_every_mode_writes_nothing_raw() {
         "gemini/mcp.jsonl",
         "opencode/tool_error.jsonl",
         "qwen/tool_error.jsonl",
-        "amp/error.jsonl",
+        "amp/server_error.jsonl",
         "cursor/tool_errors.jsonl",
         "claude-transcript/transcript_subagent.jsonl",
     ] {

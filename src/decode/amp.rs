@@ -1,15 +1,23 @@
 //! Amp `amp --execute "…" --stream-json`.
 //!
-//! A subset of Claude Code's stream-json (`@sourcegraph/amp-sdk` types,
-//! `docs/protocols.md` §10), so `system`/`init` and the `user` tool results
-//! go to the Claude decoder. Decoded here (no real capture exists, the
-//! fixtures are synthetic):
+//! A subset of Claude Code's stream-json, so the `user` lines go to the
+//! Claude decoder. What real captures (`tests/fixtures/amp/README.md`)
+//! show Amp does its own way is decoded here:
 //!
-//! * `assistant` messages, because Amp's tools have their own names and
-//!   inputs (`Bash {cmd}`, `Read {path}`, `edit_file`, `create_file`,
-//!   `glob {filePattern}`, `todo_write`…).
-//! * `result`: a failure carries an `error` string; `permission_denials`
-//!   is a list of strings, not Claude's objects; no cost.
+//! * `system`/`init` has no model and an `agent_mode`.
+//! * `assistant` messages: one whole model message per line, without `id`
+//!   or `model`; Amp's tools have their own names and inputs
+//!   (`shell_command {command}`, `Read {path}`, `edit_file`, `create_file`,
+//!   `apply_patch {patchText}`, `glob {filePattern}`…).
+//! * Tool results are always a string, and a tool that returns data puts
+//!   its JSON text there: a shell command's `{"output", "exitCode"}` (a
+//!   non-zero exit is *not* `is_error`), a read's `{"absolutePath",
+//!   "content"}`, an edit's `{"diff"}`, a search's list. [`structured`]
+//!   reads them back into the text a person would read, and a failed
+//!   command into a failed result that starts `exit code N`.
+//! * `result`: a failure carries an `error` string; no usage, no cost. The
+//!   published types also allow `permission_denials` (a list of strings)
+//!   and `error_max_turns`, never seen in a real stream: both are read.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
@@ -18,12 +26,11 @@ use std::io;
 use super::claude::event;
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
-use crate::event::JsonText;
 use crate::event::{
-    Denial, Event, EventKind, List, Producer, Role, SessionResult, Text, Thinking, Tokens,
-    ToolCall, Unknown, Usage,
+    Content, Denial, Event, EventKind, JsonText, List, Producer, Role, SessionResult, SessionStart,
+    Text, Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
 };
-use crate::json::{Arena, J, Value, arr_at, bool_at, cow_at, get, str_at, u64_at, view};
+use crate::json::{Arena, J, Parser, Value, arr_at, bool_at, cow_at, get, str_at, u64_at, view};
 
 /// How many message ids to remember for counting usage once per message.
 const RECENT_MESSAGES: usize = 32;
@@ -40,6 +47,8 @@ pub(crate) struct State {
     /// Text of the failed tool results (id → content): the explanation of
     /// a denial listed in the result.
     failed: HashMap<String, String>,
+    /// Parses the JSON text inside tool results.
+    results: Parser,
 }
 
 /// The registry's line for Amp.
@@ -84,24 +93,154 @@ impl Format for Amp {
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
         let state = self;
-        match str_at(v, "type") {
-            Some("assistant") => assistant(v, ctx, state, emit),
-            Some("result") => result(v, ctx, state, emit),
-            Some("user") => {
-                let State { claude, failed, .. } = state;
-                claude.decode(v, ctx, &mut |ev: &Event<'_>| {
-                    if let EventKind::ToolResult(r) = &ev.kind
-                        && r.is_error
-                    {
-                        failed.insert(r.id.to_string(), r.content.to_string());
-                    }
-                    emit(ev)
-                })
+        match (str_at(v, "type"), str_at(v, "subtype")) {
+            (Some("system"), Some("init")) => {
+                let start = SessionStart {
+                    agent_mode: cow_at(v, "agent_mode"),
+                    ..super::claude::init(v, ctx.arena)
+                };
+                emit(&event(v, ctx, EventKind::SessionStart(start)))
             }
-            // `system`/`init` and whatever else Claude-like.
+            (Some("assistant"), _) => assistant(v, ctx, state, emit),
+            (Some("result"), _) => result(v, ctx, state, emit),
+            (Some("user"), _) => user(v, ctx, state, emit),
+            // Whatever else Claude-like.
             _ => state.claude.decode(v, ctx, emit),
         }
     }
+}
+
+/// A `user` line: the prompt, or tool results with their JSON text read.
+fn user<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    let State {
+        claude,
+        failed,
+        calls,
+        results,
+        ..
+    } = state;
+    claude.decode(v, ctx, &mut |ev: &Event<'_>| {
+        let EventKind::ToolResult(r) = &ev.kind else {
+            return emit(ev);
+        };
+        let name = calls.get(r.id.as_ref()).map(|(n, _)| n.as_str());
+        let read = structured(r, name, results, ctx.arena);
+        let r = read.as_ref().unwrap_or(r);
+        if r.is_error {
+            failed.insert(r.id.to_string(), r.content.to_string());
+        }
+        match read {
+            None => emit(ev),
+            Some(read) => emit(&Event {
+                kind: EventKind::ToolResult(read),
+                session: ev.session.clone(),
+                parent: ev.parent.clone(),
+                ..*ev
+            }),
+        }
+    })
+}
+
+/// The text a tool result's JSON stands for: a shell command's output (a
+/// failure, starting `exit code N`, when the exit code is not 0), a file's
+/// content or a directory's entries, an edit's or a patch's diff, the
+/// items of a search, one per line. `None` when the content is no such
+/// JSON, or is a sub-agent's answer (its own words, kept as they came).
+fn structured<'v>(
+    r: &ToolResult<'_>,
+    tool: Option<&str>,
+    parser: &mut Parser,
+    a: &'v Arena,
+) -> Option<ToolResult<'v>> {
+    if r.is_error || tool.is_some_and(crate::event::is_subagent_tool) {
+        return None;
+    }
+    let content = r.content.text();
+    let trimmed = content.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return None;
+    }
+    let (text, exit) = parser.parse(trimmed.as_bytes(), |v| {
+        let v = v.ok()?;
+        match view(v) {
+            J::Arr(items) => strings(items.iter(), a).map(|t| (t, None)),
+            J::Obj => readable(v, a),
+            _ => None,
+        }
+    })?;
+    let failed = exit.is_some_and(|code| code != 0);
+    let text = match exit {
+        Some(code) if failed => text!(a, "exit code {code}\n{text}"),
+        _ => Cow::Borrowed(text),
+    };
+    Some(ToolResult {
+        id: Cow::Borrowed(a.copy(&r.id)),
+        is_error: failed,
+        denied: false,
+        content: Content::from(text),
+    })
+}
+
+/// The readable text of a tool's JSON object, and the exit code of a
+/// command.
+fn readable<'v>(v: Value<'_>, a: &'v Arena) -> Option<(&'v str, Option<i64>)> {
+    let copy = |s: &str| Some(a.copy(s));
+    // Shell: `{"output", "exitCode"}`.
+    if let Some(code) = get(v, "exitCode").and_then(Value::as_i64) {
+        return Some((copy(str_at(v, "output").unwrap_or(""))?, Some(code)));
+    }
+    let text = if let Some(entries) = get(v, "directoryEntries").and_then(Value::as_array) {
+        // Read of a directory.
+        strings(entries.iter(), a)?
+    } else if let Some(diff) = str_at(v, "diff") {
+        // edit_file: a Markdown diff block.
+        copy(unfence(diff))?
+    } else if let Some(files) = get(v, "files").and_then(Value::as_array) {
+        // apply_patch: the diffs of its files, else its summary.
+        let diffs = a.join(
+            files
+                .iter()
+                .filter_map(|f| str_at(f, "diff"))
+                .map(|d| a.copy(d)),
+            "\n",
+        );
+        match diffs {
+            Some(d) => d,
+            None => copy(str_at(v, "summary")?)?,
+        }
+    } else if let Some(c) = str_at(v, "content") {
+        // Read of a file.
+        copy(c)?
+    } else {
+        return None;
+    };
+    Some((text, None))
+}
+
+/// A list of strings, one per line (a `glob`'s paths, a `Grep`'s hits,
+/// `["No results found."]`); `None` when an item is not a string.
+fn strings<'v, 'j>(items: impl Iterator<Item = Value<'j>>, a: &'v Arena) -> Option<&'v str> {
+    let mut t = a.text();
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            t.push('\n');
+        }
+        t.push_str(item.into_string()?);
+    }
+    Some(t.done())
+}
+
+/// A diff without the Markdown fence around it.
+fn unfence(diff: &str) -> &str {
+    let Some(body) = diff.strip_prefix("```") else {
+        return diff;
+    };
+    // The info string (`diff`) ends the fence's line.
+    let body = body.split_once('\n').map_or("", |(_, b)| b);
+    let body = body.trim_end();
+    body.strip_suffix("```")
+        .unwrap_or(body)
+        .trim_end_matches('\n')
 }
 
 fn assistant<'v>(
@@ -224,12 +363,12 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
     }
 }
 
-/// Amp's todo statuses (`todo`, `in-progress`, `completed`) in the usual words.
 /// The one argument that says what an Amp tool call does.
 pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k);
     match name {
-        "Bash" => s("cmd").or_else(|| s("command")),
+        "shell_command" | "async_shell_command" | "Bash" => s("command").or_else(|| s("cmd")),
+        "apply_patch" => str_at(input, "patchText").and_then(|t| super::args::patch_files(t, a)),
         "Read" | "edit_file" | "create_file" | "undo_edit" | "format_file" | "get_diagnostics"
         | "list_directory" => s("path").or_else(|| s("file_path")),
         "glob" => {

@@ -159,6 +159,25 @@ pub(crate) fn questions_at<'v>(
     )
 }
 
+/// The files an `apply_patch` text touches (`*** Update File: path`,
+/// `Add File`, `Delete File`), joined with `, `.
+pub(crate) fn patch_files<'v>(text: &str, a: &'v Arena) -> Option<Cow<'v, str>> {
+    let files = text.lines().filter_map(|l| {
+        l.strip_prefix("*** Update File: ")
+            .or_else(|| l.strip_prefix("*** Add File: "))
+            .or_else(|| l.strip_prefix("*** Delete File: "))
+            .map(str::trim)
+    });
+    let mut t = a.text();
+    for f in files {
+        if !t.is_empty() {
+            t.push_str(", ");
+        }
+        t.push_str(f);
+    }
+    (!t.is_empty()).then(|| Cow::Borrowed(t.done()))
+}
+
 /// A string value as [`Content`]: a long one stays in its JSON form.
 pub(crate) fn content_of(v: Value<'_>) -> Option<Content<'_>> {
     match v.long() {

@@ -455,12 +455,13 @@ fn hook_notice<'v>(sub: &str, v: Value<'v>, a: &'v Arena) -> (Level, Cow<'v, str
     }
 }
 
-fn init<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
+pub(crate) fn init<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
     SessionStart {
         model: cow_at(v, "model"),
         cwd: cow_at(v, "cwd"),
         version: cow_at(v, "claude_code_version"),
         permission_mode: cow_at(v, "permissionMode"),
+        agent_mode: None,
         api_key_source: cow_at(v, "apiKeySource"),
         tools: strings_at(v, "tools", a),
         mcp_servers: mcp_servers(v, a),

@@ -119,6 +119,7 @@ fn session_start<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
         cwd: cow_at(v, "cwd"),
         version: cow_at(v, "version"),
         permission_mode: cow_at(v, "permission_mode"),
+        agent_mode: cow_at(v, "agent_mode"),
         api_key_source: cow_at(v, "api_key_source"),
         tools: strings_at(v, "tools", a),
         mcp_servers: list(

@@ -657,8 +657,8 @@ fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str
             }
         }
         "skill" => s("name"),
-        "patch" | "apply_patch" => s("patchText")
-            .and_then(|t| patch_files(&t).map(Cow::Owned))
+        "patch" | "apply_patch" => str_at(input, "patchText")
+            .and_then(|t| super::args::patch_files(t, a))
             .or_else(|| s("filePath")),
         "question" => arr_at(input, "questions")
             .first()
@@ -669,20 +669,6 @@ fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str
         // MCP tools (`<server>_<tool>`) and anything new: the first scalar.
         _ => super::args::first_scalar(input, true, a),
     }
-}
-
-/// The files an `apply_patch` text touches (`*** Update File: path` …).
-fn patch_files(text: &str) -> Option<String> {
-    let files: Vec<&str> = text
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("*** Update File: ")
-                .or_else(|| l.strip_prefix("*** Add File: "))
-                .or_else(|| l.strip_prefix("*** Delete File: "))
-        })
-        .map(str::trim)
-        .collect();
-    (!files.is_empty()).then(|| files.join(", "))
 }
 
 #[cfg(test)]

@@ -84,6 +84,7 @@ fn init<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
         cwd: cow_at(v, "cwd"),
         version: cow_at(v, "qwen_code_version"),
         permission_mode: cow_at(v, "permission_mode").or_else(|| cow_at(v, "permissionMode")),
+        agent_mode: None,
         api_key_source: cow_at(v, "apiKeySource"),
         tools: strings_at(v, "tools", a),
         mcp_servers: super::claude::mcp_servers(v, a),

@@ -1066,6 +1066,7 @@ fn start_event(sess: &Sess, line: u64) -> Event<'static> {
             cwd: o(&sess.cwd),
             version: o(&sess.version),
             permission_mode: o(&sess.permission_mode),
+            agent_mode: None,
             api_key_source: None,
             tools: list(&sess.tools),
             mcp_servers: List::default(),

@@ -197,6 +197,7 @@ fn session_start(o: &mut Obj<'_>, st: &SessionStart<'_>) {
     o.opt_str("cwd", st.cwd.as_deref());
     o.opt_str("version", st.version.as_deref());
     o.opt_str("permission_mode", st.permission_mode.as_deref());
+    o.opt_str("agent_mode", st.agent_mode.as_deref());
     o.opt_str("api_key_source", st.api_key_source.as_deref());
     o.str_list("tools", &st.tools);
     o.objects("mcp_servers", &st.mcp_servers, |inner, m| {

@@ -230,6 +230,11 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             // Some producers (Codex) do not say which model runs.
             None => l.push(Style::Header, producer.label()),
         }
+        if let Some(m) = &st.agent_mode {
+            l.push(Style::Plain, " (mode ");
+            l.sanitized(Style::Plain, m);
+            l.push(Style::Plain, ")");
+        }
         if let Some(cwd) = &st.cwd {
             l.push(Style::Plain, " in ");
             l.sanitized(Style::Plain, cwd);

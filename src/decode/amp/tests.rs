@@ -1,5 +1,6 @@
 //! Amp decoding, through the whole pipeline to JSONL. The lines follow
-//! `docs/protocols.md` §10 (`@sourcegraph/amp-sdk` types; no real capture).
+//! the real captures (`tests/fixtures/amp/README.md`); some test what only
+//! the published types (`docs/protocols.md` §10) allow.
 
 use serde_json::{Value as J, json};
 
@@ -106,6 +107,25 @@ fn key_args_of_amp_tools() {
         "1 item"
     );
     assert_eq!(key("mcp__docs__search", r#"{"q":"x"}"#), "x");
+    assert_eq!(
+        key("shell_command", r#"{"command":"ls -la","workdir":"/w"}"#),
+        "ls -la"
+    );
+    assert_eq!(
+        key(
+            "async_shell_command",
+            r#"{"command":"sleep 1","timeout_ms":5}"#
+        ),
+        "sleep 1"
+    );
+    assert_eq!(
+        key(
+            "apply_patch",
+            r#"{"patchText":"*** Begin Patch\n*** Update File: a.md\n@@\n+x\n*** Add File: b.md\n+y\n*** End Patch"}"#
+        ),
+        "a.md, b.md"
+    );
+    assert_eq!(key("apply_patch", r#"{"patchText":"no header"}"#), J::Null);
     assert_eq!(key("mermaid", r#"{"code":"graph"}"#), J::Null);
     assert_eq!(key("Bash", r#"{"cmd":1}"#), J::Null);
 }
@@ -241,4 +261,118 @@ fn lenient_on_odd_lines() {
         kind(&evs, "unknown")[0]["event_type"],
         "assistant/new_block"
     );
+}
+
+/// The content a `tool_result` line with `content` (a JSON string literal)
+/// after a call of `name` is written with: (`is_error`, `content`).
+fn result_of(name: &str, content: &str, is_error: bool) -> (J, J) {
+    let input = r#"{"path":"/p","command":"c","description":"d"}"#;
+    let evs = amp(&[
+        &tool_use(name, input),
+        &format!(
+            r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":{content},"is_error":{is_error}}}]}},"parent_tool_use_id":null,"session_id":"T-1"}}"#
+        ),
+    ]);
+    let r = kind(&evs, "tool_result")[0];
+    (r["is_error"].clone(), r["content"].clone())
+}
+
+#[test]
+fn a_command_that_exits_non_zero_failed() {
+    let shell = |c: &str| result_of("shell_command", c, false);
+    assert_eq!(
+        shell(r#""{\"output\":\"out of stock: flour\\n\",\"exitCode\":2}""#),
+        (json!(true), json!("exit code 2\nout of stock: flour\n"))
+    );
+    assert_eq!(
+        shell(r#""{\"output\":\"ok\\n\",\"exitCode\":0}""#),
+        (json!(false), json!("ok\n"))
+    );
+    // No output at all; a negative code (a signal).
+    assert_eq!(
+        shell(r#""{\"exitCode\":-1}""#),
+        (json!(true), json!("exit code -1\n"))
+    );
+    // Not Amp's JSON: kept as it came.
+    for kept in [
+        r#""{not json""#,
+        r#""{\"exitCode\":\"2\"}""#,
+        r#""plain""#,
+        r#""[1,2]""#,
+    ] {
+        let (err, content) = shell(kept);
+        assert_eq!(err, false, "{kept}");
+        let raw: J = serde_json::from_str(kept).unwrap();
+        assert_eq!(content, raw, "{kept}");
+    }
+    // A tool's own failure stays one, untouched.
+    let own = r#""found multiple matches for edit \",kg\\n\"""#;
+    assert_eq!(
+        result_of("edit_file", own, true),
+        (json!(true), serde_json::from_str::<J>(own).unwrap())
+    );
+}
+
+#[test]
+fn data_results_read_as_text() {
+    let ok = |name: &str, c: &str| {
+        let (err, content) = result_of(name, c, false);
+        assert_eq!(err, false, "{c}");
+        content
+    };
+    assert_eq!(
+        ok(
+            "Read",
+            r#""{\"absolutePath\":\"/p\",\"content\":\"1: a\\n2: b\"}""#
+        ),
+        "1: a\n2: b"
+    );
+    assert_eq!(
+        ok(
+            "Read",
+            r#""{\"absolutePath\":\"/d\",\"content\":\"\",\"isDirectory\":true,\"directoryEntries\":[\"a.py\",\"b/\"]}""#
+        ),
+        "a.py\nb/"
+    );
+    assert_eq!(
+        ok(
+            "edit_file",
+            r#""{\"diff\":\"```diff\\n--- a\\n+++ b\\n@@ -1 +1 @@\\n-x\\n+y\\n```\",\"lineRange\":[1,1]}""#
+        ),
+        "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y"
+    );
+    assert_eq!(
+        ok(
+            "apply_patch",
+            r#""{\"summary\":\"update: /p (+1/-0)\",\"files\":[{\"uri\":\"file:///p\",\"diff\":\"+x\"},{\"diff\":\"-y\"}]}""#
+        ),
+        "+x\n-y"
+    );
+    assert_eq!(
+        ok(
+            "apply_patch",
+            r#""{\"summary\":\"update: /p (+1/-0)\",\"files\":[]}""#
+        ),
+        "update: /p (+1/-0)"
+    );
+    assert_eq!(ok("glob", r#""[\"/a.py\",\"/b.py\"]""#), "/a.py\n/b.py");
+    assert_eq!(ok("glob", r#""[]""#), "");
+    assert_eq!(
+        ok("Grep", r#""[\"No results found.\"]""#),
+        "No results found."
+    );
+    // A sub-agent's answer is its own words, JSON or not.
+    assert_eq!(ok("Task", r#""[\"a\",\"b\"]""#), r#"["a","b"]"#);
+}
+
+#[test]
+fn init_has_the_agent_mode() {
+    let (evs, _) = run(
+        r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"T-2","tools":["shell_command"],"mcp_servers":[],"agent_mode":"smart"}"#,
+        None,
+    );
+    let s = kind(&evs, "session_start")[0];
+    assert_eq!(s["producer"], "amp");
+    assert_eq!(s["agent_mode"], "smart");
+    assert_eq!(s["model"], J::Null);
 }
