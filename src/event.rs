@@ -969,6 +969,10 @@ pub struct SessionResult<'a> {
     pub terminal_reason: Option<Cow<'a, str>>,
     /// HTTP status of the API error that ended the session.
     pub api_error_status: Option<u64>,
+    /// For a turn started by the end of a background task (Claude Code
+    /// 2.1.330 runs sub-agents in the background; each one's end starts a
+    /// turn with a result of its own): that task's description.
+    pub after_task: Option<Cow<'a, str>>,
 }
 
 impl SessionResult<'_> {
@@ -989,6 +993,7 @@ impl SessionResult<'_> {
             stop_reason: own_opt(self.stop_reason),
             terminal_reason: own_opt(self.terminal_reason),
             api_error_status: self.api_error_status,
+            after_task: own_opt(self.after_task),
         }
     }
 }

@@ -351,10 +351,14 @@ impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
     }
 
     fn finish(&mut self, s: &Session) -> io::Result<()> {
+        // The alerts' end (a failed result) is held until flushed; the
+        // rest of their finish (an incomplete session) `inner` says.
+        self.alerts.flush()?;
         self.inner.finish(s)
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.alerts.flush()?;
         self.inner.flush()
     }
 

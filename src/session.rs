@@ -22,9 +22,9 @@ use crate::event::{
 /// How a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Outcome {
-    /// The last result reported success.
+    /// The results reported success.
     Success,
-    /// The last result reported an error (any `error_*` subtype, `is_error`).
+    /// A result reported an error (any `error_*` subtype, `is_error`).
     Error,
     /// The input ended without a result (agent crashed, stream cut off), or
     /// the session was still working after its last result.
@@ -357,6 +357,14 @@ pub struct Note {
     /// For a result: main-agent tool calls that never got a result, in call
     /// order (name, key argument).
     pub unanswered: Vec<(Arc<str>, Option<KeyArg>)>,
+    /// For a tool result: its call was denied (a denial was reported for
+    /// it, or the result says so), so its error is that denial, not a
+    /// failure of the tool.
+    pub denied: bool,
+    /// For an event of a sub-agent while two or more run at once: a short
+    /// name of its agent (the call's description, else its type), so that
+    /// their lines can be told apart.
+    pub agent: Option<Arc<str>>,
     /// Name of the tool a result or denial belongs to.
     pub tool: Option<Arc<str>>,
     /// Key argument of that tool call.
@@ -464,6 +472,21 @@ impl Earlier {
     }
 }
 
+/// A sub-agent running: from its call until its answer. A call answered
+/// before any line of its own came (Claude Code 2.1.330's "agent launched"
+/// in the background) runs on until the turn ends.
+#[derive(Debug)]
+struct Running {
+    /// The call (shared with the call table: no allocation).
+    call: CallText,
+    name: Arc<str>,
+    /// What its lines are labelled with while others run beside it, made
+    /// the first time it is needed.
+    label: Option<Arc<str>>,
+    /// A line of its own was seen.
+    spoke: bool,
+}
+
 /// The state machine; see the module docs.
 #[derive(Default)]
 pub struct Session {
@@ -483,6 +506,8 @@ pub struct Session {
     /// Where a call's id and key argument are joined.
     scratch: String,
     denied: HashSet<String>,
+    /// Sub-agents running (see [`Running`]).
+    running: Vec<Running>,
     last_model: Option<String>,
     last_permission_mode: Option<String>,
     /// A session start was seen for the current session.
@@ -624,6 +649,17 @@ impl Session {
         }
         self.switch_session_if_needed(ev);
         self.note.depth = self.depth_of(ev.parent.as_deref());
+        if let Some(p) = ev.parent.as_deref() {
+            let many = self.running.len() > 1;
+            if let Some(a) = self.running.iter_mut().find(|r| r.call.id() == p) {
+                a.spoke = true;
+                if many {
+                    let key = a.call.text.get(a.call.id_len..).filter(|k| !k.is_empty());
+                    let label = a.label.get_or_insert_with(|| agent_label(&a.name, key));
+                    self.note.agent = Some(label.clone());
+                }
+            }
+        }
         let (source, pending) = (&self.source, &mut self.pending_skipped);
         let cur = self.current.get_or_insert_with(|| SessionSummary {
             id: ev.session.as_deref().map(str::to_string),
@@ -685,6 +721,14 @@ impl Session {
         cur.tool(&name).calls += 1;
         let depth = self.note.depth;
         let text = CallText::new(&c.id, c.key_arg.as_deref(), &mut self.scratch);
+        if is_agent(&c.name) && self.running.len() < MAX_RUNNING {
+            self.running.push(Running {
+                call: text.clone(),
+                name: name.clone(),
+                label: None,
+                spoke: false,
+            });
+        }
         if depth == 0 && !is_agent(&c.name) {
             self.unreported.push(text.clone());
         }
@@ -714,7 +758,14 @@ impl Session {
             return;
         };
         self.active_since_result = true;
-        if r.is_error {
+        // A sub-agent's answer ends it; a launch in the background (no line
+        // of its own yet) does not.
+        self.running.retain(|a| a.call.id() != r.id || !a.spoke);
+        let denied = r.denied || self.denied.contains(r.id.as_ref());
+        self.note.denied = denied;
+        // A denied call's error result is counted as the denial it is.
+        let failed = r.is_error && !denied;
+        if failed {
             cur.tool_errors += 1;
         }
         if let Some(call) = self.calls.get_mut(r.id.as_ref()) {
@@ -726,13 +777,13 @@ impl Session {
                 cur.tool(&call.name).time += elapsed;
             }
             call.answered = true;
-            call.failed = r.is_error;
+            call.failed = failed;
             self.note.tool = Some(call.name.clone());
             self.note.key_arg.clone_from(&call.key_arg);
-            if r.is_error {
+            if failed {
                 cur.tool(&call.name).errors += 1;
             }
-        } else if r.is_error {
+        } else if failed {
             // A result whose call was never seen (a log cut at the
             // front): counted, under an unknown name.
             cur.tool(&intern(&mut self.names, "?")).errors += 1;
@@ -751,6 +802,16 @@ impl Session {
             self.note.duplicate = true;
         } else {
             cur.denials += 1;
+        }
+        // Its error result came first and was counted as a failure: it
+        // was this denial.
+        if let Some(call) = self.calls.get_mut(id)
+            && call.failed
+        {
+            call.failed = false;
+            cur.tool_errors = cur.tool_errors.saturating_sub(1);
+            let t = cur.tool(&call.name);
+            t.errors = t.errors.saturating_sub(1);
         }
         let call = self.calls.get(id);
         self.note.tool = match d.tool.as_deref() {
@@ -808,6 +869,7 @@ impl Session {
             return;
         };
         self.active_since_result = false;
+        self.running.clear();
         // Calls of the main agent still open when its turn ends never
         // ran (a budget or turn limit stopped the agent first).
         for id in self.unreported.drain(..) {
@@ -824,11 +886,14 @@ impl Session {
             }
         }
         cur.results += 1;
-        cur.outcome = Some(if r.is_error {
+        // Several results in one session (Claude Code's background agents
+        // each end a turn of their own): the worst one is the outcome.
+        let outcome = if r.is_error {
             Outcome::Error
         } else {
             Outcome::Success
-        });
+        };
+        cur.outcome = cur.outcome.max(Some(outcome));
         cur.num_turns = r.num_turns.or(cur.num_turns);
         cur.duration_ms = r.duration_ms.or(cur.duration_ms);
         cur.cost_usd = r.cost_usd.or(cur.cost_usd);
@@ -850,14 +915,13 @@ impl Session {
                 })
                 .collect();
         }
-        cur.error = if r.is_error {
-            r.text
+        if r.is_error {
+            cur.error = r
+                .text
                 .as_deref()
                 .map(str::to_string)
-                .or_else(|| r.errors.first().map(std::string::ToString::to_string))
-        } else {
-            None
-        };
+                .or_else(|| r.errors.first().map(std::string::ToString::to_string));
+        }
     }
 
     /// Close the input: decide the outcome of the session in progress.
@@ -911,6 +975,7 @@ impl Session {
             self.calls.clear();
             self.unreported.clear();
             self.denied.clear();
+            self.running.clear();
             self.last_model = None;
             self.last_permission_mode = None;
             self.active_since_result = false;
@@ -928,6 +993,22 @@ impl Session {
 
 #[cfg(test)]
 mod tests;
+
+/// More sub-agents running at once than anyone can follow: the later ones
+/// are not labelled.
+const MAX_RUNNING: usize = 64;
+
+/// A sub-agent's label: its call's description (`general-purpose: Inspect
+/// the code` → `Inspect the code`), else its type, at most 32 characters.
+fn agent_label(name: &str, key_arg: Option<&str>) -> Arc<str> {
+    let key = key_arg.unwrap_or(name);
+    let short = key.split_once(": ").map_or(key, |(_, d)| d).trim();
+    let short = if short.is_empty() { name } else { short };
+    match short.char_indices().nth(32) {
+        Some((i, _)) => Arc::from(format!("{}…", &short[..i]).as_str()),
+        None => Arc::from(short),
+    }
+}
 
 /// Sub-agent calls of newer CLIs return only when the sub-agent finishes,
 /// which can be after a result: not "never ran".

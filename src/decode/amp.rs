@@ -440,6 +440,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &State, emit: &mut Emit<'_>) -
         stop_reason: None,
         terminal_reason: None,
         api_error_status: None,
+        after_task: None,
     };
     emit(&event(v, ctx, EventKind::Result(Box::new(res))))
 }

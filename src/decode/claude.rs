@@ -33,9 +33,105 @@ pub(crate) struct State {
     /// API messages whose usage was emitted recently: usage repeats on every
     /// line of a message and must be counted once.
     recent_usage: std::collections::VecDeque<String>,
+    /// Background tasks started (the most recent [`RECENT_TASKS`]).
+    tasks: std::collections::VecDeque<Task>,
+    /// Their text, one after the other; compacted in place when it has
+    /// grown (one buffer, so that a task allocates nothing once it is
+    /// big enough).
+    task_text: String,
+}
+
+/// How many background tasks to remember.
+const RECENT_TASKS: usize = 64;
+
+/// A background task (Claude Code 2.1.330 runs sub-agents in the
+/// background), from its `task_started` line: its `task_id` (which its
+/// `task_notification` names), `run_id` (which names it in the `origin` of
+/// the result of the turn its end starts), `tool_use_id` (the call that
+/// started it, the `parent` of its lines) and `description`, kept in
+/// [`State::task_text`].
+#[derive(Clone, Copy, Default)]
+struct Task {
+    /// Where each of the four starts and ends in the text.
+    bounds: [(usize, usize); 4],
+    /// A text of its own was seen: its last one is its answer, which the
+    /// `task_notification` repeats.
+    spoke: bool,
+}
+
+impl Task {
+    const KEYS: [&str; 4] = ["task_id", "run_id", "tool_use_id", "description"];
+    const ID: usize = 0;
+    const RUN: usize = 1;
+    const CALL: usize = 2;
+    const DESCRIPTION: usize = 3;
+
+    fn part<'s>(&self, text: &'s str, i: usize) -> &'s str {
+        let (start, end) = self.bounds[i];
+        text.get(start..end).unwrap_or("")
+    }
 }
 
 impl State {
+    /// Remember a task, in the memory of a forgotten one (or of itself,
+    /// seen again): decoding allocates nothing once the slots exist.
+    fn task_started(&mut self, v: Value<'_>) {
+        let id = str_at(v, "task_id").unwrap_or("");
+        if let Some(i) = self.task_index(Task::ID, id) {
+            self.tasks.remove(i);
+        }
+        if self.tasks.len() >= RECENT_TASKS {
+            self.tasks.pop_front();
+        }
+        let parts = Task::KEYS.map(|k| str_at(v, k).unwrap_or(""));
+        let size: usize = parts.iter().map(|p| p.len()).sum();
+        if self.task_text.len() + size > self.task_text.capacity() {
+            self.compact_tasks();
+        }
+        let mut t = Task::default();
+        for (b, part) in t.bounds.iter_mut().zip(parts) {
+            let start = self.task_text.len();
+            self.task_text.push_str(part);
+            *b = (start, self.task_text.len());
+        }
+        self.tasks.push_back(t);
+    }
+
+    /// Move the text of the tasks remembered to the front of the buffer,
+    /// over that of the forgotten ones, in place.
+    fn compact_tasks(&mut self) {
+        let mut bytes = std::mem::take(&mut self.task_text).into_bytes();
+        let mut to = 0;
+        // Tasks are in the order of their text.
+        for t in &mut self.tasks {
+            let (start, end) = (t.bounds[0].0, t.bounds[3].1);
+            bytes.copy_within(start..end, to);
+            for b in &mut t.bounds {
+                *b = (b.0 - start + to, b.1 - start + to);
+            }
+            to += end - start;
+        }
+        bytes.truncate(to);
+        // Whole strings moved: still UTF-8.
+        self.task_text = String::from_utf8(bytes).unwrap_or_default();
+    }
+
+    /// The most recent task whose part `i` is `value`.
+    fn task_index(&self, i: usize, value: &str) -> Option<usize> {
+        if value.is_empty() {
+            return None;
+        }
+        self.tasks
+            .iter()
+            .rposition(|t| t.part(&self.task_text, i) == value)
+    }
+
+    /// Part `part` of the most recent task whose part `by` is `value`.
+    fn task_part(&self, by: usize, value: &str, part: usize) -> Option<(&str, bool)> {
+        let t = self.tasks.get(self.task_index(by, value)?)?;
+        Some((t.part(&self.task_text, part), t.spoke))
+    }
+
     /// True the first time `id` is seen (within the recent window).
     fn first_usage_of(&mut self, id: &str) -> bool {
         if self.recent_usage.iter().any(|m| m == id) {
@@ -147,10 +243,10 @@ impl Stream for State {
             parent: text(parent).filter(|p| !p.is_empty()),
         };
         match ty {
-            "system" => system(v, ctx, &base, emit),
+            "system" => system(v, ctx, &base, state, emit),
             "assistant" => assistant(v, ctx, &base, state, emit),
             "user" => user(v, ctx, &base, emit),
-            "result" => result(v, a, &base, emit),
+            "result" => result(v, a, &base, state, emit),
             "stream_event" => stream_event(v, ctx, &base, emit),
             _ => match line_notice(ty, v, a) {
                 Some((level, text)) => notice(&base, ctx, ty, level, text, emit),
@@ -254,7 +350,13 @@ fn unknown<'v>(
     })))
 }
 
-fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn system<'v>(
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
     let sub = str_at(v, "subtype").unwrap_or("");
     let a = ctx.arena;
     let (level, text): (Level, Cow<'v, str>) = match sub {
@@ -289,9 +391,13 @@ fn system<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base<'v>, emit: &mut Emit<'_>)
             let n = u64_at(v, "estimated_tokens").unwrap_or(0);
             (Level::Debug, text!(a, "thinking… ~{n} tokens"))
         }
-        "task_started" | "task_progress" | "task_updated" | "task_notification" => {
+        "task_started" | "task_progress" | "task_updated" => {
+            if sub == "task_started" {
+                state.task_started(v);
+            }
             task_notice(sub, v, a)
         }
+        "task_notification" => task_ended(v, state, a),
         "hook_started" | "hook_progress" | "hook_response" => hook_notice(sub, v, a),
         "informational" | "notification" => {
             let text = str_at(v, "content")
@@ -402,18 +508,30 @@ fn task_notice<'v>(sub: &str, v: Value<'v>, a: &'v Arena) -> (Level, Cow<'v, str
                 None => (Level::Debug, text!(a, "task {st}")),
             }
         }
-        _ => {
-            // `task_notification`: the task ended.
-            let st = str_at(v, "status").unwrap_or("done");
-            let summary = str_at(v, "summary").unwrap_or("");
-            let level = if st == "completed" {
-                Level::Info
-            } else {
-                Level::Warning
-            };
-            (level, text!(a, "task {st}: {summary}"))
-        }
+        _ => (Level::Debug, text!(a, "{}", a.spaced(sub))),
     }
+}
+
+/// A background task ended (`task_notification`): its status and what it
+/// was. Its `summary` is the sub-agent's answer; said only when the
+/// sub-agent's own text (whose last is that answer) was not in the stream.
+fn task_ended<'v>(v: Value<'v>, state: &State, a: &'v Arena) -> (Level, Cow<'v, str>) {
+    let st = str_at(v, "status").unwrap_or("done");
+    let summary = str_at(v, "summary").unwrap_or("");
+    let level = if st == "completed" {
+        Level::Info
+    } else {
+        Level::Warning
+    };
+    let id = str_at(v, "task_id").unwrap_or("");
+    let text = match state.task_part(Task::ID, id, Task::DESCRIPTION) {
+        Some((d, spoke)) if spoke || summary.is_empty() || summary == d => {
+            text!(a, "task {st}: {d}")
+        }
+        Some((d, _)) => text!(a, "task {st}: {d}: {summary}"),
+        None => text!(a, "task {st}: {summary}"),
+    };
+    (level, text)
 }
 
 /// A hook started, running, or done (a warning when it failed).
@@ -531,6 +649,17 @@ pub(crate) fn assistant<'v>(
         })))?;
     }
 
+    if let Some(p) = base.parent.as_deref()
+        && !state.tasks.is_empty()
+        && content.is_some_and(has_text)
+    {
+        let text = &state.task_text;
+        for t in &mut state.tasks {
+            if t.part(text, Task::CALL) == p {
+                t.spoke = true;
+            }
+        }
+    }
     match content.map(view) {
         Some(J::Str(s)) => emit(&base.event(EventKind::Text(Text {
             role: Role::Assistant,
@@ -555,6 +684,15 @@ pub(crate) fn assistant<'v>(
         })))?;
     }
     Ok(())
+}
+
+/// True when a message's content holds text.
+fn has_text(content: Value<'_>) -> bool {
+    match view(content) {
+        J::Str(s) => !s.is_empty(),
+        J::Arr(blocks) => blocks.iter().any(|b| str_at(b, "type") == Some("text")),
+        _ => false,
+    }
 }
 
 fn assistant_block<'v>(
@@ -690,7 +828,13 @@ fn is_denial(text: &str) -> bool {
     MARKERS.iter().any(|m| text.contains(m))
 }
 
-fn result<'v>(v: Value<'v>, a: &'v Arena, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn result<'v>(
+    v: Value<'v>,
+    a: &'v Arena,
+    base: &Base<'v>,
+    state: &State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
     // The authoritative denial list comes first so the summary is the last line.
     for d in arr_at(v, "permission_denials") {
         let name = str_at(d, "tool_name").unwrap_or("");
@@ -719,6 +863,11 @@ fn result<'v>(v: Value<'v>, a: &'v Arena, base: &Base<'v>, emit: &mut Emit<'_>) 
             let mut costs = model_usage.iter().filter_map(|m| m.cost_usd).peekable();
             costs.peek().is_some().then(|| costs.sum())
         });
+    // A turn that a background task's end started names its run.
+    let run = get(v, "origin").and_then(|o| str_at(o, "runId"));
+    let after_task = run
+        .and_then(|r| state.task_part(Task::RUN, r, Task::DESCRIPTION))
+        .map(|(d, _)| Cow::Borrowed(a.copy(d)));
     let res = SessionResult {
         is_error,
         subtype: subtype.map(Cow::Borrowed),
@@ -733,6 +882,7 @@ fn result<'v>(v: Value<'v>, a: &'v Arena, base: &Base<'v>, emit: &mut Emit<'_>) 
         stop_reason: cow_at(v, "stop_reason"),
         terminal_reason: cow_at(v, "terminal_reason"),
         api_error_status: u64_at(v, "api_error_status"),
+        after_task,
     };
     emit(&base.event(EventKind::Result(Box::new(res))))
 }

@@ -615,6 +615,7 @@ fn result<'v>(
         stop_reason: None,
         terminal_reason: None,
         api_error_status: None,
+        after_task: None,
     };
     emit(&event(v, ctx, EventKind::Result(Box::new(res))))
 }

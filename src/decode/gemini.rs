@@ -463,6 +463,7 @@ fn result<'v>(v: Value<'v>, started_ms: Option<u64>, a: &'v Arena) -> SessionRes
         is_error,
         subtype: err_type.or(outcome).map(Cow::Borrowed),
         api_error_status: err_msg.as_deref().and_then(api_error_status),
+        after_task: None,
         text: err_msg,
         errors: List::default(),
         num_turns: None,

@@ -183,6 +183,7 @@ fn result<'v>(v: Value<'v>, a: &'v Arena) -> SessionResult<'v> {
         stop_reason: cow_at(v, "stop_reason"),
         terminal_reason: cow_at(v, "terminal_reason"),
         api_error_status: u64_at(v, "api_error_status"),
+        after_task: cow_at(v, "after_task"),
     }
 }
 

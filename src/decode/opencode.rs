@@ -137,6 +137,7 @@ impl State {
             stop_reason: self.last_reason.clone().map(Cow::Owned),
             terminal_reason: terminal.map(Cow::Owned),
             api_error_status: if is_error { self.error_status } else { None },
+            after_task: None,
         }
     }
 

@@ -333,6 +333,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
             || api_error,
         subtype: subtype.map(Cow::Borrowed),
         api_error_status: text.as_deref().and_then(api_error_status),
+        after_task: None,
         text,
         errors,
         num_turns: u64_at(v, "num_turns"),

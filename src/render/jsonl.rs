@@ -245,6 +245,7 @@ fn result(o: &mut Obj<'_>, r: &SessionResult<'_>) {
     o.opt_str("stop_reason", r.stop_reason.as_deref());
     o.opt_str("terminal_reason", r.terminal_reason.as_deref());
     o.opt_num("api_error_status", r.api_error_status);
+    o.opt_str("after_task", r.after_task.as_deref());
 }
 
 /// A tiny JSON object writer over a byte buffer.

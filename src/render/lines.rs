@@ -83,6 +83,9 @@ pub(crate) struct Lines {
     ends: Vec<usize>,
     /// The nesting depth of each line (see [`write_depth`]).
     depths: Vec<usize>,
+    /// The sub-agent the nested lines are of, named after the bars when
+    /// several run at once (`  │ [Inspect the code] ▸ Read …`).
+    pub(crate) agent: Option<std::sync::Arc<str>>,
 }
 
 impl Lines {
@@ -198,7 +201,8 @@ impl Lines {
         from: usize,
     ) -> io::Result<()> {
         for i in from..self.count() {
-            write_line(w, st, Some(self.depths[i]), self.line(i, 0), true)?;
+            let depth = Some((self.depths[i], self.agent.as_deref()));
+            write_line(w, st, depth, self.line(i, 0), true)?;
         }
         Ok(())
     }
@@ -222,7 +226,8 @@ impl Lines {
         st: &Styles,
         i: usize,
     ) -> io::Result<()> {
-        write_line(w, st, Some(self.depths[i]), self.line(i, 0), false)
+        let depth = Some((self.depths[i], self.agent.as_deref()));
+        write_line(w, st, depth, self.line(i, 0), false)
     }
 
     /// The number of spans of line `i`.
@@ -232,12 +237,13 @@ impl Lines {
     }
 }
 
-/// One line's spans: after the sub-agent indentation of `depth` (`None`:
-/// the line goes on from earlier output), and ended when `end`.
+/// One line's spans: after the sub-agent indentation of `depth` and the
+/// agent's label (`None`: the line goes on from earlier output), and ended
+/// when `end`.
 fn write_line<'s, W: WriteColor>(
     w: &mut W,
     st: &Styles,
-    depth: Option<usize>,
+    depth: Option<(usize, Option<&str>)>,
     spans: impl Iterator<Item = (Style, &'s str)>,
     end: bool,
 ) -> io::Result<()> {
@@ -254,9 +260,14 @@ fn write_line<'s, W: WriteColor>(
         }
         Ok(())
     };
-    if let Some(depth) = depth.filter(|d| *d > 0) {
+    if let Some((depth, agent)) = depth.filter(|d| d.0 > 0) {
         set(w, Style::Dim, &mut current)?;
         write_depth(w, depth)?;
+        if let Some(a) = agent {
+            w.write_all(b"[")?;
+            w.write_all(sanitize_line(a).as_bytes())?;
+            w.write_all(b"] ")?;
+        }
     }
     for (style, text) in spans {
         if text.is_empty() {

@@ -18,12 +18,15 @@ use termcolor::WriteColor;
 use super::lines::{Lines, Style, Styles, write_depth};
 use super::sanitize::sanitize;
 use super::summary::{Summary, write_table};
+
+mod end;
 use super::{Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{
     DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult,
     SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult, Usage,
 };
 use crate::session::{Outcome, Session};
+use end::{End, Part};
 
 /// How much to show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -101,6 +104,8 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     held: Lines,
     /// Where a tool's output is unescaped to be shown.
     scratch: String,
+    /// The session's end, held until the input pauses (see [`end`]).
+    end: End,
 }
 
 impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
@@ -145,6 +150,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             spare_text: String::new(),
             held: Lines::default(),
             scratch: String::new(),
+            end: End::default(),
         }
     }
 
@@ -177,6 +183,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
 
     /// Write the lines composed to the targets of `to`.
     fn emit(&mut self, to: To) -> io::Result<()> {
+        self.end.last = false;
         self.end_stream_line()?;
         if !self.quiet() {
             self.lines.write(&mut self.out, &self.st, 0)?;
@@ -204,6 +211,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             }
             self.shown_texts.clear();
             self.last_error = None;
+            self.end.reset();
         } else {
             if note.header_changed {
                 let l = self.compose();
@@ -326,8 +334,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     fn tool_result(&mut self, r: &ToolResult<'_>, s: &Session, depth: usize) -> io::Result<()> {
         let note = s.note();
         let tool = note.tool.as_deref().unwrap_or("tool");
-        if r.denied && !self.verbose() {
-            // The permission_denied event that follows says it better.
+        if note.denied {
+            // A denial: its `⊘` line was shown, or the permission_denied
+            // event that follows says it better.
             return Ok(());
         }
         let max_lines = self.opts.max_lines;
@@ -465,50 +474,50 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     fn result(&mut self, r: &SessionResult<'_>, s: &Session) -> io::Result<()> {
-        let verbose = self.verbose();
         let repeat = r.is_error
             || r.text
                 .as_deref()
                 .is_none_or(|t| t.trim().is_empty() || self.shown_texts.contains(&text_hash(t)));
-        self.lines.clear();
-        let l = &mut self.lines;
         if !repeat && let Some(t) = r.text.as_deref() {
             // The result repeats the last text; show it only when it was not shown.
+            let l = self.compose();
             for line in sanitize(t).trim_matches('\n').lines() {
                 l.push(Style::Plain, line);
                 l.end(0);
             }
+            self.emit(To::Out)?;
         }
-        if r.is_error {
-            l.push(Style::Error, "✗ ");
-            l.push(Style::Error, "session failed");
-            if let Some(st) = r.api_error_status {
-                l.fmt(Style::Error, format_args!(" (API error {st})"));
-            } else if let Some(sub) = r.subtype.as_deref().filter(|s| {
-                // These say nothing about why (a result rebuilt at the end
-                // of the input is not a failure *because* the input ended).
-                !matches!(*s, "success" | "error" | "end_of_input" | "transcript_end")
-            }) {
-                l.push(Style::Error, " (");
-                l.sanitized(Style::Error, sub);
-                l.push(Style::Error, ")");
+        // The reasons of a failure, unless the API error notice just said it.
+        let reasons = r.text.as_deref().filter(|_| r.is_error).into_iter();
+        let errors = r.errors.iter().map(AsRef::as_ref).filter(|_| r.is_error);
+        let reasons = reasons
+            .chain(errors)
+            .filter(|m| !m.trim().is_empty() && self.last_error != Some(text_hash(m)))
+            .map(str::to_string)
+            .collect();
+        let part = Part::of(r, reasons);
+        let verbose = self.verbose();
+        self.lines.clear();
+        let l = &mut self.lines;
+        let n = self.end.count();
+        // The end was written, and nothing since: this part goes under it.
+        let under =
+            n > 0 && self.end.last && !self.end.is_held() && (self.end.failed || !r.is_error);
+        match n {
+            0 => {
+                end_line(l, r, &part.reasons, self.opts.verbosity);
+                self.end.failed = r.is_error;
             }
-        } else {
-            l.push(Style::Ok, "✓ ");
-            l.push(Style::Ok, "done");
+            _ if under => part.write(l, n),
+            _ => {}
         }
-        result_stats(l, r, verbose);
-        l.end(0);
-        if r.is_error {
-            // The reason, unless the API error notice just said it.
-            let reasons = r.text.as_deref().into_iter();
-            for m in reasons.chain(r.errors.iter().map(AsRef::as_ref)) {
-                if !m.trim().is_empty() && self.last_error != Some(text_hash(m)) {
-                    l.push(Style::Error, "  ⎿ ");
-                    l.one_line(Style::Error, m, 500);
-                    l.end(0);
-                }
-            }
+        self.end.push(part);
+        if n > 0 && !under {
+            let no_reasons: &[String] = &[];
+            let totals = session_totals(s);
+            end_line(l, &totals, no_reasons, self.opts.verbosity);
+            self.end.failed = totals.is_error;
+            self.end.write_parts(l);
         }
         for (name, key) in &s.note().unanswered {
             l.push(Style::Warn, "  ⎿ never answered: ");
@@ -522,7 +531,20 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if verbose {
             result_details(l, r, s);
         }
-        self.emit(if r.is_error { To::Alert } else { To::Out })
+        let to = if r.is_error { To::Alert } else { To::Out };
+        self.end.hold(&mut self.lines, to);
+        Ok(())
+    }
+
+    /// Write the end held (see [`end`]).
+    fn write_end(&mut self) -> io::Result<()> {
+        let Some(to) = self.end.to.take() else {
+            return Ok(());
+        };
+        std::mem::swap(&mut self.lines, &mut self.end.lines);
+        self.emit(to)?;
+        self.end.last = true;
+        Ok(())
     }
 
     fn incomplete(&mut self, s: &Session) -> io::Result<()> {
@@ -723,6 +745,53 @@ fn session_details(l: &mut Lines, st: &SessionStart<'_>, producer: Producer, s: 
 
 /// ` · 3 turns · 1.2s · $0.05 · 3.7k in / 166 out`: what a result line
 /// says after its outcome, as one span.
+/// `✓ done · …` or `✗ session failed (why) · …`, and the reasons of a
+/// failure under it.
+fn end_line(l: &mut Lines, r: &SessionResult<'_>, reasons: &[String], verbosity: Verbosity) {
+    if r.is_error {
+        l.push(Style::Error, "✗ ");
+        l.push(Style::Error, "session failed");
+        if let Some(st) = r.api_error_status {
+            l.fmt(Style::Error, format_args!(" (API error {st})"));
+        } else if let Some(sub) = r.subtype.as_deref().filter(|s| {
+            // These say nothing about why (a result rebuilt at the end
+            // of the input is not a failure *because* the input ended).
+            !matches!(*s, "success" | "error" | "end_of_input" | "transcript_end")
+        }) {
+            l.push(Style::Error, " (");
+            l.sanitized(Style::Error, sub);
+            l.push(Style::Error, ")");
+        }
+    } else {
+        l.push(Style::Ok, "✓ ");
+        l.push(Style::Ok, "done");
+    }
+    result_stats(l, r, verbosity == Verbosity::Verbose);
+    l.end(0);
+    for m in reasons {
+        l.push(Style::Error, "  ⎿ ");
+        l.one_line(Style::Error, m, 500);
+        l.end(0);
+    }
+}
+
+/// The session's results added up: turns and durations summed (each
+/// result reports its own turn's), the last cost (each reports the
+/// session's so far), the worst outcome.
+fn session_totals(s: &Session) -> SessionResult<'static> {
+    let Some(cur) = s.current() else {
+        return SessionResult::default();
+    };
+    SessionResult {
+        is_error: cur.outcome == Some(Outcome::Error),
+        num_turns: cur.total_turns,
+        duration_ms: cur.total_duration_ms,
+        cost_usd: cur.cost_usd,
+        tokens: cur.total_result_tokens,
+        ..SessionResult::default()
+    }
+}
+
 fn result_stats(l: &mut Lines, r: &SessionResult<'_>, verbose: bool) {
     let t = l.text();
     if let Some(n) = r.num_turns {
@@ -813,6 +882,11 @@ fn body(l: &mut Lines, text: &str, style: Style, max_lines: usize, depth: usize)
 impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
         let depth = s.note().depth;
+        if !matches!(ev.kind, EventKind::Result(_)) {
+            self.write_end()?;
+            self.end.last = false;
+        }
+        self.lines.agent.clone_from(&s.note().agent);
         match &ev.kind {
             EventKind::SessionStart(st) => self.session_start(st, ev.producer, s),
             EventKind::Text(t) => self.text(t, depth),
@@ -843,6 +917,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     }
 
     fn finish(&mut self, s: &Session) -> io::Result<()> {
+        self.write_end()?;
         self.end_stream_line()?;
         if s.current().and_then(|c| c.outcome) == Some(Outcome::Incomplete) {
             self.incomplete(s)?;
@@ -862,6 +937,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.write_end()?;
         self.out.flush()
     }
 
@@ -1008,6 +1084,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
 
     /// The lines held back while a tool call's line was open.
     fn write_held(&mut self) -> io::Result<()> {
+        self.held.agent.clone_from(&self.lines.agent);
         self.held.write(&mut self.out, &self.st, 0)?;
         self.held.clear();
         Ok(())

@@ -108,6 +108,8 @@ impl<W: Write, A: Sink> Sink for ResultText<W, A> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        // A failed result's alert is written when the input pauses.
+        self.alerts.flush()?;
         self.out.flush()
     }
 }

@@ -631,6 +631,8 @@ impl<W: WriteColor, A: Sink> Sink for SummarySink<W, A> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        // A failed result's alert is written when the input pauses.
+        self.alerts.flush()?;
         self.out.flush()
     }
 }

@@ -155,6 +155,7 @@ pub(super) fn result(
         stop_reason: last.stop_reason.clone().map(Cow::Owned),
         terminal_reason: None,
         api_error_status: None,
+        after_task: None,
     };
     Some(res)
 }

@@ -1,0 +1,179 @@
+//! Claude Code 2.1.330's background sub-agents and several results in one
+//! session, through the binary on the real capture
+//! (`tests/fixtures/claude-2.1.330/subagent.jsonl`: two agents run at once,
+//! each one's end starts a turn with a result of its own).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+const SUBAGENT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/claude-2.1.330/subagent.jsonl"
+);
+const DENIED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/claude-2.1.330/permission_denied.jsonl"
+);
+
+/// stdout and exit code of `streamview ARGS` with `stdin`.
+fn run(args: &[&str], stdin: &str) -> (String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_streamview"))
+        .args(["--color", "never"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+fn count(haystack: &str, needle: &str) -> usize {
+    haystack.matches(needle).count()
+}
+
+#[test]
+fn one_end_with_its_parts() {
+    let (out, code) = run(&[SUBAGENT], "");
+    assert_eq!(code, 0);
+    assert_eq!(count(&out, "✓ done"), 1, "{out}");
+    let end = &out[out.find("✓ done").unwrap()..];
+    let lines: Vec<&str> = end.lines().collect();
+    // The totals: the turns and durations of the three results added up.
+    assert!(lines[0].starts_with("✓ done · 5 turns · 359ms"), "{end}");
+    assert!(
+        lines[1].starts_with("  ⎿ ✓ main turn · 3 turns · 276ms"),
+        "{end}"
+    );
+    assert!(
+        lines[2].starts_with("  ⎿ ✓ after task Inspect Python code · 1 turn"),
+        "{end}"
+    );
+    assert!(
+        lines[3].starts_with("  ⎿ ✓ after task Inspect Rust code · 1 turn"),
+        "{end}"
+    );
+    assert_eq!(lines.len(), 4, "{end}");
+}
+
+#[test]
+fn answers_once_and_lines_labelled() {
+    let (out, _) = run(&[SUBAGENT], "");
+    // The answer is the agent's own last text; the notice only names it.
+    assert_eq!(
+        count(&out, "hello.py defines greet() and prints a greeting."),
+        1,
+        "{out}"
+    );
+    assert_eq!(count(&out, "src/lib.rs has 3 lines."), 1, "{out}");
+    assert!(
+        out.contains("· task completed: Inspect Python code\n"),
+        "{out}"
+    );
+    // Both run at once: every nested line says whose it is.
+    for line in out.lines().filter(|l| l.starts_with("  │")) {
+        assert!(
+            line.starts_with("  │ [Inspect Python code] ")
+                || line.starts_with("  │ [Inspect Rust code] "),
+            "{line}"
+        );
+    }
+    assert!(
+        out.contains("  │ [Inspect Rust code] ✗ Bash false failed"),
+        "{out}"
+    );
+}
+
+#[test]
+fn results_name_their_task_and_read_back() {
+    let (jsonl, _) = run(&["--format", "jsonl", SUBAGENT], "");
+    let after: Vec<Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["kind"] == "result")
+        .map(|e| e["after_task"].clone())
+        .collect();
+    assert_eq!(
+        after,
+        [
+            Value::Null,
+            json!("Inspect Python code"),
+            json!("Inspect Rust code")
+        ]
+    );
+    // Read back, the JSONL renders the same.
+    assert_eq!(run(&[], &jsonl).0, run(&[SUBAGENT], "").0);
+}
+
+#[test]
+fn the_worst_result_is_the_outcome() {
+    let input = [
+        r#"{"type":"system","subtype":"init","session_id":"s","model":"m","cwd":"/w","tools":[]}"#,
+        r#"{"type":"result","subtype":"success","is_error":false,"num_turns":2,"duration_ms":10,"result":"ok","session_id":"s"}"#,
+        r#"{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":1,"duration_ms":5,"errors":["boom"],"session_id":"s","result_index":1}"#,
+    ]
+    .join("\n");
+    let (out, code) = run(&[], &input);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("✗ session failed · 3 turns · 15ms\n"), "{out}");
+    assert!(out.contains("  ⎿ ✓ main turn · 2 turns · 10ms\n"), "{out}");
+    assert!(
+        out.contains("  ⎿ ✗ turn 2 · 1 turn · 5ms\n      boom\n"),
+        "{out}"
+    );
+    // Whether the end was written before the failure came or not, the
+    // last end line says the session failed.
+    let last_end = out.lines().rfind(|l| l.starts_with(['✓', '✗'])).unwrap();
+    assert!(last_end.starts_with("✗ session failed"), "{out}");
+}
+
+#[test]
+fn a_denial_is_shown_and_counted_once() {
+    let (out, _) = run(&["-v", DENIED], "");
+    assert_eq!(count(&out, "⊘ permission denied"), 2, "{out}");
+    assert!(!out.contains("✗ "), "{out}");
+    let (json, _) = run(&["--format", "summary-json", DENIED], "");
+    let total = &serde_json::from_str::<Value>(&json).unwrap()["total"];
+    assert_eq!(total["tool_errors"], 0, "{total}");
+    assert_eq!(total["denials"], 2, "{total}");
+}
+
+/// More tasks than the decoder remembers at once: each one's end is still
+/// named right (its memory is reused and compacted, never mixed up).
+#[test]
+fn many_tasks() {
+    let mut input = String::from(
+        r#"{"type":"system","subtype":"init","session_id":"s","model":"m","cwd":"/w","tools":[]}"#,
+    );
+    for i in 0..300 {
+        input.push('\n');
+        input.push_str(&json!({"type":"system","subtype":"task_started","task_id":format!("k{i}"),"run_id":format!("r{i}"),"tool_use_id":format!("t{i}"),"description":format!("job number {i} {}", "x".repeat(i % 50)),"session_id":"s"}).to_string());
+        if i >= 10 {
+            let j = i - 10;
+            input.push('\n');
+            input.push_str(&json!({"type":"system","subtype":"task_notification","task_id":format!("k{j}"),"status":"completed","summary":"done","session_id":"s"}).to_string());
+        }
+    }
+    let (out, _) = run(&[], &input);
+    for j in 0..290 {
+        let want = format!(
+            "· task completed: job number {j} {}: done\n",
+            "x".repeat(j % 50)
+        );
+        assert!(out.contains(&want), "{want}");
+    }
+}
