@@ -11,13 +11,14 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const DIRS: [(&str, &str); 9] = [
+const DIRS: [(&str, &str); 10] = [
     ("claude", "claude"),
     ("claude-2.1.330", "claude"),
     ("codex", "codex"),
     ("gemini", "gemini"),
     ("opencode", "opencode"),
     ("qwen", "qwen"),
+    ("qwen-0.24.4", "qwen"),
     ("amp", "amp"),
     ("cursor", "cursor"),
     ("claude-transcript", "claude-transcript"),

@@ -265,7 +265,7 @@ struct Shape {
     words: Vec<String>,
 }
 
-const DIRS: [(&str, Producer); 9] = [
+const DIRS: [(&str, Producer); 10] = [
     ("claude", Producer::Claude),
     ("claude-2.1.330", Producer::Claude),
     ("claude-transcript", Producer::ClaudeTranscript),
@@ -273,6 +273,7 @@ const DIRS: [(&str, Producer); 9] = [
     ("gemini", Producer::Gemini),
     ("opencode", Producer::OpenCode),
     ("qwen", Producer::Qwen),
+    ("qwen-0.24.4", Producer::Qwen),
     ("amp", Producer::Amp),
     ("cursor", Producer::Cursor),
 ];
