@@ -14,6 +14,9 @@
 //!   usage that measures nothing.
 //! * A failed API request is an assistant text `[API Error: …]` followed by
 //!   a `result` with `is_error: false`: both are turned into errors here.
+//! * 0.24 frames a shell command's result (`Command: …\nOutput: …\nExit
+//!   Code: N…`): read in `qwen/shell.rs` into the exit code and the
+//!   output. 0.15 gave the bare output and no sign of a failure.
 
 use std::borrow::Cow;
 use std::io;
@@ -24,8 +27,8 @@ use super::claude::event;
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
 use crate::event::{
-    Denial, EventKind, Level, List, Notice, Producer, Question, Role, SessionResult, SessionStart,
-    Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
+    Denial, Event, EventKind, Level, List, Notice, Producer, Question, Role, SessionResult,
+    SessionStart, Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
 };
 use crate::json::{Arena, J, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at, view};
 
@@ -71,11 +74,38 @@ impl Stream for State {
                 emit(&event(v, ctx, EventKind::SessionStart(init(v, ctx.arena))))
             }
             (Some("assistant"), _) => assistant(v, ctx, emit),
+            (Some("user"), _) => user(&mut state.claude, v, ctx, emit),
             (Some("result"), _) => result(v, ctx, emit),
-            // `user`, `stream_event`, `tool_progress`, other `system` lines.
+            // `stream_event`, `tool_progress`, other `system` lines.
             _ => state.claude.decode(v, ctx, emit),
         }
     }
+}
+
+/// A `user` line as Claude's, with each tool result's shell frame (0.24)
+/// read (see `qwen/shell.rs`).
+fn user<'v>(
+    claude: &mut super::claude::State,
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let a = ctx.arena;
+    claude.decode(v, ctx, &mut |ev: &Event<'_>| {
+        let EventKind::ToolResult(r) = &ev.kind else {
+            return emit(ev);
+        };
+        match shell::read(r, a) {
+            Some(r) => emit(&Event {
+                producer: ev.producer,
+                line: ev.line,
+                session: ev.session.clone(),
+                parent: ev.parent.clone(),
+                kind: EventKind::ToolResult(r),
+            }),
+            None => emit(ev),
+        }
+    })
 }
 
 fn init<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
@@ -347,6 +377,8 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
     };
     emit(&event(v, ctx, EventKind::Result(Box::new(res))))
 }
+
+mod shell;
 
 #[cfg(test)]
 mod tests;

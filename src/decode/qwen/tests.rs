@@ -1,5 +1,6 @@
 //! Qwen Code decoding: small inline lines and lines of the real captures
-//! (`tests/fixtures/qwen/`), through the whole pipeline to JSONL.
+//! (`tests/fixtures/qwen/`, 0.15.10; `tests/fixtures/qwen-0.24.4/`), through
+//! the whole pipeline to JSONL.
 
 use serde_json::{Value as J, json};
 
@@ -36,8 +37,17 @@ fn kind<'a>(evs: &'a [J], k: &str) -> Vec<&'a J> {
 }
 
 fn fixture(name: &str) -> String {
+    fixture_in("qwen", name)
+}
+
+/// A capture of Qwen Code 0.24.4.
+fn fixture_024(name: &str) -> String {
+    fixture_in("qwen-0.24.4", name)
+}
+
+fn fixture_in(dir: &str, name: &str) -> String {
     std::fs::read_to_string(format!(
-        "{}/tests/fixtures/qwen/{name}.jsonl",
+        "{}/tests/fixtures/{dir}/{name}.jsonl",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()
@@ -303,6 +313,8 @@ fn lenient_on_odd_lines() {
         r#"{"type":"user","message":{"content":[{"type":"tool_result"}]}}"#,
         r#"{"type":"stream_event","event":{"type":"content_block_delta"}}"#,
         r#"{"type":"something_new","x":1}"#,
+        r#"{"type":"user","message":{"content":[{"type":"tool_result","is_error":"yes","content":"Command: \nOutput: \nExit Code: "}]}}"#,
+        r#"{"type":"user","message":{"content":[{"type":"tool_result","content":[{"type":"text","text":"Command: x\nOutput: é\nExit Code: 1"}]}]}}"#,
     ] {
         let _ = qwen(line);
     }
@@ -322,4 +334,155 @@ fn api_error_status_parsing() {
     assert_eq!(api_error_status("[API Error: Connection error.]"), None);
     assert_eq!(api_error_status("[API Error: 12345]"), None);
     assert_eq!(api_error_status("hello"), None);
+}
+
+// ------------------------------------------------------------ 0.24 shell frame
+
+/// The frame of the 0.24.4 capture `shell_fail`.
+const FRAME_FAIL: &str = "Command: ls /definitely/not/here; echo to-stderr >&2; exit 3\nDirectory: (root)\nOutput: ls: cannot access '/definitely/not/here': No such file or directory\nto-stderr\nError: (none)\nExit Code: 3\nSignal: (none)\nProcess Group PGID: (none)";
+
+/// A `user` line answering call `c1` with `content`.
+fn tool_result(is_error: bool, content: &str) -> String {
+    let line = json!({"type":"user","uuid":"u","session_id":"s1","parent_tool_use_id":null,
+        "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","is_error":is_error,"content":content}]}});
+    line.to_string()
+}
+
+/// The `tool_result` event of `tool_result(is_error, content)`:
+/// (`is_error`, `content`).
+fn result_of(is_error: bool, content: &str) -> (bool, String) {
+    let evs = qwen(&tool_result(is_error, content));
+    let r = kind(&evs, "tool_result")[0];
+    (
+        r["is_error"].as_bool().unwrap(),
+        r["content"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn frame_parts() {
+    use super::shell::{Frame, parse};
+    assert_eq!(
+        parse(FRAME_FAIL),
+        Some(Frame {
+            output: "ls: cannot access '/definitely/not/here': No such file or directory\nto-stderr",
+            error: None,
+            exit_code: Some(3),
+            signal: None,
+        })
+    );
+    // `(empty)`, exit code 0.
+    let f = parse("Command: pwd\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 0\nSignal: (none)\nProcess Group PGID: (none)").unwrap();
+    assert_eq!((f.output, f.exit_code), ("", Some(0)));
+    // Killed: no exit code, a signal, an error that spans two lines.
+    let f = parse("Command: sleep 99\nDirectory: (root)\nOutput: started\nError: spawn failed\nsecond line\nExit Code: (none)\nSignal: SIGKILL\nProcess Group PGID: 42").unwrap();
+    assert_eq!(f.output, "started");
+    assert_eq!(f.error, Some("spawn failed\nsecond line"));
+    assert_eq!(f.exit_code, None);
+    assert_eq!(f.signal, Some("SIGKILL"));
+    // Lines that look like the frame's inside the output: the last ones count.
+    let f = parse("Command: cat f\nOutput: Error: in the file\nExit Code: 9\nmore\nError: (none)\nExit Code: 0\nSignal: (none)").unwrap();
+    assert_eq!(f.output, "Error: in the file\nExit Code: 9\nmore");
+    assert_eq!(f.exit_code, Some(0));
+    // Missing `Directory`, `Error`, `Signal`, `PGID`: still a frame.
+    let f = parse("Command: x\nOutput: out\nExit Code: 2").unwrap();
+    assert_eq!(
+        f,
+        Frame {
+            output: "out",
+            error: None,
+            exit_code: Some(2),
+            signal: None
+        }
+    );
+    // A background-PIDs line (older shells) is ignored; a non-numeric exit code is none.
+    let f = parse("Command: x\nOutput: o\nError: (none)\nExit Code: three\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 1").unwrap();
+    assert_eq!(f.exit_code, None);
+    // Not frames: 0.15's bare output, no `Output:`, no `Exit Code:`, empty.
+    for text in [
+        "ls: cannot access '/x': No such file or directory",
+        "Command: x\nDirectory: (root)\nExit Code: 1",
+        "Command: x\nOutput: o\nError: (none)",
+        "Command: ",
+        "",
+        "command: x\nOutput: o\nExit Code: 1",
+    ] {
+        assert_eq!(parse(text), None, "{text:?}");
+    }
+}
+
+#[test]
+fn shell_frames_become_exit_code_and_output() {
+    // Failed (0.24's is_error): exit code, then the output.
+    assert_eq!(
+        result_of(true, FRAME_FAIL),
+        (
+            true,
+            "exit code 3\nls: cannot access '/definitely/not/here': No such file or directory\nto-stderr".into()
+        )
+    );
+    // Succeeded: just the output; `(empty)` is no output.
+    let ok = "Command: echo hi\nDirectory: (root)\nOutput: hi\nthere\nError: (none)\nExit Code: 0\nSignal: (none)\nProcess Group PGID: (none)";
+    assert_eq!(result_of(false, ok), (false, "hi\nthere".into()));
+    let empty = "Command: pwd\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 0\nSignal: (none)\nProcess Group PGID: (none)";
+    assert_eq!(result_of(false, empty), (false, String::new()));
+    // A non-zero exit code fails the result even when Qwen says it did not.
+    let quiet = "Command: false\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1\nSignal: (none)\nProcess Group PGID: (none)";
+    assert_eq!(result_of(false, quiet), (true, "exit code 1".into()));
+    // Failed without an exit code: the signal, and the error part.
+    let killed = "Command: sleep 99\nDirectory: (root)\nOutput: (empty)\nError: timed out\nExit Code: (none)\nSignal: 9\nProcess Group PGID: (none)";
+    assert_eq!(
+        result_of(true, killed),
+        (true, "signal 9\nError: timed out".into())
+    );
+    // Failed with exit code 0 (is_error alone): the output and the error.
+    let odd = "Command: x\nDirectory: (root)\nOutput: o\nError: spawn EACCES\nExit Code: 0\nSignal: (none)\nProcess Group PGID: (none)";
+    assert_eq!(
+        result_of(true, odd),
+        (true, "o\nError: spawn EACCES".into())
+    );
+    // 0.15: bare output, kept as it came, is_error as it came.
+    assert_eq!(result_of(false, "a\nb"), (false, "a\nb".into()));
+    assert_eq!(
+        result_of(true, "File not found: /x"),
+        (true, "File not found: /x".into())
+    );
+}
+
+#[test]
+fn shell_frames_in_the_real_captures() {
+    let (evs, status) = run(&fixture_024("shell_fail"), None);
+    assert_eq!(status, ExitStatus::Success);
+    let r = kind(&evs, "tool_result")[0];
+    assert_eq!(r["is_error"], true);
+    assert_eq!(
+        r["content"],
+        "exit code 3\nls: cannot access '/definitely/not/here': No such file or directory\nto-stderr"
+    );
+
+    // `ls -la` lost its output (`Output: (empty)`, is_error false); `cat`
+    // of a missing file exited 1.
+    let (evs, _) = run(&fixture_024("mixed"), None);
+    let results = kind(&evs, "tool_result");
+    assert_eq!(
+        (&results[0]["is_error"], &results[0]["content"]),
+        (&json!(false), &json!(""))
+    );
+    assert_eq!(results[1]["is_error"], false);
+    assert_eq!(
+        (&results[2]["is_error"], &results[2]["content"]),
+        (
+            &json!(true),
+            &json!("exit code 1\nHello\ncat: missing.txt: No such file or directory")
+        )
+    );
+
+    // The same stream of 0.15: the failed `cat` was not an error.
+    let (evs, _) = run(&fixture("mixed"), None);
+    let r = kind(&evs, "tool_result")[2];
+    assert_eq!(r["is_error"], false);
+    assert_eq!(
+        r["content"],
+        "Hello\ncat: missing.txt: No such file or directory"
+    );
 }
