@@ -145,3 +145,43 @@ fn one_result_per_result_line() {
         assert_eq!(of_kind(&evs, "result").len(), n, "{}", f.display());
     }
 }
+
+/// 0.24 reports a failed API request twice (the assistant text and the
+/// result's `error.message`); the pretty output says it once, then that
+/// the session failed.
+#[test]
+fn an_api_error_is_shown_once() {
+    let dir = DIRS[1];
+    for (name, message, why) in [
+        (
+            "error_500",
+            "[API Error: 500 mock internal error]",
+            "(API error 500)",
+        ),
+        (
+            "error_400",
+            "[API Error: 400 mock: invalid request (context too long)]",
+            "(API error 400)",
+        ),
+        (
+            "stream_error",
+            "[API Error: Connection error. (cause: UND_ERR_SOCKET: other side closed)]",
+            "(error_during_execution)",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
+            .args(["--color", "never"])
+            .arg(format!("{dir}/{name}.jsonl"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.matches(message).count(), 1, "{name}:\n{stdout}");
+        let failed: Vec<&str> = stdout
+            .lines()
+            .filter(|l| l.starts_with("✗ session failed"))
+            .collect();
+        assert_eq!(failed.len(), 1, "{name}:\n{stdout}");
+        assert!(failed[0].contains(why), "{name}: {}", failed[0]);
+    }
+}

@@ -12,8 +12,11 @@
 //! * `usage.input_tokens` is the whole prompt, cached part included; the
 //!   text or thinking message printed before a tool call carries all-zero
 //!   usage that measures nothing.
-//! * A failed API request is an assistant text `[API Error: …]` followed by
-//!   a `result` with `is_error: false`: both are turned into errors here.
+//! * A failed API request is an assistant text `[API Error: …]`, turned
+//!   into an `api_error` notice here, then a `result`: 0.15 says
+//!   `is_error: false` (made an error here); 0.24 says
+//!   `error_during_execution` with the text in `error.message`. Either way
+//!   the result's status comes from the text (`[API Error: 500 …]`).
 //! * 0.24 frames a shell command's result (`Command: …\nOutput: …\nExit
 //!   Code: N…`): read in `qwen/shell.rs` into the exit code and the
 //!   output. 0.15 gave the bare output and no sign of a failure.
@@ -348,13 +351,14 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
         Some(J::Null) | None => None,
         Some(_) => result.map(|r| json_in(r, ctx.arena)),
     };
-    let api_error = text
-        .as_deref()
-        .is_some_and(|t| t.trim_start().starts_with(API_ERROR_PREFIX));
+    // 0.24 ends a failed session with `error: {message}` and no `result`.
     let error = get(v, "error").and_then(|e| match e.into_string() {
         Some(s) => Some(Cow::Borrowed(s)),
         None => cow_at(e, "message"),
     });
+    let reason = text.as_deref().or(error.as_deref());
+    let api_error = reason.is_some_and(|t| t.trim_start().starts_with(API_ERROR_PREFIX));
+    let api_error_status = reason.and_then(api_error_status);
     let listed = super::args::names_at(v, "errors").map(Cow::Borrowed);
     let errors = list(ctx.arena, listed.chain(error));
     let res = SessionResult {
@@ -362,7 +366,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
             || subtype.is_some_and(|s| s.starts_with("error"))
             || api_error,
         subtype: subtype.map(Cow::Borrowed),
-        api_error_status: text.as_deref().and_then(api_error_status),
+        api_error_status,
         after_task: None,
         text,
         errors,

@@ -315,6 +315,7 @@ fn lenient_on_odd_lines() {
         r#"{"type":"something_new","x":1}"#,
         r#"{"type":"user","message":{"content":[{"type":"tool_result","is_error":"yes","content":"Command: \nOutput: \nExit Code: "}]}}"#,
         r#"{"type":"user","message":{"content":[{"type":"tool_result","content":[{"type":"text","text":"Command: x\nOutput: é\nExit Code: 1"}]}]}}"#,
+        r#"{"type":"result","error":{"message":{"a":1}}}"#,
     ] {
         let _ = qwen(line);
     }
@@ -485,4 +486,44 @@ fn shell_frames_in_the_real_captures() {
         r["content"],
         "Hello\ncat: missing.txt: No such file or directory"
     );
+}
+
+// ------------------------------------------------------------ 0.24 results
+
+#[test]
+fn error_result_of_024_carries_the_message() {
+    let (evs, status) = run(&fixture_024("error_500"), None);
+    assert_eq!(status, ExitStatus::SessionError);
+    let notices = kind(&evs, "notice");
+    let errors: Vec<_> = notices.iter().filter(|n| n["level"] == "error").collect();
+    assert_eq!(errors.len(), 1, "{notices:?}");
+    assert_eq!(errors[0]["subtype"], "api_error");
+    assert_eq!(errors[0]["text"], "[API Error: 500 mock internal error]");
+    let r = kind(&evs, "result")[0];
+    assert_eq!(r["is_error"], true);
+    assert_eq!(r["subtype"], "error_during_execution");
+    assert_eq!(r["text"], J::Null);
+    assert_eq!(r["errors"], json!(["[API Error: 500 mock internal error]"]));
+    assert_eq!(r["api_error_status"], 500);
+    assert!(kind(&evs, "text").is_empty());
+
+    // No status in the message: none in the result.
+    let (evs, status) = run(&fixture_024("stream_error"), None);
+    assert_eq!(status, ExitStatus::SessionError);
+    let r = kind(&evs, "result")[0];
+    assert_eq!(
+        r["errors"],
+        json!(["[API Error: Connection error. (cause: UND_ERR_SOCKET: other side closed)]"])
+    );
+    assert_eq!(r["api_error_status"], J::Null);
+
+    // An `error` object without a message, or of another type: no error text.
+    let evs = qwen(
+        r#"{"type":"result","subtype":"error_during_execution","is_error":true,"error":{"code":1}}"#,
+    );
+    let r = kind(&evs, "result")[0];
+    assert_eq!((&r["is_error"], &r["errors"]), (&json!(true), &json!([])));
+    let evs =
+        qwen(r#"{"type":"result","subtype":"success","is_error":false,"error":{"message":7}}"#);
+    assert_eq!(kind(&evs, "result")[0]["errors"], json!([]));
 }
