@@ -86,6 +86,32 @@ fn detected_without_from() {
     }
 }
 
+/// No line is an unknown event, and every line gives an event but the
+/// `stream_event`s that announce what the next complete line carries.
+#[test]
+fn every_line_is_understood() {
+    for f in fixtures() {
+        let evs = jsonl(&f);
+        for e in &evs {
+            assert_ne!(e["kind"], "unknown", "{}: {e}", f.display());
+        }
+        let seen: Vec<u64> = evs.iter().map(|e| e["line"].as_u64().unwrap()).collect();
+        for (i, line) in raw(&f).iter().enumerate() {
+            let announces = line["type"] == "stream_event"
+                && !matches!(
+                    line["event"]["type"].as_str(),
+                    Some("content_block_delta" | "goal_state")
+                );
+            assert!(
+                announces || seen.contains(&(i as u64 + 1)),
+                "{}: line {} gave no event: {line}",
+                f.display(),
+                i + 1
+            );
+        }
+    }
+}
+
 #[test]
 fn every_tool_call_exactly_once() {
     for f in fixtures() {

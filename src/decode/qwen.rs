@@ -2,7 +2,8 @@
 //!
 //! Claude Code's envelope, so `user` lines, `stream_event` deltas and the
 //! other `system` subtypes go to the Claude decoder. Qwen's own parts are
-//! decoded here (see `tests/fixtures/qwen/README.md`):
+//! decoded here (see `tests/fixtures/qwen/README.md` for 0.15.10 and
+//! `tests/fixtures/qwen-0.24.4/README.md` for what 0.24 changed):
 //!
 //! * `system`/`init` names its fields `qwen_code_version` and
 //!   `permission_mode` (snake case).
@@ -20,8 +21,11 @@
 //! * 0.24 frames a shell command's result (`Command: …\nOutput: …\nExit
 //!   Code: N…`): read in `qwen/shell.rs` into the exit code and the
 //!   output. 0.15 gave the bare output and no sign of a failure.
+//! * 0.24's `system`/`retry` is an `api_retry` warning, as Claude's is; its
+//!   `goal_state` stream event (second line of every stream) a debug notice.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::io;
 
 use super::args::{json_in, list, strings_at};
@@ -76,13 +80,72 @@ impl Stream for State {
             (Some("system"), Some("init")) => {
                 emit(&event(v, ctx, EventKind::SessionStart(init(v, ctx.arena))))
             }
+            (Some("system"), Some("retry")) => {
+                emit(&event(v, ctx, EventKind::Notice(retry(v, ctx))))
+            }
+            (Some("stream_event"), _) => match goal_state(v, ctx) {
+                Some(n) => emit(&event(v, ctx, EventKind::Notice(n))),
+                None => state.claude.decode(v, ctx, emit),
+            },
             (Some("assistant"), _) => assistant(v, ctx, emit),
             (Some("user"), _) => user(&mut state.claude, v, ctx, emit),
             (Some("result"), _) => result(v, ctx, emit),
-            // `stream_event`, `tool_progress`, other `system` lines.
+            // `tool_progress`, other `system` lines.
             _ => state.claude.decode(v, ctx, emit),
         }
     }
+}
+
+/// A `system`/`retry` line (0.24): a request failed mid-stream and is sent
+/// again. The notice Claude's `api_retry` gives (subtype and level), so
+/// that `--only warnings` and scripts treat the retries of both alike.
+fn retry<'v>(v: Value<'v>, ctx: &Ctx<'v>) -> Notice<'v> {
+    let data = get(v, "data");
+    let mut t = ctx.arena.text();
+    t.push_str("API retry");
+    if let Some(r) = data
+        .and_then(|d| str_at(d, "reason"))
+        .filter(|r| !r.is_empty() && *r != "retry")
+    {
+        let _ = write!(t, ": {r}");
+    }
+    match data.and_then(|d| u64_at(d, "discardedToolCalls")) {
+        Some(1) => t.push_str(" (1 tool call discarded)"),
+        Some(n) if n > 1 => {
+            let _ = write!(t, " ({n} tool calls discarded)");
+        }
+        _ => {}
+    }
+    Notice {
+        subtype: Cow::Borrowed("api_retry"),
+        level: Level::Warning,
+        text: Cow::Borrowed(t.done()),
+        raw: Some(ctx.raw()),
+    }
+}
+
+/// A `stream_event` of type `goal_state` (0.24, second line of every
+/// stream): `goal: <goal or none> · <activity>`, for `-v`. `None` for any
+/// other `stream_event`.
+fn goal_state<'v>(v: Value<'v>, ctx: &Ctx<'v>) -> Option<Notice<'v>> {
+    let ev = get(v, "event").filter(|e| str_at(*e, "type") == Some("goal_state"))?;
+    let state = get(ev, "goal_state");
+    let goal = state.and_then(|s| get(s, "goal"));
+    let mut t = ctx.arena.text();
+    let _ = match goal.map(|g| (g, view(g))) {
+        Some((_, J::Str(g))) if !g.is_empty() => write!(t, "goal: {g}"),
+        Some((_, J::Str(_) | J::Null)) | None => write!(t, "goal: none"),
+        Some((g, _)) => write!(t, "goal: {}", json_in(g, ctx.arena)),
+    };
+    if let Some(a) = state.and_then(|s| str_at(s, "activity")) {
+        let _ = write!(t, " · {a}");
+    }
+    Some(Notice {
+        subtype: Cow::Borrowed("goal_state"),
+        level: Level::Debug,
+        text: Cow::Borrowed(t.done()),
+        raw: Some(ctx.raw()),
+    })
 }
 
 /// A `user` line as Claude's, with each tool result's shell frame (0.24)

@@ -313,6 +313,9 @@ fn lenient_on_odd_lines() {
         r#"{"type":"user","message":{"content":[{"type":"tool_result"}]}}"#,
         r#"{"type":"stream_event","event":{"type":"content_block_delta"}}"#,
         r#"{"type":"something_new","x":1}"#,
+        r#"{"type":"system","subtype":"retry","data":5}"#,
+        r#"{"type":"stream_event","event":{"type":"goal_state","goal_state":5}}"#,
+        r#"{"type":"stream_event","event":{"type":"goal_state"}}"#,
         r#"{"type":"user","message":{"content":[{"type":"tool_result","is_error":"yes","content":"Command: \nOutput: \nExit Code: "}]}}"#,
         r#"{"type":"user","message":{"content":[{"type":"tool_result","content":[{"type":"text","text":"Command: x\nOutput: é\nExit Code: 1"}]}]}}"#,
         r#"{"type":"result","error":{"message":{"a":1}}}"#,
@@ -526,4 +529,83 @@ fn error_result_of_024_carries_the_message() {
     let evs =
         qwen(r#"{"type":"result","subtype":"success","is_error":false,"error":{"message":7}}"#);
     assert_eq!(kind(&evs, "result")[0]["errors"], json!([]));
+}
+
+// ------------------------------------------------------------ 0.24 new lines
+
+#[test]
+fn retry_lines_are_api_retry_warnings() {
+    let (evs, _) = run(&fixture_024("stream_error"), None);
+    let retries: Vec<_> = kind(&evs, "notice")
+        .into_iter()
+        .filter(|n| n["subtype"] == "api_retry")
+        .collect();
+    assert_eq!(retries.len(), 2);
+    for r in &retries {
+        assert_eq!(r["level"], "warning");
+        assert_eq!(r["text"], "API retry");
+        assert_eq!(r["raw"]["subtype"], "retry");
+    }
+    assert_eq!(
+        (retries[0]["line"].as_u64(), retries[1]["line"].as_u64()),
+        (Some(3), Some(4))
+    );
+
+    let text = |data: &str| {
+        let line = format!(
+            r#"{{"type":"system","subtype":"retry","session_id":"s1","parent_tool_use_id":null,"data":{data}}}"#
+        );
+        let evs = qwen(&line);
+        kind(&evs, "notice")[0]["text"].clone()
+    };
+    assert_eq!(
+        text(r#"{"reason":"retry","discardedToolCalls":2}"#),
+        "API retry (2 tool calls discarded)"
+    );
+    assert_eq!(
+        text(r#"{"reason":"rate_limit","discardedToolCalls":1}"#),
+        "API retry: rate_limit (1 tool call discarded)"
+    );
+    assert_eq!(
+        text(r#"{"reason":5,"discardedToolCalls":"x"}"#),
+        "API retry"
+    );
+    assert_eq!(text("null"), "API retry");
+}
+
+#[test]
+fn goal_state_is_a_debug_notice() {
+    let (evs, _) = run(&fixture_024("text"), None);
+    assert!(kind(&evs, "unknown").is_empty(), "{evs:?}");
+    let n = kind(&evs, "notice")[0];
+    assert_eq!(n["line"], 2);
+    assert_eq!(n["subtype"], "goal_state");
+    assert_eq!(n["level"], "debug");
+    assert_eq!(n["text"], "goal: none · idle");
+    assert_eq!(n["raw"]["event"]["type"], "goal_state");
+
+    let text = |state: &str| {
+        let line = format!(
+            r#"{{"type":"stream_event","session_id":"s1","parent_tool_use_id":null,"event":{{"type":"goal_state","goal_state":{state}}}}}"#
+        );
+        let evs = qwen(&line);
+        kind(&evs, "notice")[0]["text"].clone()
+    };
+    assert_eq!(
+        text(r#"{"v":2,"goal":"ship the fix","activity":"working"}"#),
+        "goal: ship the fix · working"
+    );
+    assert_eq!(text(r#"{"goal":""}"#), "goal: none");
+    assert_eq!(
+        text(r#"{"goal":{"text":"g"},"activity":7}"#),
+        r#"goal: {"text":"g"}"#
+    );
+    assert_eq!(text("null"), "goal: none");
+
+    // Other stream events are still Claude's deltas (or nothing).
+    let evs = qwen(
+        r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}}"#,
+    );
+    assert_eq!(kind(&evs, "delta")[0]["text"], "hi");
+    assert!(qwen(r#"{"type":"stream_event","event":{"type":"message_stop"}}"#).is_empty());
 }
