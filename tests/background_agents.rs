@@ -5,8 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use serde_json::{Value, json};
 
@@ -19,27 +18,14 @@ const DENIED: &str = concat!(
     "/tests/fixtures/claude-2.1.330/permission_denied.jsonl"
 );
 
-/// stdout and exit code of `streamview ARGS` with `stdin`.
+/// stdout and exit code of `streamview --color never ARGS` with `stdin`.
 fn run(args: &[&str], stdin: &str) -> (String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_streamview"))
-        .args(["--color", "never"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        out.status.code().unwrap(),
-    )
+    let args: Vec<&str> = ["--color", "never"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    let o = common::run(&args, stdin.as_bytes());
+    (o.out(), o.code)
 }
 
 fn count(haystack: &str, needle: &str) -> usize {
