@@ -4,6 +4,7 @@
 //! ```text
 //! ⠹ Bash npm test · 12s · turn 4 · 12.3k tokens · $0.0421 · last event 3s ago
 //! ⏳ waiting 45s — last: Bash npm test · turn 4 · 12.3k tokens · $0.0421
+//! ⠼ working — last: text · API retry 3 · turn 2 · 4.1k tokens
 //! ```
 //!
 //! It is drawn only on a terminal (the binary decides, see
@@ -67,6 +68,9 @@ pub struct StatusLine {
     last_what: String,
     /// The last event was a session's result: the agent is not working.
     finished: bool,
+    /// API requests retried since the model last answered (Claude's
+    /// `api_retry`, Qwen's `system/retry`): a stalled agent says why.
+    retries: u64,
     buf: Vec<u8>,
 }
 
@@ -92,6 +96,7 @@ impl StatusLine {
             last_event: None,
             last_what: String::new(),
             finished: false,
+            retries: 0,
             buf: Vec::new(),
         }
     }
@@ -138,6 +143,15 @@ impl StatusLine {
     pub fn observe(&mut self, kind: &EventKind<'_>, session: &Session, now: Instant) {
         self.last_event = Some(now);
         self.finished = false;
+        match kind {
+            EventKind::Notice(n) if n.subtype == "api_retry" => {
+                self.retries += 1;
+                return;
+            }
+            EventKind::Notice(_) | EventKind::Unknown(_) | EventKind::PlainText(_) => {}
+            // The model answered (or the turn ended): the retries are over.
+            _ => self.retries = 0,
+        }
         match kind {
             EventKind::ToolCall(c) => self.last_what = label(&c.name, c.key_arg.as_deref()),
             EventKind::ToolResult(r) => {
@@ -211,6 +225,9 @@ impl StatusLine {
                     s.push_str(&self.last_what);
                 }
             }
+        }
+        if self.retries > 0 && !self.finished {
+            let _ = write!(s, " · API retry {}", self.retries);
         }
         if let Some(cur) = session.current() {
             // API responses of the main agent so far; the result's count once

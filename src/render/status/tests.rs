@@ -227,3 +227,36 @@ fn cut_marks_what_it_drops() {
     assert_eq!(cut("abcdefg", 6), "abcde…");
     assert_eq!(cut("日本語のテキスト", 7), "日本語…");
 }
+
+#[test]
+fn counts_api_retries_until_the_model_answers() {
+    let (mut st, _) = line(200, 30);
+    let mut f = Feeder::new();
+    let t0 = Instant::now();
+    let retry = r#"{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":500,"error_status":529,"error":"overloaded","session_id":"s1"}"#;
+    // Qwen Code 0.24's form of the same.
+    let qwen_retry = r#"{"type":"system","subtype":"retry","uuid":"u","session_id":"s1","parent_tool_use_id":null,"data":{"reason":"retry","discardedToolCalls":0,"preserveText":false}}"#;
+    feed(&mut f, &mut st, &[INIT, retry, retry], t0);
+    let text = st.text(t0, f.session());
+    assert!(text.contains(" · API retry 2"), "{text}");
+    let text = st.text(t0 + Duration::from_secs(40), f.session());
+    assert!(
+        text.starts_with("⏳ waiting 40s") && text.contains("API retry 2"),
+        "{text}"
+    );
+    feed(&mut f, &mut st, &[CALL], t0);
+    let text = st.text(t0, f.session());
+    assert!(!text.contains("retry"), "{text}");
+    // Qwen's retries count the same way.
+    let (mut st, _) = line(200, 30);
+    let mut f = Feeder::new();
+    let qwen_init = r#"{"type":"system","subtype":"init","session_id":"s1","cwd":"/w","tools":[],"mcp_servers":[],"model":"qwen","permission_mode":"yolo","qwen_code_version":"0.24.4"}"#;
+    feed(
+        &mut f,
+        &mut st,
+        &[qwen_init, qwen_retry, qwen_retry, qwen_retry],
+        t0,
+    );
+    let text = st.text(t0, f.session());
+    assert!(text.contains(" · API retry 3"), "{text}");
+}
