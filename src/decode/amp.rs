@@ -388,8 +388,11 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
         "skill" => s("name").or_else(|| s("skill")),
         "read_thread" => s("threadID").or_else(|| s("thread_id")),
         "read_mcp_resource" => s("uri"),
-        // `Grep {pattern, path, glob}` and anything named like Claude's tools.
-        n => super::claude::key_arg(n, input, a),
+        // `Grep {pattern, path, glob}` and anything named like Claude's
+        // tools; else (`shell_command_status`, `download_thread_file`, a new
+        // tool) the first scalar argument.
+        n => super::claude::key_arg(n, input, a)
+            .or_else(|| super::args::first_scalar(input, true, a)),
     }
 }
 

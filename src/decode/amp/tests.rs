@@ -126,7 +126,9 @@ fn key_args_of_amp_tools() {
         "a.md, b.md"
     );
     assert_eq!(key("apply_patch", r#"{"patchText":"no header"}"#), J::Null);
-    assert_eq!(key("mermaid", r#"{"code":"graph"}"#), J::Null);
+    assert_eq!(key("mermaid", r#"{"code":"graph"}"#), "graph");
+    assert_eq!(key("shell_command_status", r#"{"id":"sh-3"}"#), "sh-3");
+    assert_eq!(key("reload_mcp", r#"{}"#), J::Null);
     assert_eq!(key("Bash", r#"{"cmd":1}"#), J::Null);
 }
 
