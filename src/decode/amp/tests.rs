@@ -128,7 +128,7 @@ fn key_args_of_amp_tools() {
     assert_eq!(key("apply_patch", r#"{"patchText":"no header"}"#), J::Null);
     assert_eq!(key("mermaid", r#"{"code":"graph"}"#), "graph");
     assert_eq!(key("shell_command_status", r#"{"id":"sh-3"}"#), "sh-3");
-    assert_eq!(key("reload_mcp", r#"{}"#), J::Null);
+    assert_eq!(key("reload_mcp", "{}"), J::Null);
     assert_eq!(key("Bash", r#"{"cmd":1}"#), J::Null);
 }
 
