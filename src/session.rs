@@ -760,8 +760,11 @@ impl Session {
         self.active_since_result = true;
         // A sub-agent's answer ends it; a launch in the background (no line
         // of its own yet) does not.
-        self.running.retain(|a| a.call.id() != r.id || !a.spoke);
-        let denied = r.denied || self.denied.contains(r.id.as_ref());
+        if !self.running.is_empty() {
+            self.running.retain(|a| a.call.id() != r.id || !a.spoke);
+        }
+        let denied = r.denied
+            || (r.is_error && !self.denied.is_empty() && self.denied.contains(r.id.as_ref()));
         self.note.denied = denied;
         // A denied call's error result is counted as the denial it is.
         let failed = r.is_error && !denied;
