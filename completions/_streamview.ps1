@@ -23,6 +23,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
         'streamview' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour')
+            [CompletionResult]::new('--errors', '--errors', [CompletionResultType]::ParameterName, 'Where tool errors and denials are copied besides the output (stderr)')
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Show only these kinds of events (comma-separated, repeatable)')
             [CompletionResult]::new('--hide', '--hide', [CompletionResultType]::ParameterName, 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)')

@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --only --hide --tool --from --max-line-bytes --no-status --status-wait --max-lines --generate --help --version"
+            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --errors --only --hide --tool --from --max-line-bytes --no-status --status-wait --max-lines --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -35,6 +35,10 @@ _streamview() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --errors)
+                    COMPREPLY=($(compgen -W "auto stderr never" -- "${cur}"))
                     return 0
                     ;;
                 --only)

@@ -20,6 +20,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
         &'streamview'= {
             cand --format 'Output format'
             cand --color 'When to use colour'
+            cand --errors 'Where tool errors and denials are copied besides the output (stderr)'
             cand --only 'Show only these kinds of events (comma-separated, repeatable)'
             cand --hide 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)'
             cand --tool 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)'

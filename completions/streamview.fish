@@ -6,6 +6,9 @@ summary-json\t'Only the summary, as one JSON object on one line'"
 complete -c streamview -l color -d 'When to use colour' -r -f -a "auto\t'When stdout is a terminal and `NO_COLOR` is not set (`CLICOLOR_FORCE` forces it)'
 always\t'Always'
 never\t'Never'"
+complete -c streamview -l errors -d 'Where tool errors and denials are copied besides the output (stderr)' -r -f -a "auto\t'Pretty: copied to stderr when stdout is a file (not a terminal, not a pipe: the pipe carries them). Result: stderr says why a session failed, its denials, and the tool errors as a count. Summary: only a failed session\'s reason (the tables count the rest)'
+stderr\t'Every tool error, denial and failure is also written to stderr, in every format'
+never\t'Nothing is copied to stderr (they stay in the output you chose)'"
 complete -c streamview -l only -d 'Show only these kinds of events (comma-separated, repeatable)' -r -f -a "header\t'Session headers (model, directory, tools)'
 text\t'The assistant\'s text'
 prompts\t'Text given to the model as the user: prompts, sub-agent prompts (shown with -v)'

@@ -14,7 +14,7 @@ use crate::error::ExitStatus;
 use crate::event::Producer;
 use crate::filter::{Filter, Kind};
 use crate::input::Source;
-use crate::render::Verbosity;
+use crate::render::{Alerts, Verbosity};
 use crate::run::DEFAULT_MAX_LINE_BYTES;
 
 /// One example of the long help and the man page: what it does, the command.
@@ -242,6 +242,19 @@ pub enum ColorWhen {
     Never,
 }
 
+/// Where tool errors and denials are copied besides the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ErrorsTo {
+    /// Pretty: copied to stderr when stdout is a file (not a terminal, not a pipe: the pipe
+    /// carries them). Result: stderr says why a session failed, its denials, and the tool
+    /// errors as a count. Summary: only a failed session's reason (the tables count the rest).
+    Auto,
+    /// Every tool error, denial and failure is also written to stderr, in every format.
+    Stderr,
+    /// Nothing is copied to stderr (they stay in the output you chose).
+    Never,
+}
+
 /// Live viewer and normalizer for the event streams of AI coding agents.
 ///
 /// Reads the newline-delimited JSON that coding agents print when they run headless (Claude Code
@@ -258,6 +271,9 @@ pub enum ColorWhen {
 #[command(
     name = "streamview",
     version,
+    // An alias's options can be given again: the last one wins (as in
+    // ripgrep, bat, jq); list options (`--only`, `--hide`, `--tool`) add up.
+    args_override_self = true,
     after_long_help = long_help_tail(),
     after_help = "Use --help for the kinds, examples, exit statuses and environment variables."
 )]
@@ -279,13 +295,15 @@ pub struct Cli {
     pub format: Format,
 
     /// Show more: tool results, thinking, usage per response, every system event, session details.
-    #[arg(short, long, conflicts_with = "quiet")]
+    ///
+    /// There is no level above it (`-vv` is `-v`). The last of `-v` and `-q` wins.
+    #[arg(short, long, overrides_with = "quiet")]
     pub verbose: bool,
 
     /// Show nothing on stdout; errors and permission denials still go to stderr.
     ///
-    /// The exit status still tells how the session ended.
-    #[arg(short, long)]
+    /// The exit status still tells how the session ended. The last of `-v` and `-q` wins.
+    #[arg(short, long, overrides_with = "verbose")]
     pub quiet: bool,
 
     /// Add the summary tables at the end: per session, per tool, per model.
@@ -299,6 +317,16 @@ pub struct Cli {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
+
+    /// Where tool errors and denials are copied besides the output (stderr).
+    ///
+    /// `auto`: in the pretty format they are copied to stderr only when stdout is a file, so
+    /// `streamview log > run.log` still shows them, while a pipe (`| less -R`, `| tee`,
+    /// `| head`) gets them once, in the stream it carries. `--format result` says on stderr
+    /// why a session failed and its denials, and counts the tool errors; `--format summary`
+    /// only why a session failed. `-q` always writes them to stderr (unless `never`).
+    #[arg(long, value_enum, default_value_t = ErrorsTo::Auto, value_name = "WHERE")]
+    pub errors: ErrorsTo,
 
     /// Show only these kinds of events (comma-separated, repeatable).
     ///
@@ -403,8 +431,11 @@ pub struct Options {
     pub color_stdout: bool,
     /// Colour on stderr.
     pub color_stderr: bool,
-    /// Mirror errors and denials to stderr (stdout is not a terminal).
+    /// Mirror the pretty output's errors and denials to stderr (stdout is
+    /// a file, or `--errors stderr`).
     pub mirror_errors: bool,
+    /// What the stderr alerts of the other formats say (and of `-q`).
+    pub alerts: Alerts,
     /// The producer forced with `--from` (`None`: detect).
     pub from: Option<Producer>,
     /// `--follow` the (single) file.
@@ -439,6 +470,8 @@ pub struct Env {
     pub quiet: Option<OsString>,
     /// stdout is a terminal
     pub stdout_tty: bool,
+    /// stdout is a pipe (or a socket): what reads it sees the errors
+    pub stdout_pipe: bool,
     /// stderr is a terminal
     pub stderr_tty: bool,
     /// `TERM`
@@ -455,6 +488,7 @@ impl Env {
             verbose: std::env::var_os("STREAMVIEW_VERBOSE"),
             quiet: std::env::var_os("STREAMVIEW_QUIET"),
             stdout_tty: std::io::stdout().is_terminal(),
+            stdout_pipe: stdout_is_pipe(),
             stderr_tty: std::io::stderr().is_terminal(),
             term: std::env::var_os("TERM"),
         }
@@ -463,6 +497,25 @@ impl Env {
 
 fn truthy(v: Option<&OsString>) -> bool {
     v.is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// True when stdout is a pipe or a socket (Unix; elsewhere never).
+fn stdout_is_pipe() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        std::fs::File::from(fd)
+            .metadata()
+            .is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_socket())
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }
 
 /// Decide the options from the command line and the environment.
@@ -502,7 +555,18 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         // JSONL is data: never coloured.
         color_stdout: color_stdout && matches!(cli.format, Format::Pretty | Format::Summary),
         color_stderr,
-        mirror_errors: !env.stdout_tty,
+        mirror_errors: match cli.errors {
+            ErrorsTo::Auto => !env.stdout_tty && !env.stdout_pipe,
+            ErrorsTo::Stderr => true,
+            ErrorsTo::Never => false,
+        },
+        alerts: match (cli.errors, verbosity, cli.format) {
+            (ErrorsTo::Never, ..) => Alerts::Nothing,
+            (ErrorsTo::Stderr, ..) | (_, Verbosity::Quiet, _) => Alerts::All,
+            (ErrorsTo::Auto, _, Format::Result) => Alerts::Brief,
+            (ErrorsTo::Auto, _, Format::Summary | Format::SummaryJson) => Alerts::Sessions,
+            (ErrorsTo::Auto, ..) => Alerts::All,
+        },
         from: cli.from.0,
         follow: cli.follow,
         max_line_bytes: cli.max_line_bytes,
@@ -533,6 +597,7 @@ impl Default for Options {
             color_stdout: false,
             color_stderr: false,
             mirror_errors: false,
+            alerts: Alerts::All,
             from: None,
             follow: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
@@ -645,8 +710,55 @@ mod tests {
         assert!(Cli::try_parse_from(["streamview", "--status-wait", "0"]).is_err());
     }
 
+    /// An alias's options given again: the last one wins, `-v`/`-q`
+    /// included; list options add up.
     #[test]
-    fn verbose_and_quiet_conflict() {
-        assert!(Cli::try_parse_from(["streamview", "-v", "-q"]).is_err());
+    fn the_last_option_wins() {
+        let env = Env::default();
+        let parse = |args: &[&str]| {
+            let mut all = vec!["streamview"];
+            all.extend_from_slice(args);
+            Cli::try_parse_from(all).unwrap()
+        };
+        let v = |args: &[&str]| resolve(&parse(args), &env).verbosity;
+        assert_eq!(v(&["-v", "-q"]), Verbosity::Quiet);
+        assert_eq!(v(&["-q", "-v"]), Verbosity::Verbose);
+        assert_eq!(v(&["-vv"]), Verbosity::Verbose);
+        assert_eq!(v(&["-v", "--verbose"]), Verbosity::Verbose);
+        let c = parse(&["--format", "jsonl", "--format", "summary"]);
+        assert_eq!(c.format, Format::Summary);
+        let c = parse(&[
+            "--color",
+            "always",
+            "--color",
+            "never",
+            "--no-status",
+            "--no-status",
+        ]);
+        assert_eq!(c.color, ColorWhen::Never);
+        let c = parse(&[
+            "--max-lines",
+            "3",
+            "--max-lines",
+            "7",
+            "--status-wait",
+            "5",
+            "--status-wait",
+            "9",
+        ]);
+        assert_eq!((c.max_lines, c.status_wait), (7, 9));
+        let c = parse(&["--tool", "Bash", "--tool", "Read"]);
+        assert_eq!(c.tools.len(), 2);
+        let c = parse(&[
+            "--from",
+            "claude",
+            "--from",
+            "codex",
+            "-f",
+            "-f",
+            "--summary",
+            "--summary",
+        ]);
+        assert!(c.follow && c.summary);
     }
 }

@@ -91,7 +91,7 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
     let stderr = || colored(Box::new(BufWriter::new(io::stderr())), opts.color_stderr);
     let mut diag = diag::Diag::new(io::stderr(), opts.verbosity == render::Verbosity::Verbose);
     // Errors and denials of the formats whose stdout carries something else.
-    let alerts = || Pretty::alerts_only(stderr(), opts.max_lines);
+    let alerts = || Pretty::alerts_only(stderr(), opts.max_lines).with_alerts(opts.alerts);
     // Quiet means nothing on stdout in every format: the pretty sink in quiet
     // mode sends errors and denials (and the --summary tables) to stderr.
     let format = if opts.verbosity == render::Verbosity::Quiet {
@@ -108,7 +108,14 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
                 mirror_errors: opts.mirror_errors,
             };
             let out = colored(Box::new(stdout), opts.color_stdout);
-            Box::new(Pretty::new(out, stderr(), popts).with_summary(opts.summary))
+            let pretty = Pretty::new(out, stderr(), popts).with_summary(opts.summary);
+            // Quiet: stderr is the only output.
+            let alerts = if opts.verbosity == render::Verbosity::Quiet {
+                opts.alerts
+            } else {
+                render::Alerts::All
+            };
+            Box::new(pretty.with_alerts(alerts))
         }
         Format::Result => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
         Format::Summary | Format::SummaryJson => {

@@ -214,17 +214,19 @@ fn only_tools_in_jsonl_keeps_errors_on_stderr() {
     assert_eq!(o.err.matches("✗ ").count(), 6, "{}", o.err);
 }
 
-/// stdout is a pipe here, so shown errors are mirrored to stderr; hidden
-/// ones go to stderr only: each error is on stderr exactly once either way.
+/// Errors a filter hides go to stderr, each once: as `--errors stderr`
+/// copies the shown ones. Into a pipe (as here), shown ones are not copied.
 #[test]
 fn hide_errors_moves_them_to_stderr_once() {
     let f = fixture("claude/tool_errors.jsonl");
-    let shown = run(&[&f]);
+    let shown = run(&["--errors", "stderr", &f]);
     let hidden = run(&["--hide", "errors", &f]);
     assert_eq!(shown.code, hidden.code);
     assert!(!hidden.out.contains("✗ "), "{}", hidden.out);
     assert_eq!(shown.err, hidden.err);
     assert_eq!(hidden.err.matches("✗ ").count(), 6);
+    let piped = run(&[&f]);
+    assert_eq!(piped.err, "", "copied into a pipe's stderr");
 }
 
 #[test]

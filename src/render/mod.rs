@@ -15,7 +15,7 @@ use crate::event::Event;
 use crate::session::Session;
 
 pub use jsonl::Jsonl;
-pub use pretty::{Pretty, PrettyOptions, Verbosity};
+pub use pretty::{Alerts, Pretty, PrettyOptions, Verbosity};
 pub use result::ResultText;
 pub use status::StatusLine;
 pub use summary::{Summary, SummaryAfter, SummarySink};

@@ -106,6 +106,10 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     scratch: String,
     /// The session's end, held until the input pauses (see [`end`]).
     end: End,
+    /// Which alerts are written (see [`Alerts`]).
+    alerts: Alerts,
+    /// Tool errors not shown (counted for [`Alerts::Brief`]).
+    unshown_errors: u64,
 }
 
 impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
@@ -123,6 +127,22 @@ impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
             },
         )
     }
+}
+
+/// Which alerts a sink writes on stderr when it is the alert channel of a
+/// format whose stdout carries data (see [`Pretty::alerts_only`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Alerts {
+    /// Every tool error, denial and failed session.
+    #[default]
+    All,
+    /// Failed sessions and denials; the tool errors as one count at the
+    /// end (`--format result`).
+    Brief,
+    /// Failed sessions only (`--format summary`: its tables count the rest).
+    Sessions,
+    /// Nothing (`--errors never`).
+    Nothing,
 }
 
 /// Where a piece of output goes.
@@ -151,6 +171,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             held: Lines::default(),
             scratch: String::new(),
             end: End::default(),
+            alerts: Alerts::All,
+            unshown_errors: 0,
         }
     }
 
@@ -159,6 +181,13 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     #[must_use]
     pub fn with_summary(mut self, on: bool) -> Self {
         self.summary = on;
+        self
+    }
+
+    /// Write only these alerts (see [`Alerts`]).
+    #[must_use]
+    pub fn with_alerts(mut self, alerts: Alerts) -> Self {
+        self.alerts = alerts;
         self
     }
 
@@ -188,7 +217,10 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if !self.quiet() {
             self.lines.write(&mut self.out, &self.st, 0)?;
         }
-        if to == To::Alert && (self.quiet() || self.opts.mirror_errors) {
+        if to == To::Alert
+            && (self.quiet() || self.opts.mirror_errors)
+            && self.alerts != Alerts::Nothing
+        {
             // stdout first, so the two streams stay in order on a terminal.
             self.out.flush()?;
             // Errors writing to stderr are not worth dying for.
@@ -340,6 +372,10 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             return Ok(());
         }
         let max_lines = self.opts.max_lines;
+        if r.is_error && !matches!(self.alerts, Alerts::All) {
+            self.unshown_errors += 1;
+            return Ok(());
+        }
         if r.is_error {
             let text = strip_tool_error(r.content.text_with(&mut self.scratch));
             self.lines.clear();
@@ -420,7 +456,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
 
     fn denial(&mut self, d: &Denial<'_>, s: &Session, depth: usize) -> io::Result<()> {
         let note = s.note();
-        if note.duplicate {
+        if note.duplicate || matches!(self.alerts, Alerts::Sessions | Alerts::Nothing) {
             return Ok(());
         }
         let tool = note.tool.as_deref().or(d.tool.as_deref()).unwrap_or("tool");
@@ -919,6 +955,15 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     fn finish(&mut self, s: &Session) -> io::Result<()> {
         self.write_end()?;
         self.end_stream_line()?;
+        if self.alerts == Alerts::Brief && self.unshown_errors > 0 {
+            let n = self.unshown_errors;
+            let l = self.compose();
+            l.push(Style::Error, "✗ ");
+            plural(l, Style::Error, n, "tool error", "tool errors");
+            l.push(Style::Dim, " (`--format pretty` shows them)");
+            l.end(0);
+            self.emit(To::Alert)?;
+        }
         if s.current().and_then(|c| c.outcome) == Some(Outcome::Incomplete) {
             self.incomplete(s)?;
         }
