@@ -402,10 +402,50 @@ fn cell(s: &str, max: usize) -> String {
     out
 }
 
-fn session_cells(r: &Row, label: String, with_source: bool) -> Vec<String> {
+/// `s` in at most `max` characters, cut from the left: the end of a path
+/// (its file name) is what tells rows apart.
+fn cell_end(s: &str, max: usize) -> String {
+    let s = sanitize_line(s);
+    let n = s.chars().count();
+    if n <= max {
+        return s.into_owned();
+    }
+    let mut out = String::from("…");
+    out.extend(s.chars().skip(n - max.saturating_sub(1)));
+    out
+}
+
+/// The length of the directory all `paths` start with (up to and with its
+/// last `/`): the source column leaves it out.
+fn common_dir(paths: &[&str]) -> usize {
+    let Some((first, rest)) = paths.split_first() else {
+        return 0;
+    };
+    let mut len = first.len();
+    for p in rest {
+        len = first
+            .bytes()
+            .zip(p.bytes())
+            .take(len)
+            .take_while(|(a, b)| a == b)
+            .count();
+    }
+    // By bytes: the common part may end inside a character; `/` never is.
+    first.as_bytes()[..len]
+        .iter()
+        .rposition(|&b| b == b'/')
+        .map_or(0, |i| i + 1)
+}
+
+/// Width of the source column.
+const SOURCE_COLUMN: usize = 32;
+
+/// `source`: `Some(the length of the common directory)` when the column is shown.
+fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
     let mut cells = vec![label];
-    if with_source {
-        cells.push(r.source.as_deref().map_or(String::new(), |s| cell(s, 32)));
+    if let Some(common) = source {
+        let s = r.source.as_deref().unwrap_or("");
+        cells.push(cell_end(s.get(common..).unwrap_or(s), SOURCE_COLUMN));
     }
     cells.extend([
         r.outcome.unwrap_or(ABSENT).to_string(),
@@ -447,6 +487,7 @@ fn session_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> 
         .collect();
     sources.dedup();
     let with_source = sources.len() > 1;
+    let source = with_source.then(|| common_dir(&sources));
     let mut head = vec![("session", Align::Left)];
     if with_source {
         head.push(("source", Align::Left));
@@ -472,14 +513,14 @@ fn session_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> 
                 (None, Some(p)) => p.clone(),
                 (None, None) => ABSENT.to_string(),
             };
-            session_cells(r, label, with_source)
+            session_cells(r, label, source)
         })
         .collect();
     let mut total = None;
     if several {
         total = Some(rows.len());
         let t = &summary.total;
-        let mut cells = session_cells(t, format!("total ({})", t.sessions), with_source);
+        let mut cells = session_cells(t, format!("total ({})", t.sessions), source);
         if with_source {
             cells[1] = String::new();
         }
@@ -675,5 +716,39 @@ impl<S: Sink, E: WriteColor> Sink for SummaryAfter<S, E> {
 
     fn mid_line(&self) -> bool {
         self.inner.mid_line()
+    }
+}
+
+#[cfg(test)]
+mod source_column_tests {
+    use super::{cell_end, common_dir};
+
+    #[test]
+    fn the_shared_directory_is_left_out() {
+        assert_eq!(
+            common_dir(&["/h/logs/a.jsonl", "/h/logs/b.jsonl"]),
+            "/h/logs/".len()
+        );
+        assert_eq!(
+            common_dir(&["/h/logs/ab.jsonl", "/h/logs/ac.jsonl"]),
+            "/h/logs/".len()
+        );
+        assert_eq!(common_dir(&["claude/a.jsonl", "codex/a.jsonl"]), 0);
+        assert_eq!(common_dir(&["x/a", "x/b/c", "x/b/d"]), "x/".len());
+        assert_eq!(common_dir(&["a.jsonl", "b.jsonl"]), 0);
+        assert_eq!(common_dir(&[]), 0);
+        // A name that is not ASCII is cut at a `/`, never inside a character.
+        assert_eq!(common_dir(&["/é/ü.jsonl", "/é/ö.jsonl"]), "/é/".len());
+    }
+
+    #[test]
+    fn a_long_source_keeps_its_end() {
+        assert_eq!(cell_end("short.jsonl", 32), "short.jsonl");
+        let long = "very/long/directory/names/here/session-2026-11-24.jsonl";
+        let c = cell_end(long, 20);
+        assert_eq!(c.chars().count(), 20);
+        assert_eq!(c, "…on-2026-11-24.jsonl");
+        // Terminal controls in a file name do not reach the terminal.
+        assert!(!cell_end("a\x1b[31mb.jsonl", 32).contains('\x1b'));
     }
 }
