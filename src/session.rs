@@ -234,6 +234,10 @@ pub struct SessionSummary {
     pub outcome: Option<Outcome>,
     /// Number of `result` events seen.
     pub results: u64,
+    /// Turns begun: session starts, the first and each repeated one
+    /// (Claude Code 2.1.330 repeats it for the turn each background
+    /// agent's end starts). More than `results`: results are still due.
+    pub turns_begun: u64,
     /// Tool calls made (sub-agents included).
     pub tool_calls: u64,
     /// Tool results that were errors.
@@ -357,6 +361,9 @@ pub struct Note {
     /// For a result: main-agent tool calls that never got a result, in call
     /// order (name, key argument).
     pub unanswered: Vec<(Arc<str>, Option<KeyArg>)>,
+    /// For a result: more results of this session are due (turns that
+    /// began have not all reported), so it is not the session's end yet.
+    pub more_results: bool,
     /// For a tool result: its call was denied (a denial was reported for
     /// it, or the result says so), so its error is that denial, not a
     /// failure of the tool.
@@ -702,6 +709,7 @@ impl Session {
             cur.model.clone_from(&model);
         }
         self.note.new_session = !self.seen_header;
+        cur.turns_begun += 1;
         self.note.header_changed = (model.is_some() && model != self.last_model)
             || (mode.is_some() && mode != self.last_permission_mode);
         self.seen_header = true;
@@ -889,6 +897,7 @@ impl Session {
             }
         }
         cur.results += 1;
+        self.note.more_results = cur.turns_begun > cur.results;
         // Several results in one session (Claude Code's background agents
         // each end a turn of their own): the worst one is the outcome.
         let outcome = if r.is_error {

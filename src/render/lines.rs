@@ -20,6 +20,9 @@ pub(crate) enum Style {
     Header,
     Tool,
     Error,
+    /// The lines of an error's text after its first: red, not bold (a
+    /// long traceback in bold is heavy).
+    ErrorBody,
     Warn,
     Denied,
     Ok,
@@ -32,6 +35,7 @@ pub(crate) struct Styles {
     header: ColorSpec,
     tool: ColorSpec,
     error: ColorSpec,
+    error_body: ColorSpec,
     warn: ColorSpec,
     denied: ColorSpec,
     ok: ColorSpec,
@@ -51,6 +55,7 @@ impl Styles {
             header: spec(Some(Color::Cyan), true, false),
             tool: spec(Some(Color::Blue), true, false),
             error: spec(Some(Color::Red), true, false),
+            error_body: spec(Some(Color::Red), false, false),
             warn: spec(Some(Color::Yellow), false, false),
             denied: spec(Some(Color::Magenta), true, false),
             ok: spec(Some(Color::Green), true, false),
@@ -64,6 +69,7 @@ impl Styles {
             Style::Header => &self.header,
             Style::Tool => &self.tool,
             Style::Error => &self.error,
+            Style::ErrorBody => &self.error_body,
             Style::Warn => &self.warn,
             Style::Denied => &self.denied,
             Style::Ok => &self.ok,

@@ -110,6 +110,9 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     alerts: Alerts,
     /// Tool errors not shown (counted for [`Alerts::Brief`]).
     unshown_errors: u64,
+    /// The last event was a thinking-token estimate: the next ones of the
+    /// same block are not shown.
+    thinking_noted: bool,
 }
 
 impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
@@ -173,6 +176,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             end: End::default(),
             alerts: Alerts::All,
             unshown_errors: 0,
+            thinking_noted: false,
         }
     }
 
@@ -482,6 +486,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     fn notice(&mut self, n: &Notice<'_>, depth: usize) -> io::Result<()> {
+        // One "thinking… ~N tokens" per thinking block, not one per update.
+        let thinking = n.subtype == "thinking_tokens";
+        let again = std::mem::replace(&mut self.thinking_noted, thinking);
+        if thinking && again {
+            return Ok(());
+        }
         let (style, mark, to) = match n.level {
             Level::Debug if !self.verbose() => return Ok(()),
             // Bookkeeping (thinking token estimates, status) would cut a
@@ -569,7 +579,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         }
         let to = if r.is_error { To::Alert } else { To::Out };
         self.end.hold(&mut self.lines, to);
-        Ok(())
+        if s.note().more_results {
+            // Turns that began are still to report: their results join
+            // this end.
+            return Ok(());
+        }
+        self.write_end()
     }
 
     /// Write the end held (see [`end`]).
@@ -902,14 +917,21 @@ fn body(l: &mut Lines, text: &str, style: Style, max_lines: usize, depth: usize)
     let total = text.lines().count();
     let max = max_lines.max(1);
     for (i, line) in text.lines().take(max).enumerate() {
+        // An error's first line in bold, the rest of it plain red.
+        let style = match style {
+            Style::Error if i > 0 => Style::ErrorBody,
+            s => s,
+        };
         l.push(style, if i == 0 { "  ⎿ " } else { "    " });
         l.sanitized(style, line);
         l.end(depth);
     }
     if total > max {
+        let more = total - max;
+        let lines = if more == 1 { "line" } else { "lines" };
         l.fmt(
             Style::Dim,
-            format_args!("    … {} more lines (--max-lines)", total - max),
+            format_args!("    … {more} more {lines} (--max-lines)"),
         );
         l.end(depth);
     }
@@ -923,6 +945,9 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
             self.end.last = false;
         }
         self.lines.agent.clone_from(&s.note().agent);
+        if !matches!(ev.kind, EventKind::Notice(_)) {
+            self.thinking_noted = false;
+        }
         match &ev.kind {
             EventKind::SessionStart(st) => self.session_start(st, ev.producer, s),
             EventKind::Text(t) => self.text(t, depth),
@@ -982,7 +1007,6 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.write_end()?;
         self.out.flush()
     }
 

@@ -110,6 +110,9 @@ pub struct Row {
     pub duration_ms: Option<u64>,
     /// Cost in USD (a session's cumulative cost; the total sums the sessions).
     pub cost_usd: Option<f64>,
+    /// The total's cost leaves out sessions whose cost is not known (they
+    /// are from producers that report none): it is a lower bound.
+    pub cost_partial: bool,
     /// Tokens (see [`SessionSummary::tokens`]).
     pub tokens: TokenCounts,
     /// Percentage of input tokens read from the prompt cache.
@@ -191,6 +194,7 @@ impl Row {
             turns: s.total_turns,
             duration_ms: s.total_duration_ms,
             cost_usd: s.cost_usd,
+            cost_partial: false,
             tokens: tokens.into(),
             cache_read_pct: share(&tokens),
             tool_calls: s.tool_calls,
@@ -232,6 +236,7 @@ impl Summary {
             turns: None,
             duration_ms: None,
             cost_usd: None,
+            cost_partial: false,
             tokens: TokenCounts::default(),
             cache_read_pct: None,
             tool_calls: 0,
@@ -267,6 +272,8 @@ impl Summary {
         total.producer = same(&|x| x.producer.map(|p| p.name().to_string()));
         total.model = same(&|x| x.model.clone());
         total.cost_usd = total.cost_usd.map(round_cost);
+        total.cost_partial =
+            total.cost_usd.is_some() && sessions.iter().any(|x| x.cost_usd.is_none());
         total.tokens = tokens.into();
         total.cache_read_pct = share(&tokens);
         total.tools = tool_rows(&tools);
@@ -451,7 +458,12 @@ fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
         r.outcome.unwrap_or(ABSENT).to_string(),
         r.turns.map_or(ABSENT.to_string(), |t| t.to_string()),
         opt(r.duration_ms, fmt_duration),
-        opt(r.cost_usd, fmt_cost),
+        opt(r.cost_usd, |out, c| {
+            if r.cost_partial {
+                out.push_str("≥ ");
+            }
+            fmt_cost(out, c);
+        }),
         count(input_tokens(&r.tokens)),
         count(r.tokens.output),
         r.cache_read_pct

@@ -4,9 +4,13 @@
 //! each one starts a turn of its own with its own `result` line, so one
 //! session can print several results, usually together at the very end.
 //! Shown as they come they read as several ends (`✓ done` three times).
-//! So the lines of a result are held ([`End`]) until the input pauses or
-//! another event comes; results that arrive in the meantime are folded
-//! into one end: the session's totals, then one line per part.
+//! So while turns that began (each repeats the session's header) have not
+//! all reported ([`crate::session::Note::more_results`]), the lines of a
+//! result are held ([`End`]); the results that follow are folded into one
+//! end: the session's totals, then one line per part. What decides is the
+//! data, never when the input pauses, so the output does not depend on how
+//! the input is read. A result that comes after its end was written goes
+//! under it as a part (or, when it fails the session, with a new end).
 //!
 //! ```text
 //! ✓ done · 5 turns · 359ms · $0.1147 · 14.2k in / 192 out
