@@ -661,8 +661,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     fn text(&mut self, t: &Text<'_>, depth: usize) -> io::Result<()> {
-        if t.role == Role::User && !self.verbose() {
-            return Ok(());
+        if t.role == Role::User {
+            return self.prompt(t, depth);
         }
         let style = if t.role == Role::User {
             Style::Dim
@@ -687,6 +687,39 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 l.push(style, "› ");
             }
             l.push(style, line);
+            l.end(depth);
+        }
+        self.emit(To::Out)
+    }
+
+    /// A prompt (the human's, a transcript's, a sub-agent's): by default
+    /// the first line of the main agent's, with `-v` all of every one; a
+    /// slash command as it was typed (`/clear`).
+    fn prompt(&mut self, t: &Text<'_>, depth: usize) -> io::Result<()> {
+        let verbose = self.verbose();
+        if depth > 0 && !verbose {
+            return Ok(());
+        }
+        let command = slash_command(&t.text);
+        let text = sanitize(command.as_deref().unwrap_or(&t.text));
+        let text = text.trim_matches('\n');
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        let l = self.compose();
+        let total = text.lines().count();
+        let shown = if verbose { total } else { 1 };
+        for (i, line) in text.lines().take(shown).enumerate() {
+            let mark = match i {
+                0 => "› ",
+                _ if line.is_empty() => "",
+                _ => "  ",
+            };
+            l.push(Style::Dim, mark);
+            l.push(Style::Dim, line);
+            if i + 1 == shown && shown < total {
+                l.fmt(Style::Dim, format_args!(" (+{} lines)", total - shown));
+            }
             l.end(depth);
         }
         self.emit(To::Out)
@@ -906,6 +939,28 @@ fn result_details(l: &mut Lines, r: &SessionResult<'_>, s: &Session) {
         }
         l.end(0);
     }
+}
+
+/// A slash command as Claude Code records it
+/// (`<command-name>/clear</command-name>` … `<command-args>x</command-args>`),
+/// as it was typed: `/clear x`.
+fn slash_command(text: &str) -> Option<String> {
+    let tag = |open: &str, close: &str| {
+        let start = text.find(open)? + open.len();
+        let end = text.get(start..)?.find(close)? + start;
+        Some(text.get(start..end)?.trim())
+    };
+    let name = tag("<command-name>", "</command-name>")?;
+    let mut typed = String::new();
+    if !name.starts_with('/') {
+        typed.push('/');
+    }
+    typed.push_str(name);
+    if let Some(args) = tag("<command-args>", "</command-args>").filter(|a| !a.is_empty()) {
+        typed.push(' ');
+        typed.push_str(args);
+    }
+    Some(typed)
 }
 
 /// Up to `max_lines` lines of `text`, indented under a tool line.
