@@ -199,8 +199,15 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
         let name = src.display_name();
         let opened: io::Result<Box<dyn io::Read + Send>> = match src {
             input::Source::Path(p) if opts.follow => {
-                input::follow::Follow::open(p.clone(), finished.clone())
-                    .map(|f| Box::new(f) as Box<dyn io::Read + Send>)
+                input::follow::open(p.clone(), finished.clone()).map(|(rdr, compressed)| {
+                    if let Some(c) = compressed {
+                        runner.note(
+                            &name,
+                            &format!("{c}-compressed: read to its end, not followed"),
+                        );
+                    }
+                    rdr
+                })
             }
             input::Source::Stdin if opts.follow => {
                 Err(std::io::Error::other("standard input cannot be followed"))

@@ -96,6 +96,13 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             .message(&format!("cannot open {name}: {}", describe_io(err)));
     }
 
+    /// A one-line note about input `name` on stderr (`streamview: NAME:
+    /// WHAT`); it changes nothing else.
+    pub fn note(&mut self, name: &str, what: &str) {
+        self.hide_status();
+        self.diag.message(&format!("{name}: {what}"));
+    }
+
     /// Process one input to its end.
     ///
     /// # Errors

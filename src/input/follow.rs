@@ -15,11 +15,31 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::{Compression, Decompress};
+
 /// How often to look for new data at the end of the file.
 const POLL: Duration = Duration::from_millis(50);
 
 /// How long the file must stay quiet after a result before following ends.
 const GRACE: Duration = Duration::from_millis(1500);
+
+/// Open `path` for `--follow`. A compressed file is not followed: its
+/// writer (`gzip`) emits blocks long after the lines in them were written,
+/// and a compressed log is usually a finished, rotated one. It is read once
+/// to its end instead, decompressed, and its compression returned so that
+/// the run can say so.
+///
+/// # Errors
+/// The file cannot be opened or read.
+pub fn open(
+    path: PathBuf,
+    finished: Arc<AtomicBool>,
+) -> io::Result<(Box<dyn Read + Send>, Option<Compression>)> {
+    if let Some(c) = Compression::of_file(&path)? {
+        return Ok((Box::new(Decompress::new(File::open(&path)?)), Some(c)));
+    }
+    Ok((Box::new(Follow::open(path, finished)?), None))
+}
 
 /// A `Read` over a growing file.
 pub struct Follow {

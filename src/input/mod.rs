@@ -2,6 +2,7 @@
 //! lines. Knows nothing about JSON.
 
 pub mod ahead;
+pub mod compressed;
 pub mod follow;
 pub mod lines;
 
@@ -10,6 +11,7 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 pub use ahead::{Checked, Interrupt, ReadAhead};
+pub use compressed::{Compression, Decompress};
 pub use lines::{Frame, Line, LineReader};
 
 /// One input named on the command line.
@@ -52,19 +54,20 @@ impl Source {
     }
 
     /// Open the source for reading (`Send`, so that a [`ReadAhead`] can
-    /// read it on its own thread).
+    /// read it on its own thread). Compressed input is decompressed as it
+    /// is read ([`Decompress`]).
     ///
     /// # Errors
     /// The file cannot be opened (missing, permission, a directory…).
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         match self {
-            Source::Stdin => Ok(Box::new(io::stdin())),
+            Source::Stdin => Ok(Box::new(Decompress::new(io::stdin()))),
             Source::Path(p) => {
                 let f = File::open(p)?;
                 if f.metadata()?.is_dir() {
                     return Err(io::Error::other("is a directory"));
                 }
-                Ok(Box::new(f))
+                Ok(Box::new(Decompress::new(f)))
             }
         }
     }

@@ -1,0 +1,173 @@
+//! Inputs (issue 15): compressed logs read transparently, by their magic
+//! bytes, from files and standard input; a corrupt one reported in one line.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use common::{Out, fixture, read, run, sv, temp_file};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+    enc.write_all(data).unwrap();
+    enc.finish().unwrap()
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn run_files(args: &[&str], files: &[&Path]) -> Out {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(files.iter().map(|p| path_str(p)));
+    run(&all, b"")
+}
+
+/// Two fixtures of every producer, and the 5 MB capture (many gzip blocks,
+/// lines longer than a read).
+fn samples() -> Vec<PathBuf> {
+    let mut v = vec![fixture("misc/claude_big_output.jsonl")];
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixture(""))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && !p.ends_with("misc"))
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        files.sort();
+        v.extend(files.into_iter().take(2));
+    }
+    assert!(v.len() > 15, "{v:?}");
+    v
+}
+
+/// The gzip copy of `path`, under a name that says nothing of gzip:
+/// detection is by content.
+fn gz_copy(path: &Path, name: &str) -> PathBuf {
+    temp_file(name, &gzip(&read(path)))
+}
+
+#[test]
+fn a_gzip_file_gives_the_output_of_the_plain_file() {
+    for (i, path) in samples().iter().enumerate() {
+        let gz = gz_copy(path, &format!("sample-{i}.jsonl"));
+        for args in [&["--color", "never"][..], &["--format", "jsonl"]] {
+            let plain = run_files(args, &[path]);
+            let packed = run_files(args, &[&gz]);
+            let what = format!("{} {args:?}", path.display());
+            assert!(!plain.stdout.is_empty(), "{what}");
+            assert_eq!(packed.stdout, plain.stdout, "{what}: stdout");
+            assert_eq!(packed.code, plain.code, "{what}: exit status");
+            assert_eq!(
+                packed.err().replace(path_str(&gz), "IN"),
+                plain.err().replace(path_str(path), "IN"),
+                "{what}: stderr"
+            );
+        }
+        std::fs::remove_file(gz).unwrap();
+    }
+}
+
+#[test]
+fn gzip_on_standard_input_gives_the_output_of_the_plain_input() {
+    for path in samples().iter().take(6) {
+        let data = read(path);
+        for args in [&["--color", "never"][..], &["--format", "jsonl"], &["-"]] {
+            let plain = run(args, &data);
+            let packed = run(args, &gzip(&data));
+            let what = format!("{} {args:?}", path.display());
+            assert_eq!(packed.stdout, plain.stdout, "{what}: stdout");
+            assert_eq!(packed.stderr, plain.stderr, "{what}: stderr");
+            assert_eq!(packed.code, plain.code, "{what}: exit status");
+        }
+    }
+}
+
+#[test]
+fn concatenated_gzip_members_read_as_the_concatenated_logs() {
+    let (a, b) = (
+        read(&fixture("claude/text_only.jsonl")),
+        read(&fixture("codex/text.jsonl")),
+    );
+    let mut gz = gzip(&a);
+    gz.extend(gzip(&b));
+    let mut plain = a.clone();
+    plain.extend(&b);
+    let packed = run(&["--format", "jsonl"], &gz);
+    let expected = run(&["--format", "jsonl"], &plain);
+    assert_eq!(packed.stdout, expected.stdout);
+    assert_eq!(packed.code, expected.code);
+}
+
+#[test]
+fn a_truncated_gzip_file_is_one_line_and_the_next_input_is_read() {
+    let full = gzip(&read(&fixture("misc/claude_big_output.jsonl")));
+    let cut = temp_file("cut.jsonl.gz", &full[..full.len() / 2]);
+    let next = fixture("claude/text_only.jsonl");
+    let o = run_files(&["--format", "jsonl"], &[&cut, &next]);
+    assert_eq!(o.code, 2, "a file that cannot be read: {o:?}");
+    let err = o.err();
+    assert_eq!(
+        err,
+        format!(
+            "streamview: error reading {}: truncated gzip data (the input ends in the middle of \
+             the compressed stream)\n",
+            cut.display()
+        )
+    );
+    // What was decompressed before the cut is shown, then the next file.
+    let alone = run_files(&["--format", "jsonl"], &[&next]);
+    let out = o.out();
+    assert!(out.ends_with(&alone.out()), "the next input is read");
+    assert!(out.len() > alone.out().len() * 2, "the first half is shown");
+    std::fs::remove_file(cut).unwrap();
+}
+
+#[test]
+fn corrupt_gzip_on_standard_input_is_one_line() {
+    let mut gz = gzip(&read(&fixture("misc/claude_big_output.jsonl")));
+    let mid = gz.len() / 2;
+    for b in &mut gz[mid..mid + 64] {
+        *b = !*b;
+    }
+    let o = run(&["--format", "jsonl"], &gz);
+    assert_eq!(o.code, 2, "{o:?}");
+    let err = o.err();
+    assert!(
+        err.starts_with("streamview: error reading <stdin>: corrupt gzip data (")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
+#[test]
+fn a_gzip_file_is_not_followed_but_read_once() {
+    let path = fixture("claude/tools_basic.jsonl");
+    let gz = gz_copy(&path, "follow.jsonl");
+    let o = sv()
+        .args(["--color", "never", "-f", path_str(&gz)])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let plain = run_files(&["--color", "never"], &[&path]);
+    assert_eq!(o.stdout, plain.stdout);
+    assert_eq!(o.status.code(), Some(plain.code));
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        format!(
+            "streamview: {}: gzip-compressed: read to its end, not followed\n",
+            gz.display()
+        )
+    );
+    std::fs::remove_file(gz).unwrap();
+}
