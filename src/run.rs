@@ -24,6 +24,26 @@ use std::time::Instant;
 /// near this.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
+/// An input is not an event stream (a binary, a compressed format we do not
+/// read) once this many of its lines were skipped before any event, and
+/// they are at least half of its lines so far: the rest of it is skipped
+/// with one message instead of one per line (issue 15: a binary file gave
+/// 95,907 of them).
+pub const NOT_A_STREAM_AFTER: u64 = 20;
+
+/// What the run knows of the input being read.
+#[derive(Debug, Default)]
+struct Current {
+    /// Frames read before it.
+    frames_before: u64,
+    /// Events other than plain text observed before it.
+    events_before: u64,
+    /// Its lines skipped so far.
+    skipped: u64,
+    /// It does not look like an event stream: stop reading it.
+    give_up: bool,
+}
+
 /// Drives one or more inputs through a sink.
 pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     session: Session,
@@ -41,6 +61,8 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     /// When the bytes being decoded were read: the arrival time of every
     /// line they hold (one clock reading per read, not per event).
     arrived: Instant,
+    /// The input being read.
+    current: Current,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -57,6 +79,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             finished: None,
             status: None,
             arrived: Instant::now(),
+            current: Current::default(),
         }
     }
 
@@ -115,9 +138,17 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         let mut rdr = LineReader::new(rdr, self.max_line);
         let mut dec = Decoder::with_producer(self.from);
         self.arrived = Instant::now();
+        self.current = Current {
+            frames_before: self.lines,
+            events_before: self.json_events(),
+            ..Current::default()
+        };
         loop {
             while let Some(frame) = rdr.next_frame() {
                 self.frame(name, &frame, &mut dec)?;
+                if self.current.give_up {
+                    return self.give_up(name, &mut dec);
+                }
             }
             if rdr.is_eof() {
                 return self.finish_decoder(&mut dec, false);
@@ -144,6 +175,25 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 return Ok(());
             }
         }
+    }
+
+    /// Events other than plain text observed so far.
+    fn json_events(&self) -> u64 {
+        let st = self.session.stats();
+        st.events - st.plain_text
+    }
+
+    /// The input is not an event stream: say so once and skip the rest.
+    fn give_up(&mut self, name: &str, dec: &mut Decoder) -> Result<(), Error> {
+        self.finish_decoder(dec, false)?;
+        self.sink.flush().map_err(Error::Write)?;
+        let lines = self.lines - self.current.frames_before;
+        self.diag.message(&format!(
+            "{name}: not an event stream ({} of its first {lines} lines cannot be read as text \
+             or JSON); the rest of it is skipped",
+            self.current.skipped
+        ));
+        Ok(())
     }
 
     /// End of one input: the decoder emits what it held back (joined text,
@@ -273,6 +323,14 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.session.skipped_line();
         self.sink.flush().map_err(Error::Write)?;
         self.diag.skipped_line(name, number, problem, bytes);
+        let cur = &mut self.current;
+        cur.skipped += 1;
+        if cur.skipped >= NOT_A_STREAM_AFTER
+            && cur.skipped * 2 >= self.lines - cur.frames_before
+            && self.json_events() == self.current.events_before
+        {
+            self.current.give_up = true;
+        }
         Ok(())
     }
 

@@ -171,3 +171,90 @@ fn a_gzip_file_is_not_followed_but_read_once() {
     );
     std::fs::remove_file(gz).unwrap();
 }
+
+// ------------------------------------------------------- not an event stream
+
+/// The lines of stderr that report a skipped line, and the rest.
+fn err_split(err: &str) -> (usize, Vec<&str>) {
+    let skipped = err.lines().filter(|l| l.ends_with("; skipped")).count();
+    let rest = err.lines().filter(|l| !l.ends_with("; skipped")).collect();
+    (skipped, rest)
+}
+
+#[test]
+fn a_binary_file_is_one_message_not_one_per_line() {
+    let mut binaries = vec![PathBuf::from(env!("CARGO_BIN_EXE_streamview"))];
+    if Path::new("/bin/ls").exists() {
+        binaries.push(temp_file("ls", &read(Path::new("/bin/ls"))));
+    }
+    let good = fixture("claude/text_only.jsonl");
+    let alone = run_files(&["--color", "never"], &[&good]);
+    assert_eq!(alone.code, 0);
+    for bin in &binaries {
+        let o = run_files(&["--color", "never"], &[bin]);
+        let err = o.err();
+        assert_eq!(o.code, 3, "no session in the input: {err}");
+        let (skipped, rest) = err_split(&err);
+        assert_eq!(skipped, 20, "{err}");
+        let verdict = format!(
+            "streamview: {}: not an event stream (20 of its first ",
+            bin.display()
+        );
+        assert_eq!(
+            rest.iter().filter(|l| l.starts_with(&verdict)).count(),
+            1,
+            "{err}"
+        );
+        assert!(rest.len() <= 3, "{err}");
+        assert!(err.lines().count() <= 23, "{err}");
+
+        // The next input is read as if the binary was not there, and its
+        // session decides the status.
+        let o = run_files(&["--color", "never"], &[bin, &good]);
+        assert_eq!(o.code, 0, "{}", o.err());
+        assert!(o.out().ends_with(&alone.out()), "{}", o.out());
+        assert!(o.err().lines().count() <= 23, "{}", o.err());
+    }
+}
+
+#[test]
+fn a_binary_on_standard_input_is_one_message() {
+    let o = run(
+        &["--format", "jsonl"],
+        &read(Path::new(env!("CARGO_BIN_EXE_streamview"))),
+    );
+    assert_eq!(o.code, 3);
+    let err = o.err();
+    assert_eq!(err_split(&err).0, 20, "{err}");
+    assert!(
+        err.contains("streamview: <stdin>: not an event stream ("),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_lines_after_an_event_are_all_reported() {
+    // The input is an event stream: its damage is reported line by line.
+    let mut data = read(&fixture("claude/text_only.jsonl"));
+    for i in 0..40 {
+        data.extend(format!("{{\"broken\": {i}\n").as_bytes());
+    }
+    let err = run(&["--color", "never"], &data).err();
+    let (skipped, rest) = err_split(&err);
+    assert_eq!(skipped, 40, "{err}");
+    assert_eq!(rest, ["streamview: 40 lines skipped"]);
+}
+
+#[test]
+fn bad_lines_among_more_text_lines_are_all_reported() {
+    // Text with bad lines in it (a mostly readable file): not given up.
+    let mut data = Vec::new();
+    for i in 0..30 {
+        data.extend(format!("note {i}\nnote {i} again\n").as_bytes());
+        data.extend(b"caf\xe9\n");
+    }
+    let o = run(&["--color", "never"], &data);
+    let (skipped, _) = err_split(&o.err());
+    assert_eq!(skipped, 30, "{}", o.err());
+    assert!(!o.err().contains("not an event stream"), "{}", o.err());
+}
