@@ -38,6 +38,8 @@ struct Current {
     frames_before: u64,
     /// Events other than plain text observed before it.
     events_before: u64,
+    /// Plain-text lines observed before it.
+    plain_before: u64,
     /// Its lines skipped so far.
     skipped: u64,
     /// It does not look like an event stream: stop reading it.
@@ -63,6 +65,13 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     arrived: Instant,
     /// The input being read.
     current: Current,
+    /// Inputs opened or tried so far.
+    inputs: u64,
+    /// Inputs read to their end without a session (no event but plain
+    /// text): each makes the status 3.
+    without_session: u64,
+    /// Their notes, printed at the end when there were several inputs.
+    notes: Vec<String>,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -80,6 +89,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             status: None,
             arrived: Instant::now(),
             current: Current::default(),
+            inputs: 0,
+            without_session: 0,
+            notes: Vec::new(),
         }
     }
 
@@ -115,6 +127,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     pub fn open_failed(&mut self, name: &str, err: &std::io::Error) {
         self.hide_status();
         self.io_failed = true;
+        self.inputs += 1;
         self.diag
             .message(&format!("cannot open {name}: {}", describe_io(err)));
     }
@@ -138,9 +151,11 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         let mut rdr = LineReader::new(rdr, self.max_line);
         let mut dec = Decoder::with_producer(self.from);
         self.arrived = Instant::now();
+        self.inputs += 1;
         self.current = Current {
             frames_before: self.lines,
             events_before: self.json_events(),
+            plain_before: self.session.stats().plain_text,
             ..Current::default()
         };
         loop {
@@ -151,7 +166,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 }
             }
             if rdr.is_eof() {
-                return self.finish_decoder(&mut dec, false);
+                self.finish_decoder(&mut dec, false)?;
+                self.end_of_input(name);
+                return Ok(());
             }
             // About to block on read: whatever was rendered goes out now.
             self.sink.flush().map_err(Error::Write)?;
@@ -193,7 +210,33 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
              or JSON); the rest of it is skipped",
             self.current.skipped
         ));
+        self.end_of_input(name);
         Ok(())
+    }
+
+    /// An input was read to its end (or given up): if it held no session,
+    /// count it and keep its note (unless it was given up, which said so).
+    fn end_of_input(&mut self, name: &str) {
+        if self.json_events() != self.current.events_before {
+            return;
+        }
+        self.without_session += 1;
+        if self.current.give_up {
+            return;
+        }
+        let lines = self.lines - self.current.frames_before;
+        let plain = self.session.stats().plain_text - self.current.plain_before;
+        let why = if plain > 0 {
+            format!(
+                "only {plain} line{} of text",
+                if plain == 1 { "" } else { "s" }
+            )
+        } else if lines == 0 {
+            "the input is empty".to_string()
+        } else {
+            "every line was blank or skipped".to_string()
+        };
+        self.notes.push(format!("{name}: no session ({why})"));
     }
 
     /// End of one input: the decoder emits what it held back (joined text,
@@ -343,12 +386,22 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.hide_status();
         self.session.finish();
         self.sink.finish(&self.session).map_err(Error::Write)?;
+        let several = self.inputs > 1;
+        if several {
+            for note in std::mem::take(&mut self.notes) {
+                self.diag.message(&note);
+            }
+        }
         if self.session.is_empty()
             && !(self.io_failed && self.lines == 0)
             && !self.session.is_interrupted()
         {
             let plain = self.session.stats().plain_text;
-            let msg = if plain > 0 {
+            let msg = if several {
+                "no input held a session; run the agent with --output-format stream-json \
+                 --verbose (e.g. claude -p \"…\" --output-format stream-json --verbose | streamview)"
+                    .to_string()
+            } else if plain > 0 {
                 format!(
                     "no JSON events in the input, only {plain} line{} of text; run the agent with \
                      --output-format stream-json --verbose (e.g. claude -p \"…\" --output-format stream-json --verbose | streamview)",
@@ -364,8 +417,11 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             self.diag.message(&msg);
         }
         self.diag.finish();
+        // Every input counts: one without a session ended without a result.
         let status = if self.io_failed {
             ExitStatus::Failure
+        } else if self.without_session > 0 {
+            ExitStatus::Incomplete
         } else {
             ExitStatus::from_outcome(self.session.worst_outcome())
         };

@@ -208,10 +208,10 @@ fn a_binary_file_is_one_message_not_one_per_line() {
         assert!(rest.len() <= 3, "{err}");
         assert!(err.lines().count() <= 23, "{err}");
 
-        // The next input is read as if the binary was not there, and its
-        // session decides the status.
+        // The next input is read as if the binary was not there; the
+        // binary held no session, so the status is 3.
         let o = run_files(&["--color", "never"], &[bin, &good]);
-        assert_eq!(o.code, 0, "{}", o.err());
+        assert_eq!(o.code, 3, "{}", o.err());
         assert!(o.out().ends_with(&alone.out()), "{}", o.out());
         assert!(o.err().lines().count() <= 23, "{}", o.err());
     }
@@ -257,4 +257,72 @@ fn bad_lines_among_more_text_lines_are_all_reported() {
     let (skipped, _) = err_split(&o.err());
     assert_eq!(skipped, 30, "{}", o.err());
     assert!(!o.err().contains("not an event stream"), "{}", o.err());
+}
+
+// ----------------------------------------------- inputs without a session
+
+#[test]
+fn each_input_without_a_session_gets_a_note_and_makes_the_status_3() {
+    let good = fixture("claude/text_only.jsonl");
+    let empty = temp_file("empty.jsonl", b"");
+    let notes = temp_file("notes.txt", b"some notes\nmore notes\n");
+    let blank = temp_file("blank.jsonl", b"\n\n{\"broken\n");
+    let alone = run_files(&["--color", "never"], &[&good]);
+    let o = run_files(&["--color", "never"], &[&good, &empty, &notes, &blank]);
+    assert_eq!(o.code, 3, "{o:?}");
+    assert!(o.out().starts_with(&alone.out()));
+    let err = o.err();
+    let lines: Vec<&str> = err.lines().filter(|l| !l.ends_with("; skipped")).collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "streamview: {}: no session (the input is empty)",
+                empty.display()
+            ),
+            format!(
+                "streamview: {}: no session (only 2 lines of text)",
+                notes.display()
+            ),
+            format!(
+                "streamview: {}: no session (every line was blank or skipped)",
+                blank.display()
+            ),
+            "streamview: 1 line skipped".to_string(),
+        ],
+        "{err}"
+    );
+    // The same inputs each with a session: 0 and nothing on stderr.
+    let o = run_files(&["--color", "never"], &[&good, &good]);
+    assert_eq!((o.code, o.err()), (0, String::new()));
+}
+
+#[test]
+fn a_lone_input_without_a_session_gets_the_hint_and_no_note() {
+    let empty = temp_file("lone-empty.jsonl", b"");
+    let o = run_files(&[], &[&empty]);
+    assert_eq!(o.code, 3);
+    assert_eq!(
+        o.err(),
+        "streamview: the input is empty; run the agent with --output-format stream-json --verbose \
+         (e.g. claude -p \"…\" --output-format stream-json --verbose | streamview)\n"
+    );
+}
+
+#[test]
+fn several_inputs_without_a_session_get_a_note_each_then_the_hint() {
+    let empty = temp_file("e1.jsonl", b"");
+    let o = run(&[empty.to_str().unwrap(), "-"], b"text\n");
+    assert_eq!(o.code, 3);
+    assert_eq!(
+        o.err(),
+        format!(
+            "streamview: {}: no session (the input is empty)\n\
+             streamview: <stdin>: no session (only 1 line of text)\n\
+             streamview: no input held a session; run the agent with --output-format \
+             stream-json --verbose (e.g. claude -p \"…\" --output-format stream-json --verbose \
+             | streamview)\n",
+            empty.display()
+        )
+    );
 }
