@@ -199,12 +199,16 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
         let name = src.display_name();
         let opened: io::Result<Box<dyn io::Read + Send>> = match src {
             input::Source::Path(p) if opts.follow => {
-                input::follow::open(p.clone(), finished.clone()).map(|(rdr, compressed)| {
-                    if let Some(c) = compressed {
-                        runner.note(
+                input::follow::open(p.clone(), finished.clone()).map(|(rdr, how)| {
+                    match how {
+                        input::follow::Opened::Followed => {}
+                        input::follow::Opened::Waiting => {
+                            runner.note(&name, "no such file yet; waiting for it to appear");
+                        }
+                        input::follow::Opened::NotFollowed(c) => runner.note(
                             &name,
                             &format!("{c}-compressed: read to its end, not followed"),
-                        );
+                        ),
                     }
                     rdr
                 })

@@ -326,3 +326,82 @@ fn several_inputs_without_a_session_get_a_note_each_then_the_hint() {
         )
     );
 }
+
+// ------------------------------------------------- --follow of a missing file
+
+/// A path in cargo's temporary directory where nothing is yet.
+fn missing(name: &str) -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("inputs-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+#[test]
+fn follow_waits_for_a_missing_file_to_appear() {
+    use std::process::Stdio;
+    use std::time::Duration;
+    let path = missing("later.jsonl");
+    let mut child = common::sv_std()
+        .args(["--color", "never", "-f"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = common::drain(child.stdout.take().unwrap());
+    let err = common::drain(child.stderr.take().unwrap());
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(child.try_wait().unwrap().is_none(), "it waits");
+    let log = fixture("claude/tools_basic.jsonl");
+    // Written elsewhere and renamed, as a log appears at once.
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, read(&log)).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    let status = common::wait_deadline(&mut child, Duration::from_secs(20));
+    let plain = run_files(&["--color", "never"], &[&log]);
+    assert_eq!(out.join().unwrap(), plain.stdout);
+    assert_eq!(
+        String::from_utf8(err.join().unwrap()).unwrap(),
+        format!(
+            "streamview: {}: no such file yet; waiting for it to appear\n",
+            path.display()
+        )
+    );
+    assert_eq!(status.code(), Some(0));
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn ctrl_c_while_waiting_for_a_missing_file() {
+    use std::process::Stdio;
+    use std::time::Duration;
+    let path = missing("never.jsonl");
+    let mut child = common::sv_std()
+        .args(["-f"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let err = common::drain(child.stderr.take().unwrap());
+    std::thread::sleep(Duration::from_millis(400));
+    let ok = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let status = common::wait_deadline(&mut child, Duration::from_secs(10));
+    assert_eq!(status.code(), Some(130));
+    let err = String::from_utf8(err.join().unwrap()).unwrap();
+    assert!(
+        err.starts_with(&format!(
+            "streamview: {}: no such file yet; waiting for it to appear\n",
+            path.display()
+        )),
+        "{err}"
+    );
+}

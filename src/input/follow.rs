@@ -1,6 +1,9 @@
 //! `--follow`: read a log file that another process is still writing, like
 //! `tail -f` from the beginning.
 //!
+//! A file that does not exist yet is waited for, like `tail -F`: the agent
+//! may not have created its log when streamview starts.
+//!
 //! At the end of the file the reader waits and polls for more instead of
 //! reporting end of input. It notices the file being truncated (starts again
 //! from the top) or replaced (reopens the path), and it ends by itself once
@@ -23,28 +26,48 @@ const POLL: Duration = Duration::from_millis(50);
 /// How long the file must stay quiet after a result before following ends.
 const GRACE: Duration = Duration::from_millis(1500);
 
-/// Open `path` for `--follow`. A compressed file is not followed: its
-/// writer (`gzip`) emits blocks long after the lines in them were written,
-/// and a compressed log is usually a finished, rotated one. It is read once
-/// to its end instead, decompressed, and its compression returned so that
-/// the run can say so.
+/// How [`open`] reads the file, for the run to tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opened {
+    /// Followed.
+    Followed,
+    /// Not there yet: waited for, then followed.
+    Waiting,
+    /// Compressed: read once to its end, not followed.
+    NotFollowed(Compression),
+}
+
+/// Open `path` for `--follow`. A file that does not exist yet is waited
+/// for. A compressed file is not followed: its writer (`gzip`) emits blocks
+/// long after the lines in them were written, and a compressed log is
+/// usually a finished, rotated one. It is read once to its end instead,
+/// decompressed.
 ///
 /// # Errors
-/// The file cannot be opened or read.
+/// The file cannot be opened or read (other than by not existing).
 pub fn open(
     path: PathBuf,
     finished: Arc<AtomicBool>,
-) -> io::Result<(Box<dyn Read + Send>, Option<Compression>)> {
-    if let Some(c) = Compression::of_file(&path)? {
-        return Ok((Box::new(Decompress::new(File::open(&path)?)), Some(c)));
+) -> io::Result<(Box<dyn Read + Send>, Opened)> {
+    match Compression::of_file(&path) {
+        Ok(Some(c)) => {
+            let file = File::open(&path)?;
+            return Ok((Box::new(Decompress::new(file)), Opened::NotFollowed(c)));
+        }
+        Ok(None) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok((Box::new(Follow::waiting(path, finished)), Opened::Waiting));
+        }
+        Err(e) => return Err(e),
     }
-    Ok((Box::new(Follow::open(path, finished)?), None))
+    Ok((Box::new(Follow::open(path, finished)?), Opened::Followed))
 }
 
 /// A `Read` over a growing file.
 pub struct Follow {
     path: PathBuf,
-    file: File,
+    /// `None` until the file exists.
+    file: Option<File>,
     pos: u64,
     /// Set by the run when a result event arrived.
     finished: Arc<AtomicBool>,
@@ -58,33 +81,49 @@ impl Follow {
     /// # Errors
     /// The file cannot be opened.
     pub fn open(path: PathBuf, finished: Arc<AtomicBool>) -> io::Result<Follow> {
-        let file = File::open(&path)?;
-        if file.metadata()?.is_dir() {
-            return Err(io::Error::other("is a directory"));
-        }
+        let file = open_file(&path)?;
         Ok(Follow {
             path,
-            file,
+            file: Some(file),
             pos: 0,
             finished,
             quiet_since: None,
         })
     }
 
+    /// Follow `path`, which does not exist yet: reads wait until it does.
+    pub fn waiting(path: PathBuf, finished: Arc<AtomicBool>) -> Follow {
+        Follow {
+            path,
+            file: None,
+            pos: 0,
+            finished,
+            quiet_since: None,
+        }
+    }
+
     /// The file at the path is another one (replaced by a rename or
     /// re-created): switch to it, from its beginning.
-    fn reopen_if_replaced(&mut self) -> io::Result<bool> {
+    fn reopen_if_replaced(&mut self, cur: &std::fs::Metadata) -> io::Result<bool> {
         let Ok(now) = std::fs::metadata(&self.path) else {
             return Ok(false);
         };
-        let cur = self.file.metadata()?;
-        if same_file(&now, &cur) {
+        if same_file(&now, cur) {
             return Ok(false);
         }
-        self.file = File::open(&self.path)?;
+        self.file = Some(File::open(&self.path)?);
         self.pos = 0;
         Ok(true)
     }
+}
+
+/// Open a file to follow: not a directory.
+fn open_file(path: &std::path::Path) -> io::Result<File> {
+    let file = File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(io::Error::other("is a directory"));
+    }
+    Ok(file)
 }
 
 #[cfg(unix)]
@@ -101,21 +140,30 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
 impl Read for Follow {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         loop {
-            let n = self.file.read(buf)?;
+            let Some(file) = self.file.as_mut() else {
+                // Not created yet: look again after a while.
+                match open_file(&self.path) {
+                    Ok(f) => self.file = Some(f),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => std::thread::sleep(POLL),
+                    Err(e) => return Err(e),
+                }
+                continue;
+            };
+            let n = file.read(buf)?;
             if n > 0 {
                 self.pos += n as u64;
                 self.quiet_since = None;
                 return Ok(n);
             }
             // At the end of what was written so far.
-            let len = self.file.metadata()?.len();
-            if len < self.pos {
+            let meta = file.metadata()?;
+            if meta.len() < self.pos {
                 // Truncated (`> session.jsonl` again): start over.
-                self.file.seek(SeekFrom::Start(0))?;
+                file.seek(SeekFrom::Start(0))?;
                 self.pos = 0;
                 continue;
             }
-            if self.reopen_if_replaced()? {
+            if self.reopen_if_replaced(&meta)? {
                 continue;
             }
             if self.finished.load(Ordering::Relaxed) {
@@ -159,6 +207,26 @@ mod tests {
         f.read_to_end(&mut all).unwrap();
         writer.join().unwrap();
         assert_eq!(all, b"one\ntwo\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn waits_for_a_file_that_does_not_exist_yet() {
+        let dir = std::env::temp_dir().join(format!("sv-follow-w-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("log.jsonl");
+        let finished = Arc::new(AtomicBool::new(false));
+        let (mut f, how) = open(path.clone(), finished.clone()).unwrap();
+        assert_eq!(how, Opened::Waiting);
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(150));
+            std::fs::write(&path, b"one\n").unwrap();
+            finished.store(true, Ordering::Relaxed);
+        });
+        let mut all = Vec::new();
+        f.read_to_end(&mut all).unwrap();
+        writer.join().unwrap();
+        assert_eq!(all, b"one\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
