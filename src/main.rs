@@ -1,13 +1,14 @@
 //! The `streamview` binary: parse the command line, run, map the outcome to
 //! an exit status. Everything else lives in the library.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
 use streamview::cli::{Cli, Env, resolve};
 use streamview::render::sanitize::{is_unsafe, sanitize};
+use streamview::run::terminal_hint;
 use streamview::{ExitStatus, Interrupt};
 
 fn main() -> ExitCode {
@@ -28,6 +29,12 @@ fn main() -> ExitCode {
         };
     }
     let opts = resolve(&cli, &Env::from_process());
+    // Bare `streamview` at a prompt: say what it waits for, then wait.
+    if !opts.follow
+        && let Some(hint) = terminal_hint(&opts.sources, std::io::stdin().is_terminal())
+    {
+        let _ = writeln!(std::io::stderr(), "streamview: {hint}");
+    }
     // Ctrl-C: the first one stops the run, which prints the summary so far
     // and exits 130; a second one (the summary cannot get out: a stopped
     // pager, a full pipe) exits at once.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::event::{Event, EventKind, Producer};
-use crate::input::{Frame, Line, LineReader, ahead};
+use crate::input::{Frame, Line, LineReader, Source, ahead};
 use crate::render::{Sink, StatusLine};
 use crate::session::Session;
 use std::time::Instant;
@@ -30,6 +30,20 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 /// with one message instead of one per line (issue 15: a binary file gave
 /// 95,907 of them).
 pub const NOT_A_STREAM_AFTER: u64 = 20;
+
+/// What bare `streamview` says when standard input is a terminal: it waits
+/// for events typed there, which is rarely what was meant.
+pub const TERMINAL_HINT: &str = "reading events from the terminal (Ctrl-D ends them); pipe an \
+agent in (claude -p \"…\" --output-format stream-json --verbose | streamview) or name a log \
+file; --help shows more";
+
+/// The hint to print before reading, given the inputs and whether standard
+/// input is a terminal (passed in as data, so it is tested without one):
+/// [`TERMINAL_HINT`] when standard input is the only input and a terminal.
+#[must_use]
+pub fn terminal_hint(sources: &[Source], stdin_is_terminal: bool) -> Option<&'static str> {
+    (stdin_is_terminal && sources == [Source::Stdin]).then_some(TERMINAL_HINT)
+}
 
 /// What the run knows of the input being read.
 #[derive(Debug, Default)]
@@ -626,5 +640,21 @@ impl Feeder {
             self.session.skipped_line();
             self.problems.push((number, p));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn the_terminal_hint_is_for_a_terminal_as_the_only_input() {
+        let file = Source::Path(PathBuf::from("s.jsonl"));
+        assert_eq!(terminal_hint(&[Source::Stdin], true), Some(TERMINAL_HINT));
+        assert_eq!(terminal_hint(&[Source::Stdin], false), None);
+        assert_eq!(terminal_hint(std::slice::from_ref(&file), true), None);
+        assert_eq!(terminal_hint(&[file, Source::Stdin], true), None);
+        assert_eq!(terminal_hint(&[], true), None);
     }
 }

@@ -405,3 +405,34 @@ fn ctrl_c_while_waiting_for_a_missing_file() {
         "{err}"
     );
 }
+
+// ------------------------------------------------------ a terminal on stdin
+
+/// Bare `streamview` at a prompt (under a pseudo-terminal from util-linux
+/// `script`, as in tests/status.rs): one line says what it waits for, and
+/// it goes on waiting (killed by `timeout`, status 124).
+#[test]
+fn bare_streamview_on_a_terminal_says_how_to_use_it_and_waits() {
+    let bin = env!("CARGO_BIN_EXE_streamview");
+    let out = std::process::Command::new("script")
+        .args([
+            "-q",
+            "-e",
+            "-c",
+            &format!("timeout 1 '{bin}' --no-status; echo rc=$?"),
+            "/dev/null",
+        ])
+        .env("TERM", "xterm-256color")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("util-linux `script` runs a command under a pseudo-terminal; install util-linux");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "streamview: {}\r\nrc=124\r\n",
+            streamview::run::TERMINAL_HINT
+        )
+    );
+    assert!(streamview::run::TERMINAL_HINT.contains("Ctrl-D"));
+}
