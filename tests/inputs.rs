@@ -436,3 +436,43 @@ fn bare_streamview_on_a_terminal_says_how_to_use_it_and_waits() {
     );
     assert!(streamview::run::TERMINAL_HINT.contains("Ctrl-D"));
 }
+
+// ---------------------------------------------------------------------- zstd
+
+fn zstd(data: &[u8]) -> Vec<u8> {
+    let mut enc = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    enc.include_checksum(true).unwrap();
+    enc.write_all(data).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn zstd_files_and_stdin_give_the_output_of_the_plain_input() {
+    for (i, path) in samples().iter().enumerate().take(8) {
+        let data = read(path);
+        let zst = temp_file(&format!("sample-{i}.jsonl"), &zstd(&data));
+        for args in [&["--color", "never"][..], &["--format", "jsonl"]] {
+            let plain = run_files(args, &[path]);
+            let what = format!("{} {args:?}", path.display());
+            let packed = run_files(args, &[&zst]);
+            assert_eq!(packed.stdout, plain.stdout, "{what}: file");
+            assert_eq!(packed.code, plain.code, "{what}: file");
+            let piped = run(args, &zstd(&data));
+            assert_eq!(piped.stdout, plain.stdout, "{what}: stdin");
+            assert_eq!(piped.code, plain.code, "{what}: stdin");
+        }
+        std::fs::remove_file(zst).unwrap();
+    }
+}
+
+#[test]
+fn a_truncated_zstd_input_is_one_line() {
+    let full = zstd(&read(&fixture("misc/claude_big_output.jsonl")));
+    let o = run(&["--format", "jsonl"], &full[..full.len() / 2]);
+    assert_eq!(o.code, 2, "{o:?}");
+    assert_eq!(
+        o.err(),
+        "streamview: error reading <stdin>: truncated zstd data (the input ends in the middle of \
+         the compressed stream)\n"
+    );
+}

@@ -1,6 +1,7 @@
-//! Compressed input, read transparently: a gzip stream (`x.jsonl.gz`, or
-//! `gzip -c log | streamview`) is recognised by its magic bytes, not by a
-//! file name, and decompressed as it is read.
+//! Compressed input, read transparently: a gzip or zstd stream
+//! (`x.jsonl.gz`, `x.jsonl.zst`, or `gzip -c log | streamview`) is
+//! recognised by its magic bytes, not by a file name, and decompressed as it
+//! is read.
 //!
 //! [`Decompress`] decides on its first read. Plain input costs one look at
 //! the first byte: a JSON line starts with `{`, blank or a BOM, never with a
@@ -9,7 +10,8 @@
 //! begin a magic number makes it read on, and only until the magic number
 //! is complete or contradicted, so a live pipe never waits for bytes that
 //! the writer has not sent. Concatenated gzip members (`cat a.gz b.gz`, or a
-//! log rotated with `gzip` appended to) are read one after the other.
+//! log rotated with `gzip` appended to) and zstd frames are read one after
+//! the other.
 //!
 //! Errors of the decompressor (corrupt or truncated data) come back as read
 //! errors with a one-line text that names the format; the run reports them
@@ -19,17 +21,23 @@ use std::fmt;
 use std::io::{self, Chain, Cursor, Read};
 
 use flate2::read::MultiGzDecoder;
+use std::io::BufReader;
 
 /// A compression format recognised by its magic bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compression {
     /// gzip (RFC 1952): `1f 8b`.
     Gzip,
+    /// Zstandard (RFC 8878): `28 b5 2f fd`.
+    Zstd,
 }
 
 impl Compression {
     /// Every format, with its magic bytes.
-    const MAGIC: [(Compression, &'static [u8]); 1] = [(Compression::Gzip, &[0x1f, 0x8b])];
+    const MAGIC: [(Compression, &'static [u8]); 2] = [
+        (Compression::Gzip, &[0x1f, 0x8b]),
+        (Compression::Zstd, &[0x28, 0xb5, 0x2f, 0xfd]),
+    ];
 
     /// What the first bytes of an input say: `Some(Some(c))` compressed with
     /// `c`, `Some(None)` not compressed, `None` too few bytes to tell (they
@@ -67,6 +75,7 @@ impl fmt::Display for Compression {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
         })
     }
 }
@@ -83,6 +92,8 @@ enum State<R> {
     Replay(Replay<R>),
     /// gzip.
     Gzip(Box<MultiGzDecoder<Replay<R>>>),
+    /// zstd.
+    Zstd(Box<zstd::stream::read::Decoder<'static, BufReader<Replay<R>>>>),
     /// Between two states (only while [`Decompress::sniff`] runs).
     Moving,
 }
@@ -107,6 +118,7 @@ impl<R: Read> Decompress<R> {
     pub fn compression(&self) -> Option<Compression> {
         match self.state {
             State::Gzip(_) => Some(Compression::Gzip),
+            State::Zstd(_) => Some(Compression::Zstd),
             _ => None,
         }
     }
@@ -143,6 +155,10 @@ impl<R: Read> Decompress<R> {
             self.state = match compression {
                 None => State::Replay(replay),
                 Some(Compression::Gzip) => State::Gzip(Box::new(MultiGzDecoder::new(replay))),
+                Some(Compression::Zstd) => match zstd::stream::read::Decoder::new(replay) {
+                    Ok(d) => State::Zstd(Box::new(d)),
+                    Err(e) => return Err(corrupt(Compression::Zstd, &e)),
+                },
             };
             return self.read(out);
         }
@@ -155,6 +171,7 @@ impl<R: Read> Read for Decompress<R> {
             State::Plain(r) => r.read(out),
             State::Replay(r) => r.read(out),
             State::Gzip(d) => d.read(out).map_err(|e| corrupt(Compression::Gzip, &e)),
+            State::Zstd(d) => d.read(out).map_err(|e| corrupt(Compression::Zstd, &e)),
             State::Sniff(..) if out.is_empty() => Ok(0),
             State::Sniff(..) => self.sniff(out),
             State::Moving => Err(io::Error::other("read after a failed decision")),

@@ -187,3 +187,65 @@ fn a_read_error_while_deciding_keeps_what_was_read() {
     assert_eq!(d.read(&mut buf).unwrap_err().to_string(), "hiccup");
     assert_eq!(read_all(d, 8).unwrap(), b"\x1f{}");
 }
+
+/// As the `zstd` command writes it: with a checksum, without which
+/// corruption inside a frame cannot be told from data.
+fn zstd(data: &[u8]) -> Vec<u8> {
+    let mut enc = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    enc.include_checksum(true).unwrap();
+    enc.write_all(data).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn zstd_is_decompressed_whatever_the_read_sizes() {
+    assert_eq!(
+        Compression::sniff(&[0x28, 0xb5, 0x2f, 0xfd]),
+        Some(Some(Compression::Zstd))
+    );
+    assert_eq!(Compression::sniff(&[0x28, 0xb5]), None);
+    assert_eq!(Compression::sniff(b"(x"), Some(None));
+    let zst = zstd(LOG);
+    for step in [1, 3, 4096] {
+        for buf_len in [1, 5, 64 * 1024] {
+            let src = Trickle {
+                data: &zst,
+                step,
+                reads: 0,
+            };
+            assert_eq!(read_all(Decompress::new(src), buf_len).unwrap(), LOG);
+        }
+    }
+    let mut d = Decompress::new(&zst[..]);
+    let _ = d.read(&mut [0u8; 4]).unwrap();
+    assert_eq!(d.compression(), Some(Compression::Zstd));
+}
+
+#[test]
+fn concatenated_zstd_frames_are_read_one_after_the_other() {
+    let mut zst = zstd(b"one\n");
+    zst.extend(zstd(b"two\n"));
+    assert_eq!(
+        read_all(Decompress::new(&zst[..]), 4096).unwrap(),
+        b"one\ntwo\n"
+    );
+}
+
+#[test]
+fn truncated_or_corrupt_zstd_is_an_error_that_says_so() {
+    let zst = zstd(&LOG.repeat(100));
+    for cut in [4, 6, zst.len() / 2, zst.len() - 1] {
+        let err = read_all(Decompress::new(&zst[..cut]), 4096).unwrap_err();
+        assert!(
+            err.to_string().starts_with("truncated zstd data"),
+            "cut at {cut}: {err}"
+        );
+    }
+    let mut bad = zst.clone();
+    let mid = bad.len() / 2;
+    for b in &mut bad[mid..mid + 8] {
+        *b = !*b;
+    }
+    let err = read_all(Decompress::new(&bad[..]), 4096).unwrap_err();
+    assert!(err.to_string().starts_with("corrupt zstd data ("), "{err}");
+}
