@@ -113,6 +113,9 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     /// The last event was a thinking-token estimate: the next ones of the
     /// same block are not shown.
     thinking_noted: bool,
+    /// The call whose line was shown last (its id's hash), until a result:
+    /// a result that does not answer it names its own call.
+    last_call: Option<u64>,
 }
 
 impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
@@ -177,6 +180,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             alerts: Alerts::All,
             unshown_errors: 0,
             thinking_noted: false,
+            last_call: None,
         }
     }
 
@@ -311,6 +315,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     fn tool_call(&mut self, c: &ToolCall<'_>, depth: usize) -> io::Result<()> {
+        self.last_call = Some(text_hash(&c.id));
         let l = self.compose();
         l.push(Style::Tool, "▸ ");
         l.tool_name(Style::Tool, &c.name);
@@ -407,6 +412,18 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             let mut text = r.content.text_with(&mut self.scratch);
             self.lines.clear();
             let l = &mut self.lines;
+            // A result that does not follow its own call's line (calls
+            // made in parallel) says which call it answers.
+            let follows_call = std::mem::take(&mut self.last_call) == Some(text_hash(&r.id));
+            if !agent && !follows_call {
+                l.push(Style::Dim, "◂ ");
+                l.tool_name(Style::Dim, tool);
+                if let Some(k) = &note.key_arg {
+                    l.push(Style::Dim, " ");
+                    l.one_line(Style::Dim, k, 80);
+                }
+                l.end(depth);
+            }
             if agent {
                 if let Some(p) = text.find("\nagentId:") {
                     text = &text[..p];
@@ -424,8 +441,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 }
                 l.end(depth);
             }
+            let head = l.count();
             body(l, text, Style::Dim, max_lines, depth);
-            if l.count() <= usize::from(agent) {
+            if l.count() <= head {
                 l.push(Style::Dim, "  ⎿ (no output)");
                 l.end(depth);
             }
@@ -1118,7 +1136,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             DeltaKind::Text => true,
             DeltaKind::Thinking => self.verbose(),
             DeltaKind::ToolInput => false,
-            DeltaKind::ToolStart => return self.tool_start(d, depth),
+            DeltaKind::ToolStart => {
+                // Another call's line: a result that comes now is not
+                // under its own.
+                self.last_call = None;
+                return self.tool_start(d, depth);
+            }
         };
         if !shown || self.quiet() {
             return Ok(());
