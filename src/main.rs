@@ -13,6 +13,17 @@ use streamview::{ExitStatus, Interrupt};
 
 fn main() -> ExitCode {
     let cli = Cli::try_parse().unwrap_or_else(|e| usage_error(&e));
+    if cli.follow && cli.files.len() > 1 {
+        use clap::CommandFactory;
+        let e = Cli::command().error(
+            clap::error::ErrorKind::TooManyValues,
+            format!(
+                "--follow takes exactly one FILE ({} given): run one streamview per log",
+                cli.files.len()
+            ),
+        );
+        usage_error(&e);
+    }
     if let Some(kind) = cli.generate {
         let mut out = std::io::stdout().lock();
         return match out.write_all(&streamview::cli::generate(kind)) {

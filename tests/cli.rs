@@ -1403,3 +1403,19 @@ fn data_formats_say_less_on_stderr() {
     );
     assert!(o.err().contains("Exit code 3"), "{}", o.err());
 }
+
+/// `-f` follows one file: two are a usage error, not a silent replay.
+#[test]
+fn follow_takes_one_file() {
+    let a = claude("text_only");
+    let b = claude("tools_basic");
+    let o = run(&["-f", path_str(&a), path_str(&b)], b"");
+    assert_eq!(o.code, 2, "{o:?}");
+    assert_eq!(o.out(), "");
+    assert!(
+        o.err()
+            .contains("--follow takes exactly one FILE (2 given)"),
+        "{}",
+        o.err()
+    );
+}
