@@ -362,7 +362,7 @@ pub struct Cli {
     /// Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards).
     ///
     /// Matches the name as the producer spells it, case included: `Bash`, `mcp__*` (every MCP
-    /// tool), `mcp__github__*`. Applies to tool calls, their results, errors and denials; other
+    /// tool), `mcp__github__*`; an MCP tool also as the output shows it, `github/*`. Applies to tool calls, their results, errors and denials; other
     /// events are not affected (combine with `--only tools` to see tool calls alone).
     #[arg(long = "tool", value_name = "NAME", help_heading = "Filters")]
     pub tools: Vec<String>,

@@ -227,6 +227,31 @@ impl Glob {
         }
     }
 
+    /// True when the tool `name` matches, or the form the output shows it
+    /// in: an MCP tool `mcp__server__tool` as `server/tool`.
+    #[must_use]
+    pub fn matches_tool(&self, name: &str) -> bool {
+        if self.matches(name) {
+            return true;
+        }
+        let Some((server, tool)) = name
+            .strip_prefix("mcp__")
+            .and_then(|rest| rest.split_once("__"))
+        else {
+            return false;
+        };
+        // `server/tool`, composed on the stack (no allocation per event).
+        let mut buf = [0u8; 256];
+        let len = server.len() + 1 + tool.len();
+        if len > buf.len() {
+            return false;
+        }
+        buf[..server.len()].copy_from_slice(server.as_bytes());
+        buf[server.len()] = b'/';
+        buf[server.len() + 1..len].copy_from_slice(tool.as_bytes());
+        std::str::from_utf8(&buf[..len]).is_ok_and(|shown| self.matches(shown))
+    }
+
     /// True when the whole of `name` matches.
     #[must_use]
     pub fn matches(&self, name: &str) -> bool {
@@ -308,7 +333,7 @@ impl Filter {
             // Not a tool event: `--tool` does not apply.
             _ => return true,
         };
-        tool.is_some_and(|name| self.tools.iter().any(|g| g.matches(name)))
+        tool.is_some_and(|name| self.tools.iter().any(|g| g.matches_tool(name)))
     }
 }
 

@@ -210,3 +210,21 @@ fn a_tool_start_is_a_tool_event_of_its_tool() {
     // The text block's start announces nothing.
     assert_eq!(got, [("delta", tools, true), ("delta", tools, false)]);
 }
+
+/// `--tool` matches an MCP tool by its name or by the `server/tool` form
+/// the output shows it in.
+#[test]
+fn tool_globs_match_the_shown_mcp_form() {
+    let g = Glob::new("ledger*");
+    assert!(g.matches_tool("mcp__ledger__lookup_sku"));
+    assert!(!g.matches("mcp__ledger__lookup_sku"));
+    assert!(Glob::new("ledger/lookup_sku").matches_tool("mcp__ledger__lookup_sku"));
+    assert!(Glob::new("*/lookup_*").matches_tool("mcp__ledger__lookup_sku"));
+    assert!(Glob::new("mcp__ledger__*").matches_tool("mcp__ledger__lookup_sku"));
+    assert!(!Glob::new("ledger*").matches_tool("Bash"));
+    assert!(!Glob::new("other/*").matches_tool("mcp__ledger__lookup_sku"));
+    // Too long for the stack buffer: only the name itself is matched.
+    let long = format!("mcp__{}__t", "s".repeat(300));
+    assert!(!Glob::new("s*").matches_tool(&long));
+    assert!(Glob::new("mcp__*").matches_tool(&long));
+}
