@@ -121,15 +121,27 @@ fn generated_files_cover_every_option() {
         .iter()
         .map(|k| (*k, String::from_utf8(generate(*k)).unwrap()))
         .collect();
+    let synopsis = man
+        .lines()
+        .skip_while(|l| *l != ".SH SYNOPSIS")
+        .nth(1)
+        .unwrap();
     for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
         let Some(long) = arg.get_long() else {
             continue;
         };
         // roff escapes the dash.
-        assert!(
-            man.contains(&format!("\\-\\-{}", long.replace('-', "\\-"))),
-            "man page lacks --{long}"
-        );
+        let flag = format!("\\-\\-{}", long.replace('-', "\\-"));
+        assert!(man.contains(&flag), "man page lacks --{long}");
+        // The synopsis gives an option's value too (`--format FORMAT`).
+        if let Some(value) = arg
+            .get_value_names()
+            .and_then(|v| v.first())
+            .filter(|_| arg.get_action().takes_values())
+        {
+            let shown = format!("{flag}\\fR \\fI{value}\\fR]");
+            assert!(synopsis.contains(&shown), "synopsis lacks {shown}");
+        }
         for (kind, text) in &completions {
             assert!(text.contains(long), "{kind:?} completions lack --{long}");
         }

@@ -12,13 +12,18 @@ use crate::error::ExitStatus;
 use crate::event::Producer;
 
 /// The man page of `cmd`, as roff.
-pub(super) fn render(cmd: clap::Command) -> Vec<u8> {
+pub(super) fn render(mut cmd: clap::Command) -> Vec<u8> {
+    cmd.build();
+    let mut synopsis = Roff::new();
+    self::synopsis(&mut synopsis, &cmd);
     let man = Man::new(cmd).manual("streamview manual");
     let mut out = Vec::new();
     // Writing into a Vec cannot fail.
     let _ = man.render_title(&mut out);
     let _ = man.render_name_section(&mut out);
-    let _ = man.render_synopsis_section(&mut out);
+    // Not `render_synopsis_section`: it leaves out the options' values
+    // (`[--format]` for `--format FORMAT`).
+    let _ = synopsis.to_writer(&mut out);
     let _ = man.render_description_section(&mut out);
     let _ = man.render_options_section(&mut out);
     // Not `render_extra_section`: it would repeat the long help's tail,
@@ -50,6 +55,49 @@ fn ascii_roff(roff: &[u8]) -> Vec<u8> {
         }
     }
     out.into_bytes()
+}
+
+/// `streamview [-f|--follow] [--format FORMAT] … [FILE]...`: every option
+/// shown with its value, in the order of OPTIONS.
+fn synopsis(r: &mut Roff, cmd: &clap::Command) {
+    r.control("SH", ["SYNOPSIS"]);
+    let mut line = vec![bold(cmd.get_name()), roman(" ")];
+    let mut opts: Vec<_> = cmd
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !a.is_positional())
+        .collect();
+    opts.sort_by_key(|a| a.get_display_order());
+    let value = |a: &clap::Arg| {
+        a.get_value_names()
+            .and_then(|v| v.first())
+            .map_or_else(|| a.get_id().as_str().to_uppercase(), ToString::to_string)
+    };
+    for a in opts {
+        line.push(roman("["));
+        if let Some(s) = a.get_short() {
+            line.push(bold(format!("-{s}")));
+            if a.get_long().is_some() {
+                line.push(roman("|"));
+            }
+        }
+        if let Some(l) = a.get_long() {
+            line.push(bold(format!("--{l}")));
+        }
+        if a.get_action().takes_values() {
+            line.push(roman(" "));
+            line.push(italic(value(a)));
+        }
+        line.push(roman("] "));
+    }
+    for a in cmd.get_positionals().filter(|a| !a.is_hide_set()) {
+        line.push(roman("["));
+        line.push(italic(value(a)));
+        line.push(roman("]"));
+        if a.get_num_args().is_some_and(|n| n.max_values() > 1) {
+            line.push(roman("..."));
+        }
+    }
+    r.text(line);
 }
 
 fn para(r: &mut Roff, text: &str) {
