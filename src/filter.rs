@@ -16,6 +16,7 @@ use clap::ValueEnum;
 
 use crate::event::{DeltaKind, Event, EventKind, Level, Role};
 use crate::render::Sink;
+use crate::render::sanitize::sanitize_line;
 use crate::session::Session;
 
 /// A kind of event, as named by `--only` and `--hide`. Every event belongs
@@ -216,6 +217,8 @@ pub fn is_alert(ev: &Event<'_>, s: &Session) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Glob {
     pattern: Vec<char>,
+    /// The pattern as given, to name it in a message.
+    text: String,
 }
 
 impl Glob {
@@ -224,6 +227,7 @@ impl Glob {
     pub fn new(pattern: &str) -> Glob {
         Glob {
             pattern: pattern.chars().collect(),
+            text: pattern.to_string(),
         }
     }
 
@@ -337,6 +341,70 @@ impl Filter {
     }
 }
 
+/// Tool names remembered for the message about a `--tool` pattern that
+/// matched nothing: enough to see a misspelling, bounded whatever the input.
+const MAX_SEEN_TOOLS: usize = 16;
+
+/// Which `--tool` patterns matched a call, and the first tool names seen,
+/// to say at the end of the run which pattern matched nothing (a typo
+/// would otherwise just show an empty view).
+#[derive(Default)]
+struct ToolsSeen {
+    /// One per pattern of the filter.
+    matched: Vec<bool>,
+    /// The first [`MAX_SEEN_TOOLS`] distinct names, in order of appearance.
+    names: Vec<String>,
+    /// More names were seen than kept.
+    more: bool,
+}
+
+impl ToolsSeen {
+    /// A call of `name` was seen. Once every pattern has matched there is
+    /// nothing left to learn; otherwise a name already kept costs a scan of
+    /// at most [`MAX_SEEN_TOOLS`] names and no allocation.
+    fn call(&mut self, name: &str, tools: &[Glob]) {
+        if self.matched.iter().all(|m| *m) {
+            return;
+        }
+        for (m, g) in self.matched.iter_mut().zip(tools) {
+            *m = *m || g.matches_tool(name);
+        }
+        if self.names.iter().any(|n| n == name) {
+            return;
+        }
+        if self.names.len() < MAX_SEEN_TOOLS {
+            self.names.push(name.to_string());
+        } else {
+            self.more = true;
+        }
+    }
+
+    /// One line per pattern that matched no call:
+    /// `streamview: --tool 'x' matched no tool call (tools seen: Bash, Read)`.
+    fn report(&self, tools: &[Glob], w: &mut dyn io::Write) -> io::Result<()> {
+        for (g, _) in tools.iter().zip(&self.matched).filter(|(_, m)| !**m) {
+            let pattern = sanitize_line(&g.text);
+            write!(w, "streamview: --tool '{pattern}' matched no tool call")?;
+            if self.names.is_empty() {
+                writeln!(w, " (no tool was called)")?;
+                continue;
+            }
+            w.write_all(b" (tools seen: ")?;
+            for (i, n) in self.names.iter().enumerate() {
+                if i > 0 {
+                    w.write_all(b", ")?;
+                }
+                w.write_all(sanitize_line(n).as_bytes())?;
+            }
+            if self.more {
+                w.write_all(", \u{2026}".as_bytes())?;
+            }
+            w.write_all(b")\n")?;
+        }
+        w.flush()
+    }
+}
+
 /// A sink behind the filter: selected events go to `inner`; alerts the filter
 /// hides go to `alerts` (a quiet pretty sink over stderr), so that no error
 /// or denial disappears unannounced.
@@ -344,6 +412,9 @@ pub struct Filtered<S: Sink, A: Sink> {
     inner: S,
     alerts: A,
     filter: Filter,
+    seen: ToolsSeen,
+    /// Where a `--tool` pattern that matched nothing is reported (stderr).
+    notes: Box<dyn io::Write>,
 }
 
 impl<S: Sink, A: Sink> Filtered<S, A> {
@@ -352,8 +423,21 @@ impl<S: Sink, A: Sink> Filtered<S, A> {
         Filtered {
             inner,
             alerts,
+            seen: ToolsSeen {
+                matched: vec![false; filter.tools.len()],
+                ..ToolsSeen::default()
+            },
             filter,
+            notes: Box::new(io::sink()),
         }
+    }
+
+    /// Say at the end of the run, on `notes`, which `--tool` pattern
+    /// matched no tool call.
+    #[must_use]
+    pub fn with_notes(mut self, notes: Box<dyn io::Write>) -> Self {
+        self.notes = notes;
+        self
     }
 
     /// Give back the sinks.
@@ -364,6 +448,9 @@ impl<S: Sink, A: Sink> Filtered<S, A> {
 
 impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
     fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        if let EventKind::ToolCall(c) = &ev.kind {
+            self.seen.call(&c.name, &self.filter.tools);
+        }
         if self.filter.shows(ev, s) {
             return self.inner.event(ev, s);
         }
@@ -379,7 +466,10 @@ impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
         // The alerts' end (a failed result) is held until flushed; the
         // rest of their finish (an incomplete session) `inner` says.
         self.alerts.flush()?;
-        self.inner.finish(s)
+        self.inner.finish(s)?;
+        // Errors writing to stderr are not worth dying for.
+        let _ = self.seen.report(&self.filter.tools, &mut *self.notes);
+        Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {

@@ -131,7 +131,9 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
         sink = Box::new(SummaryAfter::new(sink, stderr()));
     }
     if !opts.filter.is_all() && matches!(format, Format::Pretty | Format::Jsonl) {
-        sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()));
+        sink = Box::new(
+            Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(Box::new(io::stderr())),
+        );
     }
     run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))
 }

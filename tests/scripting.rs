@@ -251,6 +251,31 @@ fn tool_globs_and_kind_lists() {
 }
 
 #[test]
+fn a_tool_pattern_that_matches_nothing_is_reported_once_at_the_end() {
+    let mcp = fixture("codex/mcp.jsonl");
+    let text = fixture("claude/text_only.jsonl");
+    for format in ["pretty", "jsonl"] {
+        let o = run(&[
+            "--format", format, "--tool", "ledger*", "--tool", "mcp__*", &mcp, &text,
+        ]);
+        assert_eq!(
+            o.err,
+            "streamview: --tool 'ledger*' matched no tool call \
+             (tools seen: mcp__mockecho__echo, mcp__mockecho__explode)\n",
+            "{format}"
+        );
+    }
+    // Matched in one of the inputs: nothing to say.
+    let o = run(&["--tool", "mockecho/*", &text, &mcp]);
+    assert_eq!(o.err, "");
+    let o = run(&["--tool", "Bash", &text]);
+    assert_eq!(
+        o.err,
+        "streamview: --tool 'Bash' matched no tool call (no tool was called)\n"
+    );
+}
+
+#[test]
 fn unknown_kind_is_a_usage_error() {
     let o = run(&["--only", "tool", "x"]);
     assert_eq!(o.code, 2);

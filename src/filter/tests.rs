@@ -228,3 +228,40 @@ fn tool_globs_match_the_shown_mcp_form() {
     assert!(!Glob::new("s*").matches_tool(&long));
     assert!(Glob::new("mcp__*").matches_tool(&long));
 }
+
+#[test]
+fn tools_seen_are_bounded_and_patterns_that_matched_nothing_reported() {
+    let tools = [Glob::new("Bash"), Glob::new("Nope*")];
+    let mut seen = ToolsSeen {
+        matched: vec![false; 2],
+        ..ToolsSeen::default()
+    };
+    for i in 0..100 {
+        seen.call(&format!("T{i}"), &tools);
+        seen.call("Bash", &tools);
+    }
+    seen.call("Bash", &tools);
+    assert_eq!(seen.matched, [true, false]);
+    assert_eq!(seen.names.len(), MAX_SEEN_TOOLS);
+    assert!(seen.more);
+    let mut out = Vec::new();
+    seen.report(&tools, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.starts_with(
+            "streamview: --tool 'Nope*' matched no tool call (tools seen: T0, Bash, T1,"
+        ),
+        "{out}"
+    );
+    assert!(out.ends_with(", …)\n"), "{out}");
+    assert_eq!(out.lines().count(), 1);
+    // A name from the agent cannot act on the terminal.
+    let mut seen = ToolsSeen {
+        matched: vec![false; 2],
+        ..ToolsSeen::default()
+    };
+    seen.call("x\x1b[2J", &tools);
+    let mut out = Vec::new();
+    seen.report(&tools, &mut out).unwrap();
+    assert!(!out.contains(&0x1b), "{out:?}");
+}
