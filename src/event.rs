@@ -357,6 +357,9 @@ pub struct Text<'a> {
     pub text: Cow<'a, str>,
     /// Id of the API message this block belongs to.
     pub message_id: Option<Cow<'a, str>>,
+    /// The slash command as the user typed it (`/model opus`), when the
+    /// text is the producer's record of one.
+    pub command: Option<Cow<'a, str>>,
 }
 
 impl Text<'_> {
@@ -367,6 +370,7 @@ impl Text<'_> {
             role: self.role,
             text: own(self.text),
             message_id: own_opt(self.message_id),
+            command: own_opt(self.command),
         }
     }
 }
@@ -902,6 +906,9 @@ pub struct Notice<'a> {
     pub text: Cow<'a, str>,
     /// The original line, verbatim JSON, so JSONL keeps what the summary drops.
     pub raw: Option<Cow<'a, str>>,
+    /// One update of a running estimate (Claude's thinking-token count while
+    /// the model thinks): a view shows the first of a series, not each update.
+    pub estimate: bool,
 }
 
 impl Notice<'_> {
@@ -913,6 +920,7 @@ impl Notice<'_> {
             level: self.level,
             text: own(self.text),
             raw: own_opt(self.raw),
+            estimate: self.estimate,
         }
     }
 }

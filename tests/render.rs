@@ -444,3 +444,38 @@ fn events_and_decoders_cross_threads() {
     send::<Feeder>();
     send::<streamview::Session>();
 }
+
+#[test]
+fn a_slash_command_shows_as_typed_and_thinking_estimates_once() {
+    let input = [
+        r#"{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":[]}"#,
+        r#"{"type":"user","session_id":"s1","message":{"role":"user","content":"<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>"}}"#,
+        r#"{"type":"system","subtype":"thinking_tokens","session_id":"s1","estimated_tokens":12}"#,
+        r#"{"type":"system","subtype":"thinking_tokens","session_id":"s1","estimated_tokens":40}"#,
+    ]
+    .join("\n");
+    let (_, out) = pretty_with(&input, Verbosity::Verbose, false);
+    let lines: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with('›'))
+        .take(2)
+        .collect();
+    assert_eq!(lines, ["› /model opus", "· thinking… ~12 tokens"]);
+    // Through JSONL and back, the same.
+    let mut jsonl = Vec::new();
+    let mut diag = Diag::new(Vec::new(), false);
+    let mut sink = Jsonl::new(&mut jsonl);
+    let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20);
+    runner.source("t", input.as_bytes()).unwrap();
+    runner.finish().unwrap();
+    let again = pretty_with(
+        std::str::from_utf8(&jsonl).unwrap(),
+        Verbosity::Verbose,
+        false,
+    )
+    .1;
+    assert!(
+        again.contains("› /model opus\n· thinking… ~12 tokens\n✗"),
+        "{again}"
+    );
+}

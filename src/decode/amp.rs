@@ -275,6 +275,7 @@ fn assistant<'v>(
                 role: Role::Assistant,
                 text: Cow::Borrowed(s),
                 message_id,
+                command: None,
             }),
         )),
         Some(J::Arr(blocks)) => {
@@ -285,6 +286,7 @@ fn assistant<'v>(
                         role: Role::Assistant,
                         text: cow_at(block, "text").unwrap_or_default(),
                         message_id,
+                        command: None,
                     }),
                     // Not in Amp's published types; tolerated.
                     "thinking" => EventKind::Thinking(Thinking {

@@ -330,6 +330,7 @@ fn notice<'v>(
         level,
         text,
         raw: Some(ctx.raw()),
+        estimate: false,
     })))
 }
 
@@ -375,6 +376,7 @@ fn system<'v>(
                 role: Role::Assistant,
                 text: Cow::Borrowed(text),
                 message_id: None,
+                command: None,
             })));
         }
         "api_retry" => api_retry(v, a),
@@ -444,6 +446,8 @@ fn system<'v>(
         level,
         text,
         raw: Some(ctx.raw()),
+        // Updated many times while the model thinks.
+        estimate: sub == "thinking_tokens",
     })))
 }
 
@@ -631,6 +635,7 @@ pub(crate) fn assistant<'v>(
             level: Level::Error,
             text,
             raw: Some(ctx.raw()),
+            estimate: false,
         })));
     }
 
@@ -665,6 +670,7 @@ pub(crate) fn assistant<'v>(
             role: Role::Assistant,
             text: Cow::Borrowed(s),
             message_id: message_id.clone(),
+            command: None,
         })))?,
         Some(J::Arr(blocks)) => {
             for block in blocks {
@@ -681,6 +687,7 @@ pub(crate) fn assistant<'v>(
             level: Level::Warning,
             text: Cow::Borrowed("response aborted mid-stream"),
             raw: None,
+            estimate: false,
         })))?;
     }
     Ok(())
@@ -708,6 +715,7 @@ fn assistant_block<'v>(
             role: Role::Assistant,
             text: cow_at(block, "text").unwrap_or_default(),
             message_id,
+            command: None,
         }),
         "thinking" => EventKind::Thinking(Thinking {
             text: cow_at(block, "thinking").unwrap_or_default(),
@@ -767,6 +775,7 @@ pub(crate) fn user<'v>(
             role: Role::User,
             text: Cow::Borrowed(s),
             message_id: None,
+            command: slash_command(s, ctx.arena),
         }))),
         Some(J::Arr(blocks)) => {
             for block in blocks {
@@ -795,11 +804,15 @@ pub(crate) fn user<'v>(
                             })))?;
                         }
                     }
-                    "text" => emit(&base.event(EventKind::Text(Text {
-                        role: Role::User,
-                        text: cow_at(block, "text").unwrap_or_default(),
-                        message_id: None,
-                    })))?,
+                    "text" => {
+                        let text = str_at(block, "text").unwrap_or("");
+                        emit(&base.event(EventKind::Text(Text {
+                            role: Role::User,
+                            text: Cow::Borrowed(text),
+                            message_id: None,
+                            command: slash_command(text, ctx.arena),
+                        })))?;
+                    }
                     "image" | "document" => {}
                     t => {
                         emit(&base.event(EventKind::Unknown(Unknown {
@@ -814,6 +827,28 @@ pub(crate) fn user<'v>(
         // No usable content: kept as it came, so the line does not vanish.
         _ => unknown(base, ctx, "user", None, emit),
     }
+}
+
+/// A slash command as Claude Code records it in a user turn
+/// (`<command-name>/model</command-name>` … `<command-args>opus</command-args>`),
+/// as it was typed: `/model opus`.
+fn slash_command<'v>(text: &'v str, a: &'v Arena) -> Option<Cow<'v, str>> {
+    let tag = |open: &str, close: &str| {
+        let start = text.find(open)? + open.len();
+        let end = text.get(start..)?.find(close)? + start;
+        Some(text.get(start..end)?.trim())
+    };
+    let name = tag("<command-name>", "</command-name>")?;
+    let mut typed = a.text();
+    if !name.starts_with('/') {
+        typed.push('/');
+    }
+    typed.push_str(name);
+    if let Some(args) = tag("<command-args>", "</command-args>").filter(|a| !a.is_empty()) {
+        typed.push(' ');
+        typed.push_str(args);
+    }
+    Some(Cow::Borrowed(typed.done()))
 }
 
 /// Texts the CLI writes into a tool result when the permission system said no.

@@ -347,6 +347,7 @@ fn notice<'v>(
         level,
         text,
         raw: Some(ctx.raw()),
+        estimate: false,
     })))
 }
 
@@ -386,12 +387,14 @@ fn item_event<'v>(
                         role: Role::Assistant,
                         text,
                         message_id: None,
+                        command: None,
                     })))
                 }
                 "plan" => emit(&base.event(EventKind::Text(Text {
                     role: Role::Assistant,
                     text,
                     message_id: None,
+                    command: None,
                 }))),
                 "reasoning" => emit(&base.event(EventKind::Thinking(Thinking {
                     redacted: text.trim().is_empty(),

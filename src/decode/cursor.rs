@@ -198,6 +198,7 @@ fn flush_text(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
             role: Role::Assistant,
             text: Cow::Borrowed(&p.text),
             message_id: p.message_id.map(Cow::Owned),
+            command: None,
         }),
     })?;
     state.turn_texts.push(p.text.clone());
@@ -296,6 +297,7 @@ fn assistant<'v>(
             role: Role::Assistant,
             text,
             message_id,
+            command: None,
         }),
     ))
 }

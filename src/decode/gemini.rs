@@ -118,6 +118,7 @@ impl Stream for State {
                     role,
                     text: cow_at(v, "content").unwrap_or_default(),
                     message_id: None,
+                    command: None,
                 })))
             }
             "tool_use" => {
@@ -144,6 +145,7 @@ impl Stream for State {
                     level,
                     text,
                     raw: Some(ctx.raw()),
+                    estimate: false,
                 })))
             }
             "result" => {
@@ -253,6 +255,7 @@ fn flush(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
             role: Role::Assistant,
             text: Cow::Borrowed(&state.text),
             message_id: None,
+            command: None,
         }),
     ));
     state.text.clear();

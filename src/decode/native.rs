@@ -49,6 +49,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             },
             text: cow_at(v, "text").unwrap_or_default(),
             message_id: cow_at(v, "message_id"),
+            command: cow_at(v, "command"),
         }),
         "thinking" => EventKind::Thinking(Thinking {
             text: cow_at(v, "text").unwrap_or_default(),
@@ -84,6 +85,8 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             raw: get(v, "raw")
                 .filter(|r| r.as_object().is_some())
                 .map(|r| json_in(r, ctx.arena)),
+            // Not in the schema: as the producer's decoder says it.
+            estimate: str_at(v, "subtype") == Some("thinking_tokens"),
         }),
         "result" => EventKind::Result(Box::new(result(v, ctx.arena))),
         "delta" => EventKind::Delta(Delta {

@@ -384,6 +384,7 @@ fn text<'v>(
         },
         text: Cow::Borrowed(text),
         message_id: cow_at(p, "messageID"),
+        command: None,
     })))
 }
 
@@ -405,6 +406,7 @@ fn error<'v>(
         level: Level::Error,
         text: Cow::Owned(text),
         raw: Some(ctx.raw()),
+        estimate: false,
     })))
 }
 

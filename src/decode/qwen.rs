@@ -121,6 +121,7 @@ fn retry<'v>(v: Value<'v>, ctx: &Ctx<'v>) -> Notice<'v> {
         level: Level::Warning,
         text: Cow::Borrowed(t.done()),
         raw: Some(ctx.raw()),
+        estimate: false,
     }
 }
 
@@ -145,6 +146,7 @@ fn goal_state<'v>(v: Value<'v>, ctx: &Ctx<'v>) -> Option<Notice<'v>> {
         level: Level::Debug,
         text: Cow::Borrowed(t.done()),
         raw: Some(ctx.raw()),
+        estimate: false,
     })
 }
 
@@ -204,6 +206,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                 level: Level::Error,
                 text,
                 raw: Some(ctx.raw()),
+                estimate: false,
             }),
         ));
     }
@@ -231,6 +234,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                 role: Role::Assistant,
                 text: Cow::Borrowed(s),
                 message_id,
+                command: None,
             }),
         )),
         Some(J::Arr(blocks)) => {
@@ -241,6 +245,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                         role: Role::Assistant,
                         text: cow_at(block, "text").unwrap_or_default(),
                         message_id,
+                        command: None,
                     }),
                     "thinking" => EventKind::Thinking(Thinking {
                         text: cow_at(block, "thinking").unwrap_or_default(),

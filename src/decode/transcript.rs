@@ -363,6 +363,7 @@ fn metadata<'v>(
             level,
             text: Cow::Owned(text),
             raw: Some(ctx.raw()),
+            estimate: false,
         }),
     };
     let mut out = Out {
@@ -593,6 +594,7 @@ fn link(
                 level: Level::Info,
                 text: Cow::Owned(text),
                 raw: Some(ctx.raw()),
+                estimate: false,
             }),
         })?;
     }
@@ -675,6 +677,7 @@ fn sub_agent_call(
                     level: Level::Info,
                     text: Cow::Owned(text),
                     raw: None,
+                    estimate: false,
                 }),
             })?;
         }
@@ -1038,6 +1041,7 @@ fn note<'v>(
         level,
         text: Cow::Owned(text),
         raw: Some(ctx.raw()),
+        estimate: false,
     }))
 }
 
@@ -1110,6 +1114,7 @@ fn flush_dup(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
             level: Level::Debug,
             text: Cow::Owned(text),
             raw: None,
+            estimate: false,
         }),
     };
     let mut out = Out {

@@ -139,6 +139,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.name("role", t.role.name());
             o.str("text", &t.text);
             o.opt_str("message_id", t.message_id.as_deref());
+            o.opt_str("command", t.command.as_deref());
         }
         EventKind::Thinking(t) => {
             o.str("text", &t.text);

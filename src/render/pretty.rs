@@ -110,9 +110,9 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     alerts: Alerts,
     /// Tool errors not shown (counted for [`Alerts::Brief`]).
     unshown_errors: u64,
-    /// The last event was a thinking-token estimate: the next ones of the
-    /// same block are not shown.
-    thinking_noted: bool,
+    /// The last event was an estimate ([`Notice::estimate`]): the next
+    /// updates of it are not shown.
+    estimate_noted: bool,
     /// The call whose line was shown last (its id's hash), until a result:
     /// a result that does not answer it names its own call.
     last_call: Option<u64>,
@@ -179,7 +179,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             end: End::default(),
             alerts: Alerts::All,
             unshown_errors: 0,
-            thinking_noted: false,
+            estimate_noted: false,
             last_call: None,
         }
     }
@@ -505,9 +505,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
 
     fn notice(&mut self, n: &Notice<'_>, depth: usize) -> io::Result<()> {
         // One "thinking… ~N tokens" per thinking block, not one per update.
-        let thinking = n.subtype == "thinking_tokens";
-        let again = std::mem::replace(&mut self.thinking_noted, thinking);
-        if thinking && again {
+        let again = std::mem::replace(&mut self.estimate_noted, n.estimate);
+        if n.estimate && again {
             return Ok(());
         }
         let (style, mark, to) = match n.level {
@@ -718,8 +717,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if depth > 0 && !verbose {
             return Ok(());
         }
-        let command = slash_command(&t.text);
-        let text = sanitize(command.as_deref().unwrap_or(&t.text));
+        let text = sanitize(t.command.as_deref().unwrap_or(&t.text));
         let text = text.trim_matches('\n');
         if text.trim().is_empty() {
             return Ok(());
@@ -959,28 +957,6 @@ fn result_details(l: &mut Lines, r: &SessionResult<'_>, s: &Session) {
     }
 }
 
-/// A slash command as Claude Code records it
-/// (`<command-name>/clear</command-name>` … `<command-args>x</command-args>`),
-/// as it was typed: `/clear x`.
-fn slash_command(text: &str) -> Option<String> {
-    let tag = |open: &str, close: &str| {
-        let start = text.find(open)? + open.len();
-        let end = text.get(start..)?.find(close)? + start;
-        Some(text.get(start..end)?.trim())
-    };
-    let name = tag("<command-name>", "</command-name>")?;
-    let mut typed = String::new();
-    if !name.starts_with('/') {
-        typed.push('/');
-    }
-    typed.push_str(name);
-    if let Some(args) = tag("<command-args>", "</command-args>").filter(|a| !a.is_empty()) {
-        typed.push(' ');
-        typed.push_str(args);
-    }
-    Some(typed)
-}
-
 /// Up to `max_lines` lines of `text`, indented under a tool line.
 fn body(l: &mut Lines, text: &str, style: Style, max_lines: usize, depth: usize) {
     let text = text.trim_end_matches(['\n', '\r']);
@@ -1019,7 +995,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         }
         self.lines.agent.clone_from(&s.note().agent);
         if !matches!(ev.kind, EventKind::Notice(_)) {
-            self.thinking_noted = false;
+            self.estimate_noted = false;
         }
         match &ev.kind {
             EventKind::SessionStart(st) => self.session_start(st, ev.producer, s),

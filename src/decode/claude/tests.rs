@@ -162,6 +162,42 @@ fn known_system_subtypes_are_notices() {
         let n = as_notice(&ev);
         assert_eq!(n.subtype, sub);
         assert_eq!(n.raw.as_deref(), Some(line));
+        // Only the thinking-token count is a running estimate.
+        assert_eq!(n.estimate, sub == "thinking_tokens", "{sub}");
+    }
+}
+
+#[test]
+fn a_slash_command_is_given_as_typed() {
+    for (line, typed) in [
+        (
+            r#"{"type":"user","message":{"role":"user","content":"<command-name>/model</command-name>\n            <command-message>model</command-message>\n            <command-args>opus</command-args>"}}"#,
+            Some("/model opus"),
+        ),
+        (
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"<command-message>clear</command-message>\n<command-name>clear</command-name>\n<command-args></command-args>"}]}}"#,
+            Some("/clear"),
+        ),
+        (
+            r#"{"type":"user","message":{"role":"user","content":"<command-name>/broken"}}"#,
+            None,
+        ),
+        (
+            r#"{"type":"user","message":{"role":"user","content":"fix the bug"}}"#,
+            None,
+        ),
+    ] {
+        let ev = one(line);
+        let EventKind::Text(t) = &ev.kind else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(t.role, Role::User);
+        assert_eq!(t.command.as_deref(), typed, "{line}");
+        // The text stays as it came (JSONL keeps the record).
+        assert_eq!(
+            t.text.contains("<command-name>"),
+            line.contains("<command-name>")
+        );
     }
 }
 
