@@ -438,6 +438,26 @@ impl Question<'_> {
     }
 }
 
+/// The user's answer to a question put by a tool (`AskUserQuestion`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer<'a> {
+    /// The question.
+    pub question: Cow<'a, str>,
+    /// The answer picked or written (several, comma-separated).
+    pub answer: Cow<'a, str>,
+}
+
+impl Answer<'_> {
+    /// The same answer, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Answer<'static> {
+        Answer {
+            question: own(self.question),
+            answer: own(self.answer),
+        }
+    }
+}
+
 /// A tool call.
 #[derive(Clone, Debug)]
 pub struct ToolCall<'a> {
@@ -492,6 +512,8 @@ pub struct ToolResult<'a> {
     pub denied: bool,
     /// The result content (text blocks joined; other blocks summarized).
     pub content: Content<'a>,
+    /// The user's answers, when the call asked questions.
+    pub answers: List<'a, Answer<'a>>,
 }
 
 impl ToolResult<'_> {
@@ -503,6 +525,7 @@ impl ToolResult<'_> {
             is_error: self.is_error,
             denied: self.denied,
             content: self.content.into_owned(),
+            answers: self.answers.into_owned_with(Answer::into_owned),
         }
     }
 }

@@ -35,7 +35,7 @@ pub enum Kind {
     Thinking,
     /// Tool calls.
     Tools,
-    /// Tool results that are not errors; a sub-agent's answer is one (others shown with -v).
+    /// Tool results that are not errors; a sub-agent's answer and the user's answer to a question are (others shown with -v).
     Results,
     /// Failed tool calls, API errors, error results.
     Errors,

@@ -479,3 +479,47 @@ fn a_slash_command_shows_as_typed_and_thinking_estimates_once() {
         "{again}"
     );
 }
+
+/// Claude Code's answer to an `AskUserQuestion` call (shape from its types:
+/// no capture has one yet): the structured result names question and answer.
+const ASKED: &str = r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"AskUserQuestion","input":{"questions":[{"question":"Which database?","header":"DB","multiSelect":false,"options":[{"label":"Postgres","description":"a"},{"label":"SQLite","description":"b"}]},{"question":"Which extras?","header":"X","multiSelect":true,"options":[{"label":"cache","description":"c"},{"label":"queue","description":"d"}]}]}}]}}"#;
+const ANSWERED: &str = r#"{"type":"user","session_id":"s1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"User has answered your questions: \"Which database?\"=\"Postgres\", \"Which extras?\"=\"cache, queue\". You can now continue with the user's answers in mind."}]},"tool_use_result":{"questions":[],"answers":{"Which database?":"Postgres","Which extras?":["cache","queue"]}}}"#;
+
+#[test]
+fn the_users_answer_to_a_question_is_shown_by_default() {
+    let input = format!("{ASKED}\n{ANSWERED}\n");
+    let want = "› Which database? → Postgres\n› Which extras? → cache, queue\n";
+    for verbosity in [Verbosity::Normal, Verbosity::Verbose] {
+        let out = pretty_with(&input, verbosity, false).1;
+        let answers: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.starts_with("      - queue"))
+            .skip(1)
+            .take(2)
+            .collect();
+        assert_eq!(answers.join("\n") + "\n", want, "{verbosity:?}: {out}");
+        assert!(!out.contains("User has answered"), "{out}");
+    }
+    // A transcript says `toolUseResult`; JSONL keeps the answers.
+    let transcript = ANSWERED.replace("\"tool_use_result\"", "\"toolUseResult\"");
+    let mut jsonl = Vec::new();
+    let mut diag = Diag::new(Vec::new(), false);
+    let mut sink = Jsonl::new(&mut jsonl);
+    let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20);
+    runner
+        .source("t", format!("{ASKED}\n{transcript}\n").as_bytes())
+        .unwrap();
+    runner.finish().unwrap();
+    let jsonl = String::from_utf8(jsonl).unwrap();
+    let result = jsonl
+        .lines()
+        .find(|l| l.contains(r#""kind":"tool_result""#))
+        .unwrap();
+    assert!(
+        result.contains(r#""answers":[{"question":"Which database?","answer":"Postgres"},{"question":"Which extras?","answer":"cache, queue"}],"content":"#),
+        "{result}"
+    );
+    // Read back, the same view.
+    let again = pretty_with(&jsonl, Verbosity::Normal, false).1;
+    assert!(again.contains(want), "{again}");
+}

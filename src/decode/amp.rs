@@ -178,6 +178,7 @@ fn structured<'v>(
         is_error: failed,
         denied: false,
         content: Content::from(text),
+        answers: List::default(),
     })
 }
 

@@ -13,12 +13,12 @@ use std::io;
 use super::args::{content_of, json_in, list, strings_at};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
-use crate::event::{Content, JsonText};
 use crate::event::{
-    Delta, DeltaKind, Denial, Event, EventKind, Level, List, McpServer, ModelUsage, Notice,
+    Answer, Delta, DeltaKind, Denial, Event, EventKind, Level, List, McpServer, ModelUsage, Notice,
     Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult,
     Unknown, Usage,
 };
+use crate::event::{Content, JsonText};
 use crate::json::{
     Arena, Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at, view,
 };
@@ -737,6 +737,7 @@ fn assistant_block<'v>(
             content: get(block, "content")
                 .map(|c| content(c, ctx.arena))
                 .unwrap_or_default(),
+            answers: List::default(),
         }),
         t if t.ends_with("_tool_result") => {
             // Server tool results (web search, code execution…) arrive inside
@@ -751,6 +752,7 @@ fn assistant_block<'v>(
                     Some(e) => text!(ctx.arena, "error: {e}").into(),
                     None => c.map(|c| content(c, ctx.arena)).unwrap_or_default(),
                 },
+                answers: List::default(),
             })
         }
         t => {
@@ -778,6 +780,9 @@ pub(crate) fn user<'v>(
             command: slash_command(s, ctx.arena),
         }))),
         Some(J::Arr(blocks)) => {
+            // The structured result is the line's: it goes with its first
+            // tool result.
+            let mut answers = Some(answers(v, ctx.arena));
             for block in blocks {
                 match str_at(block, "type").unwrap_or("") {
                     "tool_result" => {
@@ -794,6 +799,7 @@ pub(crate) fn user<'v>(
                             is_error,
                             denied,
                             content,
+                            answers: answers.take().unwrap_or_default(),
                         })))?;
                         if let Some(message) = message {
                             emit(&base.event(EventKind::PermissionDenied(Denial {
@@ -827,6 +833,49 @@ pub(crate) fn user<'v>(
         // No usable content: kept as it came, so the line does not vanish.
         _ => unknown(base, ctx, "user", None, emit),
     }
+}
+
+/// The user's answers to an `AskUserQuestion` call, from the line's
+/// structured result (`tool_use_result`; `toolUseResult` in transcripts):
+/// `answers: {question: answer}`, an answer a label or a list of them.
+fn answers<'v>(v: Value<'v>, a: &'v Arena) -> List<'v, Answer<'v>> {
+    let Some(o) = get(v, "tool_use_result")
+        .or_else(|| get(v, "toolUseResult"))
+        .and_then(|r| get(r, "answers"))
+        .and_then(Value::as_object)
+    else {
+        return List::default();
+    };
+    list(
+        a,
+        o.iter().filter_map(|(q, x)| {
+            let answer = match view(x) {
+                J::Str(s) => s,
+                J::Arr(items) => {
+                    let mut t = a.text();
+                    for (i, s) in items
+                        .iter()
+                        .filter_map(|i| match view(i) {
+                            J::Str(s) => Some(s),
+                            _ => None,
+                        })
+                        .enumerate()
+                    {
+                        if i > 0 {
+                            t.push_str(", ");
+                        }
+                        t.push_str(s);
+                    }
+                    t.done()
+                }
+                _ => return None,
+            };
+            Some(Answer {
+                question: Cow::Borrowed(q),
+                answer: Cow::Borrowed(answer),
+            })
+        }),
+    )
 }
 
 /// A slash command as Claude Code records it in a user turn

@@ -508,6 +508,7 @@ fn tool_item<'v>(
         is_error,
         denied,
         content,
+        answers: List::default(),
     })))?;
     if denied {
         // The approval was refused: the tool never ran.

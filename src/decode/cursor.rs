@@ -459,6 +459,7 @@ fn tool_call<'v>(
             is_error: outcome.is_error,
             denied: outcome.denied,
             content: outcome.content.into(),
+            answers: List::default(),
         }),
     ))?;
     if outcome.denied {

@@ -425,6 +425,7 @@ fn tool_result<'v>(v: Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
             is_error,
             denied,
             content,
+            answers: List::default(),
         },
         denied,
     )

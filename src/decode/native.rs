@@ -9,8 +9,8 @@ use super::args::{content_of, json_in, list, strings_at};
 use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
-    Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice, Producer,
-    Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
+    Answer, Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice,
+    Producer, Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
     ToolResult, Unknown, Usage,
 };
 use crate::json::{Arena, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
@@ -62,6 +62,13 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             is_error: bool_at(v, "is_error").unwrap_or(false),
             denied: bool_at(v, "denied").unwrap_or(false),
             content: get(v, "content").and_then(content_of).unwrap_or_default(),
+            answers: list(
+                ctx.arena,
+                arr_at(v, "answers").iter().map(|a| Answer {
+                    question: cow_at(a, "question").unwrap_or_default(),
+                    answer: cow_at(a, "answer").unwrap_or_default(),
+                }),
+            ),
         }),
         "permission_denied" => EventKind::PermissionDenied(Denial {
             id: cow_at(v, "id"),

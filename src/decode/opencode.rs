@@ -587,6 +587,7 @@ fn tool_use<'v>(
         is_error,
         denied,
         content,
+        answers: List::default(),
     })))?;
     if let Some(message) = message {
         emit(&base.event(EventKind::PermissionDenied(Denial {

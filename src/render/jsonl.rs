@@ -152,6 +152,11 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.opt_str("name", s.note().tool.as_deref());
             o.bool("is_error", r.is_error);
             o.bool("denied", r.denied);
+            o.objects("answers", &r.answers, |inner, a| {
+                inner.str("question", &a.question);
+                inner.str("answer", &a.answer);
+            });
+            // Last: a long content is written straight from the line.
             o.content("content", &r.content);
         }
         EventKind::PermissionDenied(d) => {

@@ -406,6 +406,21 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             self.last_error = Some(text_hash(text));
             return self.emit(To::Alert);
         }
+        if !r.answers.is_empty() {
+            // The human's answers to the call's questions: shown by
+            // default, like a prompt (they replace the result's text,
+            // which only repeats them).
+            self.last_call = None;
+            let l = self.compose();
+            for a in &r.answers {
+                l.push(Style::Dim, "› ");
+                l.one_line(Style::Dim, &a.question, MAX_KEY_CHARS);
+                l.push(Style::Dim, " → ");
+                l.one_line(Style::Plain, &a.answer, MAX_KEY_CHARS);
+                l.end(depth);
+            }
+            return self.emit(To::Out);
+        }
         let agent = crate::event::is_subagent_tool(tool);
         if agent || self.verbose() {
             // A sub-agent's answer only exists here, so it is shown by default.

@@ -88,6 +88,7 @@ pub(super) fn read<'t>(r: &ToolResult<'t>, a: &'t Arena) -> Option<ToolResult<'t
         is_error: failed,
         denied: r.denied,
         content: content(&frame, failed, a).into(),
+        answers: crate::event::List::default(),
     })
 }
 
