@@ -289,6 +289,110 @@ fn a_200_mb_line_is_skipped_with_bounded_memory() {
     }
 }
 
+/// Runs the binary on `input` (through a pipe kept open), waits for the
+/// session's end on stdout, and returns the peak memory then (KiB, `None`
+/// without `/proc`), stdout, stderr and the exit code.
+fn peak_at_the_end(input: Vec<u8>) -> (Option<u64>, String, String, Option<i32>) {
+    let mut child = sv_std()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let (close_tx, close_rx) = mpsc::channel::<()>();
+    let writer = thread::spawn(move || {
+        stdin.write_all(&input).unwrap();
+        let _ = close_rx.recv_timeout(Duration::from_secs(60));
+    });
+    let stderr = drain(child.stderr.take().unwrap());
+    let (done_tx, done_rx) = mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    let reader = thread::spawn(move || {
+        let mut out = String::new();
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap();
+            if line.starts_with("✓ done") {
+                let _ = done_tx.send(());
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    });
+    done_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the session's end is rendered");
+    let peak = vm_hwm_kib(pid);
+    close_tx.send(()).unwrap();
+    writer.join().unwrap();
+    let status = wait_deadline(&mut child, Duration::from_secs(30));
+    let out = reader.join().unwrap();
+    let err = String::from_utf8(stderr.join().unwrap()).unwrap();
+    (peak, out, err, status.code())
+}
+
+/// Issue 18: a line of many tiny values would cost simd-json about 16
+/// times its size in tape. Whatever a line holds, memory stays within
+/// 16 MiB plus three times the longest line: lines too dense for that are
+/// reported and skipped, the rest of the session is shown, and a line as
+/// long whose separators are inside its strings is read.
+#[test]
+fn memory_stays_within_three_lines_whatever_a_line_holds() {
+    const LEN: usize = 12 << 20;
+    let tool_use = |input: &str| {
+        format!(
+            r#"{{"type":"assistant","session_id":"s1","message":{{"id":"m1","content":[{{"type":"tool_use","id":"t1","name":"Probe","input":{{"v":{input}}}}}]}}}}"#
+        )
+    };
+    let repeat = |item: &str| {
+        let mut s = String::from("[");
+        while s.len() < LEN {
+            s.push_str(item);
+            s.push(',');
+        }
+        s.push_str("0]");
+        s
+    };
+    let dense = [
+        ("numbers", repeat("0")),
+        ("objects", repeat(r#"{"a":1}"#)),
+        ("short strings", repeat(r#""ab""#)),
+        ("nested arrays", repeat("[[0,0],[0]]")),
+    ];
+    let bound_kib = |line: usize| (16 << 10) + 3 * line as u64 / 1024;
+    for (what, input) in &dense {
+        let line = tool_use(input);
+        let (peak, out, err, code) = peak_at_the_end(session(&[line.as_bytes()]));
+        assert_eq!(code, Some(0), "{what}: {err}");
+        assert!(
+            err.starts_with("streamview: <stdin>:2: ")
+                && err.contains(" JSON values in ")
+                && err.contains("too many to parse within streamview's memory bound; skipped"),
+            "{what}: {err}"
+        );
+        assert!(
+            out.starts_with("● m in /w") && out.contains("✓ done"),
+            "{what}: {out}"
+        );
+        if let Some(kib) = peak {
+            eprintln!("{what}: {} MB line, peak RSS {kib} KiB", line.len() >> 20);
+            assert!(kib < bound_kib(line.len()), "{what}: peak RSS {kib} KiB");
+        }
+    }
+    // As long, as many commas, all inside short strings: read and shown.
+    let commas = format!("\"{}\"", ",".repeat(900));
+    let line = tool_use(&repeat(&commas));
+    let (peak, out, err, code) = peak_at_the_end(session(&[line.as_bytes()]));
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(out.contains("▸ Probe"), "{out}");
+    if let Some(kib) = peak {
+        eprintln!("commas in strings: peak RSS {kib} KiB");
+        assert!(kib < bound_kib(line.len()), "peak RSS {kib} KiB");
+    }
+}
+
 #[test]
 fn a_line_just_over_max_line_bytes_is_skipped_and_one_at_the_limit_is_not() {
     let limit = 1000;

@@ -34,6 +34,14 @@ pub enum LineProblem {
         /// `array`, `string`, `number`, …
         found: &'static str,
     },
+    /// So many JSON values that parsing the line would take more memory
+    /// than streamview allows a line (docs/usage.md).
+    TooDense {
+        /// About how many values it holds.
+        values: usize,
+        /// Its length in bytes.
+        len: usize,
+    },
     /// Longer than `--max-line-bytes`.
     TooLong {
         /// Length in bytes.
@@ -54,6 +62,10 @@ impl fmt::Display for LineProblem {
                 write!(f, "invalid JSON at byte {} ({what})", at + 1)
             }
             LineProblem::NotAnObject { found } => write!(f, "JSON {found}, not an object"),
+            LineProblem::TooDense { values, len } => write!(
+                f,
+                "{values} JSON values in {len} bytes: too many to parse within streamview's memory bound"
+            ),
             LineProblem::TooLong { len, max } => {
                 write!(f, "line of {len} bytes exceeds --max-line-bytes {max}")
             }

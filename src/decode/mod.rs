@@ -37,7 +37,7 @@ use std::io;
 
 use crate::event::{Event, Producer};
 use crate::input::Line;
-use crate::json::{Arena, Parser, Value};
+use crate::json::{Arena, ParseError, Parser, Value};
 use registry::Stream;
 
 /// What became of one line.
@@ -150,7 +150,11 @@ impl Decoder {
             stream,
         } = self;
         parser.parse(bytes, |parsed| match parsed {
-            Err(e) => {
+            Err(ParseError::TooDense { values }) => Ok(Decoded::Skipped(LineProblem::TooDense {
+                values,
+                len: bytes.len(),
+            })),
+            Err(ParseError::Json(e)) => {
                 let producer = forced.or(*latched).unwrap_or(Producer::Claude);
                 let parsed = (offset, bytes);
                 line::classify_failure((text_offset, text), parsed, line, producer, &e, emit)

@@ -26,7 +26,7 @@ pub(crate) mod scan;
 mod value;
 
 pub(crate) use arena::{Arena, Spare};
-pub(crate) use parser::Parser;
+pub(crate) use parser::{ParseError, Parser};
 #[cfg(test)]
 pub(crate) use value::NO_LONGS;
 pub(crate) use value::{

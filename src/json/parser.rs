@@ -63,12 +63,12 @@ impl Parser {
         self.scan_min_len = min_len;
     }
 
-    /// Parse `bytes` (one JSON text) and pass the value, or simd-json's
-    /// error, to `then`.
+    /// Parse `bytes` (one JSON text) and pass the value, or why it was
+    /// not parsed, to `then`.
     pub(crate) fn parse<R>(
         &mut self,
         bytes: &[u8],
-        then: impl FnOnce(Result<Value<'_>, simd_json::Error>) -> R,
+        then: impl FnOnce(Result<Value<'_>, ParseError>) -> R,
     ) -> R {
         let Parser {
             scratch,
@@ -93,6 +93,9 @@ impl Parser {
         // strings in it), padded as simd-json needs, into a reused tape.
         let result = loop {
             let json_len = fill_skeleton(scratch, bytes, &found);
+            if let Some(values) = too_dense(&scratch[..json_len], bytes.len()) {
+                break then(Err(ParseError::TooDense { values }));
+            }
             let mut parsed: Tape<'_> = tape.take().unwrap_or_else(|| Tape(Vec::new())).reset();
             let res = simd_json::fill_tape_padded(scratch, json_len, buffers, &mut parsed);
             let result = match res {
@@ -103,7 +106,7 @@ impl Parser {
                     found.clear();
                     continue;
                 }
-                Err(e) => then(Err(e)),
+                Err(e) => then(Err(ParseError::Json(e))),
                 Ok(()) => {
                     if long_text.len() < found.len() {
                         long_text.resize_with(found.len(), OnceLock::new);
@@ -142,6 +145,96 @@ impl Parser {
     }
 }
 
+/// Why [`Parser::parse`] gives no value.
+#[derive(Debug)]
+pub(crate) enum ParseError {
+    /// Not valid JSON: simd-json's report.
+    Json(simd_json::Error),
+    /// Valid or not, the line holds more JSON values than its parse may
+    /// take memory for ([`too_dense`]); it was not parsed.
+    TooDense {
+        /// About how many values it holds.
+        values: usize,
+    },
+}
+
+/// Memory simd-json takes per value of a line: a tape node (24 bytes) and
+/// about two structural indexes (4 bytes each), rounded up.
+const BYTES_PER_VALUE: usize = 32;
+
+/// The parse of any line may take this much memory for its values, plus
+/// half the line's length (see [`too_dense`]).
+const DENSE_ALLOWANCE: usize = 8 << 20;
+
+/// Lines that could hold values for more than [`DENSE_ALLOWANCE`] at all,
+/// at one value per two bytes; shorter ones are never counted.
+const DENSE_CHECK_MIN: usize = DENSE_ALLOWANCE / (BYTES_PER_VALUE / 2);
+
+/// `Some(values)` when the JSON text `json` (the skeleton of a line of
+/// `line_len` bytes) holds so many values that parsing it would take more
+/// than [`DENSE_ALLOWANCE`] plus half the line's length: a 30 MB
+/// `[0,0,…]` would take 16 times its size in tape. Such lines are skipped
+/// and reported, which keeps memory within 16 MiB plus three times the
+/// longest line whatever a line holds (docs/usage.md). Real lines are
+/// mostly strings (spared the parser by the long-string scan) and stay far
+/// below.
+///
+/// Values are counted by their separators and openers (`,` `:` `[` `{`):
+/// first over every byte, which is fast and can only count too many (a
+/// comma inside a short string); only a line that fails that count is
+/// counted again outside its strings.
+fn too_dense(json: &[u8], line_len: usize) -> Option<usize> {
+    if json.len() < DENSE_CHECK_MIN {
+        return None;
+    }
+    let limit = (DENSE_ALLOWANCE + line_len / 2) / BYTES_PER_VALUE;
+    if separators(json) <= limit {
+        return None;
+    }
+    let values = values_outside_strings(json);
+    (values > limit).then_some(values)
+}
+
+/// The separators and openers of `json`, in strings too: counted in runs
+/// of 255 bytes into one byte each, which the compiler turns into vector
+/// compares (about 5 GB/s measured; a plain `filter().count()` made 1.3).
+fn separators(json: &[u8]) -> usize {
+    json.chunks(255)
+        .map(|run| {
+            let mut n: u8 = 0;
+            for &b in run {
+                n += u8::from(matches!(b, b',' | b':' | b'[' | b'{'));
+            }
+            usize::from(n)
+        })
+        .sum()
+}
+
+/// The separators and openers of `json` that are not inside a string.
+fn values_outside_strings(json: &[u8]) -> usize {
+    let mut n = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in json {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b',' | b':' | b'[' | b'{' => n += 1,
+                _ => {}
+            }
+        }
+    }
+    n
+}
+
 /// `scratch` := `line` with each of `longs` replaced by a placeholder
 /// (`\u0000` and its index), and simd-json's padding after it; its length
 /// is that of the JSON text.
@@ -166,4 +259,58 @@ fn push_index(out: &mut Vec<u8>, i: usize) {
     }
     #[allow(clippy::cast_possible_truncation)] // a digit
     out.push(b'0' + (i % 10) as u8);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `[0,0,…]` of `n` values.
+    fn zeros(n: usize) -> Vec<u8> {
+        let mut v = b"[0".to_vec();
+        for _ in 1..n {
+            v.extend_from_slice(b",0");
+        }
+        v.push(b']');
+        v
+    }
+
+    #[test]
+    fn separators_are_counted_outside_strings_only_when_it_matters() {
+        let json = br#"{"a,b":[1,{"c":"d:[{"}],"e\",":2}"#;
+        assert_eq!(separators(json), 13);
+        // `{` `:` `[` `,` `{` `:` `,` `:`: the rest are in strings.
+        assert_eq!(values_outside_strings(json), 8);
+    }
+
+    #[test]
+    fn a_dense_line_is_refused_and_a_sparse_one_of_the_same_length_is_not() {
+        let dense = zeros(4 << 20);
+        let values = too_dense(&dense, dense.len()).expect("8 MB of zeros is too dense");
+        assert_eq!(values, (4 << 20) - 1 + 1);
+        // As long, but its commas are inside short strings: parsed.
+        let mut sparse = b"[".to_vec();
+        while sparse.len() < dense.len() {
+            sparse.extend_from_slice(b"\"");
+            sparse.extend_from_slice(&[b','; 500]);
+            sparse.extend_from_slice(b"\",");
+        }
+        sparse.extend_from_slice(b"0]");
+        assert!(separators(&sparse) > dense.len() / 2);
+        assert_eq!(too_dense(&sparse, sparse.len()), None);
+        // Below the size where values could need the allowance: never
+        // counted, however dense.
+        let small = zeros(DENSE_CHECK_MIN / 2 - 1);
+        assert_eq!(too_dense(&small, small.len()), None);
+    }
+
+    #[test]
+    fn the_parser_says_so_instead_of_parsing() {
+        let mut parser = Parser::default();
+        let dense = zeros(4 << 20);
+        let refused = parser.parse(&dense, |r| matches!(r, Err(ParseError::TooDense { .. })));
+        assert!(refused);
+        // And goes on with the next line.
+        assert!(parser.parse(b"{\"a\":1}", |r| r.is_ok()));
+    }
 }
