@@ -23,6 +23,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
         'streamview' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour')
+            [CompletionResult]::new('--paging', '--paging', [CompletionResultType]::ParameterName, 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)')
             [CompletionResult]::new('--errors', '--errors', [CompletionResultType]::ParameterName, 'Where tool errors and denials are copied besides the output (stderr)')
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Show only these kinds of events (comma-separated, repeatable)')
             [CompletionResult]::new('--hide', '--hide', [CompletionResultType]::ParameterName, 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)')
@@ -40,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show nothing on stdout; errors and permission denials still go to stderr')
             [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Add the summary tables at the end: per session, per tool, per model')
             [CompletionResult]::new('--no-status', '--no-status', [CompletionResultType]::ParameterName, 'Do not show the live status line')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not read the configuration file')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --errors --only --hide --tool --from --max-line-bytes --no-status --status-wait --max-lines --generate --help --version"
+            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --paging --errors --only --hide --tool --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -34,6 +34,10 @@ _streamview() {
                     return 0
                     ;;
                 --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --paging)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;

@@ -20,6 +20,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
         &'streamview'= {
             cand --format 'Output format'
             cand --color 'When to use colour'
+            cand --paging 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)'
             cand --errors 'Where tool errors and denials are copied besides the output (stderr)'
             cand --only 'Show only these kinds of events (comma-separated, repeatable)'
             cand --hide 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)'
@@ -37,6 +38,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --quiet 'Show nothing on stdout; errors and permission denials still go to stderr'
             cand --summary 'Add the summary tables at the end: per session, per tool, per model'
             cand --no-status 'Do not show the live status line'
+            cand --no-config 'Do not read the configuration file'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

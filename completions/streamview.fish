@@ -6,6 +6,9 @@ summary-json\t'Only the summary, as one JSON object on one line'"
 complete -c streamview -l color -d 'When to use colour' -r -f -a "auto\t'When stdout is a terminal and `NO_COLOR` is not set (`CLICOLOR_FORCE` forces it)'
 always\t'Always'
 never\t'Never'"
+complete -c streamview -l paging -d 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)' -r -f -a "auto\t'For a replay on a terminal: stdout is one, every FILE is a regular file, the format is pretty or summary'
+always\t'Always, whatever the input and the output'
+never\t'Never'"
 complete -c streamview -l errors -d 'Where tool errors and denials are copied besides the output (stderr)' -r -f -a "auto\t'Pretty: copied to stderr when stdout is a file (not a terminal, not a pipe: the pipe carries them). Result: stderr says why a session failed, its denials, and the tool errors as a count. Summary: only a failed session\'s reason (the tables count the rest)'
 stderr\t'Every tool error, denial and failure is also written to stderr, in every format'
 never\t'Nothing is copied to stderr (they stay in the output you chose)'"
@@ -63,5 +66,6 @@ complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, us
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'
 complete -c streamview -l no-status -d 'Do not show the live status line'
+complete -c streamview -l no-config -d 'Do not read the configuration file'
 complete -c streamview -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streamview -s V -l version -d 'Print version'

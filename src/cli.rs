@@ -8,7 +8,12 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+pub mod config;
 mod man;
+mod pager;
+
+pub use config::{ArgsError, parse_args};
+pub use pager::Pager;
 
 use crate::error::ExitStatus;
 use crate::event::Producer;
@@ -85,11 +90,23 @@ pub const EXAMPLES: &[Example] = &[
 pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "STREAMVIEW_VERBOSE",
-        "set to 1: like -v (a -v or -q on the command line wins)",
+        "set to 1: like -v (a -v or -q on the command line wins over it, and it over the configuration file)",
     ),
     (
         "STREAMVIEW_QUIET",
-        "set to 1: like -q (a -v or -q on the command line wins)",
+        "set to 1: like -q (a -v or -q on the command line wins over it, and it over the configuration file)",
+    ),
+    (
+        "STREAMVIEW_CONFIG",
+        "the configuration file of default options (see --no-config); unset: $XDG_CONFIG_HOME/streamview/config, else ~/.config/streamview/config; empty: none",
+    ),
+    (
+        "STREAMVIEW_PAGER",
+        "the pager of --paging (split at spaces, no shell), used as given",
+    ),
+    (
+        "PAGER",
+        "the pager when STREAMVIEW_PAGER is unset (`less` gets -R, for the colours); neither: less -RFX",
     ),
     (
         "NO_COLOR",
@@ -242,6 +259,18 @@ pub enum ColorWhen {
     Never,
 }
 
+/// When to send the output through a pager.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Paging {
+    /// For a replay on a terminal: stdout is one, every FILE is a regular file, the format is
+    /// pretty or summary.
+    Auto,
+    /// Always, whatever the input and the output.
+    Always,
+    /// Never.
+    Never,
+}
+
 /// Where tool errors and denials are copied besides the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ErrorsTo {
@@ -317,6 +346,16 @@ pub struct Cli {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
+
+    /// When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX).
+    ///
+    /// `auto` pages a replay: stdout is a terminal, every FILE is a regular file (not standard
+    /// input, not `-f`, not a FIFO) and the format is for people (pretty, summary). While
+    /// paging there is no status line, colour stays as on the terminal, and what would be
+    /// written to the terminal's stderr (skipped lines, hidden errors) goes into the pager, in
+    /// its place. Quitting the pager ends streamview quietly, like a closed pipe.
+    #[arg(long, value_enum, default_value_t = Paging::Auto, value_name = "WHEN")]
+    pub paging: Paging,
 
     /// Where tool errors and denials are copied besides the output (stderr).
     ///
@@ -394,9 +433,26 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_lines: usize,
 
+    /// Do not read the configuration file.
+    ///
+    /// The configuration file holds default options, one per line as on the command line
+    /// (`--max-lines 20` or `--max-lines=20`; `#` starts a comment line). It is
+    /// $STREAMVIEW_CONFIG, else $XDG_CONFIG_HOME/streamview/config, else
+    /// ~/.config/streamview/config. The command line wins over the STREAMVIEW_* variables,
+    /// which win over the file; a list option given on the command line (--only, --hide,
+    /// --tool) replaces the file's.
+    #[arg(long)]
+    pub no_config: bool,
+
     /// Print the man page or a shell's completions and exit.
     #[arg(long, value_enum, value_name = "KIND", hide = true, exclusive = true)]
     pub generate: Option<Generate>,
+
+    /// The `-v` or `-q` of the configuration file: the environment wins
+    /// over it (set by [`parse_args`]; `verbose` and `quiet` are the
+    /// command line's).
+    #[arg(skip)]
+    pub config_verbosity: Option<Verbosity>,
 }
 
 fn parse_size(s: &str) -> Result<usize, String> {
@@ -455,6 +511,8 @@ pub struct Options {
     pub status: bool,
     /// Time without an event before the status line says it is waiting.
     pub status_wait: Duration,
+    /// Show the output through this pager (`--paging`).
+    pub pager: Option<Pager>,
 }
 
 /// The environment variables and terminal facts `resolve` depends on.
@@ -476,6 +534,19 @@ pub struct Env {
     pub stderr_tty: bool,
     /// `TERM`
     pub term: Option<OsString>,
+    /// `STREAMVIEW_PAGER`
+    pub pager: Option<OsString>,
+    /// `PAGER`
+    pub pager_env: Option<OsString>,
+    /// Every FILE is a regular file (none is standard input, a FIFO, a
+    /// terminal…): the inputs are a replay. Set with [`Env::with_inputs`].
+    pub regular_inputs: bool,
+    /// `STREAMVIEW_CONFIG`
+    pub config: Option<OsString>,
+    /// `XDG_CONFIG_HOME`
+    pub xdg_config_home: Option<OsString>,
+    /// `HOME`
+    pub home: Option<OsString>,
 }
 
 impl Env {
@@ -491,6 +562,26 @@ impl Env {
             stdout_pipe: stdout_is_pipe(),
             stderr_tty: std::io::stderr().is_terminal(),
             term: std::env::var_os("TERM"),
+            pager: std::env::var_os("STREAMVIEW_PAGER"),
+            pager_env: std::env::var_os("PAGER"),
+            regular_inputs: false,
+            config: std::env::var_os("STREAMVIEW_CONFIG"),
+            xdg_config_home: std::env::var_os("XDG_CONFIG_HOME"),
+            home: std::env::var_os("HOME"),
+        }
+    }
+
+    /// Look at the inputs `cli` names: are they all regular files?
+    #[must_use]
+    pub fn with_inputs(self, cli: &Cli) -> Env {
+        let regular_inputs = !cli.files.is_empty()
+            && cli
+                .files
+                .iter()
+                .all(|f| f != "-" && std::fs::metadata(f).is_ok_and(|m| m.is_file()));
+        Env {
+            regular_inputs,
+            ..self
         }
     }
 }
@@ -529,6 +620,8 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         Verbosity::Quiet
     } else if truthy(env.verbose.as_ref()) {
         Verbosity::Verbose
+    } else if let Some(v) = cli.config_verbosity {
+        v
     } else if cli.only.iter().any(|k| k.needs_verbose()) {
         // `--only thinking` would otherwise show nothing at all.
         Verbosity::Verbose
@@ -543,6 +636,18 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         ColorWhen::Never => (false, false),
         ColorWhen::Auto => (auto(env.stdout_tty), auto(env.stderr_tty)),
     };
+    // A replay on a terminal, for people to read.
+    let paging = match cli.paging {
+        Paging::Always => true,
+        Paging::Never => false,
+        Paging::Auto => {
+            env.stdout_tty
+                && env.regular_inputs
+                && !cli.follow
+                && matches!(cli.format, Format::Pretty | Format::Summary)
+                && verbosity != Verbosity::Quiet
+        }
+    };
     let sources = if cli.files.is_empty() {
         vec![Source::Stdin]
     } else {
@@ -556,7 +661,8 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         color_stdout: color_stdout && matches!(cli.format, Format::Pretty | Format::Summary),
         color_stderr,
         mirror_errors: match cli.errors {
-            ErrorsTo::Auto => !env.stdout_tty && !env.stdout_pipe,
+            // The pager shows them in the stream.
+            ErrorsTo::Auto => !paging && !env.stdout_tty && !env.stdout_pipe,
             ErrorsTo::Stderr => true,
             ErrorsTo::Never => false,
         },
@@ -576,7 +682,9 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         sanitize_result: env.stdout_tty,
         // A dumb terminal cannot erase a line; JSON is data, and quiet
         // means nothing on stdout.
+        // The pager owns the screen.
         status: !cli.no_status
+            && !paging
             && env.stdout_tty
             && env.term.as_ref().is_none_or(|t| t != "dumb")
             && matches!(
@@ -585,6 +693,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
             )
             && verbosity != Verbosity::Quiet,
         status_wait: Duration::from_secs(cli.status_wait),
+        pager: paging.then(|| Pager::from_env(env)),
     }
 }
 
@@ -607,6 +716,7 @@ impl Default for Options {
             sanitize_result: false,
             status: false,
             status_wait: crate::render::status::DEFAULT_WAIT,
+            pager: None,
         }
     }
 }
@@ -708,6 +818,145 @@ mod tests {
             Duration::from_secs(5)
         );
         assert!(Cli::try_parse_from(["streamview", "--status-wait", "0"]).is_err());
+    }
+
+    /// Verbosity: the command line, then `STREAMVIEW_*`, then the
+    /// configuration file, then the default.
+    #[test]
+    fn verbosity_precedence_with_a_configuration_file() {
+        let from_file = |v: Verbosity, args: &[&str]| Cli {
+            config_verbosity: Some(v),
+            ..cli(args)
+        };
+        let none = Env::default();
+        let verbose = Env {
+            verbose: Some("1".into()),
+            ..Env::default()
+        };
+        let quiet = Env {
+            quiet: Some("1".into()),
+            ..Env::default()
+        };
+        let v = |c: &Cli, e: &Env| resolve(c, e).verbosity;
+        // STREAMVIEW_VERBOSE
+        assert_eq!(
+            v(&from_file(Verbosity::Quiet, &[]), &none),
+            Verbosity::Quiet
+        );
+        assert_eq!(
+            v(&from_file(Verbosity::Quiet, &[]), &verbose),
+            Verbosity::Verbose
+        );
+        assert_eq!(
+            v(&from_file(Verbosity::Quiet, &["-q"]), &verbose),
+            Verbosity::Quiet
+        );
+        // STREAMVIEW_QUIET
+        assert_eq!(
+            v(&from_file(Verbosity::Verbose, &[]), &none),
+            Verbosity::Verbose
+        );
+        assert_eq!(
+            v(&from_file(Verbosity::Verbose, &[]), &quiet),
+            Verbosity::Quiet
+        );
+        assert_eq!(
+            v(&from_file(Verbosity::Verbose, &["-v"]), &quiet),
+            Verbosity::Verbose
+        );
+        // A variable set to 0 is unset: the file decides.
+        let zero = Env {
+            verbose: Some("0".into()),
+            ..Env::default()
+        };
+        assert_eq!(
+            v(&from_file(Verbosity::Quiet, &[]), &zero),
+            Verbosity::Quiet
+        );
+        assert_eq!(v(&cli(&[]), &zero), Verbosity::Normal);
+    }
+
+    fn replay() -> Env {
+        Env {
+            stdout_tty: true,
+            stderr_tty: true,
+            term: Some("xterm-256color".into()),
+            regular_inputs: true,
+            ..Env::default()
+        }
+    }
+
+    #[test]
+    fn a_replay_on_a_terminal_is_paged() {
+        let env = replay();
+        let paged = |args: &[&str], env: &Env| resolve(&cli(args), env).pager.is_some();
+        assert!(paged(&["a.jsonl"], &env));
+        assert!(paged(&["--format", "summary", "a.jsonl"], &env));
+        assert!(!paged(&["--format", "jsonl", "a.jsonl"], &env));
+        assert!(!paged(&["--format", "result", "a.jsonl"], &env));
+        assert!(!paged(&["-q", "a.jsonl"], &env));
+        assert!(!paged(&["-f", "a.jsonl"], &env));
+        assert!(!paged(&["--paging", "never", "a.jsonl"], &env));
+        let live = Env {
+            regular_inputs: false,
+            ..replay()
+        };
+        assert!(!paged(&[], &live), "standard input, a FIFO");
+        assert!(paged(&["--paging", "always"], &live));
+        let piped = Env {
+            stdout_tty: false,
+            stdout_pipe: true,
+            ..replay()
+        };
+        assert!(!paged(&["a.jsonl"], &piped));
+        assert!(paged(&["--paging", "always", "--format", "jsonl"], &piped));
+        // While paging: no status line, colour as on the terminal, no
+        // copies of the errors on stderr.
+        let o = resolve(&cli(&["a.jsonl"]), &env);
+        assert!(!o.status && o.color_stdout && !o.mirror_errors);
+        assert!(o.pager.as_ref().is_some_and(|p| p.takes_stderr));
+        let o = resolve(&cli(&["--paging", "never", "a.jsonl"]), &env);
+        assert!(o.status && o.pager.is_none());
+        let o = resolve(&cli(&["--paging", "always"]), &Env::default());
+        assert!(!o.mirror_errors, "the pager shows them in the stream");
+        let err_to_file = Env {
+            stderr_tty: false,
+            ..replay()
+        };
+        let o = resolve(&cli(&["a.jsonl"]), &err_to_file);
+        assert!(
+            o.pager.is_some_and(|p| !p.takes_stderr),
+            "stderr stays where it goes"
+        );
+    }
+
+    #[test]
+    fn which_pager() {
+        let pager = |sv: Option<&str>, pager: Option<&str>| {
+            let env = Env {
+                pager: sv.map(Into::into),
+                pager_env: pager.map(Into::into),
+                ..replay()
+            };
+            let p = resolve(&cli(&["a.jsonl"]), &env).pager.unwrap();
+            (p.command_line(), p.named_by)
+        };
+        assert_eq!(pager(None, None), ("less -RFX".into(), None));
+        assert_eq!(pager(Some(""), Some("  ")), ("less -RFX".into(), None));
+        assert_eq!(pager(None, Some("more")), ("more".into(), Some("PAGER")));
+        assert_eq!(pager(None, Some("less")), ("less -R".into(), Some("PAGER")));
+        assert_eq!(
+            pager(None, Some("/usr/bin/less -i")),
+            ("/usr/bin/less -i -R".into(), Some("PAGER"))
+        );
+        assert_eq!(
+            pager(Some("less -S"), Some("more")),
+            ("less -S".into(), Some("STREAMVIEW_PAGER"))
+        );
+        assert_eq!(
+            pager(Some("  bat  --plain "), None),
+            ("bat --plain".into(), Some("STREAMVIEW_PAGER"))
+        );
     }
 
     /// An alias's options given again: the last one wins, `-v`/`-q`

@@ -79,7 +79,95 @@ const OUT_BUFFER: usize = 64 * 1024;
 /// Output cannot be written ([`Error::is_broken_pipe`] tells a reader that
 /// went away, which is not worth a message).
 pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Error> {
-    let stdout = BufWriter::with_capacity(OUT_BUFFER, stdout_writer());
+    let mut pager = opts.pager.as_ref().and_then(spawn_pager);
+    let to = Outputs {
+        pager: pager
+            .as_mut()
+            .and_then(|(child, takes_stderr)| Some((pipe_of(child.stdin.take()?), *takes_stderr))),
+    };
+    let res = run_to(opts, interrupt, &to);
+    drop(to);
+    // Every end of the pipe is closed (the sinks are gone): the pager has
+    // its end of file. Quitting it early made our writes fail with
+    // `BrokenPipe`, which ends the run quietly.
+    if let Some((mut child, _)) = pager {
+        let _ = child.wait();
+    }
+    res
+}
+
+/// Where the run writes: standard output and error, or the pager's input.
+struct Outputs {
+    /// The pager's standard input, and whether it takes stderr's text too.
+    pager: Option<(std::fs::File, bool)>,
+}
+
+impl Outputs {
+    fn stdout(&self) -> Box<dyn Write> {
+        match self.pager.as_ref().map(|(p, _)| p.try_clone()) {
+            Some(Ok(pipe)) => Box::new(pipe),
+            _ => stdout_writer(),
+        }
+    }
+
+    fn stderr(&self) -> Box<dyn Write> {
+        match &self.pager {
+            Some((p, true)) => match p.try_clone() {
+                Ok(pipe) => Box::new(pipe),
+                Err(_) => Box::new(io::stderr()),
+            },
+            _ => Box::new(io::stderr()),
+        }
+    }
+}
+
+/// Start the pager with a pipe on its standard input. When it cannot be
+/// started, the output goes to the terminal as without one, saying so
+/// when a variable named it (a missing built-in `less` is not worth a
+/// line).
+fn spawn_pager(pager: &cli::Pager) -> Option<(std::process::Child, bool)> {
+    let mut cmd = std::process::Command::new(&pager.program);
+    cmd.args(&pager.args).stdin(std::process::Stdio::piped());
+    // Our output is UTF-8 whatever the locale says.
+    if std::env::var_os("LESSCHARSET").is_none() {
+        cmd.env("LESSCHARSET", "utf-8");
+    }
+    match cmd.spawn() {
+        Ok(child) => Some((child, pager.takes_stderr)),
+        Err(e) => {
+            if let Some(var) = pager.named_by {
+                let _ = writeln!(
+                    io::stderr(),
+                    "{}",
+                    render::sanitize::sanitize_line(&format!(
+                        "streamview: cannot run the pager `{}` ({var}): {}; showing the output \
+                         without it (or use --paging never)",
+                        pager.command_line(),
+                        error::describe_io(&e)
+                    ))
+                );
+            }
+            None
+        }
+    }
+}
+
+/// The pager's standard input as a `File`, which can be cloned for each
+/// writer.
+fn pipe_of(stdin: std::process::ChildStdin) -> std::fs::File {
+    #[cfg(unix)]
+    {
+        std::fs::File::from(std::os::fd::OwnedFd::from(stdin))
+    }
+    #[cfg(windows)]
+    {
+        std::fs::File::from(std::os::windows::io::OwnedHandle::from(stdin))
+    }
+}
+
+/// [`run`] into `to`.
+fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<ExitStatus, Error> {
+    let stdout = BufWriter::with_capacity(OUT_BUFFER, to.stdout());
     let colored = |w: Box<dyn Write>, on: bool| -> Box<dyn WriteColor> {
         if on {
             Box::new(Ansi::new(w))
@@ -88,8 +176,8 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
         }
     };
     // Buffered: an alert is written span by span, then flushed as one line.
-    let stderr = || colored(Box::new(BufWriter::new(io::stderr())), opts.color_stderr);
-    let mut diag = diag::Diag::new(io::stderr(), opts.verbosity == render::Verbosity::Verbose);
+    let stderr = || colored(Box::new(BufWriter::new(to.stderr())), opts.color_stderr);
+    let mut diag = diag::Diag::new(to.stderr(), opts.verbosity == render::Verbosity::Verbose);
     // Errors and denials of the formats whose stdout carries something else.
     let alerts = || Pretty::alerts_only(stderr(), opts.max_lines).with_alerts(opts.alerts);
     // Quiet means nothing on stdout in every format: the pretty sink in quiet

@@ -5,17 +5,24 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::Parser;
-use streamview::cli::{Cli, Env, resolve};
+use streamview::cli::{ArgsError, Env, parse_args, resolve};
 use streamview::render::sanitize::{is_unsafe, sanitize};
 use streamview::run::terminal_hint;
 use streamview::{ExitStatus, Interrupt};
 
 fn main() -> ExitCode {
-    let cli = Cli::try_parse().unwrap_or_else(|e| usage_error(&e));
+    let env = Env::from_process();
+    let cli = match parse_args(&std::env::args_os().collect::<Vec<_>>(), &env) {
+        Ok(cli) => cli,
+        Err(ArgsError::Usage(e)) => usage_error(&e),
+        Err(ArgsError::Config(e)) => {
+            let _ = writeln!(std::io::stderr(), "streamview: {e}");
+            return ExitCode::from(ExitStatus::Failure.code());
+        }
+    };
     if cli.follow && cli.files.len() > 1 {
         use clap::CommandFactory;
-        let e = Cli::command().error(
+        let e = streamview::cli::Cli::command().error(
             clap::error::ErrorKind::TooManyValues,
             format!(
                 "--follow takes exactly one FILE ({} given): run one streamview per log",
@@ -39,7 +46,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    let opts = resolve(&cli, &Env::from_process());
+    let opts = resolve(&cli, &env.with_inputs(&cli));
     // Bare `streamview` at a prompt: say what it waits for, then wait.
     if !opts.follow
         && let Some(hint) = terminal_hint(&opts.sources, std::io::stdin().is_terminal())
@@ -48,11 +55,14 @@ fn main() -> ExitCode {
     }
     // Ctrl-C: the first one stops the run, which prints the summary so far
     // and exits 130; a second one (the summary cannot get out: a stopped
-    // pager, a full pipe) exits at once.
+    // pager, a full pipe) exits at once. While paging, Ctrl-C is the
+    // pager's (less stops a search with it): streamview ends when the pager
+    // is quit.
     let interrupt = Interrupt::new();
     let on_sigint = Arc::clone(&interrupt);
+    let paging = opts.pager.is_some();
     let _ = ctrlc::set_handler(move || {
-        if on_sigint.trigger() {
+        if !paging && on_sigint.trigger() {
             std::process::exit(i32::from(ExitStatus::Interrupted.code()));
         }
     });

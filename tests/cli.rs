@@ -48,6 +48,8 @@ fn sv() -> Command {
     for v in ENV_VARS {
         cmd.env_remove(v);
     }
+    // No configuration file.
+    cmd.env("STREAMVIEW_CONFIG", "");
     cmd.timeout(RUN_LIMIT);
     cmd
 }
@@ -58,6 +60,8 @@ fn sv_std() -> std::process::Command {
     for v in ENV_VARS {
         cmd.env_remove(v);
     }
+    // No configuration file.
+    cmd.env("STREAMVIEW_CONFIG", "");
     cmd
 }
 

@@ -47,6 +47,8 @@ pub fn sv() -> Command {
     for v in ENV_VARS {
         cmd.env_remove(v);
     }
+    // No configuration file.
+    cmd.env("STREAMVIEW_CONFIG", "");
     cmd.timeout(RUN_LIMIT);
     cmd
 }
@@ -57,6 +59,8 @@ pub fn sv_std() -> std::process::Command {
     for v in ENV_VARS {
         cmd.env_remove(v);
     }
+    // No configuration file.
+    cmd.env("STREAMVIEW_CONFIG", "");
     cmd
 }
 

@@ -1,0 +1,210 @@
+//! The configuration file (issue 15): default options, one per line, read
+//! from `$STREAMVIEW_CONFIG` or `$XDG_CONFIG_HOME/streamview/config`; the
+//! command line wins over the `STREAMVIEW_*` variables, which win over the
+//! file.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::{Out, sv};
+
+const TOOLS: &str = "tests/fixtures/claude/tools_basic.jsonl";
+
+/// A directory of its own for each test.
+fn dir() -> PathBuf {
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "config-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A configuration file holding `text`.
+fn config(text: &str) -> PathBuf {
+    let path = dir().join("config");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run(env: &[(&str, &Path)], args: &[&str]) -> Out {
+    let mut cmd = sv();
+    // `sv` says "no configuration file"; these runs name one.
+    cmd.env_remove("STREAMVIEW_CONFIG");
+    cmd.env("HOME", dir());
+    cmd.env_remove("XDG_CONFIG_HOME");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let o = cmd.args(args).output().unwrap();
+    Out {
+        code: o.status.code().unwrap(),
+        stdout: o.stdout,
+        stderr: o.stderr,
+    }
+}
+
+fn with(config: &Path, vars: &[(&str, &str)], args: &[&str]) -> Out {
+    let mut cmd = sv();
+    cmd.env("STREAMVIEW_CONFIG", config);
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let o = cmd.args(args).output().unwrap();
+    Out {
+        code: o.status.code().unwrap(),
+        stdout: o.stdout,
+        stderr: o.stderr,
+    }
+}
+
+fn plain(args: &[&str]) -> String {
+    let mut all = vec!["--no-config"];
+    all.extend_from_slice(args);
+    with(Path::new("/nonexistent"), &[], &all).out()
+}
+
+#[test]
+fn its_options_are_the_defaults_and_the_command_line_wins() {
+    let c = config("# mine\n--max-lines 2\n\n--color=always\n");
+    let o = with(&c, &[], &["-v", TOOLS]);
+    assert_eq!(o.code, 0, "{}", o.err());
+    assert_eq!(
+        o.out(),
+        plain(&["-v", "--max-lines", "2", "--color", "always", TOOLS])
+    );
+    assert_ne!(o.out(), plain(&["-v", TOOLS]));
+    let o = with(
+        &c,
+        &[],
+        &["-v", "--max-lines", "5", "--color", "never", TOOLS],
+    );
+    assert_eq!(o.out(), plain(&["-v", "--max-lines", "5", TOOLS]));
+    // --no-config, or an empty STREAMVIEW_CONFIG: no file.
+    let o = with(&c, &[], &["--no-config", "-v", TOOLS]);
+    assert_eq!(o.out(), plain(&["-v", TOOLS]));
+    let o = with(Path::new(""), &[], &["-v", TOOLS]);
+    assert_eq!(o.out(), plain(&["-v", TOOLS]));
+}
+
+#[test]
+fn its_list_options_give_way_to_the_command_lines() {
+    let c = config("--only tools\n");
+    let o = with(&c, &[], &[TOOLS]);
+    assert_eq!(o.out(), plain(&["--only", "tools", TOOLS]));
+    let o = with(&c, &[], &["--only", "text", TOOLS]);
+    assert_eq!(o.out(), plain(&["--only", "text", TOOLS]));
+}
+
+/// -v and -q: command line > `STREAMVIEW_VERBOSE` / `STREAMVIEW_QUIET` >
+/// configuration file > default.
+#[test]
+fn verbosity_command_line_then_environment_then_file() {
+    let (normal, verbose) = (plain(&[TOOLS]), plain(&["-v", TOOLS]));
+    assert_ne!(normal, verbose);
+    let quiet_file = config("-q\n");
+    let verbose_file = config("--verbose\n");
+    // The file over the default.
+    assert_eq!(with(&quiet_file, &[], &[TOOLS]).out(), "");
+    assert_eq!(with(&verbose_file, &[], &[TOOLS]).out(), verbose);
+    // The environment over the file.
+    let o = with(&quiet_file, &[("STREAMVIEW_VERBOSE", "1")], &[TOOLS]);
+    assert_eq!(o.out(), verbose, "STREAMVIEW_VERBOSE beats the file's -q");
+    let o = with(&verbose_file, &[("STREAMVIEW_QUIET", "1")], &[TOOLS]);
+    assert_eq!(o.out(), "", "STREAMVIEW_QUIET beats the file's -v");
+    // The command line over the environment.
+    let o = with(&quiet_file, &[("STREAMVIEW_VERBOSE", "1")], &["-q", TOOLS]);
+    assert_eq!(o.out(), "");
+    let o = with(&verbose_file, &[("STREAMVIEW_QUIET", "1")], &["-v", TOOLS]);
+    assert_eq!(o.out(), verbose);
+    let o = with(
+        &verbose_file,
+        &[("STREAMVIEW_VERBOSE", "1")],
+        &["-q", TOOLS],
+    );
+    assert_eq!(o.out(), "");
+}
+
+#[test]
+fn a_bad_line_stops_the_run_with_its_file_and_line() {
+    let c = config("--max-lines 20\n# ok so far\n--colour always\n");
+    let o = with(&c, &[], &[TOOLS]);
+    assert_eq!(o.code, 2);
+    assert_eq!(o.out(), "");
+    assert_eq!(
+        o.err(),
+        format!(
+            "streamview: {}:3: unexpected argument '--colour' found (a similar argument exists: \
+             '--color')\n",
+            c.display()
+        )
+    );
+    let c = config("--max-lines=many\n");
+    let o = with(&c, &[], &[TOOLS]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.err().starts_with(&format!(
+            "streamview: {}:1: invalid value 'many'",
+            c.display()
+        )),
+        "{}",
+        o.err()
+    );
+    let c = config("-v\nsession.jsonl\n");
+    let o = with(&c, &[], &[TOOLS]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.err().contains(":2: `session.jsonl` is not an option"),
+        "{}",
+        o.err()
+    );
+    // --no-config does not read it at all.
+    assert_eq!(with(&c, &[], &["--no-config", TOOLS]).code, 0);
+}
+
+#[test]
+fn a_named_file_must_exist_the_usual_one_need_not() {
+    let missing = dir().join("nothing-here");
+    let o = with(&missing, &[], &[TOOLS]);
+    assert_eq!(o.code, 2);
+    assert_eq!(
+        o.err(),
+        format!(
+            "streamview: {}: cannot read the configuration file named by STREAMVIEW_CONFIG: no \
+             such file (or run with --no-config)\n",
+            missing.display()
+        )
+    );
+    // No file in $HOME/.config or $XDG_CONFIG_HOME: the defaults.
+    let o = run(&[], &[TOOLS]);
+    assert_eq!((o.code, o.out()), (0, plain(&[TOOLS])));
+    let xdg = dir();
+    let o = run(&[("XDG_CONFIG_HOME", &xdg)], &[TOOLS]);
+    assert_eq!((o.code, o.out()), (0, plain(&[TOOLS])));
+}
+
+#[test]
+fn the_usual_places() {
+    let xdg = dir();
+    std::fs::create_dir_all(xdg.join("streamview")).unwrap();
+    std::fs::write(xdg.join("streamview/config"), "-q\n").unwrap();
+    let o = run(&[("XDG_CONFIG_HOME", &xdg)], &[TOOLS]);
+    assert_eq!((o.code, o.out()), (0, String::new()), "{}", o.err());
+    let home = dir();
+    std::fs::create_dir_all(home.join(".config/streamview")).unwrap();
+    std::fs::write(home.join(".config/streamview/config"), "-q\n").unwrap();
+    let o = run(&[("HOME", &home)], &[TOOLS]);
+    assert_eq!((o.code, o.out()), (0, String::new()), "{}", o.err());
+    // STREAMVIEW_CONFIG names another.
+    let o = run(
+        &[("HOME", &home), ("STREAMVIEW_CONFIG", &config("-v\n"))],
+        &[TOOLS],
+    );
+    assert_eq!(o.out(), plain(&["-v", TOOLS]));
+}
