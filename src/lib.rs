@@ -219,9 +219,7 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
         sink = Box::new(SummaryAfter::new(sink, stderr()));
     }
     if !opts.filter.is_all() && matches!(format, Format::Pretty | Format::Jsonl) {
-        sink = Box::new(
-            Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(Box::new(io::stderr())),
-        );
+        sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(to.stderr()));
     }
     run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))
 }

@@ -128,11 +128,23 @@ fn what_would_go_to_the_terminals_stderr_goes_into_the_pager() {
         &format!("{} --hide errors {}", bin(), quote(&log)),
     );
     assert_eq!((screen.as_str(), code), ("", 0));
-    let got = std::fs::read_to_string(kept).unwrap();
+    let got = std::fs::read_to_string(&kept).unwrap();
     assert!(got.contains(":2: "), "the skipped line: {got:?}");
     assert!(
         got.contains("missing.txt"),
         "a hidden error, told anyway: {got:?}"
+    );
+    // The note at the end too.
+    std::fs::remove_file(&kept).unwrap();
+    let (screen, _) = under_pty(
+        program.to_str().unwrap(),
+        &format!("{} --tool Nope {ERRORS}", bin()),
+    );
+    assert_eq!(screen, "");
+    let got = std::fs::read_to_string(&kept).unwrap();
+    assert!(
+        got.contains("--tool 'Nope' matched no tool call"),
+        "{got:?}"
     );
     // With stderr elsewhere, it stays there.
     let out = in_pipes(
