@@ -360,6 +360,10 @@ pub struct Text<'a> {
     /// The slash command as the user typed it (`/model opus`), when the
     /// text is the producer's record of one.
     pub command: Option<Cow<'a, str>>,
+    /// The answer goes on in the next text event: a producer that sends
+    /// its answer only in pieces (Gemini CLI) has it joined, and a very long
+    /// one cut in parts so that memory stays bounded.
+    pub continues: bool,
 }
 
 impl Text<'_> {
@@ -371,6 +375,7 @@ impl Text<'_> {
             text: own(self.text),
             message_id: own_opt(self.message_id),
             command: own_opt(self.command),
+            continues: self.continues,
         }
     }
 }

@@ -393,6 +393,65 @@ fn memory_stays_within_three_lines_whatever_a_line_holds() {
     }
 }
 
+/// Issue 18: a streamed answer is shown as it streams and not held whole:
+/// 24 MB of Claude text deltas, and as many Gemini chunks (which streamview
+/// joins into text events of at most 1 MiB), stay within 16 MiB plus three
+/// of their short lines; the text is shown once, complete, and
+/// `--format result` gives the whole Gemini answer.
+#[test]
+fn a_streamed_answer_is_not_held_whole() {
+    const TOTAL: usize = 24 << 20;
+    let piece = |i: usize| format!("<{i:07}>{}", "w".repeat(300));
+    let n = TOTAL / piece(0).len();
+    let mut claude = String::from(INIT);
+    claude.push('\n');
+    claude.push_str(r#"{"type":"stream_event","session_id":"s1","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}"#);
+    claude.push('\n');
+    let mut gemini = String::from(
+        r#"{"type":"init","timestamp":"2026-11-22T03:55:27.879Z","session_id":"g1","model":"gemini-2.5-pro"}"#,
+    );
+    gemini.push('\n');
+    for i in 0..n {
+        let p = piece(i);
+        claude.push_str(&json!({"type":"stream_event","session_id":"s1","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":p}}}).to_string());
+        claude.push('\n');
+        gemini.push_str(&json!({"type":"message","timestamp":"2026-11-22T03:55:28.000Z","role":"assistant","content":p,"delta":true}).to_string());
+        gemini.push('\n');
+    }
+    claude.push_str(r#"{"type":"stream_event","session_id":"s1","event":{"type":"content_block_stop","index":0}}"#);
+    claude.push('\n');
+    claude.push_str(DONE);
+    claude.push('\n');
+    gemini.push_str(r#"{"type":"result","timestamp":"2026-11-22T03:55:29.000Z","status":"success","stats":{"total_tokens":1,"input_tokens":1,"output_tokens":0,"duration_ms":5,"tool_calls":0}}"#);
+    gemini.push('\n');
+    for (what, input) in [("claude", claude), ("gemini", gemini)] {
+        let (peak, out, err, code) = peak_at_the_end(input.clone().into_bytes());
+        assert_eq!((code, err.as_str()), (Some(0), ""), "{what}");
+        for i in [0, n / 2, n - 1] {
+            assert_eq!(
+                out.matches(&format!("<{i:07}>")).count(),
+                1,
+                "{what}: piece {i} once"
+            );
+        }
+        if let Some(kib) = peak {
+            eprintln!(
+                "{what}: {} MB of streamed text, peak RSS {kib} KiB",
+                TOTAL >> 20
+            );
+            assert!(kib < 16 << 10, "{what}: peak RSS {kib} KiB");
+        }
+        if what == "gemini" {
+            let o = run(&["--format", "result"], input.as_bytes());
+            let whole: String = (0..n).map(piece).collect();
+            assert!(
+                o.stdout == format!("{whole}\n").into_bytes(),
+                "the whole answer"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_line_just_over_max_line_bytes_is_skipped_and_one_at_the_limit_is_not() {
     let limit = 1000;

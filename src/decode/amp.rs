@@ -277,6 +277,7 @@ fn assistant<'v>(
                 text: Cow::Borrowed(s),
                 message_id,
                 command: None,
+                continues: false,
             }),
         )),
         Some(J::Arr(blocks)) => {
@@ -288,6 +289,7 @@ fn assistant<'v>(
                         text: cow_at(block, "text").unwrap_or_default(),
                         message_id,
                         command: None,
+                        continues: false,
                     }),
                     // Not in Amp's published types; tolerated.
                     "thinking" => EventKind::Thinking(Thinking {

@@ -377,6 +377,7 @@ fn system<'v>(
                 text: Cow::Borrowed(text),
                 message_id: None,
                 command: None,
+                continues: false,
             })));
         }
         "api_retry" => api_retry(v, a),
@@ -671,6 +672,7 @@ pub(crate) fn assistant<'v>(
             text: Cow::Borrowed(s),
             message_id: message_id.clone(),
             command: None,
+            continues: false,
         })))?,
         Some(J::Arr(blocks)) => {
             for block in blocks {
@@ -716,6 +718,7 @@ fn assistant_block<'v>(
             text: cow_at(block, "text").unwrap_or_default(),
             message_id,
             command: None,
+            continues: false,
         }),
         "thinking" => EventKind::Thinking(Thinking {
             text: cow_at(block, "thinking").unwrap_or_default(),
@@ -778,6 +781,7 @@ pub(crate) fn user<'v>(
             text: Cow::Borrowed(s),
             message_id: None,
             command: slash_command(s, ctx.arena),
+            continues: false,
         }))),
         Some(J::Arr(blocks)) => {
             // The structured result is the line's: it goes with its first
@@ -817,6 +821,7 @@ pub(crate) fn user<'v>(
                             text: Cow::Borrowed(text),
                             message_id: None,
                             command: slash_command(text, ctx.arena),
+                            continues: false,
                         })))?;
                     }
                     "image" | "document" => {}

@@ -388,6 +388,7 @@ fn item_event<'v>(
                         text,
                         message_id: None,
                         command: None,
+                        continues: false,
                     })))
                 }
                 "plan" => emit(&base.event(EventKind::Text(Text {
@@ -395,6 +396,7 @@ fn item_event<'v>(
                     text,
                     message_id: None,
                     command: None,
+                    continues: false,
                 }))),
                 "reasoning" => emit(&base.event(EventKind::Thinking(Thinking {
                     redacted: text.trim().is_empty(),

@@ -199,6 +199,7 @@ fn flush_text(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
             text: Cow::Borrowed(&p.text),
             message_id: p.message_id.map(Cow::Owned),
             command: None,
+            continues: false,
         }),
     })?;
     state.turn_texts.push(p.text.clone());
@@ -298,6 +299,7 @@ fn assistant<'v>(
             text,
             message_id,
             command: None,
+            continues: false,
         }),
     ))
 }

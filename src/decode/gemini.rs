@@ -119,6 +119,7 @@ impl Stream for State {
                     text: cow_at(v, "content").unwrap_or_default(),
                     message_id: None,
                     command: None,
+                    continues: false,
                 })))
             }
             "tool_use" => {
@@ -223,6 +224,12 @@ fn chunk<'v>(
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     let content = str_at(v, "content").unwrap_or("");
+    if !content.is_empty() && state.text.len() + content.len() > TEXT_PART && !state.text.is_empty()
+    {
+        // A very long answer: what came so far is written as a part, so
+        // that memory stays bounded; the rest follows as more parts.
+        part(state, true, emit)?;
+    }
     if state.text_line.is_none() {
         state.text_line = Some(ctx.line);
     }
@@ -239,8 +246,19 @@ fn chunk<'v>(
     ))
 }
 
+/// An answer joined from its chunks is written in parts of at most this
+/// many bytes (but for one chunk longer than that): the decoder holds no
+/// more than this of it.
+pub(crate) const TEXT_PART: usize = 1 << 20;
+
 /// Write the joined chunks as one text event.
 fn flush(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
+    part(state, false, emit)
+}
+
+/// Write the chunks joined so far as a text event; `continues`: more of the
+/// same answer follows.
+fn part(state: &mut State, continues: bool, emit: &mut Emit<'_>) -> io::Result<()> {
     let Some(line) = state.text_line.take() else {
         return Ok(());
     };
@@ -256,6 +274,7 @@ fn flush(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
             text: Cow::Borrowed(&state.text),
             message_id: None,
             command: None,
+            continues,
         }),
     ));
     state.text.clear();

@@ -50,6 +50,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             text: cow_at(v, "text").unwrap_or_default(),
             message_id: cow_at(v, "message_id"),
             command: cow_at(v, "command"),
+            continues: bool_at(v, "continues").unwrap_or(false),
         }),
         "thinking" => EventKind::Thinking(Thinking {
             text: cow_at(v, "text").unwrap_or_default(),

@@ -385,6 +385,7 @@ fn text<'v>(
         text: Cow::Borrowed(text),
         message_id: cow_at(p, "messageID"),
         command: None,
+        continues: false,
     })))
 }
 

@@ -235,6 +235,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                 text: Cow::Borrowed(s),
                 message_id,
                 command: None,
+                continues: false,
             }),
         )),
         Some(J::Arr(blocks)) => {
@@ -246,6 +247,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                         text: cow_at(block, "text").unwrap_or_default(),
                         message_id,
                         command: None,
+                        continues: false,
                     }),
                     "thinking" => EventKind::Thinking(Thinking {
                         text: cow_at(block, "thinking").unwrap_or_default(),

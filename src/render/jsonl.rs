@@ -140,6 +140,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.str("text", &t.text);
             o.opt_str("message_id", t.message_id.as_deref());
             o.opt_str("command", t.command.as_deref());
+            o.bool("continues", t.continues);
         }
         EventKind::Thinking(t) => {
             o.str("text", &t.text);

@@ -20,6 +20,7 @@ use super::sanitize::sanitize;
 use super::summary::{Summary, write_table};
 
 mod end;
+mod streamed;
 use super::{Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{
     DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult,
@@ -27,6 +28,7 @@ use crate::event::{
 };
 use crate::session::{Outcome, Session};
 use end::{End, Part};
+use streamed::Streamed;
 
 /// How much to show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -97,8 +99,8 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     /// kept until the complete block that repeats it arrives (which is then
     /// not printed again).
     stream: Option<Stream>,
-    /// The memory of the last streamed block's text, for the next one.
-    spare_text: String,
+    /// The keys of the streamed blocks' digests (random per process).
+    stream_keys: std::hash::RandomState,
     /// Dim lines held back while a tool call's line is open, printed once
     /// it is complete.
     held: Lines,
@@ -173,7 +175,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             last_error: None,
             summary: false,
             stream: None,
-            spare_text: String::new(),
+            stream_keys: std::hash::RandomState::new(),
             held: Lines::default(),
             scratch: String::new(),
             end: End::default(),
@@ -361,7 +363,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         }
         // Its start was shown (`▸ Name`) and nothing came in between: finish
         // that line.
-        if self.tool_started(depth) && self.stream.as_ref().is_some_and(|st| st.text == c.name) {
+        if self.tool_started(depth) && self.stream.as_ref().is_some_and(|st| st.seen.is(&c.name)) {
             self.drop_stream();
             // The spans after `▸ ` and the name.
             let head = self.lines.spans_of(0).min(2);
@@ -704,7 +706,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if depth == 0 && t.role == Role::Assistant {
             self.shown_texts.insert(text_hash(&t.text));
         }
-        if t.role == Role::Assistant && self.was_streamed(DeltaKind::Text, &t.text, depth)? {
+        if t.role == Role::Assistant
+            && self.was_streamed(DeltaKind::Text, &t.text, depth, t.continues)?
+        {
             // Already shown fragment by fragment.
             return Ok(());
         }
@@ -760,7 +764,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if !self.verbose() {
             return Ok(());
         }
-        if !t.redacted && self.was_streamed(DeltaKind::Thinking, &t.text, depth)? {
+        if !t.redacted && self.was_streamed(DeltaKind::Thinking, &t.text, depth, false)? {
             return Ok(());
         }
         let text = if t.redacted || t.text.trim().is_empty() {
@@ -1084,8 +1088,8 @@ struct Stream {
     kind: DeltaKind,
     depth: usize,
     index: Option<u64>,
-    /// Everything streamed so far, to recognise the complete block.
-    text: String,
+    /// What streamed so far, to recognise the complete block.
+    seen: Streamed,
     /// The cursor is at the end of this block's line (no other output since).
     open: bool,
     /// Something visible was printed (leading newlines are dropped, as the
@@ -1098,26 +1102,22 @@ struct Stream {
 impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     /// Start streaming a block, its text beginning with `text`.
     fn start_stream(&mut self, kind: DeltaKind, depth: usize, index: Option<u64>, text: &str) {
-        self.drop_stream();
-        let mut t = std::mem::take(&mut self.spare_text);
-        t.push_str(text);
+        let mut seen = Streamed::new(&self.stream_keys);
+        seen.push(text);
         self.stream = Some(Stream {
             kind,
             depth,
             index,
-            text: t,
+            seen,
             open: false,
             started: false,
             pending_newlines: 0,
         });
     }
 
-    /// The streamed block is over; its text's memory is kept for the next.
+    /// The streamed block is over.
     fn drop_stream(&mut self) {
-        if let Some(st) = self.stream.take() {
-            self.spare_text = st.text;
-            self.spare_text.clear();
-        }
+        self.stream = None;
     }
 
     /// Print a text or thinking fragment at once, on the current line. Tool
@@ -1143,7 +1143,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             .is_some_and(|st| st.kind == d.kind && st.depth == depth && st.index == d.index);
         if same {
             if let Some(st) = self.stream.as_mut() {
-                st.text.push_str(&d.text);
+                st.seen.push(&d.text);
             }
         } else {
             self.end_stream_line()?;
@@ -1251,8 +1251,16 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     /// True when `text` is the block just shown fragment by fragment. The
-    /// streamed block ends here either way.
-    fn was_streamed(&mut self, kind: DeltaKind, text: &str, depth: usize) -> io::Result<bool> {
+    /// streamed block ends here either way, unless `text` is a part of an
+    /// answer that `continues` and it was shown: the rest of the answer then
+    /// goes on streaming on the same line.
+    fn was_streamed(
+        &mut self,
+        kind: DeltaKind,
+        text: &str,
+        depth: usize,
+        continues: bool,
+    ) -> io::Result<bool> {
         let Some(st) = self.stream.as_ref() else {
             return Ok(false);
         };
@@ -1261,7 +1269,14 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             // agent streams): the streamed block is still going on.
             return Ok(false);
         }
-        let same = st.kind == kind && st.text.trim_matches('\n') == text.trim_matches('\n');
+        let same = st.kind == kind && st.seen.is(text);
+        if same
+            && continues
+            && let Some(st) = self.stream.as_mut()
+        {
+            st.seen.reset();
+            return Ok(true);
+        }
         self.end_stream_line()?;
         self.drop_stream();
         Ok(same)

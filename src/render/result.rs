@@ -23,8 +23,11 @@ pub struct ResultText<W: Write, A: Sink> {
     out: W,
     alerts: A,
     sanitize: bool,
-    /// Last main-agent assistant text since the last result.
+    /// Last main-agent assistant text since the last result (all its
+    /// parts, when it came in parts).
     last_text: String,
+    /// The last text said that its answer continues in the next.
+    continued: bool,
     /// The answer of the session in progress.
     answer: Option<String>,
     /// Sessions seen, to notice when one ends and the next begins.
@@ -40,6 +43,7 @@ impl<W: Write, A: Sink> ResultText<W, A> {
             alerts,
             sanitize,
             last_text: String::new(),
+            continued: false,
             answer: None,
             sessions: 0,
         }
@@ -74,15 +78,19 @@ impl<W: Write, A: Sink> Sink for ResultText<W, A> {
             self.sessions = s.session_count();
             self.write_answer()?;
             self.last_text.clear();
+            self.continued = false;
         }
         match &ev.kind {
             EventKind::Text(t)
                 if t.role == Role::Assistant
                     && s.note().depth == 0
-                    && !t.text.trim().is_empty() =>
+                    && (self.continued || !t.text.trim().is_empty()) =>
             {
-                self.last_text.clear();
+                if !self.continued {
+                    self.last_text.clear();
+                }
                 self.last_text.push_str(&t.text);
+                self.continued = t.continues;
             }
             EventKind::Result(r) => {
                 self.answer = if r.is_error {
@@ -95,6 +103,7 @@ impl<W: Write, A: Sink> Sink for ResultText<W, A> {
                     }
                 };
                 self.last_text.clear();
+                self.continued = false;
             }
             _ => {}
         }

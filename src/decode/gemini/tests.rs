@@ -2,7 +2,7 @@
 
 use serde_json::{Value as Json, json};
 
-use super::{api_error_status, parse_timestamp_ms};
+use super::{TEXT_PART, api_error_status, parse_timestamp_ms};
 use crate::render::jsonl::write_event;
 use crate::run::Feeder;
 use crate::session::Outcome;
@@ -614,5 +614,52 @@ fn api_error_statuses() {
     assert_eq!(
         api_error_status(r#"[API Error: {"code":99999999999999999999999}]"#),
         None
+    );
+}
+
+/// Issue 18: a long answer is not held whole. It is written in parts of at
+/// most `TEXT_PART` bytes, cut between chunks, all but the last saying the
+/// answer continues; joined, they are every chunk in order.
+#[test]
+fn a_long_answer_is_written_in_bounded_parts() {
+    let chunk = |i: usize| format!("chunk {i:06} {}\n", "x".repeat(1000));
+    let n = 3 * TEXT_PART / chunk(0).len();
+    let lines: Vec<String> = std::iter::once(init())
+        .chain((0..n).map(|i| {
+            line(&format!(
+                r#""type":"message","role":"assistant","content":"{}","delta":true"#,
+                chunk(i).replace('\n', "\\n")
+            ))
+        }))
+        .chain(std::iter::once(line(
+            r#""type":"result","status":"success","stats":{"total_tokens":1}"#,
+        )))
+        .collect();
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let (evs, _) = run(&refs);
+    let texts = of_kind(&evs, "text");
+    assert_eq!(texts.len(), 3, "three parts of at most 1 MiB");
+    let joined: String = texts.iter().map(|t| t["text"].as_str().unwrap()).collect();
+    let whole: String = (0..n).map(chunk).collect();
+    assert_eq!(joined, whole);
+    for (i, t) in texts.iter().enumerate() {
+        assert!(t["text"].as_str().unwrap().len() <= TEXT_PART);
+        assert_eq!(t["continues"], i + 1 < texts.len(), "{i}");
+        assert!(
+            t["text"].as_str().unwrap().starts_with("chunk "),
+            "cut between chunks"
+        );
+    }
+    // An answer within one part is one text that does not continue.
+    let (evs, _) = run(&[
+        &init(),
+        &line(r#""type":"message","role":"assistant","content":"Hi","delta":true"#),
+        &line(r#""type":"message","role":"assistant","content":" there","delta":true"#),
+    ]);
+    let texts = of_kind(&evs, "text");
+    assert_eq!(texts.len(), 1);
+    assert_eq!(
+        (texts[0]["text"].as_str(), &texts[0]["continues"]),
+        (Some("Hi there"), &json!(false))
     );
 }
