@@ -15,8 +15,8 @@ use std::io;
 use clap::ValueEnum;
 
 use crate::event::{DeltaKind, Event, EventKind, Level, Role};
-use crate::render::Sink;
 use crate::render::sanitize::sanitize_line;
+use crate::render::{LineEnd, Sink};
 use crate::session::Session;
 
 /// A kind of event, as named by `--only` and `--hide`. Every event belongs
@@ -477,8 +477,12 @@ impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
         self.inner.flush()
     }
 
-    fn mid_line(&self) -> bool {
-        self.inner.mid_line()
+    fn line_end(&self) -> LineEnd {
+        self.inner.line_end()
+    }
+
+    fn end_line(&mut self) -> io::Result<()> {
+        self.inner.end_line()
     }
 }
 

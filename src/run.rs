@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::event::{Event, EventKind, Producer};
 use crate::input::{Frame, Line, LineReader, Source, ahead};
-use crate::render::{Sink, StatusLine};
+use crate::render::{LineEnd, Sink, StatusLine};
 use crate::session::Session;
 use std::time::Instant;
 
@@ -186,7 +186,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             }
             // About to block on read: whatever was rendered goes out now.
             self.sink.flush().map_err(Error::Write)?;
-            self.draw_status();
+            self.draw_status()?;
             let read = rdr.fill();
             self.arrived = Instant::now();
             if let Err(e) = read {
@@ -297,14 +297,25 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         }
     }
 
-    /// Draw the status line (rate-limited), unless the output stopped in
-    /// the middle of a line.
-    fn draw_status(&mut self) {
-        if let Some(st) = self.status.as_mut()
-            && !self.sink.mid_line()
-        {
-            st.draw(Instant::now(), &self.session);
+    /// Draw the status line (rate-limited). Not while the output stops in
+    /// the middle of a line (the erase would take it), unless that line
+    /// has stalled: then it is ended, and the line says what is stuck.
+    fn draw_status(&mut self) -> Result<(), Error> {
+        let Some(st) = self.status.as_mut() else {
+            return Ok(());
+        };
+        let now = Instant::now();
+        let end = self.sink.line_end();
+        if st.line_stalled(end, now) {
+            self.sink
+                .end_line()
+                .and_then(|()| self.sink.flush())
+                .map_err(Error::Write)?;
+        } else if end != LineEnd::Complete {
+            return Ok(());
         }
+        st.draw(now, &self.session);
+        Ok(())
     }
 
     fn frame(&mut self, name: &str, frame: &Frame<'_>, dec: &mut Decoder) -> Result<(), Error> {

@@ -959,6 +959,23 @@ impl Session {
             .map(|(id, c)| (id.id(), c))
     }
 
+    /// The call open longest, and how many other calls are open: what a
+    /// stalled agent waits for (the live status line asks a few times a
+    /// second; one pass over the calls kept). Calls already listed as never
+    /// answered are over. A sub-agent's call (`Agent`, `Task`) is open as
+    /// long as the sub-agent works, so it is named only when no tool call
+    /// is open: the tool its sub-agent waits for says more.
+    #[must_use]
+    pub fn oldest_open_call(&self) -> Option<(&CallInfo, usize)> {
+        let mut open = self.calls.values().filter(|c| !c.answered && !c.reported);
+        let first = open.next()?;
+        let (oldest, others) = open.fold((first, 0), |(old, n), c| {
+            let older = (is_agent(&c.name), c.seq) < (is_agent(&old.name), old.seq);
+            (if older { c } else { old }, n + 1)
+        });
+        Some((oldest, others))
+    }
+
     fn close(&mut self, cur: &mut SessionSummary) {
         cur.unanswered = self.calls.values().filter(|c| !c.answered).count() as u64;
         if cur.results == 0 || self.active_since_result || self.cut {

@@ -50,14 +50,22 @@ fn quote(p: &Path) -> String {
 /// A shell pipeline that writes `before`, pauses, then writes `after`
 /// into streamview.
 fn pipeline((before, after): &(String, String), args: &str) -> String {
+    pipeline_of(&[before, after], PAUSE, args)
+}
+
+/// A shell pipeline that writes `parts` into streamview, `pause` seconds
+/// apart.
+fn pipeline_of(parts: &[&String], pause: f64, args: &str) -> String {
     let d = dir();
-    let (a, b) = (d.join("a.jsonl"), d.join("b.jsonl"));
-    std::fs::write(&a, before).unwrap();
-    std::fs::write(&b, after).unwrap();
+    let mut feed = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let file = d.join(format!("{i}.jsonl"));
+        std::fs::write(&file, part).unwrap();
+        feed.push(format!("cat {}", quote(&file)));
+    }
     format!(
-        "(cat {}; sleep {PAUSE}; cat {}) | {} {args}",
-        quote(&a),
-        quote(&b),
+        "({}) | {} {args}",
+        feed.join(&format!("; sleep {pause}; ")),
         quote(Path::new(env!("CARGO_BIN_EXE_streamview")))
     )
 }
@@ -65,9 +73,15 @@ fn pipeline((before, after): &(String, String), args: &str) -> String {
 /// Run `pipeline(args)` with streamview's stdout on a pseudo-terminal;
 /// returns what the terminal received and the run's duration.
 fn under_pty(input: &(String, String), args: &str) -> (String, Duration) {
+    run_under_pty(&pipeline(input, args))
+}
+
+/// Run the shell command `cmd` on a pseudo-terminal; returns what the
+/// terminal received and the run's duration.
+fn run_under_pty(cmd: &str) -> (String, Duration) {
     let start = Instant::now();
     let out = Command::new("script")
-        .args(["-q", "-e", "-c", &pipeline(input, args), "/dev/null"])
+        .args(["-q", "-e", "-c", cmd, "/dev/null"])
         .env("TERM", "xterm-256color")
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
@@ -100,7 +114,7 @@ fn the_status_line_shows_the_wait_under_a_terminal_and_never_mixes_with_output()
     // While `npm test` runs it says what is running, then that it waits.
     assert!(out.contains("Bash npm test · "), "{out:?}");
     assert!(
-        out.contains("⏳ waiting 1s — last: Bash npm test"),
+        out.contains("⏳ waiting 1s — Bash npm test · 1s · turn 1"),
         "{out:?}"
     );
     assert!(
@@ -165,23 +179,79 @@ fn no_status_line_in_a_pipe_or_for_data_formats() {
     assert_eq!(out.replace("\r\n", "\n"), piped);
 }
 
-#[test]
-fn no_status_line_while_text_streams_mid_line() {
-    // A partial-messages stream that stops in the middle of a sentence.
-    let fixture = std::fs::read_to_string("tests/fixtures/claude/partial_messages.jsonl").unwrap();
-    let lines: Vec<&str> = fixture.lines().collect();
-    let cut = lines
-        .iter()
-        .position(|l| l.contains(r#""text":"I'll start by reading th""#))
-        .unwrap();
-    let input = (
+/// `fixture`'s lines, cut after the first line that contains `at`.
+fn cut_after(fixture: &str, at: &str) -> (String, String) {
+    let text = std::fs::read_to_string(fixture).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = lines.iter().position(|l| l.contains(at)).unwrap();
+    (
         lines[..=cut].join("\n") + "\n",
         lines[cut + 1..].join("\n") + "\n",
+    )
+}
+
+#[test]
+fn a_stall_mid_line_ends_the_line_and_shows_what_is_stuck() {
+    // Issue 15: a partial-messages stream that stops in the middle of a
+    // sentence ("reading th|e README."); the status line used to stay away
+    // as long as the pause lasted.
+    let input = cut_after(
+        "tests/fixtures/claude/partial_messages.jsonl",
+        r#""text":"I'll start by reading th""#,
     );
     let (out, _) = under_pty(&input, "--color never --status-wait 1");
     let from = out.find("reading th").unwrap();
     let to = from + out[from..].find("e README.").unwrap();
-    assert_eq!(&out[from..to], "reading th", "{out:?}");
-    // Once the line is complete, it comes back.
-    assert!(out[to..].contains(DRAW), "{out:?}");
+    // The line is ended, then the status line is drawn below it...
+    let pause = &out[from..to];
+    assert!(pause.starts_with("reading th\r\n"), "{pause:?}");
+    assert!(pause.contains(DRAW), "{pause:?}");
+    assert!(pause.contains("⏳ waiting 1s — last: text"), "{pause:?}");
+    // ...and the text goes on on the next line: nothing lost or repeated,
+    // the one change to the output is that line break.
+    let (plain, _) = under_pty(&input, "--color never --no-status");
+    assert!(plain.contains("reading the README."), "{plain:?}");
+    assert_eq!(
+        without_status(&out),
+        plain.replacen("reading the README.", "reading th\r\ne README.", 1)
+    );
+    // In a pipe, nothing changes.
+    let piped = Command::new("sh")
+        .args(["-c", &pipeline(&input, "--status-wait 1")])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(piped.stdout).unwrap(),
+        plain.replace("\r\n", "\n")
+    );
+}
+
+#[test]
+fn a_tool_call_whose_input_streams_is_not_left_without_a_status() {
+    // Issue 15: `▸ Read` stays alone on its line while the call's input
+    // streams. Here its fragments come half a second apart (each one an
+    // event: the agent is not quiet), so only the line's own stall ends it.
+    let text = std::fs::read_to_string("tests/fixtures/claude/multi_block_partial.jsonl").unwrap();
+    let lines: Vec<String> = text.lines().map(|l| format!("{l}\n")).collect();
+    let start = lines
+        .iter()
+        .position(|l| l.contains(r#""partial_json":"{\"file_path\": \"/tmp/stre""#))
+        .unwrap();
+    let mut parts = vec![lines[..=start].concat()];
+    parts.extend(lines[start + 1..start + 4].iter().cloned());
+    parts.push(lines[start + 4..].concat());
+    let parts: Vec<&String> = parts.iter().collect();
+    let cmd = pipeline_of(&parts, 0.5, "--color never --status-wait 1");
+    let (out, _) = run_under_pty(&cmd);
+    let from = out.find("▸ Read").unwrap();
+    let to = from + out[from..].find("▸ Read /home/").expect(&out);
+    let held = &out[from..to];
+    assert!(held.starts_with("▸ Read …\r\n"), "{held:?}");
+    assert!(held.contains("Read (input streaming)"), "{held:?}");
+    let (plain, _) = run_under_pty(&pipeline_of(&parts, 0.0, "--color never --no-status"));
+    assert_eq!(
+        without_status(&out),
+        plain.replacen("▸ Read /home/", "▸ Read …\r\n▸ Read /home/", 1)
+    );
 }

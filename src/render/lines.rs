@@ -142,44 +142,17 @@ impl Lines {
         self.close(style);
     }
 
-    /// A span of `s` sanitized, on one line, at most `max` characters (a cut
-    /// is marked `…`, further lines counted).
+    /// A span of `s` sanitized, on one line, at most `max` characters (see
+    /// [`one_line_to`]).
     pub(crate) fn one_line(&mut self, style: Style, s: &str, max: usize) {
-        let s = sanitize(s);
-        let mut lines = s.lines();
-        let first = lines.next().unwrap_or("");
-        let more = lines.count();
-        let cut = first
-            .char_indices()
-            .nth(max)
-            .map_or(first.len(), |(i, _)| i);
-        self.text.push_str(first.get(..cut).unwrap_or(first));
-        if cut < first.len() {
-            self.text.push('…');
-        }
-        if more > 0 {
-            let _ = write!(
-                self.text,
-                " (+{more} line{})",
-                if more == 1 { "" } else { "s" }
-            );
-        }
+        one_line_to(&mut self.text, s, max);
         self.close(style);
     }
 
-    /// A span of a tool's name as people read it: `mcp__server__tool` →
-    /// `server/tool`; other names as they are.
+    /// A span of a tool's name as people read it (see [`tool_name_to`]).
     pub(crate) fn tool_name(&mut self, style: Style, name: &str) {
-        if let Some(rest) = name.strip_prefix("mcp__")
-            && let Some((server, tool)) = rest.split_once("__")
-        {
-            sanitize_to(&mut self.text, server);
-            self.text.push('/');
-            sanitize_to(&mut self.text, tool);
-            self.close(style);
-        } else {
-            self.sanitized(style, name);
-        }
+        tool_name_to(&mut self.text, name);
+        self.close(style);
     }
 
     /// End the line, to be written at nesting `depth`.
@@ -309,6 +282,41 @@ pub(crate) fn write_depth<W: WriteColor>(w: &mut W, depth: usize) -> io::Result<
         w.write_all("  │ ".as_bytes())?;
     }
     write!(w, "  │{depth} ")
+}
+
+/// `s` sanitized, on one line, at most `max` characters: a cut is marked
+/// `…`, further lines counted (`for f in *; do (+2 lines)`). The one form
+/// of a multi-line argument, in the output and on the status line.
+pub(crate) fn one_line_to(out: &mut String, s: &str, max: usize) {
+    let s = sanitize(s);
+    let mut lines = s.lines();
+    let first = lines.next().unwrap_or("");
+    let more = lines.count();
+    let cut = first
+        .char_indices()
+        .nth(max)
+        .map_or(first.len(), |(i, _)| i);
+    out.push_str(first.get(..cut).unwrap_or(first));
+    if cut < first.len() {
+        out.push('…');
+    }
+    if more > 0 {
+        let _ = write!(out, " (+{more} line{})", if more == 1 { "" } else { "s" });
+    }
+}
+
+/// A tool's name as people read it, sanitized: `mcp__server__tool` →
+/// `server/tool`; other names as they are.
+pub(crate) fn tool_name_to(out: &mut String, name: &str) {
+    if let Some(rest) = name.strip_prefix("mcp__")
+        && let Some((server, tool)) = rest.split_once("__")
+    {
+        sanitize_to(out, server);
+        out.push('/');
+        sanitize_to(out, tool);
+    } else {
+        sanitize_to(out, name);
+    }
 }
 
 #[cfg(test)]

@@ -44,11 +44,36 @@ pub trait Sink {
     /// The output cannot be written.
     fn flush(&mut self) -> io::Result<()>;
 
-    /// True while the output ends in the middle of a line (a text block
-    /// being streamed): the live status line is not drawn then.
-    fn mid_line(&self) -> bool {
-        false
+    /// Where the output stops: the live status line is drawn only at the
+    /// start of a line (its erase would take a partial line with it).
+    fn line_end(&self) -> LineEnd {
+        LineEnd::Complete
     }
+
+    /// The output has stopped in the middle of a line for a while: end that
+    /// line, so the status line can say what is stuck below it. What follows
+    /// continues on the next line (at the same indentation), nothing lost
+    /// or repeated.
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    fn end_line(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Where a sink's output stops (see [`Sink::line_end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// At the start of a line.
+    Complete,
+    /// In a line that each event extends (text being streamed): it has
+    /// stalled once no event came for a while.
+    Streaming,
+    /// In a line that events do not extend (a tool call's line, completed
+    /// once its input has streamed): it has stalled once it stayed so for a
+    /// while, events or not.
+    Held,
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -64,8 +89,12 @@ impl<S: Sink + ?Sized> Sink for &mut S {
         (**self).flush()
     }
 
-    fn mid_line(&self) -> bool {
-        (**self).mid_line()
+    fn line_end(&self) -> LineEnd {
+        (**self).line_end()
+    }
+
+    fn end_line(&mut self) -> io::Result<()> {
+        (**self).end_line()
     }
 }
 
@@ -82,8 +111,12 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
         (**self).flush()
     }
 
-    fn mid_line(&self) -> bool {
-        (**self).mid_line()
+    fn line_end(&self) -> LineEnd {
+        (**self).line_end()
+    }
+
+    fn end_line(&mut self) -> io::Result<()> {
+        (**self).end_line()
     }
 }
 

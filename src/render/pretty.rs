@@ -21,7 +21,7 @@ use super::summary::{Summary, write_table};
 
 mod end;
 mod streamed;
-use super::{Sink, fmt_cost, fmt_count, fmt_duration};
+use super::{LineEnd, Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{
     DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult,
     SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult, Usage,
@@ -1078,8 +1078,24 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         self.out.flush()
     }
 
-    fn mid_line(&self) -> bool {
-        self.stream.as_ref().is_some_and(|s| s.open && s.started)
+    fn line_end(&self) -> LineEnd {
+        match self.stream.as_ref() {
+            Some(s) if s.open && s.started && s.kind == DeltaKind::ToolStart => LineEnd::Held,
+            Some(s) if s.open && s.started => LineEnd::Streaming,
+            _ => LineEnd::Complete,
+        }
+    }
+
+    fn end_line(&mut self) -> io::Result<()> {
+        // A stall, not other output: the newlines the text owes are still
+        // owed (this line end stands for the first of them), so a paragraph
+        // break that came just before it is kept.
+        let owed = self.stream.as_ref().map_or(0, |s| s.pending_newlines);
+        self.end_stream_line()?;
+        if let Some(s) = self.stream.as_mut() {
+            s.pending_newlines = owed;
+        }
+        Ok(())
     }
 }
 

@@ -1,11 +1,17 @@
 //! The live status line: one line at the bottom of the terminal that says
-//! what is happening now.
+//! what is happening now, and what is stuck.
 //!
 //! ```text
-//! ⠹ Bash npm test · 12s · turn 4 · 12.3k tokens · $0.0421 · last event 3s ago
-//! ⏳ waiting 45s — last: Bash npm test · turn 4 · 12.3k tokens · $0.0421
+//! ⠹ Bash npm test · 12s · +2 running · last event 3s ago · turn 4 · 12.3k tokens · $0.0421
+//! ⏳ waiting 45s — Bash npm test · 2m10s · turn 4 · 12.3k tokens · $0.0421
 //! ⠼ working — last: text · API retry 3 · turn 2 · 4.1k tokens
 //! ```
+//!
+//! It names the call open longest (the session knows which,
+//! [`Session::oldest_open_call`]) as the output shows calls (`Bash for f in
+//! *; do (+2 lines)`), and how many others run. The times come right after
+//! it: a long label is cut to leave them room, then counters that still do
+//! not fit are left out from the end.
 //!
 //! It is drawn only on a terminal (the binary decides, see
 //! [`crate::cli::Options::status`]), never into a pipe, a file or JSONL.
@@ -20,9 +26,12 @@
 //! - at the end it is erased.
 //!
 //! The line is cut to the terminal's width (and autowrap is off while it is
-//! written) so that erasing one row always erases all of it. While a text
-//! block is being streamed mid-line it is not drawn: the growing text is the
-//! progress, and the line's erase would take the text with it.
+//! written) so that erasing one row always erases all of it. While the
+//! output stops in the middle of a line (text being streamed, a tool call's
+//! line waiting for its input) it is not drawn, as the erase would take the
+//! partial line with it; once that line has stalled ([`STALL`], see
+//! [`StatusLine::line_stalled`]) the sink ends it ([`crate::render::Sink::end_line`])
+//! and the line is drawn below: a stalled agent shows that it is stalled.
 //!
 //! Content in it (tool names, key arguments) is sanitized like everything
 //! else the pretty output shows.
@@ -31,10 +40,11 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
+use super::LineEnd;
+use super::lines::{one_line_to, tool_name_to};
 use crate::event::{DeltaKind, EventKind};
-use crate::render::sanitize::sanitize_line;
 use crate::render::{fmt_cost, fmt_count};
-use crate::session::Session;
+use crate::session::{CallInfo, Session};
 
 /// Shortest time between two redraws.
 pub const MIN_REDRAW: Duration = Duration::from_millis(200);
@@ -45,8 +55,17 @@ pub const TICK: Duration = Duration::from_millis(250);
 /// Default time without an event before the line says it is waiting.
 pub const DEFAULT_WAIT: Duration = Duration::from_secs(30);
 
-/// Longest tool label (name and key argument), in characters.
-const MAX_LABEL: usize = 48;
+/// How long the output may stop in the middle of a line (or `--status-wait`,
+/// if shorter) before the line is ended to draw the status line: a pause
+/// this long inside streamed text is the agent stalling, not typing.
+pub const STALL: Duration = Duration::from_secs(2);
+
+/// Columns the label keeps however narrow the terminal: counters are left
+/// out first.
+const MIN_LABEL: usize = 20;
+
+/// Longest first line of a key argument shown, in characters.
+const MAX_KEY: usize = 120;
 
 const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -64,14 +83,58 @@ pub struct StatusLine {
     last_draw: Option<Instant>,
     frame: usize,
     last_event: Option<Instant>,
-    /// What the last event was about, for "waiting … — last: …".
-    last_what: String,
+    /// What the last event was about, for "— last: …".
+    last: Last,
     /// The last event was a session's result: the agent is not working.
     finished: bool,
     /// API requests retried since the model last answered (Claude's
     /// `api_retry`, Qwen's `system/retry`): a stalled agent says why.
     retries: u64,
+    /// Since when the output's line has been held (see [`LineEnd::Held`]).
+    held_since: Option<Instant>,
     buf: Vec<u8>,
+}
+
+/// What an event was about: a tool (its name, key argument and what became
+/// of it) or a word (`text`). Its memory is reused from event to event.
+#[derive(Default)]
+struct Last {
+    /// The tool's name, or the word.
+    name: String,
+    /// The tool's key argument (empty: none).
+    key: String,
+    tool: bool,
+    /// After the tool: ` (done)`, ` (failed)`, ` (input streaming)`.
+    how: &'static str,
+    /// When the call's input began to stream (its time is shown).
+    streaming_since: Option<Instant>,
+}
+
+impl Last {
+    fn tool(&mut self, name: &str, key: Option<&str>, how: &'static str) {
+        name.clone_into(&mut self.name);
+        key.unwrap_or("").clone_into(&mut self.key);
+        self.tool = true;
+        self.how = how;
+        self.streaming_since = None;
+    }
+
+    fn word(&mut self, word: &str) {
+        word.clone_into(&mut self.name);
+        self.key.clear();
+        self.tool = false;
+        self.how = "";
+        self.streaming_since = None;
+    }
+
+    fn label(&self) -> Option<Label<'_>> {
+        (!self.name.is_empty()).then_some(Label {
+            name: &self.name,
+            key: &self.key,
+            tool: self.tool,
+            how: self.how,
+        })
+    }
 }
 
 impl StatusLine {
@@ -94,9 +157,10 @@ impl StatusLine {
             last_draw: None,
             frame: 0,
             last_event: None,
-            last_what: String::new(),
+            last: Last::default(),
             finished: false,
             retries: 0,
+            held_since: None,
             buf: Vec::new(),
         }
     }
@@ -153,81 +217,99 @@ impl StatusLine {
             _ => self.retries = 0,
         }
         match kind {
-            EventKind::ToolCall(c) => self.last_what = label(&c.name, c.key_arg.as_deref()),
+            EventKind::ToolCall(c) => self.last.tool(&c.name, c.key_arg.as_deref(), ""),
             EventKind::ToolResult(r) => {
                 let note = session.note();
                 if let Some(tool) = note.tool.as_deref() {
-                    let how = if r.is_error { "failed" } else { "done" };
-                    self.last_what = format!("{} ({how})", label(tool, note.key_arg.as_deref()));
+                    let how = if r.is_error { " (failed)" } else { " (done)" };
+                    self.last.tool(tool, note.key_arg.as_deref(), how);
                 }
             }
-            EventKind::Text(_) => "text".clone_into(&mut self.last_what),
-            EventKind::Thinking(_) => "thinking".clone_into(&mut self.last_what),
+            EventKind::Text(_) => self.last.word("text"),
+            EventKind::Thinking(_) => self.last.word("thinking"),
             EventKind::Delta(d) if d.kind == DeltaKind::ToolStart => {
-                self.last_what = format!("{} (input streaming)", label(&d.text, None));
+                self.last.tool(&d.text, None, " (input streaming)");
+                self.last.streaming_since = Some(now);
             }
-            EventKind::Delta(d) => d.kind.name().clone_into(&mut self.last_what),
-            EventKind::PermissionDenied(_) => {
-                "permission denied".clone_into(&mut self.last_what);
-            }
-            EventKind::SessionStart(_) => "session start".clone_into(&mut self.last_what),
+            // The input of the call just started: still "input streaming".
+            EventKind::Delta(d) if d.kind == DeltaKind::ToolInput => {}
+            EventKind::Delta(d) => self.last.word(d.kind.name()),
+            EventKind::PermissionDenied(_) => self.last.word("permission denied"),
+            EventKind::SessionStart(_) => self.last.word("session start"),
             EventKind::Result(_) => {
                 self.finished = true;
-                "result".clone_into(&mut self.last_what);
+                self.last.word("result");
             }
             _ => {}
         }
     }
 
-    /// The line's text at `now` (without styling), before cutting.
+    /// The line's text at `now` (without styling), in at most `cols`
+    /// columns. What is stuck and for how long come first (the call open
+    /// longest, its time, the time since the last event), the counters
+    /// after; a long label is cut to leave them room, and what still does
+    /// not fit is left out from the end.
     #[must_use]
-    pub fn text(&self, now: Instant, session: &Session) -> String {
-        let mut s = String::new();
+    pub fn text(&self, now: Instant, session: &Session, cols: usize) -> String {
         let idle = self.last_event.map(|t| now.saturating_duration_since(t));
         let waiting = !self.finished && idle.is_some_and(|d| d >= self.wait);
+        let open = if self.finished {
+            None
+        } else {
+            session.oldest_open_call()
+        };
+        let mut head = String::new();
+        let mut label = None;
         if waiting {
-            s.push_str("⏳ waiting ");
-            push_secs(&mut s, idle.unwrap_or_default());
-            if !self.last_what.is_empty() {
-                s.push_str(" — last: ");
-                s.push_str(&self.last_what);
+            head.push_str("⏳ waiting ");
+            push_secs(&mut head, idle.unwrap_or_default());
+            if let Some((c, _)) = open {
+                head.push_str(" — ");
+                label = Some(Label::call(c));
+            } else if let Some(l) = self.last.label() {
+                head.push_str(" — last: ");
+                label = Some(l);
             }
         } else {
-            s.push(SPINNER[self.frame % SPINNER.len()]);
-            s.push(' ');
-            // The latest call still open (not one already reported as
-            // never answered), and how many others are.
-            let open = || {
-                session
-                    .unanswered_calls()
-                    .map(|(_, c)| c)
-                    .filter(|c| !c.reported)
-            };
-            let latest = open().max_by_key(|c| c.seq);
-            let others = open().count().saturating_sub(1);
+            head.push(SPINNER[self.frame % SPINNER.len()]);
+            head.push(' ');
             if self.finished {
-                s.push_str("finished");
-            } else if let Some(c) = latest {
-                s.push_str(&label(&c.name, c.key_arg.as_deref()));
-                if let Some(since) = c.arrived {
-                    s.push_str(" · ");
-                    push_secs(&mut s, now.saturating_duration_since(since));
-                }
-                if others > 0 {
-                    let _ = write!(s, " (+{others} running)");
-                }
+                head.push_str("finished");
+            } else if let Some((c, _)) = open {
+                label = Some(Label::call(c));
             } else if self.last_event.is_none() {
-                s.push_str("waiting for the first event");
+                head.push_str("waiting for the first event");
             } else {
-                s.push_str("working");
-                if !self.last_what.is_empty() {
-                    s.push_str(" — last: ");
-                    s.push_str(&self.last_what);
+                head.push_str("working");
+                if let Some(l) = self.last.label() {
+                    head.push_str(" — last: ");
+                    label = Some(l);
                 }
             }
         }
+        let mut parts = Vec::new();
+        if open.is_none()
+            && !self.finished
+            && let Some(since) = self.last.streaming_since
+        {
+            parts.push(secs(now.saturating_duration_since(since)));
+        }
+        if let Some((c, others)) = open {
+            if let Some(since) = c.arrived {
+                parts.push(secs(now.saturating_duration_since(since)));
+            }
+            if others > 0 {
+                parts.push(format!("+{others} running"));
+            }
+        }
+        if !waiting
+            && !self.finished
+            && let Some(d) = idle.filter(|d| d.as_secs() >= 1)
+        {
+            parts.push(format!("last event {} ago", secs(d)));
+        }
         if self.retries > 0 && !self.finished {
-            let _ = write!(s, " · API retry {}", self.retries);
+            parts.push(format!("API retry {}", self.retries));
         }
         if let Some(cur) = session.current() {
             // API responses of the main agent so far; the result's count once
@@ -238,14 +320,16 @@ impl StatusLine {
                 cur.total_turns.or(cur.num_turns).unwrap_or(0)
             };
             if turns > 0 {
-                s.push_str(" · turn ");
-                fmt_count(&mut s, turns);
+                let mut p = "turn ".to_string();
+                fmt_count(&mut p, turns);
+                parts.push(p);
             }
             let tokens = cur.tokens();
             if !tokens.is_empty() {
-                s.push_str(" · ");
-                fmt_count(&mut s, tokens.total());
-                s.push_str(" tokens");
+                let mut p = String::new();
+                fmt_count(&mut p, tokens.total());
+                p.push_str(" tokens");
+                parts.push(p);
             }
             let cost = cur.cost_usd.or_else(|| {
                 cur.models()
@@ -254,19 +338,29 @@ impl StatusLine {
                     .reduce(|a, b| a + b)
             });
             if let Some(c) = cost {
-                s.push_str(" · ");
-                fmt_cost(&mut s, c);
+                let mut p = String::new();
+                fmt_cost(&mut p, c);
+                parts.push(p);
             }
         }
-        if !waiting
-            && !self.finished
-            && let Some(d) = idle.filter(|d| d.as_secs() >= 1)
-        {
-            s.push_str(" · last event ");
-            push_secs(&mut s, d);
-            s.push_str(" ago");
+        fit(&head, label.as_ref(), &parts, cols)
+    }
+
+    /// Whether the output, stopped at `end` (see [`LineEnd`]), has stalled
+    /// in the middle of a line at `now`: then the runner ends the line and
+    /// draws this one below it. A line that events extend stalls after
+    /// [`STALL`] (or the wait, if shorter) without an event; one they do not
+    /// extend, after as long held.
+    pub fn line_stalled(&mut self, end: LineEnd, now: Instant) -> bool {
+        if end != LineEnd::Held {
+            self.held_since = None;
         }
-        s
+        let since = match end {
+            LineEnd::Complete => return false,
+            LineEnd::Streaming => self.last_event,
+            LineEnd::Held => Some(*self.held_since.get_or_insert(now)),
+        };
+        since.is_some_and(|t| now.saturating_duration_since(t) >= STALL.min(self.wait))
     }
 
     /// Draw the line (replacing the one shown) unless it was drawn less than
@@ -282,12 +376,11 @@ impl StatusLine {
         }
         self.last_draw = Some(now);
         self.frame = self.frame.wrapping_add(1);
-        let text = self.text(now, session);
-        let waiting = text.starts_with('⏳');
         // One column is left free: a character in the last column makes
         // some terminals wrap at the next output.
         let cols = (self.width)().filter(|w| *w > 1).unwrap_or(80) - 1;
-        let text = cut(&text, cols);
+        let text = self.text(now, session, cols);
+        let waiting = text.starts_with('⏳');
         self.buf.clear();
         self.buf.extend_from_slice(ERASE);
         // Autowrap off while the line is written: a too-wide line is
@@ -330,38 +423,127 @@ impl StatusLine {
     }
 }
 
-/// `Bash npm test`, sanitized, on one line, cut.
-fn label(name: &str, key: Option<&str>) -> String {
-    let mut s = String::with_capacity(MAX_LABEL);
-    s.push_str(&sanitize_line(name));
-    if let Some(k) = key {
-        s.push(' ');
-        s.push_str(&sanitize_line(k));
-    }
-    // sanitize_line already shows line breaks as `␊`: one row.
-    cut(&s, MAX_LABEL)
+/// What the line names: a tool call as the output shows it (`Bash npm
+/// test`, `github/get_issue 7`, `Bash for f in *; do (+2 lines)`), or a
+/// word.
+struct Label<'a> {
+    name: &'a str,
+    key: &'a str,
+    tool: bool,
+    how: &'a str,
 }
 
-/// At most `cols` columns of `s`, with `…` when cut. Any character outside
-/// ASCII counts as two columns (wide CJK, emoji): a line cut a little short
-/// never spills onto a second row.
+impl<'a> Label<'a> {
+    fn call(c: &'a CallInfo) -> Self {
+        Label {
+            name: &c.name,
+            key: c.key_arg.as_deref().unwrap_or(""),
+            tool: true,
+            how: "",
+        }
+    }
+
+    /// Write it into `out` in at most `room` columns, sanitized: the key
+    /// argument's first line is cut first, the tool's name and the count of
+    /// further lines kept.
+    fn write(&self, out: &mut String, room: usize) {
+        let start = out.len();
+        if self.tool {
+            tool_name_to(out, self.name);
+        } else {
+            out.push_str(self.name);
+        }
+        if !self.key.is_empty() {
+            out.push(' ');
+        }
+        let key_at = out.len();
+        let mut max = MAX_KEY;
+        loop {
+            out.truncate(key_at);
+            if !self.key.is_empty() {
+                one_line_to(out, self.key, max);
+            }
+            out.push_str(self.how);
+            let over = width(&out[start..]).saturating_sub(room);
+            if over == 0 || max == 0 || self.key.is_empty() {
+                break;
+            }
+            // Every character takes a column at least.
+            max = max.min(out[key_at..].chars().count()).saturating_sub(over);
+        }
+        if width(&out[start..]) > room {
+            let cut = cut(&out[start..], room);
+            out.truncate(start);
+            out.push_str(&cut);
+        }
+    }
+
+    fn width(&self) -> usize {
+        let mut s = String::new();
+        self.write(&mut s, usize::MAX);
+        width(&s)
+    }
+}
+
+/// `head`, `label` and `parts` (joined by ` · `) in at most `cols` columns:
+/// the label is cut to leave the parts room, down to [`MIN_LABEL`]; parts
+/// that still do not fit are left out from the end.
+fn fit(head: &str, label: Option<&Label<'_>>, parts: &[String], cols: usize) -> String {
+    const SEP: &str = " · ";
+    let parts_width =
+        |n: usize| -> usize { parts[..n].iter().map(|p| width(SEP) + width(p)).sum() };
+    let min = label.map_or(0, |l| l.width().min(MIN_LABEL));
+    let mut n = parts.len();
+    while n > 0 && width(head) + min + parts_width(n) > cols {
+        n -= 1;
+    }
+    let mut s = head.to_string();
+    if let Some(l) = label {
+        let room = cols.saturating_sub(width(head) + parts_width(n)).max(min);
+        l.write(&mut s, room);
+    }
+    for p in &parts[..n] {
+        s.push_str(SEP);
+        s.push_str(p);
+    }
+    cut(&s, cols)
+}
+
+/// Columns `s` takes. The line's own marks (`·`, `—`, `…`, the spinner) take
+/// one; any other character outside ASCII counts as two (wide CJK, emoji),
+/// so a line measured a little long never spills onto a second row.
+fn width(s: &str) -> usize {
+    s.chars().map(char_width).sum()
+}
+
+fn char_width(c: char) -> usize {
+    let narrow = c.is_ascii() || matches!(c, '·' | '—' | '…' | '\u{2800}'..='\u{28ff}');
+    if narrow { 1 } else { 2 }
+}
+
+/// At most `cols` columns of `s` (see [`width`]), with `…` when cut.
 fn cut(s: &str, cols: usize) -> String {
-    let width = |c: char| if c.is_ascii() { 1 } else { 2 };
-    if s.chars().map(width).sum::<usize>() <= cols {
+    if width(s) <= cols {
         return s.to_string();
     }
-    // One column for the ellipsis.
-    let mut used = 1;
+    // Room for the ellipsis.
+    let mut used = char_width('…');
     let mut out = String::with_capacity(cols * 4);
     for c in s.chars() {
-        if used + width(c) > cols {
+        if used + char_width(c) > cols {
             break;
         }
-        used += width(c);
+        used += char_width(c);
         out.push(c);
     }
     out.push('…');
     out
+}
+
+fn secs(d: Duration) -> String {
+    let mut s = String::new();
+    push_secs(&mut s, d);
+    s
 }
 
 fn push_secs(s: &mut String, d: Duration) {

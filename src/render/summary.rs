@@ -18,7 +18,7 @@ use serde::Serialize;
 use termcolor::{ColorSpec, WriteColor};
 
 use super::sanitize::sanitize_line;
-use super::{Sink, fmt_cost, fmt_count, fmt_duration};
+use super::{LineEnd, Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{Event, Tokens};
 use crate::session::{
     ModelStats, Outcome, Session, SessionSummary, ToolStats, add_opt_f64, add_opt_u64,
@@ -726,8 +726,12 @@ impl<S: Sink, E: WriteColor> Sink for SummaryAfter<S, E> {
         self.inner.flush()
     }
 
-    fn mid_line(&self) -> bool {
-        self.inner.mid_line()
+    fn line_end(&self) -> LineEnd {
+        self.inner.line_end()
+    }
+
+    fn end_line(&mut self) -> io::Result<()> {
+        self.inner.end_line()
     }
 }
 

@@ -1110,3 +1110,39 @@ fn preliminary_output_counts_are_left_out_of_the_message_sums_only_when_marked()
         assert_eq!(sum.tokens().input, Some(10));
     }
 }
+
+#[test]
+fn the_oldest_open_call_is_the_tool_a_sub_agent_waits_for() {
+    // claude/subagent.jsonl: two Agent calls (lines 3, 6), then the
+    // sub-agents' Read (line 10) and Bash (line 12); the Read's result is
+    // line 13, the first Agent's line 16, the Bash's line 17.
+    let lines: Vec<&str> = SUBAGENT.lines().collect();
+    let open_after = |n: usize| {
+        let mut s = Session::new();
+        feed(&mut s, &mut Decoder::new(), &lines[..n].join("\n"));
+        s.oldest_open_call().map(|(c, others)| {
+            (
+                c.name.to_string(),
+                c.key_arg.as_deref().map(str::to_string),
+                others,
+            )
+        })
+    };
+    assert_eq!(open_after(2), None);
+    // Only the Agent calls are open: the first is named.
+    let (name, _, others) = open_after(6).unwrap();
+    assert_eq!((name.as_str(), others), ("Agent", 1));
+    // The Read came before the Bash, though both run beside the Agents.
+    let (name, key, others) = open_after(12).unwrap();
+    assert_eq!(name, "Read");
+    assert!(key.unwrap().ends_with("hello.py"), "the Read's path");
+    assert_eq!(others, 3);
+    let (name, key, others) = open_after(13).unwrap();
+    assert_eq!(
+        (name.as_str(), key.as_deref(), others),
+        ("Bash", Some("wc -l src/lib.rs"), 2)
+    );
+    let (name, _, others) = open_after(17).unwrap();
+    assert_eq!((name.as_str(), others), ("Agent", 0));
+    assert_eq!(open_after(lines.len()), None);
+}

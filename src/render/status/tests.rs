@@ -96,7 +96,7 @@ fn shows_the_running_tool_and_the_counters() {
     let mut f = Feeder::new();
     let t0 = Instant::now();
     feed(&mut f, &mut st, &[INIT, CALL], t0);
-    let text = st.text(t0 + Duration::from_secs(12), f.session());
+    let text = st.text(t0 + Duration::from_secs(12), f.session(), 200);
     assert!(text.contains("Bash npm test · 12s"), "{text}");
     assert!(text.contains("turn 1"), "{text}");
     assert!(text.contains("1.2k tokens"), "{text}");
@@ -119,16 +119,17 @@ fn says_it_is_waiting_after_the_configured_time() {
     let mut f = Feeder::new();
     let t0 = Instant::now();
     feed(&mut f, &mut st, &[INIT, CALL], t0);
-    let before = st.text(t0 + Duration::from_secs(29), f.session());
+    let before = st.text(t0 + Duration::from_secs(29), f.session(), 200);
     assert!(!before.contains("waiting"), "{before}");
-    let text = st.text(t0 + Duration::from_secs(45), f.session());
+    let text = st.text(t0 + Duration::from_secs(45), f.session(), 200);
+    // The call still open is named, with how long it has run.
     assert!(
-        text.starts_with("⏳ waiting 45s — last: Bash npm test"),
+        text.starts_with("⏳ waiting 45s — Bash npm test · 45s · turn 1"),
         "{text}"
     );
     // A result ends the work: no alarm however long the pipe stays open.
     feed(&mut f, &mut st, &[RESULT, DONE], t0);
-    let text = st.text(t0 + Duration::from_secs(100), f.session());
+    let text = st.text(t0 + Duration::from_secs(100), f.session(), 200);
     assert!(
         text.contains("finished") && !text.contains("waiting"),
         "{text}"
@@ -142,7 +143,7 @@ fn a_result_takes_the_tool_off_the_line() {
     let mut f = Feeder::new();
     let t0 = Instant::now();
     feed(&mut f, &mut st, &[INIT, CALL, RESULT], t0);
-    let text = st.text(t0, f.session());
+    let text = st.text(t0, f.session(), 200);
     assert!(
         text.contains("working — last: Bash npm test (done)"),
         "{text}"
@@ -151,7 +152,7 @@ fn a_result_takes_the_tool_off_the_line() {
     let (mut st, _) = line(200, 30);
     let mut f = Feeder::new();
     feed(&mut f, &mut st, &[INIT, CALL, &failed], t0);
-    let text = st.text(t0, f.session());
+    let text = st.text(t0, f.session(), 200);
     assert!(text.contains("last: Bash npm test (failed)"), "{text}");
 }
 
@@ -177,9 +178,16 @@ fn fits_the_terminal_width() {
         st.draw(t0, f.session());
         let out = screen.take();
         let text = drawn(&out);
+        // The marks are narrow, anything else outside ASCII may be wide.
         let cols: usize = text
             .chars()
-            .map(|c| if c.is_ascii() || c == '…' { 1 } else { 2 })
+            .map(|c| {
+                if c.is_ascii() || "…·—⠙".contains(c) {
+                    1
+                } else {
+                    2
+                }
+            })
             .sum();
         assert!(cols < width.max(2), "{width}: {text:?}");
     }
@@ -237,15 +245,15 @@ fn counts_api_retries_until_the_model_answers() {
     // Qwen Code 0.24's form of the same.
     let qwen_retry = r#"{"type":"system","subtype":"retry","uuid":"u","session_id":"s1","parent_tool_use_id":null,"data":{"reason":"retry","discardedToolCalls":0,"preserveText":false}}"#;
     feed(&mut f, &mut st, &[INIT, retry, retry], t0);
-    let text = st.text(t0, f.session());
+    let text = st.text(t0, f.session(), 200);
     assert!(text.contains(" · API retry 2"), "{text}");
-    let text = st.text(t0 + Duration::from_secs(40), f.session());
+    let text = st.text(t0 + Duration::from_secs(40), f.session(), 200);
     assert!(
         text.starts_with("⏳ waiting 40s") && text.contains("API retry 2"),
         "{text}"
     );
     feed(&mut f, &mut st, &[CALL], t0);
-    let text = st.text(t0, f.session());
+    let text = st.text(t0, f.session(), 200);
     assert!(!text.contains("retry"), "{text}");
     // Qwen's retries count the same way.
     let (mut st, _) = line(200, 30);
@@ -257,6 +265,158 @@ fn counts_api_retries_until_the_model_answers() {
         &[qwen_init, qwen_retry, qwen_retry, qwen_retry],
         t0,
     );
-    let text = st.text(t0, f.session());
+    let text = st.text(t0, f.session(), 200);
     assert!(text.contains(" · API retry 3"), "{text}");
+}
+
+/// A call whose path is 105 characters long, as deep repositories have.
+const LONG: &str = r#"{"type":"assistant","session_id":"s","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/home/dev/work/monorepo/services/billing/internal/adapters/postgres/migrations/0042_invoices.sql"}}],"usage":{"input_tokens":1200,"output_tokens":30}}}"#;
+
+/// The text of the line at `cols` columns, 12 s after the long call, its
+/// last event 3 s ago.
+fn long_call_at(cols: usize) -> String {
+    let (mut st, _) = line(cols + 1, 30);
+    let mut f = Feeder::new();
+    let t0 = Instant::now();
+    feed(&mut f, &mut st, &[INIT, LONG], t0);
+    let usage = r#"{"type":"system","subtype":"status","status":"ok","session_id":"s"}"#;
+    feed(&mut f, &mut st, &[usage], t0 + Duration::from_secs(9));
+    st.text(t0 + Duration::from_secs(12), f.session(), cols)
+}
+
+#[test]
+fn a_long_path_is_cut_not_the_times() {
+    // Issue 15: at 120 columns the time since the last event was cut off
+    // because the path came first.
+    let text = long_call_at(119);
+    assert_eq!(
+        text,
+        "⠋ Read /home/dev/work/monorepo/services/billing/internal/adapters/pos… · 12s · last event 3s \
+         ago · turn 1 · 1.2k tokens"
+    );
+    assert!(width(&text) <= 119, "{text}");
+    let text = long_call_at(79);
+    assert_eq!(
+        text,
+        "⠋ Read /home/dev/work/monorep… · 12s · last event 3s ago · turn 1 · 1.2k tokens"
+    );
+    // Narrow: the label keeps its room, the counters go from the end.
+    let text = long_call_at(39);
+    assert_eq!(text, "⠋ Read /home/dev/work/monorepo/s… · 12s");
+    // Wide: nothing is cut.
+    let text = long_call_at(300);
+    assert!(text.contains("/0042_invoices.sql · 12s · "), "{text}");
+    for cols in [0, 1, 5, 10, 20, 30, 60, 100] {
+        let text = long_call_at(cols);
+        assert!(width(&text) <= cols.max(1), "{cols}: {text}");
+    }
+}
+
+#[test]
+fn names_the_call_open_longest_and_counts_the_others() {
+    // claude/subagent.jsonl: two Agent calls, then their sub-agents' Read
+    // (line 10) and Bash (line 12) run at once; the Read answers first.
+    let fixture = include_str!("../../../tests/fixtures/claude/subagent.jsonl");
+    let lines: Vec<&str> = fixture.lines().collect();
+    let (mut st, _) = line(200, 30);
+    let mut f = Feeder::new();
+    let t0 = Instant::now();
+    feed(&mut f, &mut st, &lines[..10], t0);
+    feed(&mut f, &mut st, &lines[10..12], t0 + Duration::from_secs(5));
+    let text = st.text(t0 + Duration::from_secs(20), f.session(), 200);
+    assert!(
+        text.starts_with("⠋ Read /home/dev/work/subagent/project/hello.py · 20s · +3 running · "),
+        "the oldest tool call, not the latest (Bash): {text}"
+    );
+    feed(
+        &mut f,
+        &mut st,
+        &lines[12..13],
+        t0 + Duration::from_secs(21),
+    );
+    let text = st.text(t0 + Duration::from_secs(21), f.session(), 200);
+    assert!(
+        text.starts_with("⠋ Bash wc -l src/lib.rs · 16s · +2 running · "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_multi_line_command_has_the_form_of_the_output() {
+    let call = CALL.replace(
+        "npm test",
+        r#"for f in a b; do\n  printf '%s\\n' \"$f\"\ndone"#,
+    );
+    let (mut st, _) = line(200, 30);
+    let mut f = Feeder::new();
+    let t0 = Instant::now();
+    feed(&mut f, &mut st, &[INIT, &call], t0);
+    let text = st.text(t0, f.session(), 200);
+    assert!(
+        text.starts_with("⠋ Bash for f in a b; do (+2 lines) · 0s"),
+        "{text}"
+    );
+    // Cut, the count of lines stays.
+    let text = st.text(t0, f.session(), 24);
+    assert_eq!(text, "⠋ Bash for f… (+2 lines)");
+    // The same form as the pretty output's call line.
+    let mut out = String::new();
+    one_line_to(&mut out, "for f in a b; do\n  x\ndone", 200);
+    assert_eq!(out, "for f in a b; do (+2 lines)");
+    // An MCP tool is named as the output names it.
+    let mcp = CALL.replace(r#""name":"Bash""#, r#""name":"mcp__github__get_issue""#);
+    let (mut st, _) = line(200, 30);
+    let mut f = Feeder::new();
+    feed(&mut f, &mut st, &[INIT, &mcp], t0);
+    let text = st.text(t0, f.session(), 200);
+    assert!(text.starts_with("⠋ github/get_issue "), "{text}");
+}
+
+#[test]
+fn a_line_stopped_midway_stalls_after_a_pause() {
+    let (mut st, _) = line(200, 30);
+    let mut f = Feeder::new();
+    let t0 = Instant::now();
+    feed(&mut f, &mut st, &[INIT], t0);
+    let at = |ms| t0 + Duration::from_millis(ms);
+    assert!(!st.line_stalled(LineEnd::Complete, at(5000)));
+    // Streamed text: each event extends the line; a pause stalls it.
+    assert!(!st.line_stalled(LineEnd::Streaming, at(1900)));
+    assert!(st.line_stalled(LineEnd::Streaming, at(2000)));
+    // A tool call's line: events come (its input) but do not extend it.
+    assert!(!st.line_stalled(LineEnd::Held, at(3000)));
+    feed(&mut f, &mut st, &[INIT], at(4000));
+    assert!(!st.line_stalled(LineEnd::Held, at(4500)));
+    assert!(st.line_stalled(LineEnd::Held, at(5000)));
+    // Once the line is complete, a new held line starts its own clock.
+    assert!(!st.line_stalled(LineEnd::Complete, at(5100)));
+    assert!(!st.line_stalled(LineEnd::Held, at(6000)));
+    // A shorter --status-wait shortens the pause.
+    let (mut st, _) = line(200, 1);
+    feed(&mut f, &mut st, &[INIT], t0);
+    assert!(st.line_stalled(LineEnd::Streaming, at(1000)));
+}
+
+#[test]
+fn a_call_whose_input_streams_has_its_time() {
+    // claude/multi_block_partial.jsonl: a Read starts (line 9), its input
+    // streams (lines 10-14) before the call is complete (line 15).
+    let fixture = include_str!("../../../tests/fixtures/claude/multi_block_partial.jsonl");
+    let lines: Vec<&str> = fixture.lines().collect();
+    let (mut st, _) = line(200, 30);
+    let mut f = Feeder::new();
+    let t0 = Instant::now();
+    feed(&mut f, &mut st, &lines[..9], t0);
+    feed(&mut f, &mut st, &lines[9..14], t0 + Duration::from_secs(4));
+    let text = st.text(t0 + Duration::from_secs(4), f.session(), 200);
+    assert!(
+        text.starts_with("⠋ working — last: Read (input streaming) · 4s · turn 1"),
+        "{text}"
+    );
+    feed(&mut f, &mut st, &lines[14..15], t0 + Duration::from_secs(5));
+    let text = st.text(t0 + Duration::from_secs(5), f.session(), 200);
+    assert!(
+        text.starts_with("⠋ Read /home/dev/work/multi_block_partial/project/README.md · 0s"),
+        "{text}"
+    );
 }
