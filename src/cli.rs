@@ -513,6 +513,9 @@ pub struct Options {
     pub status_wait: Duration,
     /// Show the output through this pager (`--paging`).
     pub pager: Option<Pager>,
+    /// Wrap nested lines and indented bodies at the terminal's width,
+    /// keeping their bars (stdout is a terminal).
+    pub wrap: bool,
 }
 
 /// The environment variables and terminal facts `resolve` depends on.
@@ -694,6 +697,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
             && verbosity != Verbosity::Quiet,
         status_wait: Duration::from_secs(cli.status_wait),
         pager: paging.then(|| Pager::from_env(env)),
+        wrap: env.stdout_tty,
     }
 }
 
@@ -717,6 +721,7 @@ impl Default for Options {
             status: false,
             status_wait: crate::render::status::DEFAULT_WAIT,
             pager: None,
+            wrap: false,
         }
     }
 }

@@ -196,7 +196,12 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
                 mirror_errors: opts.mirror_errors,
             };
             let out = colored(Box::new(stdout), opts.color_stdout);
-            let pretty = Pretty::new(out, stderr(), popts).with_summary(opts.summary);
+            let mut pretty = Pretty::new(out, stderr(), popts).with_summary(opts.summary);
+            if opts.wrap {
+                pretty = pretty.with_width(Box::new(|| {
+                    terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
+                }));
+            }
             // Quiet: stderr is the only output.
             let alerts = if opts.verbosity == render::Verbosity::Quiet {
                 opts.alerts

@@ -87,8 +87,9 @@ pub(crate) struct Lines {
     spans: Vec<(Style, usize)>,
     /// Where each line ends in `spans`.
     ends: Vec<usize>,
-    /// The nesting depth of each line (see [`write_depth`]).
-    depths: Vec<usize>,
+    /// The nesting depth of each line (see [`write_depth`]) and the
+    /// columns its continuation lines are indented by when it is wrapped.
+    depths: Vec<(usize, usize)>,
     /// The sub-agent the nested lines are of, named after the bars when
     /// several run at once (`  │ [Inspect the code] ▸ Read …`).
     pub(crate) agent: Option<std::sync::Arc<str>>,
@@ -157,8 +158,15 @@ impl Lines {
 
     /// End the line, to be written at nesting `depth`.
     pub(crate) fn end(&mut self, depth: usize) {
+        self.end_hanging(depth, 0);
+    }
+
+    /// End the line, to be written at nesting `depth`; wrapped (see
+    /// [`Lines::write_wrapped`]), its continuation lines are indented by
+    /// `hang` columns after the nesting bars.
+    pub(crate) fn end_hanging(&mut self, depth: usize, hang: usize) {
         self.ends.push(self.spans.len());
-        self.depths.push(depth);
+        self.depths.push((depth, hang));
     }
 
     /// The spans of line `i`, from its `from`th.
@@ -179,9 +187,32 @@ impl Lines {
         st: &Styles,
         from: usize,
     ) -> io::Result<()> {
+        self.write_wrapped(w, st, from, None)
+    }
+
+    /// Write lines `from..` (each at its depth) on a terminal `cols`
+    /// columns wide: a line that is nested or hangs ([`Lines::end_hanging`])
+    /// and is wider is wrapped here, each continuation line after the same
+    /// nesting bars and its hang, instead of by the terminal at column 0,
+    /// which would lose the bars. Other lines are left to the terminal.
+    pub(crate) fn write_wrapped<W: WriteColor>(
+        &self,
+        w: &mut W,
+        st: &Styles,
+        from: usize,
+        cols: Option<usize>,
+    ) -> io::Result<()> {
         for i in from..self.count() {
-            let depth = Some((self.depths[i], self.agent.as_deref()));
-            write_line(w, st, depth, self.line(i, 0), true)?;
+            let (depth, hang) = self.depths[i];
+            let wrap = cols.filter(|_| depth > 0 || hang > 0).map(|c| (c, hang));
+            write_line(
+                w,
+                st,
+                Some((depth, self.agent.as_deref())),
+                self.line(i, 0),
+                true,
+                wrap,
+            )?;
         }
         Ok(())
     }
@@ -195,7 +226,7 @@ impl Lines {
         i: usize,
         from: usize,
     ) -> io::Result<()> {
-        write_line(w, st, None, self.line(i, from), true)
+        write_line(w, st, None, self.line(i, from), true, None)
     }
 
     /// Write line `i` without ending it (the output goes on on that line).
@@ -205,8 +236,8 @@ impl Lines {
         st: &Styles,
         i: usize,
     ) -> io::Result<()> {
-        let depth = Some((self.depths[i], self.agent.as_deref()));
-        write_line(w, st, depth, self.line(i, 0), false)
+        let depth = Some((self.depths[i].0, self.agent.as_deref()));
+        write_line(w, st, depth, self.line(i, 0), false, None)
     }
 
     /// The number of spans of line `i`.
@@ -218,13 +249,15 @@ impl Lines {
 
 /// One line's spans: after the sub-agent indentation of `depth` and the
 /// agent's label (`None`: the line goes on from earlier output), and ended
-/// when `end`.
+/// when `end`; wrapped at `wrap`'s columns with its hang (see
+/// [`Lines::write_wrapped`]).
 fn write_line<'s, W: WriteColor>(
     w: &mut W,
     st: &Styles,
     depth: Option<(usize, Option<&str>)>,
     spans: impl Iterator<Item = (Style, &'s str)>,
     end: bool,
+    wrap: Option<(usize, usize)>,
 ) -> io::Result<()> {
     // Switch colours only where the style changes.
     let mut current = Style::Plain;
@@ -239,15 +272,25 @@ fn write_line<'s, W: WriteColor>(
         }
         Ok(())
     };
+    let bars = depth.map_or(0, |d| d.0);
+    // The column the cursor is at, and where a continuation line starts.
+    let mut col = 0;
     if let Some((depth, agent)) = depth.filter(|d| d.0 > 0) {
         set(w, Style::Dim, &mut current)?;
-        write_depth(w, depth)?;
+        col += write_depth(w, depth)?;
         if let Some(a) = agent {
+            let a = sanitize_line(a);
             w.write_all(b"[")?;
-            w.write_all(sanitize_line(a).as_bytes())?;
+            w.write_all(a.as_bytes())?;
             w.write_all(b"] ")?;
+            col += width(&a) + 3;
         }
     }
+    let hang_at = depth_width(bars) + wrap.map_or(0, |(_, hang)| hang);
+    // Wrapping needs room for some text after the bars and the hang.
+    let cols = wrap
+        .map(|(cols, _)| cols)
+        .filter(|cols| *cols >= hang_at + MIN_WRAPPED);
     for (style, text) in spans {
         if text.is_empty() {
             continue;
@@ -256,7 +299,34 @@ fn write_line<'s, W: WriteColor>(
         // The last line of defence: every span is content-bearing text
         // that callers already sanitized, but nothing a terminal acts
         // on (and no line break) gets out of here, whatever a caller forgot.
-        w.write_all(sanitize_line(text).as_bytes())?;
+        let text = sanitize_line(text);
+        let Some(cols) = cols else {
+            w.write_all(text.as_bytes())?;
+            continue;
+        };
+        // Cut between characters (never inside one, and escape sequences
+        // are only ever written between spans).
+        let mut from = 0;
+        for (i, c) in text.char_indices() {
+            let cw = char_width(c);
+            if col + cw > cols && col > hang_at {
+                w.write_all(text[from..i].as_bytes())?;
+                from = i;
+                set(w, Style::Plain, &mut current)?;
+                w.write_all(b"\n")?;
+                if bars > 0 {
+                    set(w, Style::Dim, &mut current)?;
+                    write_depth(w, bars)?;
+                }
+                for _ in depth_width(bars)..hang_at {
+                    w.write_all(b" ")?;
+                }
+                set(w, style, &mut current)?;
+                col = hang_at;
+            }
+            col += cw;
+        }
+        w.write_all(text[from..].as_bytes())?;
     }
     set(w, Style::Plain, &mut current)?;
     if end {
@@ -265,23 +335,92 @@ fn write_line<'s, W: WriteColor>(
     Ok(())
 }
 
+/// Columns of text a wrapped line keeps at least after its bars and hang.
+const MIN_WRAPPED: usize = 20;
+
+/// The columns `s` takes on a terminal.
+fn width(s: &str) -> usize {
+    s.chars().map(char_width).sum()
+}
+
+/// Characters drawn over the previous one (see [`char_width`]).
+const ZERO: [(u32, u32); 8] = [
+    (0x0300, 0x036F), // combining diacritical marks
+    (0x0483, 0x0489),
+    (0x0591, 0x05BD),
+    (0x200B, 0x200F), // zero-width space, joiners, marks
+    (0x20D0, 0x20FF), // combining marks for symbols
+    (0xFE00, 0xFE0F), // variation selectors
+    (0xFE20, 0xFE2F), // combining half marks
+    (0xE0100, 0xE01EF),
+];
+/// Characters two columns wide (see [`char_width`]).
+const WIDE: [(u32, u32); 15] = [
+    (0x1100, 0x115F), // Hangul Jamo
+    (0x231A, 0x231B),
+    (0x2329, 0x232A),
+    (0x23E9, 0x23EC),
+    (0x25FD, 0x25FE),
+    (0x2614, 0x2615),
+    (0x2E80, 0x303E), // CJK radicals, punctuation
+    (0x3041, 0x33FF), // kana, CJK symbols
+    (0x3400, 0x4DBF), // CJK extension A
+    (0x4E00, 0xA4CF), // CJK ideographs, Yi
+    (0xAC00, 0xD7A3), // Hangul syllables
+    (0xF900, 0xFAFF), // CJK compatibility ideographs
+    (0xFF00, 0xFF60), // fullwidth forms
+    (0xFFE0, 0xFFE6),
+    (0x1F300, 0x3FFFD), // emoji and pictographs, CJK extensions B on
+];
+
+/// The columns a character takes on a terminal: 0 for combining marks,
+/// zero-width and variation characters, 2 for East Asian wide and
+/// fullwidth characters and emoji, 1 for the rest. A table of the main
+/// blocks (Unicode's `EastAsianWidth.txt` W and F ranges, and the marks
+/// terminals draw over the previous character), not all of Unicode: a rare
+/// character measured wrong moves a wrap by a column, nothing worse.
+fn char_width(c: char) -> usize {
+    let u = u32::from(c);
+    if u < 0x300 {
+        return 1;
+    }
+    let within = |ranges: &[(u32, u32)]| ranges.iter().any(|&(a, b)| (a..=b).contains(&u));
+    if within(&ZERO) {
+        0
+    } else if within(&WIDE) {
+        2
+    } else {
+        1
+    }
+}
+
+/// The columns the bars of nesting `depth` take (see [`write_depth`]).
+fn depth_width(depth: usize) -> usize {
+    if depth <= MAX_DRAWN_DEPTH {
+        4 * depth
+    } else {
+        4 * MAX_DRAWN_DEPTH + depth.ilog10() as usize + 1
+    }
+}
+
 /// Nesting bars drawn at most: sub-agents nested deeper than this (only a
 /// crafted stream does that) show their depth as a number, so the output of a
 /// line stays bounded instead of growing with the depth.
 const MAX_DRAWN_DEPTH: usize = 8;
 
-/// The bars of nesting `depth`.
-pub(crate) fn write_depth<W: WriteColor>(w: &mut W, depth: usize) -> io::Result<()> {
+/// The bars of nesting `depth`; the columns they take.
+pub(crate) fn write_depth<W: WriteColor>(w: &mut W, depth: usize) -> io::Result<usize> {
     if depth <= MAX_DRAWN_DEPTH {
         for _ in 0..depth {
             w.write_all("  │ ".as_bytes())?;
         }
-        return Ok(());
+        return Ok(depth_width(depth));
     }
     for _ in 0..MAX_DRAWN_DEPTH - 1 {
         w.write_all("  │ ".as_bytes())?;
     }
-    write!(w, "  │{depth} ")
+    write!(w, "  │{depth} ")?;
+    Ok(depth_width(depth))
 }
 
 /// `s` sanitized, on one line, at most `max` characters: a cut is marked
@@ -367,5 +506,87 @@ mod tests {
         let s = String::from_utf8(out.into_inner()).unwrap();
         assert_eq!(s.matches("\x1b[0m").count(), 2, "{s:?}");
         assert!(s.contains("x␛[31m"), "{s:?}");
+    }
+
+    fn wrapped(l: &Lines, cols: usize) -> String {
+        let mut out = NoColor::new(Vec::new());
+        l.write_wrapped(&mut out, &Styles::new(), 0, Some(cols))
+            .unwrap();
+        String::from_utf8(out.into_inner()).unwrap()
+    }
+
+    #[test]
+    fn nested_lines_wrap_under_their_bars_and_bodies_under_their_indent() {
+        let mut l = Lines::default();
+        l.push(Style::Tool, "▸ ");
+        l.push(Style::Plain, "Bash echo one two three four five six");
+        l.end_hanging(1, 2);
+        l.push(Style::Dim, "  ⎿ ");
+        l.push(Style::Dim, "0123456789abcdefghijklmnopqrstuvwxyz0123456789");
+        l.end_hanging(0, 4);
+        l.push(
+            Style::Plain,
+            "top-level text is left to the terminal to wrap",
+        );
+        l.end(0);
+        let out = wrapped(&l, 30);
+        assert_eq!(
+            out,
+            "  │ ▸ Bash echo one two three \n\
+             \x20 │   four five six\n\
+             \x20 ⎿ 0123456789abcdefghijklmnop\n\
+             \x20   qrstuvwxyz0123456789\n\
+             top-level text is left to the terminal to wrap\n"
+        );
+        for line in out.lines().take(4) {
+            assert!(width(line) <= 30, "{line:?}");
+        }
+        // Unwrapped (not a terminal): as before.
+        assert_eq!(
+            plain(&l).lines().next(),
+            Some("  │ ▸ Bash echo one two three four five six")
+        );
+    }
+
+    #[test]
+    fn wrapping_counts_columns_not_bytes_and_never_splits_a_character() {
+        let mut l = Lines::default();
+        // 14 wide characters: 28 columns; e + combining acute: 1 column.
+        l.push(Style::Plain, "日本語のテキストを折り返す例\u{65}\u{301}x");
+        l.end(2);
+        let out = wrapped(&l, 30);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines,
+            ["  │   │ 日本語のテキストを折り", "  │   │ 返す例e\u{301}x"]
+        );
+        for line in &lines {
+            assert!(width(line) <= 30, "{line:?}");
+        }
+        // A colour change inside a wrapped line is restored after the bars.
+        let mut l = Lines::default();
+        l.push(Style::Error, "✗ ");
+        l.push(Style::Error, &"x".repeat(40));
+        l.end(1);
+        let mut out = Ansi::new(Vec::new());
+        l.write_wrapped(&mut out, &Styles::new(), 0, Some(30))
+            .unwrap();
+        let s = String::from_utf8(out.into_inner()).unwrap();
+        let second = s.lines().nth(1).unwrap();
+        assert!(
+            second.starts_with("\x1b[0m\x1b[2m  │ \x1b[0m\x1b[1m\x1b[31mx"),
+            "{second:?}"
+        );
+        assert!(s.ends_with("\x1b[0m\n"), "{s:?}");
+    }
+
+    #[test]
+    fn too_narrow_a_terminal_is_not_wrapped_into_a_column() {
+        let mut l = Lines::default();
+        l.push(Style::Plain, &"y".repeat(50));
+        l.end_hanging(3, 4);
+        // 12 columns of bars + 4 of hang leave less than 20.
+        assert_eq!(wrapped(&l, 30).lines().count(), 1);
+        assert_eq!(wrapped(&l, 40).lines().count(), 2);
     }
 }

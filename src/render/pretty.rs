@@ -118,6 +118,9 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     /// The call whose line was shown last (its id's hash), until a result:
     /// a result that does not answer it names its own call.
     last_call: Option<u64>,
+    /// The width of the terminal that is stdout, asked before each write
+    /// (it can be resized); `None` when stdout is not a terminal.
+    width: Option<Box<dyn Fn() -> Option<usize>>>,
 }
 
 impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
@@ -183,7 +186,22 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             unshown_errors: 0,
             estimate_noted: false,
             last_call: None,
+            width: None,
         }
+    }
+
+    /// Stdout is a terminal whose width `width` gives: nested lines and
+    /// indented bodies wider than it are wrapped by the sink, keeping their
+    /// bars and indentation (see [`Lines::write_wrapped`]).
+    #[must_use]
+    pub fn with_width(mut self, width: Box<dyn Fn() -> Option<usize>>) -> Self {
+        self.width = Some(width);
+        self
+    }
+
+    /// The terminal's width now, when stdout is one.
+    fn cols(&self) -> Option<usize> {
+        self.width.as_ref().and_then(|w| w())
     }
 
     /// Add the summary tables at the end (`--summary`): on stdout, or on
@@ -225,7 +243,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         self.end.last = false;
         self.end_stream_line()?;
         if !self.quiet() {
-            self.lines.write(&mut self.out, &self.st, 0)?;
+            let cols = self.cols();
+            self.lines.write_wrapped(&mut self.out, &self.st, 0, cols)?;
         }
         if to == To::Alert
             && (self.quiet() || self.opts.mirror_errors)
@@ -335,7 +354,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             }
             _ => {}
         }
-        l.end(depth);
+        // A long command wraps under itself, after `▸ `.
+        l.end_hanging(depth, 2);
         for t in &c.todos {
             let mark = match t.status.as_ref() {
                 "completed" => "☑",
@@ -368,7 +388,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             // The spans after `▸ ` and the name.
             let head = self.lines.spans_of(0).min(2);
             self.lines.write_rest_of(&mut self.out, &self.st, 0, head)?;
-            self.lines.write(&mut self.out, &self.st, 1)?;
+            let cols = self.cols();
+            self.lines.write_wrapped(&mut self.out, &self.st, 1, cols)?;
             return self.write_held();
         }
         self.emit(To::Out)
@@ -992,7 +1013,7 @@ fn body(l: &mut Lines, text: &str, style: Style, max_lines: usize, depth: usize)
         };
         l.push(style, if i == 0 { "  ⎿ " } else { "    " });
         l.sanitized(style, line);
-        l.end(depth);
+        l.end_hanging(depth, 4);
     }
     if total > max {
         let more = total - max;
@@ -1239,7 +1260,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     /// The lines held back while a tool call's line was open.
     fn write_held(&mut self) -> io::Result<()> {
         self.held.agent.clone_from(&self.lines.agent);
-        self.held.write(&mut self.out, &self.st, 0)?;
+        let cols = self.cols();
+        self.held.write_wrapped(&mut self.out, &self.st, 0, cols)?;
         self.held.clear();
         Ok(())
     }
