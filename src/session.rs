@@ -14,6 +14,8 @@ use std::ops::Deref;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub use tally::{Row, Tally};
+
 use crate::event::{
     Denial, Event, EventKind, Producer, Role, SessionResult, SessionStart, Tokens, ToolCall,
     ToolResult, Usage,
@@ -181,23 +183,35 @@ impl ToolStats {
     }
 }
 
-/// Add per-tool counts to `into`, matched by name.
-pub(crate) fn merge_tools(into: &mut Vec<ToolStats>, from: &[ToolStats]) {
-    for t in from {
-        match into.iter_mut().find(|x| x.name == t.name) {
-            Some(x) => x.add(t),
-            None => into.push(t.clone()),
+impl Row for ToolStats {
+    const OTHER: &'static str = "(other tools)";
+    fn key(&self) -> &str {
+        &self.name
+    }
+    fn named(key: &str) -> Self {
+        ToolStats {
+            name: key.into(),
+            ..ToolStats::default()
         }
+    }
+    fn add(&mut self, other: &Self) {
+        ToolStats::add(self, other);
     }
 }
 
-/// Add per-model usage to `into`, matched by model.
-pub(crate) fn merge_models(into: &mut Vec<ModelStats>, from: &[ModelStats]) {
-    for m in from {
-        match into.iter_mut().find(|x| x.model == m.model) {
-            Some(x) => x.add(m),
-            None => into.push(m.clone()),
+impl Row for ModelStats {
+    const OTHER: &'static str = "(other models)";
+    fn key(&self) -> &str {
+        &self.model
+    }
+    fn named(key: &str) -> Self {
+        ModelStats {
+            model: key.to_string(),
+            ..ModelStats::default()
         }
+    }
+    fn add(&mut self, other: &Self) {
+        ModelStats::add(self, other);
     }
 }
 
@@ -268,16 +282,17 @@ pub struct SessionSummary {
     pub total_duration_ms: Option<u64>,
     /// Tokens summed over the results.
     pub total_result_tokens: Tokens,
-    /// Calls per tool, in the order of each tool's first call.
-    pub tools: Vec<ToolStats>,
+    /// Calls per tool, in the order of each tool's first call (see
+    /// [`Tally`] for the bound).
+    pub tools: Tally<ToolStats>,
     /// Usage per model summed over API messages of every agent (sub-agents
     /// included). Claude's stream reports preliminary output counts on its
     /// messages, so for it only the input side is summed.
-    pub message_models: Vec<ModelStats>,
+    pub message_models: Tally<ModelStats>,
     /// Usage and cost per model from the last result that reported them
     /// (Claude, Qwen and transcripts report them cumulatively, sub-agents
     /// included).
-    pub result_models: Vec<ModelStats>,
+    pub result_models: Tally<ModelStats>,
     /// Input lines skipped while this session was read (bad JSON, too long…).
     pub skipped_lines: u64,
     /// The output counts on its API messages are preliminary (see
@@ -290,7 +305,7 @@ impl SessionSummary {
     /// Usage per model: the result's (with cost) when a result reported it,
     /// else the sums over API messages.
     #[must_use]
-    pub fn models(&self) -> &[ModelStats] {
+    pub fn models(&self) -> &Tally<ModelStats> {
         if self.result_models.is_empty() {
             &self.message_models
         } else {
@@ -323,20 +338,10 @@ impl SessionSummary {
 
     /// The statistics of tool `name`, created on first use.
     fn tool(&mut self, name: &Arc<str>) -> &mut ToolStats {
-        // A handful of distinct tools per session: a linear search is
-        // cheaper than hashing, and allocates only for a new name.
-        let i = self
-            .tools
-            .iter()
-            .position(|t| t.name == *name)
-            .unwrap_or_else(|| {
-                self.tools.push(ToolStats {
-                    name: name.clone(),
-                    ..ToolStats::default()
-                });
-                self.tools.len() - 1
-            });
-        &mut self.tools[i]
+        self.tools.entry(name, || ToolStats {
+            name: name.clone(),
+            ..ToolStats::default()
+        })
     }
 }
 
@@ -411,16 +416,15 @@ fn prune_calls(calls: &mut HashMap<CallText, CallInfo>, unreported: &mut Vec<Cal
 const KEEP_NAMES: usize = 1024;
 
 /// The shared copy of tool name `name` in `names`.
-fn intern(names: &mut Vec<Arc<str>>, name: &str) -> Arc<str> {
-    // A handful of distinct tools: a linear search.
-    if let Some(n) = names.iter().find(|n| &***n == name) {
+fn intern(names: &mut HashSet<Arc<str>>, name: &str) -> Arc<str> {
+    if let Some(n) = names.get(name) {
         return n.clone();
     }
     if names.len() >= KEEP_NAMES {
         names.clear();
     }
     let n: Arc<str> = name.into();
-    names.push(n.clone());
+    names.insert(n.clone());
     n
 }
 
@@ -474,8 +478,8 @@ impl Earlier {
         // Sums of what each session reports: `tokens()` and `models()` of
         // the aggregate read these.
         a.total_result_tokens.add(&s.tokens());
-        merge_models(&mut a.message_models, s.models());
-        merge_tools(&mut a.tools, &s.tools);
+        a.message_models.merge(s.models());
+        a.tools.merge(&s.tools);
     }
 }
 
@@ -509,7 +513,7 @@ pub struct Session {
     /// session (a stream of many results stays linear).
     unreported: Vec<CallText>,
     /// Tool names, shared by their calls (see [`KEEP_NAMES`]).
-    names: Vec<Arc<str>>,
+    names: HashSet<Arc<str>>,
     /// Where a call's id and key argument are joined.
     scratch: String,
     denied: HashSet<String>,
@@ -858,18 +862,7 @@ impl Session {
             if u.preliminary_output {
                 tokens.output = None;
             }
-            let add = ModelStats {
-                model: String::new(),
-                tokens,
-                cost_usd: None,
-            };
-            match cur.message_models.iter_mut().find(|m| m.model == model) {
-                Some(m) => m.add(&add),
-                None => cur.message_models.push(ModelStats {
-                    model: model.to_string(),
-                    ..add
-                }),
-            }
+            cur.message_models.get_mut(model).tokens.add(&tokens);
         }
     }
 
@@ -1020,6 +1013,7 @@ impl Session {
     }
 }
 
+mod tally;
 #[cfg(test)]
 mod tests;
 

@@ -1014,6 +1014,83 @@ fn crafted_streams_stay_linear() {
     }
 }
 
+/// A Claude session of `n` tool calls, each answered, each of its own tool
+/// and its own model (issue 18: per-tool and per-model rows were found by a
+/// linear search, so such a stream took quadratic time).
+fn distinct_names(n: usize) -> Vec<u8> {
+    let mut s = String::from(INIT);
+    s.push('\n');
+    for i in 0..n {
+        s.push_str(&json!({"type":"assistant","session_id":"s1","message":{"id":format!("m{i}"),"model":format!("model-{i}"),"usage":{"input_tokens":3,"output_tokens":1},"content":[{"type":"tool_use","id":format!("t{i}"),"name":format!("tool-{i}"),"input":{}}]}}).to_string());
+        s.push('\n');
+        s.push_str(&json!({"type":"user","session_id":"s1","message":{"content":[{"type":"tool_result","tool_use_id":format!("t{i}"),"content":"ok","is_error":i % 2 == 0}]}}).to_string());
+        s.push('\n');
+    }
+    s.push_str(DONE);
+    s.push('\n');
+    s.into_bytes()
+}
+
+/// The fastest of three runs.
+fn best_time(args: &[&str], input: &[u8]) -> Duration {
+    (0..3)
+        .map(|_| {
+            let started = Instant::now();
+            let o = run(args, input);
+            assert_eq!(o.code, 0, "{}", o.err());
+            started.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+/// Doubling the number of distinct tool and model names at most doubles
+/// the time (a ratio within this run, with slack for noise; the linear
+/// searches made it 4 times).
+#[test]
+fn distinct_tool_and_model_names_take_linear_time() {
+    let (small, big) = (distinct_names(10_000), distinct_names(20_000));
+    for args in [
+        &["--format", "summary-json"][..],
+        &["--format", "summary"],
+        &[],
+    ] {
+        let (a, b) = (best_time(args, &small), best_time(args, &big));
+        let ratio = b.as_secs_f64() / a.as_secs_f64();
+        assert!(
+            ratio < 3.0,
+            "{args:?}: {a:?} for 10 000 names, {b:?} for 20 000"
+        );
+    }
+}
+
+/// Names beyond the bound share one row; the totals stay exact.
+#[test]
+fn distinct_tool_names_beyond_the_bound_fold_into_one_row() {
+    let n = 1000;
+    let o = run(&["--format", "summary-json"], &distinct_names(n));
+    assert_eq!(o.code, 0, "{}", o.err());
+    let v: Value = serde_json::from_str(&o.out()).unwrap();
+    let total = &v["total"];
+    assert_eq!(total["tool_calls"], n);
+    let tools = total["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 201, "200 in detail, then the others");
+    let other = tools.last().unwrap();
+    assert_eq!(other["name"], "(other tools)");
+    assert_eq!(other["calls"], n - 200);
+    let calls: u64 = tools.iter().map(|t| t["calls"].as_u64().unwrap()).sum();
+    let errors: u64 = tools.iter().map(|t| t["errors"].as_u64().unwrap()).sum();
+    assert_eq!((calls, errors), (n as u64, n as u64 / 2));
+    let models = total["models"].as_array().unwrap();
+    assert_eq!(models.len(), 201);
+    assert_eq!(models.last().unwrap()["model"], "(other models)");
+    let input: u64 = models
+        .iter()
+        .map(|m| m["tokens"]["input"].as_u64().unwrap())
+        .sum();
+    assert_eq!(input, 3 * n as u64);
+}
+
 /// Nothing any producer can be made to say reaches the terminal raw, for
 /// every fixture with its strings salted with hostile sequences: covered in
 /// `tests/terminal_safety.rs`. Here: every fixture read with every `--from`,

@@ -53,6 +53,9 @@ const MAX_HELD: usize = 256;
 /// Agent/Task calls remembered for linking a sub-agent by its prompt.
 const MAX_AGENT_PROMPTS: usize = 64;
 
+/// Sub-agent types listed in a session's header at most.
+const MAX_AGENT_TYPES: usize = 256;
+
 /// Per-stream state.
 #[derive(Default)]
 pub(crate) struct State {
@@ -824,7 +827,9 @@ fn user<'v>(
         let acc = if side { &mut sess.side } else { &mut sess.main };
         acc.seen = true;
         if let Some(last) = acc.last.as_mut() {
-            last.open.retain(|o| !answered.contains(&o.as_str()));
+            for id in &answered {
+                last.open.remove(*id);
+            }
         }
         if !meta {
             acc.user_after = true;
@@ -997,7 +1002,8 @@ fn attachment<'v>(
         && sess.pending.is_some()
     {
         for t in &strings_at(a, "addedTypes", ctx.arena) {
-            if !sess.agents.iter().any(|x| x == t) {
+            // Bounded: each new type is compared with those listed.
+            if sess.agents.len() < MAX_AGENT_TYPES && !sess.agents.iter().any(|x| x == t) {
                 sess.agents.push(t.to_string());
             }
         }

@@ -21,8 +21,7 @@ use super::sanitize::sanitize_line;
 use super::{LineEnd, Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{Event, Tokens};
 use crate::session::{
-    ModelStats, Outcome, Session, SessionSummary, ToolStats, add_opt_f64, add_opt_u64,
-    merge_models, merge_tools,
+    ModelStats, Outcome, Session, SessionSummary, Tally, ToolStats, add_opt_f64, add_opt_u64,
 };
 
 /// Version of the `summary-json` object (its `v` field).
@@ -154,18 +153,18 @@ fn share(t: &Tokens) -> Option<f64> {
     t.cache_read_share().map(|p| (p * 10.0).round() / 10.0)
 }
 
-fn tool_rows(tools: &[ToolStats]) -> Vec<ToolRow> {
-    let mut rows: Vec<ToolRow> = tools
-        .iter()
-        .map(|t| ToolRow {
-            name: t.name.to_string(),
-            calls: t.calls,
-            errors: t.errors,
-            denials: t.denials,
-            time_ms: tool_time(t.time),
-        })
-        .collect();
+fn tool_rows(tools: &Tally<ToolStats>) -> Vec<ToolRow> {
+    let row = |t: &ToolStats| ToolRow {
+        name: t.name.to_string(),
+        calls: t.calls,
+        errors: t.errors,
+        denials: t.denials,
+        time_ms: tool_time(t.time),
+    };
+    let mut rows: Vec<ToolRow> = tools.detailed().iter().map(row).collect();
     rows.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));
+    // The tools beyond the bound, last whatever their count.
+    rows.extend(tools.other().map(row));
     rows
 }
 
@@ -223,8 +222,8 @@ impl Summary {
             .collect();
         let folded = earlier.map_or(0, |e| e.count.saturating_sub(1));
         let mut tokens = Tokens::default();
-        let mut tools: Vec<ToolStats> = Vec::new();
-        let mut models: Vec<ModelStats> = Vec::new();
+        let mut tools: Tally<ToolStats> = Tally::default();
+        let mut models: Tally<ModelStats> = Tally::default();
         let mut total = Row {
             sessions: sessions.len() as u64 + folded,
             session: None,
@@ -258,8 +257,8 @@ impl Summary {
             total.tool_errors += one.tool_errors;
             total.denials += one.denials;
             total.unanswered += one.unanswered;
-            merge_tools(&mut tools, &one.tools);
-            merge_models(&mut models, one.models());
+            tools.merge(&one.tools);
+            models.merge(one.models());
         }
         let same = |f: &dyn Fn(&SessionSummary) -> Option<String>| -> Option<String> {
             let first = f(sessions.first()?);

@@ -5,7 +5,7 @@
 //! [`result`] builds one from these.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::event::{List, ModelUsage, SessionResult, Tokens};
 use crate::json::{Arena, Arr, J, Value, f64_at, str_at, u64_at, view};
@@ -65,8 +65,9 @@ pub(super) struct Last {
     pub(super) error: Option<String>,
     /// Its last text block.
     pub(super) text: Option<String>,
-    /// Its tool calls that have no result yet.
-    pub(super) open: Vec<String>,
+    /// Its tool calls that have no result yet (a set: a crafted message
+    /// can hold thousands, each answered on a line of its own).
+    pub(super) open: HashSet<String>,
 }
 
 /// Totals of a `cost-state` line (newer CLIs write one when a session ends).
@@ -211,12 +212,12 @@ impl Last {
                 "text" => self.text = str_at(b, "text").map(str::to_string),
                 "tool_use" | "server_tool_use" | "mcp_tool_use" => {
                     if let Some(i) = str_at(b, "id") {
-                        self.open.push(i.to_string());
+                        self.open.insert(i.to_string());
                     }
                 }
                 t if t.ends_with("tool_result") => {
                     if let Some(i) = str_at(b, "tool_use_id") {
-                        self.open.retain(|o| o != i);
+                        self.open.remove(i);
                     }
                 }
                 _ => {}
