@@ -80,6 +80,30 @@ impl ExitStatus {
     }
 }
 
+/// True when `e`, or an error it wraps, is a closed pipe: a writer that
+/// wraps the output (a serializer, a compressor) may hand it back inside
+/// an error of its own (issue 18: `--format summary-json` into a closed
+/// pipe exited 2).
+fn is_broken_pipe(e: &io::Error) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        cause = match c.downcast_ref::<io::Error>() {
+            Some(e) if e.kind() == io::ErrorKind::BrokenPipe => return true,
+            // Its `source()` skips the error it wraps.
+            Some(e) => e.get_ref().map(|w| w as &(dyn std::error::Error + 'static)),
+            // serde_json's `source()` skips the writer's error too.
+            None if c
+                .downcast_ref::<serde_json::Error>()
+                .is_some_and(|j| j.io_error_kind() == Some(io::ErrorKind::BrokenPipe)) =>
+            {
+                return true;
+            }
+            None => c.source(),
+        };
+    }
+    false
+}
+
 /// A fatal error: the run stops.
 #[derive(Debug)]
 pub enum Error {
@@ -95,7 +119,7 @@ impl Error {
     #[must_use]
     pub fn is_broken_pipe(&self) -> bool {
         match self {
-            Error::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
+            Error::Write(e) => is_broken_pipe(e),
             Error::Interrupted => false,
         }
     }
@@ -132,6 +156,33 @@ pub fn describe_io(e: &io::Error) -> String {
                 (Some(at), true) => text[..at].to_string(),
                 _ => text,
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closed_pipe_inside_another_error_is_still_a_closed_pipe() {
+        let pipe = || io::Error::from(io::ErrorKind::BrokenPipe);
+        assert!(Error::Write(pipe()).is_broken_pipe());
+        assert!(Error::Write(io::Error::other(pipe())).is_broken_pipe());
+        let json = serde_json::to_writer(Closed, &[1]).unwrap_err();
+        assert!(Error::Write(io::Error::other(json)).is_broken_pipe());
+        assert!(!Error::Write(io::Error::other("disk on fire")).is_broken_pipe());
+        assert!(!Error::Write(io::Error::from(io::ErrorKind::StorageFull)).is_broken_pipe());
+    }
+
+    struct Closed;
+
+    impl io::Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(io::ErrorKind::BrokenPipe))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
         }
     }
 }

@@ -305,7 +305,9 @@ pub fn write_json<W: Write>(w: &mut W, summary: &Summary) -> io::Result<()> {
     // Terminal-safe like the JSONL: C1 and bidi characters as `\u` escapes.
     let mut ser =
         serde_json::Serializer::with_formatter(&mut *w, crate::json::escape::SafeFormatter);
-    serde::Serialize::serialize(summary, &mut ser).map_err(io::Error::other)?;
+    // serde_json gives back the writer's own error (a closed pipe stays
+    // `BrokenPipe`, which ends the run quietly).
+    serde::Serialize::serialize(summary, &mut ser).map_err(io::Error::from)?;
     w.write_all(b"\n")
 }
 
