@@ -70,6 +70,21 @@ use render::{Jsonl, Pretty, PrettyOptions, ResultText, Sink, SummaryAfter, Summa
 /// blocks; the run loop flushes whenever input pauses.
 const OUT_BUFFER: usize = 64 * 1024;
 
+/// What a followed file says when it is read again from its start
+/// (truncated, rewritten, replaced): one line on stderr, written in one
+/// call from the reading thread (the output before it was flushed when
+/// the reader began to wait).
+fn follow_notice(name: &str) -> input::follow::Notice {
+    let name = render::sanitize::sanitize_line(name).into_owned();
+    Box::new(move |what: &str| {
+        let line = format!(
+            "streamview: {name}: {}\n",
+            render::sanitize::sanitize_line(what)
+        );
+        let _ = io::stderr().write_all(line.as_bytes());
+    })
+}
+
 /// Run streamview over the real stdin/files, stdout and stderr. `interrupt`
 /// (set by the binary's SIGINT handler) stops the run, also one that waits
 /// for input (see [`run_sink_with`]): the summary so far is printed and the
@@ -292,9 +307,10 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
         let name = src.display_name();
         let opened: io::Result<Box<dyn io::Read + Send>> = match src {
             input::Source::Path(p) if opts.follow => {
-                input::follow::open(p.clone(), finished.clone()).map(|(rdr, how)| {
+                let notice = follow_notice(&name);
+                input::follow::open(p.clone(), finished.clone(), notice).map(|(rdr, how)| {
                     match how {
-                        input::follow::Opened::Followed => {}
+                        input::follow::Opened::Followed | input::follow::Opened::Stream => {}
                         input::follow::Opened::Waiting => {
                             runner.note(&name, "no such file yet; waiting for it to appear");
                         }

@@ -26,6 +26,14 @@ const POLL: Duration = Duration::from_millis(50);
 /// How long the file must stay quiet after a result before following ends.
 const GRACE: Duration = Duration::from_millis(1500);
 
+/// The first bytes of the file kept, to tell a rewritten file from a
+/// grown one.
+const HEAD: usize = 1024;
+
+/// A partial line held back at most: the rest of a longer one is passed
+/// on (and, if the file is then truncated, ended where it was cut).
+const HOLD: usize = 64 << 10;
+
 /// How [`open`] reads the file, for the run to tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opened {
@@ -35,20 +43,36 @@ pub enum Opened {
     Waiting,
     /// Compressed: read once to its end, not followed.
     NotFollowed(Compression),
+    /// A FIFO (or another file that is not a regular one): read until its
+    /// writer closes it, like standard input.
+    Stream,
 }
+
+/// Where [`Follow`] says that it starts the file again (the run prints
+/// it as a note about the file).
+pub type Notice = Box<dyn FnMut(&str) + Send>;
 
 /// Open `path` for `--follow`. A file that does not exist yet is waited
 /// for. A compressed file is not followed: its writer (`gzip`) emits blocks
 /// long after the lines in them were written, and a compressed log is
 /// usually a finished, rotated one. It is read once to its end instead,
-/// decompressed.
+/// decompressed. A FIFO has no end to wait at and cannot seek: it is read
+/// until its writer closes it (issue 18: it ended with "Illegal seek").
 ///
 /// # Errors
 /// The file cannot be opened or read (other than by not existing).
 pub fn open(
     path: PathBuf,
     finished: Arc<AtomicBool>,
+    notice: Notice,
 ) -> io::Result<(Box<dyn Read + Send>, Opened)> {
+    match std::fs::metadata(&path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => {
+            let file = File::open(&path)?;
+            return Ok((Box::new(Decompress::new(file)), Opened::Stream));
+        }
+        _ => {}
+    }
     match Compression::of_file(&path) {
         Ok(Some(c)) => {
             let file = File::open(&path)?;
@@ -56,23 +80,39 @@ pub fn open(
         }
         Ok(None) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Ok((Box::new(Follow::waiting(path, finished)), Opened::Waiting));
+            let f = Follow::waiting(path, finished).with_notice(notice);
+            return Ok((Box::new(f), Opened::Waiting));
         }
         Err(e) => return Err(e),
     }
-    Ok((Box::new(Follow::open(path, finished)?), Opened::Followed))
+    let f = Follow::open(path, finished)?.with_notice(notice);
+    Ok((Box::new(f), Opened::Followed))
 }
 
-/// A `Read` over a growing file.
+/// A `Read` over a growing file. It gives complete lines only, holding a
+/// partial one back until its end arrives (up to [`HOLD`]), so that when
+/// the file is truncated, rewritten or replaced it can start again from
+/// the top without gluing an unfinished line to the new first one, as
+/// `tail -F` does.
 pub struct Follow {
     path: PathBuf,
     /// `None` until the file exists.
     file: Option<File>,
+    /// Bytes read from the file so far.
     pos: u64,
+    /// Its first bytes (up to [`HEAD`]).
+    head: Vec<u8>,
+    /// Read but not given yet: the partial last line, or lines that did
+    /// not fit the caller's buffer.
+    pending: Vec<u8>,
+    /// What was given ends in the middle of a line (one longer than
+    /// [`HOLD`]).
+    mid_line: bool,
     /// Set by the run when a result event arrived.
     finished: Arc<AtomicBool>,
     /// When the file last grew (or the result arrived).
     quiet_since: Option<Instant>,
+    notice: Option<Notice>,
 }
 
 impl Follow {
@@ -82,13 +122,9 @@ impl Follow {
     /// The file cannot be opened.
     pub fn open(path: PathBuf, finished: Arc<AtomicBool>) -> io::Result<Follow> {
         let file = open_file(&path)?;
-        Ok(Follow {
-            path,
-            file: Some(file),
-            pos: 0,
-            finished,
-            quiet_since: None,
-        })
+        let mut f = Follow::waiting(path, finished);
+        f.file = Some(file);
+        Ok(f)
     }
 
     /// Follow `path`, which does not exist yet: reads wait until it does.
@@ -97,24 +133,127 @@ impl Follow {
             path,
             file: None,
             pos: 0,
+            head: Vec::new(),
+            pending: Vec::new(),
+            mid_line: false,
             finished,
             quiet_since: None,
+            notice: None,
         }
     }
 
-    /// The file at the path is another one (replaced by a rename or
-    /// re-created): switch to it, from its beginning.
-    fn reopen_if_replaced(&mut self, cur: &std::fs::Metadata) -> io::Result<bool> {
-        let Ok(now) = std::fs::metadata(&self.path) else {
-            return Ok(false);
-        };
-        if same_file(&now, cur) {
-            return Ok(false);
-        }
-        self.file = Some(File::open(&self.path)?);
-        self.pos = 0;
-        Ok(true)
+    /// Say through `notice` when the file is read again from its start.
+    #[must_use]
+    pub fn with_notice(mut self, notice: Notice) -> Follow {
+        self.notice = Some(notice);
+        self
     }
+
+    /// Why the file must be read again from its start, if it must: it is
+    /// shorter than what was read (truncated), its first bytes changed
+    /// (truncated and rewritten past the old length between two looks),
+    /// or the path names another file (replaced by a rename, re-created).
+    fn changed(&mut self) -> io::Result<Option<&'static str>> {
+        let Some(file) = self.file.as_ref() else {
+            return Ok(None);
+        };
+        let meta = file.metadata()?;
+        if meta.len() < self.pos {
+            return Ok(Some("truncated"));
+        }
+        if let Ok(now) = std::fs::metadata(&self.path)
+            && !same_file(&now, &meta)
+        {
+            self.file = Some(File::open(&self.path)?);
+            return Ok(Some("replaced"));
+        }
+        if !self.head.is_empty() && !starts_with(file, &self.head)? {
+            return Ok(Some("rewritten"));
+        }
+        Ok(None)
+    }
+
+    /// Read the file again from its start; an unfinished line read from
+    /// the old content is dropped (or ended, when part of it was given).
+    fn restart(&mut self, why: &str) -> io::Result<()> {
+        if let Some(f) = self.file.as_mut() {
+            f.seek(SeekFrom::Start(0))?;
+        }
+        let dropped = !self.pending.is_empty() || self.mid_line;
+        self.pending.clear();
+        if self.mid_line {
+            self.pending.push(b'\n');
+            self.mid_line = false;
+        }
+        self.pos = 0;
+        self.head.clear();
+        if let Some(n) = self.notice.as_mut() {
+            let what = if dropped {
+                format!("{why}; reading it again from its start (its unfinished last line dropped)")
+            } else {
+                format!("{why}; reading it again from its start")
+            };
+            n(&what);
+        }
+        Ok(())
+    }
+
+    /// Give what is pending into `buf`: complete lines, or all of it when
+    /// `all` (the end), or when a partial line outgrew [`HOLD`].
+    fn give(&mut self, buf: &mut [u8], all: bool) -> usize {
+        let ready = if all || self.pending.len() >= HOLD {
+            self.pending.len()
+        } else {
+            memchr::memrchr(b'\n', &self.pending).map_or(0, |i| i + 1)
+        };
+        let n = ready.min(buf.len());
+        buf[..n].copy_from_slice(&self.pending[..n]);
+        self.pending.drain(..n);
+        if n > 0 {
+            self.mid_line = buf[n - 1] != b'\n';
+        }
+        n
+    }
+
+    /// Read more of the file into `pending`: the number of bytes read.
+    fn fill(&mut self, want: usize) -> io::Result<usize> {
+        let Some(file) = self.file.as_mut() else {
+            return Ok(0);
+        };
+        let old = self.pending.len();
+        self.pending.resize(old + want.max(4096), 0);
+        let n = file.read(&mut self.pending[old..]);
+        self.pending.truncate(old + *n.as_ref().unwrap_or(&0));
+        let n = n?;
+        if self.head.len() < HEAD {
+            let room = HEAD - self.head.len();
+            let new = &self.pending[old..old + n];
+            self.head.extend_from_slice(&new[..new.len().min(room)]);
+        }
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+/// True when `file` starts with `head` (read at offset 0, the read
+/// position unchanged).
+#[cfg(unix)]
+fn starts_with(file: &File, head: &[u8]) -> io::Result<bool> {
+    use std::os::unix::fs::FileExt;
+    let mut now = vec![0; head.len()];
+    let mut got = 0;
+    while got < now.len() {
+        match file.read_at(&mut now[got..], got as u64)? {
+            0 => return Ok(false),
+            n => got += n,
+        }
+    }
+    Ok(now == head)
+}
+
+#[cfg(not(unix))]
+fn starts_with(_: &File, _: &[u8]) -> io::Result<bool> {
+    Ok(true)
 }
 
 /// Open a file to follow: not a directory.
@@ -139,8 +278,11 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
 
 impl Read for Follow {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
         loop {
-            let Some(file) = self.file.as_mut() else {
+            if self.file.is_none() {
                 // Not created yet: look again after a while.
                 match open_file(&self.path) {
                     Ok(f) => self.file = Some(f),
@@ -148,28 +290,35 @@ impl Read for Follow {
                     Err(e) => return Err(e),
                 }
                 continue;
-            };
-            let n = file.read(buf)?;
+            }
+            let n = self.give(buf, false);
             if n > 0 {
-                self.pos += n as u64;
-                self.quiet_since = None;
                 return Ok(n);
             }
+            // Before reading on where the last read ended: the file may
+            // have been cut, rewritten or replaced meanwhile (three system
+            // calls and a look at its first bytes per read of the file).
+            if let Some(why) = self.changed()? {
+                self.restart(why)?;
+                continue;
+            }
+            let held = self.pending.len();
+            if self.fill(buf.len())? > 0 {
+                // Cut or rewritten between the look and the read: what was
+                // read may be new content at the old offset.
+                if let Some(why) = self.changed()? {
+                    self.pending.truncate(held);
+                    self.restart(why)?;
+                }
+                self.quiet_since = None;
+                continue;
+            }
             // At the end of what was written so far.
-            let meta = file.metadata()?;
-            if meta.len() < self.pos {
-                // Truncated (`> session.jsonl` again): start over.
-                file.seek(SeekFrom::Start(0))?;
-                self.pos = 0;
-                continue;
-            }
-            if self.reopen_if_replaced(&meta)? {
-                continue;
-            }
             if self.finished.load(Ordering::Relaxed) {
                 let since = *self.quiet_since.get_or_insert_with(Instant::now);
                 if since.elapsed() >= GRACE {
-                    return Ok(0);
+                    // The end: an unterminated last line too.
+                    return Ok(self.give(buf, true));
                 }
             }
             std::thread::sleep(POLL);
@@ -216,7 +365,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("log.jsonl");
         let finished = Arc::new(AtomicBool::new(false));
-        let (mut f, how) = open(path.clone(), finished.clone()).unwrap();
+        let (mut f, how) = open(path.clone(), finished.clone(), Box::new(|_: &str| {})).unwrap();
         assert_eq!(how, Opened::Waiting);
         let writer = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(150));
@@ -246,5 +395,112 @@ mod tests {
         assert_eq!(&buf[..n], b"new\n");
         finished.store(true, Ordering::Relaxed);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A followed file in a directory of its own, and the notes it gave.
+    struct Case {
+        dir: PathBuf,
+        path: PathBuf,
+        finished: Arc<AtomicBool>,
+        notes: Arc<std::sync::Mutex<Vec<String>>>,
+    }
+
+    impl Case {
+        fn new(name: &str, content: &[u8]) -> (Case, Follow) {
+            let dir = std::env::temp_dir().join(format!("sv-follow-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join("log.jsonl");
+            std::fs::write(&path, content).unwrap();
+            let finished = Arc::new(AtomicBool::new(false));
+            let notes = Arc::new(std::sync::Mutex::new(Vec::new()));
+            let sink = notes.clone();
+            let f = Follow::open(path.clone(), finished.clone())
+                .unwrap()
+                .with_notice(Box::new(move |w: &str| {
+                    sink.lock().unwrap().push(w.to_string());
+                }));
+            let case = Case {
+                dir,
+                path,
+                finished,
+                notes,
+            };
+            (case, f)
+        }
+
+        fn notes(&self) -> Vec<String> {
+            self.notes.lock().unwrap().clone()
+        }
+    }
+
+    impl Drop for Case {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    fn read_some(f: &mut Follow) -> String {
+        let mut buf = [0u8; 256];
+        let n = f.read(&mut buf).unwrap();
+        String::from_utf8(buf[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn starts_over_when_rewritten_longer_between_two_looks() {
+        let (case, mut f) = Case::new("rw", b"{\"old\":1}\n");
+        assert_eq!(read_some(&mut f), "{\"old\":1}\n");
+        // Truncated and rewritten past the old length before the next look
+        // (the size alone does not tell).
+        let new = "{\"new\":\"a much longer first line than before\"}\n";
+        std::fs::write(&case.path, new).unwrap();
+        assert_eq!(read_some(&mut f), new);
+        assert_eq!(case.notes(), ["rewritten; reading it again from its start"]);
+    }
+
+    #[test]
+    fn a_partial_line_is_held_and_dropped_when_the_file_is_truncated() {
+        let (case, mut f) = Case::new("part", b"one\n{\"cut");
+        assert_eq!(read_some(&mut f), "one\n");
+        std::fs::write(&case.path, b"x\n").unwrap();
+        assert_eq!(read_some(&mut f), "x\n");
+        assert_eq!(
+            case.notes(),
+            ["truncated; reading it again from its start (its unfinished last line dropped)"]
+        );
+    }
+
+    #[test]
+    fn starts_over_when_replaced() {
+        let (case, mut f) = Case::new("mv", b"one\n");
+        assert_eq!(read_some(&mut f), "one\n");
+        let other = case.dir.join("new.jsonl");
+        std::fs::write(&other, b"one\ntwo\nthree\n").unwrap();
+        std::fs::rename(&other, &case.path).unwrap();
+        assert_eq!(read_some(&mut f), "one\ntwo\nthree\n");
+        assert_eq!(case.notes(), ["replaced; reading it again from its start"]);
+    }
+
+    #[test]
+    fn a_line_completed_later_is_given_whole_and_an_unfinished_one_at_the_end() {
+        let (case, mut f) = Case::new("late", b"{\"a\":");
+        let writer = {
+            let path = case.path.clone();
+            let finished = case.finished.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(120));
+                let mut w = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .unwrap();
+                w.write_all(b"1}\n{\"b\"").unwrap();
+                finished.store(true, Ordering::Relaxed);
+            })
+        };
+        assert_eq!(read_some(&mut f), "{\"a\":1}\n");
+        let mut rest = String::new();
+        f.read_to_string(&mut rest).unwrap();
+        writer.join().unwrap();
+        assert_eq!(rest, "{\"b\"");
+        assert!(case.notes().is_empty());
     }
 }
