@@ -31,6 +31,10 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 /// 95,907 of them).
 pub const NOT_A_STREAM_AFTER: u64 = 20;
 
+/// What `-v` says of a line read with its lone UTF-16 surrogate escapes as
+/// U+FFFD (see `json::repair`).
+const REPAIRED: &str = "lone UTF-16 surrogate escape read as U+FFFD";
+
 /// What bare `streamview` says when standard input is a terminal: it waits
 /// for events typed there, which is rarely what was meant.
 pub const TERMINAL_HINT: &str = "reading events from the terminal (Ctrl-D ends them); pipe an \
@@ -359,8 +363,13 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                         sink.event(ev, session)
                     })
                     .map_err(Error::Write)?;
-                if let Decoded::Skipped(problem) = res {
-                    self.skip_line(name, line, &problem)?;
+                match res {
+                    Decoded::Skipped(problem) => self.skip_line(name, line, &problem)?,
+                    Decoded::Repaired if self.diag.is_verbose() => {
+                        self.sink.flush().map_err(Error::Write)?;
+                        self.diag.line_note(name, line.number, REPAIRED);
+                    }
+                    _ => {}
                 }
                 Ok(())
             }

@@ -157,6 +157,136 @@ fn nul_bytes_are_shown_visibly_or_reported() {
     assert!(!j.stdout.contains(&0));
 }
 
+/// What `: > log` leaves under a writer that does not append: the file
+/// is sparse up to the writer's offset, so its next line comes after a run
+/// of NULs (issue 18: the line became text and its event was lost).
+#[test]
+fn nuls_before_a_json_line_are_stripped() {
+    let nuls = [&[0u8; 4096][..], text_line("after the hole").as_bytes()].concat();
+    let noisy = [
+        b"\0\0\x1b[2K\r".as_slice(),
+        text_line("noise too").as_bytes(),
+    ]
+    .concat();
+    let input = session(&[&nuls, &noisy]);
+    let o = run_checked(&[], &input);
+    assert_eq!(o.code, 0, "{}", o.err());
+    assert_eq!(o.err(), "");
+    assert!(o.out().contains("after the hole"), "{}", o.out());
+    assert!(o.out().contains("noise too"), "{}", o.out());
+    assert!(!o.out().contains('␀'), "{}", o.out());
+    let j = run(&["--format", "jsonl"], &input);
+    assert!(!j.out().contains("plain_text"), "{}", j.out());
+    // A bad line after NULs is reported where it is in the line.
+    let bad = [&[0u8; 10][..], br#"{"type":"x","t":"\q"}"#].concat();
+    let o = run(&[], &session(&[&bad]));
+    skipped(
+        &o,
+        2,
+        "invalid JSON at byte 28 (invalid escape in a string)",
+    );
+}
+
+/// A lone UTF-16 surrogate escape, as Node's `JSON.stringify` writes a
+/// string cut in the middle of an emoji, is read as U+FFFD (issue 18: the
+/// line was skipped, and with it a tool result, or the result and the
+/// exit status).
+#[test]
+fn lone_surrogate_escapes_are_read_as_the_replacement_character() {
+    let call = r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"emoji"}}]}}"#;
+    let answer = r#"{"type":"user","session_id":"s1","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"cut \ud83d here, \udc00 there, \ud83d\ude00 whole"}]}}"#;
+    let done = r#"{"type":"result","subtype":"success","is_error":false,"session_id":"s1","num_turns":1,"result":"the end \ud83d"}"#;
+    let mut input = Vec::new();
+    for l in [INIT, call, answer, done] {
+        input.extend_from_slice(l.as_bytes());
+        input.push(b'\n');
+    }
+    let o = run_checked(&["-v"], &input);
+    assert_eq!(o.code, 0, "{}", o.err());
+    assert!(
+        o.out()
+            .contains("cut \u{fffd} here, \u{fffd} there, 😀 whole"),
+        "{}",
+        o.out()
+    );
+    // Said with -v, and only then.
+    for line in [3, 4] {
+        let note =
+            format!("streamview: <stdin>:{line}: lone UTF-16 surrogate escape read as U+FFFD");
+        assert!(o.err().lines().any(|l| l == note), "{}", o.err());
+    }
+    let plain = run(&[], &input);
+    assert_eq!((plain.code, plain.err()), (0, String::new()));
+    let r = run(&["--format", "result"], &input);
+    assert_eq!((r.code, r.out()), (0, "the end \u{fffd}\n".to_string()));
+    // JSONL: parsed back strictly, with the replacement character.
+    let j = run(&["--format", "jsonl"], &input);
+    assert_jsonl("surrogates", &j.stdout);
+    assert!(j.out().contains("cut \u{fffd} here"), "{}", j.out());
+    assert!(!j.out().contains(r"\ud83d here"), "{}", j.out());
+}
+
+/// Messages about invalid JSON say what is wrong in words and where in the
+/// line (issue 18: `(InternalError)`, `(ExpectedObjectContent)`, and
+/// offsets counted inside a string).
+#[test]
+fn invalid_json_is_described_in_words_at_its_place_in_the_line() {
+    let pad = "x".repeat(50);
+    let cases: [(String, &str); 9] = [
+        (
+            format!(r#"{{"type":"x","t":"{pad}"}}{{"type":"y"}}"#),
+            "two JSON values on one line",
+        ),
+        (
+            r#"{"type":"x"} trailing"#.into(),
+            "extra text after the JSON value",
+        ),
+        (r#"{"type":"x","t":{"a":1}"#.into(), "unterminated object"),
+        (r#"{"type":"x","t":[1,2"#.into(), "unterminated array"),
+        (r#"{"type":"x","t":"open}"#.into(), "unterminated string"),
+        (
+            r#"{"type":"x","t":[1}"#.into(),
+            "`}` where the array needs its `]`",
+        ),
+        (
+            format!(r#"{{"type":"x","t":"{pad}\ud800\q"}}"#),
+            "invalid escape in a string",
+        ),
+        (
+            r#"{"type":"x" "t":1}"#.into(),
+            "expected a quoted key, `,` or `}` in an object",
+        ),
+        (r#"{"type":'x'}"#.into(), "unexpected `'`"),
+    ];
+    let lines: Vec<&[u8]> = cases.iter().map(|(l, _)| l.as_bytes()).collect();
+    let o = run_checked(&[], &session(&lines));
+    assert_eq!(o.code, 0);
+    let at = |l: &str, what: &str| l.find(what).unwrap() + 1;
+    let wants = [
+        at(&cases[0].0, "}{") + 1,
+        at(&cases[1].0, "trailing"),
+        1,
+        at(&cases[3].0, "["),
+        at(&cases[4].0, "\"open"),
+        at(&cases[5].0, "}"),
+        at(&cases[6].0, r"\q"),
+        at(&cases[7].0, r#" "t""#) + 1,
+        at(&cases[8].0, "'"),
+    ];
+    for (i, ((_, what), want)) in cases.iter().zip(wants).enumerate() {
+        skipped(
+            &o,
+            i as u64 + 2,
+            &format!("invalid JSON at byte {want} ({what})"),
+        );
+    }
+    assert!(
+        !o.err().contains("Error") && !o.err().contains("Expected"),
+        "{}",
+        o.err()
+    );
+}
+
 #[test]
 fn a_bom_is_accepted_at_the_start_and_on_later_lines() {
     let path = fixture("claude/tools_basic.jsonl");
@@ -596,7 +726,9 @@ fn invalid_escapes_are_reported() {
     ]);
     let o = run_checked(&[], &input);
     assert_eq!(o.code, 0);
-    for line in 2..=4 {
+    // A lone surrogate is read (as U+FFFD, see below).
+    assert!(!o.err().contains("<stdin>:3:"), "{}", o.err());
+    for line in [2, 4] {
         assert!(
             o.err().lines().any(|l| l.starts_with(&format!(
                 "streamview: <stdin>:{line}: invalid JSON at byte "
@@ -1089,6 +1221,195 @@ fn distinct_tool_names_beyond_the_bound_fold_into_one_row() {
         .map(|m| m["tokens"]["input"].as_u64().unwrap())
         .sum();
     assert_eq!(input, 3 * n as u64);
+}
+
+// ---------------------------------------------------------------- --follow
+
+/// A temporary directory of this test run.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("adversarial-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `-f` on a FIFO reads it until its writer closes it, then ends as the
+/// same bytes on standard input do (issue 18: "Illegal seek", status 2).
+#[cfg(unix)]
+#[test]
+fn follow_reads_a_fifo_until_its_writer_closes_it() {
+    let dir = temp_dir("fifo");
+    let complete = session(&[text_line("through the fifo").as_bytes()]);
+    let cut = [
+        INIT.as_bytes(),
+        b"\n",
+        text_line("no result").as_bytes(),
+        b"\n",
+    ]
+    .concat();
+    for (i, input) in [complete, cut].into_iter().enumerate() {
+        let fifo = dir.join(format!("f{i}"));
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let child = sv_std()
+            .args(["--color", "never", "-f"])
+            .arg(&fifo)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let data = input.clone();
+        let path = fifo.clone();
+        let writer = thread::spawn(move || {
+            let mut w = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            for chunk in data.chunks(50) {
+                w.write_all(chunk).unwrap();
+                thread::sleep(Duration::from_millis(2));
+            }
+        });
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || tx.send(child.wait_with_output()));
+        let got = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("-f on a FIFO ends when its writer closes it")
+            .unwrap();
+        writer.join().unwrap();
+        let want = run(&["--color", "never"], &input);
+        assert_eq!(got.status.code(), Some(want.code), "{i}");
+        assert_eq!(String::from_utf8(got.stdout).unwrap(), want.out(), "{i}");
+        assert_eq!(String::from_utf8(got.stderr).unwrap(), want.err(), "{i}");
+    }
+}
+
+/// A followed file truncated and written again, while its last line was
+/// unfinished: read again from its start, the unfinished line dropped
+/// with one note, never glued to the new first line (issue 18).
+#[test]
+fn follow_starts_again_when_the_file_is_truncated_or_rewritten() {
+    let dir = temp_dir("truncate");
+    // Rewritten shorter (truncated), and longer than what was read.
+    for (i, filler) in [0, 2000].into_iter().enumerate() {
+        let path = dir.join(format!("log{i}.jsonl"));
+        let before = [
+            INIT.as_bytes(),
+            b"\n",
+            text_line("before").as_bytes(),
+            b"\n",
+            br#"{"type":"assistant","session_id":"s1","message":{"id":"m9","content":[{"type":"te"#,
+        ]
+        .concat();
+        std::fs::write(&path, &before).unwrap();
+        let mut child = sv_std()
+            .args(["--color", "never", "-f"])
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = drain(child.stderr.take().unwrap());
+        let (tx, rx) = mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut out = Vec::new();
+        while !out.iter().any(|l: &String| l == "before") {
+            out.push(rx.recv_timeout(Duration::from_secs(20)).expect("before"));
+        }
+        let after = session(&[text_line(&format!("after{}", "!".repeat(filler))).as_bytes()]);
+        std::fs::write(&path, &after).unwrap();
+        while let Ok(l) = rx.recv_timeout(Duration::from_secs(20)) {
+            let done = l.starts_with("✓ done");
+            out.push(l);
+            if done {
+                break;
+            }
+        }
+        let status = wait_deadline(&mut child, Duration::from_secs(20));
+        let err = String::from_utf8(stderr.join().unwrap()).unwrap();
+        assert_eq!(status.code(), Some(0), "{i}: {err}");
+        let text = out.join("\n");
+        assert!(
+            text.contains(&format!("after{}", "!".repeat(filler))),
+            "{i}: {text}"
+        );
+        assert!(out.last().unwrap().starts_with("✓ done"), "{i}: {text}");
+        assert!(!text.contains(r#"{"type""#), "{i}: nothing glued: {text}");
+        let name = path.display();
+        let notes: Vec<&str> = err.lines().collect();
+        assert_eq!(notes.len(), 1, "{i}: {err}");
+        assert!(
+            ["truncated", "rewritten"].iter().any(|why| notes[0]
+                == format!(
+                    "streamview: {name}: {why}; reading it again from its start \
+                     (its unfinished last line dropped)"
+                )),
+            "{i}: {err}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- closed pipes
+
+/// Sessions enough for every format to write well over a pipe's buffer.
+fn many_sessions(n: usize) -> Vec<u8> {
+    let mut s = String::new();
+    for i in 0..n {
+        let id = format!("s{i}");
+        s.push_str(&json!({"type":"system","subtype":"init","session_id":id,"model":"m","cwd":"/w","tools":["Bash"]}).to_string());
+        s.push('\n');
+        s.push_str(&json!({"type":"assistant","session_id":id,"message":{"id":format!("m{i}"),"content":[{"type":"text","text":"some text to show"}]}}).to_string());
+        s.push('\n');
+        s.push_str(&json!({"type":"result","subtype":"success","is_error":false,"session_id":id,"num_turns":1,"result":"a result of a few words, long enough to fill the pipe sooner than a short one would","total_cost_usd":0.5}).to_string());
+        s.push('\n');
+    }
+    s.into_bytes()
+}
+
+/// Every format into a pipe whose reader takes one byte and leaves, as
+/// `| head -c 1` does: status 0 and nothing on stderr (issue 18:
+/// `--format summary-json` exited 2 once its output passed 128 KiB).
+#[test]
+fn every_format_ends_quietly_when_the_reader_leaves() {
+    let input = many_sessions(4000);
+    for format in ["pretty", "jsonl", "result", "summary", "summary-json"] {
+        let full = run(&["--format", format], &input);
+        assert_eq!(full.code, 0, "{format}");
+        assert!(
+            full.stdout.len() > 256 << 10,
+            "{format}: {}",
+            full.stdout.len()
+        );
+        let mut child = sv_std()
+            .args(["--format", format])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        let data = input.clone();
+        let writer = thread::spawn(move || {
+            let _ = pipe.write_all(&data);
+        });
+        let err = drain(child.stderr.take().unwrap());
+        let mut out = child.stdout.take().unwrap();
+        let mut one = [0u8; 1];
+        std::io::Read::read_exact(&mut out, &mut one).unwrap();
+        drop(out);
+        let status = wait_deadline(&mut child, Duration::from_secs(60));
+        writer.join().unwrap();
+        let err = String::from_utf8(err.join().unwrap()).unwrap();
+        assert_eq!((status.code(), err.as_str()), (Some(0), ""), "{format}");
+    }
 }
 
 /// Nothing any producer can be made to say reaches the terminal raw, for

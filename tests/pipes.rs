@@ -235,7 +235,7 @@ fn ctrl_c_prints_the_summary_so_far_and_exits_130() {
     // Diagnostics as at the end of input; the failure is not copied to
     // stderr (stdout is a pipe, which carries it).
     assert!(
-        err.contains("streamview: <stdin>:3: invalid JSON at byte 2"),
+        err.contains("streamview: <stdin>:3: invalid JSON at byte 1 (unterminated object)"),
         "{err}"
     );
     assert!(err.ends_with("streamview: 1 line skipped\n"), "{err}");

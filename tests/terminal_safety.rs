@@ -271,7 +271,10 @@ fn hostile_file_names_in_diagnostics() {
             err.contains("evil-␛]0;title␇␛[2J-<U+009B>-<U+202E>-"),
             "{err}"
         );
-        assert!(err.contains(":2: invalid JSON at byte 2"), "{err}");
+        assert!(
+            err.contains(":2: invalid JSON at byte 1 (unterminated object)"),
+            "{err}"
+        );
         assert!(err.contains("cannot open "), "{err}");
         assert!(
             err.contains("gone-␛[31m\u{fffd}␇.jsonl: no such file"),

@@ -10,7 +10,7 @@ use std::io;
 use super::{Decoded, Emit};
 use crate::event::{Event, EventKind, Producer};
 use crate::input::Line;
-use crate::json::Value;
+use crate::json::{Value, first_bad_escape, structure_fault};
 
 /// Why a line was skipped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,20 +96,23 @@ pub(super) fn trim(line: &[u8]) -> (usize, &[u8]) {
 /// Terminal escape sequences and carriage returns around a JSON line, as a
 /// pseudo-terminal leaves them (`ESC[2K\r{…}ESC[0m\r`): CSI sequences
 /// (colours, erase, cursor), OSC sequences ended by BEL or `ESC \\`
-/// (titles, links), other two-byte escapes, and whitespace, at either end.
+/// (titles, links), other two-byte escapes, and whitespace, at either end;
+/// NUL bytes at the start.
 /// Returns the offset of what is left and what is left; a line that is not
 /// wrapped comes back unchanged. Raw ESC is never valid inside JSON, so
 /// nothing that belongs to an event is removed.
 pub(super) fn strip_terminal_noise(line: &[u8]) -> (usize, &[u8]) {
     // `line` comes trimmed: noise can only be an escape at either end
     // (checked without a pass over the whole line).
-    if line.first() != Some(&0x1b) && trailing_escape_len(line).is_none() {
+    if !matches!(line.first(), Some(0x1b | 0)) && trailing_escape_len(line).is_none() {
         return (0, line);
     }
     let mut start = 0;
     let mut end = line.len();
     loop {
-        while start < end && line[start].is_ascii_whitespace() {
+        // NULs too: what `: > log` leaves before the next line of a writer
+        // that does not append (the file is sparse up to its offset).
+        while start < end && (line[start].is_ascii_whitespace() || line[start] == 0) {
             start += 1;
         }
         match escape_len(&line[start..end]) {
@@ -223,9 +226,10 @@ pub(super) fn classify_failure(
                 truncated: line.partial,
             }));
         }
+        let (at, what) = diagnose(bytes, err);
         return Ok(Decoded::Skipped(LineProblem::InvalidJson {
-            at: offset + err.index(),
-            what: describe(err.error()),
+            at: offset + at,
+            what,
             truncated: line.partial,
         }));
     }
@@ -240,23 +244,66 @@ pub(super) fn classify_failure(
     Ok(Decoded::Events)
 }
 
-fn describe(e: &simd_json::ErrorType) -> String {
+/// simd-json failed inside a string's escapes: it reports the offset
+/// from the start of that string, and a lone surrogate may be the cause.
+pub(super) fn string_error(e: &simd_json::Error) -> bool {
     use simd_json::ErrorType as E;
-    match e {
-        E::Eof => "unexpected end of line".into(),
-        E::InvalidUtf8 => "invalid UTF-8".into(),
-        E::InvalidEscape | E::InvalidUnicodeEscape | E::InvalidUnicodeCodepoint => {
-            "invalid escape in a string".into()
-        }
+    matches!(
+        e.error(),
+        E::InvalidEscape | E::InvalidUnicodeEscape | E::InvalidUnicodeCodepoint | E::InvalidUtf8
+    )
+}
+
+/// Where a JSON line that failed went wrong, and what is wrong there, in
+/// words a user knows.
+fn diagnose(bytes: &[u8], err: &simd_json::Error) -> (usize, String) {
+    use simd_json::ErrorType as E;
+    if string_error(err) {
+        // simd-json counts from the start of the string.
+        let at = first_bad_escape(bytes).unwrap_or(err.index());
+        return (at, "invalid escape in a string".into());
+    }
+    if *err.error() == E::DepthLimitExceeded {
+        // Whether or not it is closed at last.
+        return (err.index(), "nested too deeply".into());
+    }
+    if let Some((at, what)) = structure_fault(bytes) {
+        return (at, what.into());
+    }
+    let at = err.index();
+    let what = match err.error() {
+        E::Eof => "unexpected end of line",
         // 1e400 is valid JSON grammar but no f64: reported, like serde_json.
-        E::InvalidNumber | E::InvalidExponent => "invalid or out-of-range number".into(),
-        E::DepthLimitExceeded => "nested too deeply".into(),
-        E::Syntax => "syntax error".into(),
-        E::TrailingData => "extra data after the JSON value".into(),
-        other => {
-            // The Debug names (`ExpectedMapComma`, …) are terse but precise.
-            format!("{other:?}")
+        E::InvalidNumber | E::InvalidExponent => "invalid or out-of-range number",
+        E::TrailingData => "extra text after the JSON value",
+        E::ExpectedObjectColon => "expected `:` after a key",
+        E::ExpectedObjectContent
+        | E::ExpectedObjectKey
+        | E::ExpectedMapComma
+        | E::ExpectedMapEnd
+        | E::KeyMustBeAString
+        | E::BadKeyType => "expected a quoted key, `,` or `}` in an object",
+        E::ExpectedArrayContent | E::ExpectedArrayComma => {
+            "expected a value, `,` or `]` in an array"
         }
+        E::ExpectedTrue | E::ExpectedFalse | E::ExpectedNull => {
+            "unknown word: JSON has only true, false and null"
+        }
+        E::UnterminatedString => "unterminated string",
+        _ => return (at, unexpected(bytes, at)),
+    };
+    (at, what.into())
+}
+
+/// "unexpected `x`" for the character at `at`, when it can be shown.
+fn unexpected(bytes: &[u8], at: usize) -> String {
+    // The line is UTF-8 (checked before it is called JSON gone wrong).
+    let c = std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|s| s.get(at..)?.chars().next());
+    match c {
+        Some(c) if !c.is_whitespace() && !c.is_control() => format!("unexpected `{c}`"),
+        _ => "syntax error".into(),
     }
 }
 

@@ -37,7 +37,7 @@ use std::io;
 
 use crate::event::{Event, Producer};
 use crate::input::Line;
-use crate::json::{Arena, ParseError, Parser, Value};
+use crate::json::{Arena, ParseError, Parser, Value, replace_lone_surrogates};
 use registry::Stream;
 
 /// What became of one line.
@@ -49,6 +49,9 @@ pub enum Decoded {
     Events,
     /// Skipped, with the reason.
     Skipped(LineProblem),
+    /// Events were emitted once lone UTF-16 surrogate escapes (`"\ud83d"`,
+    /// which strict JSON parsers reject) were read as U+FFFD.
+    Repaired,
 }
 
 /// Callback receiving each decoded event.
@@ -68,6 +71,8 @@ pub struct Decoder {
     /// The stream being read: the producer whose decoder reads it, and the
     /// decoder's state.
     stream: Option<(Producer, Box<dyn Stream>)>,
+    /// A line with its lone surrogate escapes replaced (reused).
+    repaired: Vec<u8>,
 }
 
 impl Default for Decoder {
@@ -93,6 +98,7 @@ impl Decoder {
             forced: producer,
             latched: None,
             stream: None,
+            repaired: Vec::new(),
         }
     }
 
@@ -141,6 +147,44 @@ impl Decoder {
         // a pseudo-terminal): it is parsed without it.
         let (noise, bytes) = line::strip_terminal_noise(text);
         let offset = text_offset + noise;
+        let err = match self.parse(line.number, bytes, false, emit) {
+            Ok(decoded) => return decoded,
+            Err(e) => e,
+        };
+        // A lone UTF-16 surrogate escape (a string cut in the middle of an
+        // emoji) is read as U+FFFD: the line again, repaired (see
+        // `json::repair`).
+        let mut repaired = std::mem::take(&mut self.repaired);
+        let err = if line::string_error(&err) && replace_lone_surrogates(bytes, &mut repaired) {
+            let again = self.parse(line.number, &repaired, true, emit);
+            self.repaired = repaired;
+            match again {
+                Ok(decoded) => return decoded,
+                Err(e) => e,
+            }
+        } else {
+            self.repaired = repaired;
+            err
+        };
+        let producer = self.producer().unwrap_or(Producer::Claude);
+        line::classify_failure(
+            (text_offset, text),
+            (offset, bytes),
+            line,
+            producer,
+            &err,
+            emit,
+        )
+    }
+
+    /// Parse `bytes` and decode the value, or give back simd-json's error.
+    fn parse(
+        &mut self,
+        number: u64,
+        bytes: &[u8],
+        repaired: bool,
+        emit: &mut Emit<'_>,
+    ) -> Result<io::Result<Decoded>, simd_json::Error> {
         self.arena.reset();
         let Decoder {
             parser,
@@ -148,26 +192,30 @@ impl Decoder {
             forced,
             latched,
             stream,
+            ..
         } = self;
-        parser.parse(bytes, |parsed| match parsed {
-            Err(ParseError::TooDense { values }) => Ok(Decoded::Skipped(LineProblem::TooDense {
-                values,
-                len: bytes.len(),
-            })),
-            Err(ParseError::Json(e)) => {
-                let producer = forced.or(*latched).unwrap_or(Producer::Claude);
-                let parsed = (offset, bytes);
-                line::classify_failure((text_offset, text), parsed, line, producer, &e, emit)
-            }
-            Ok(value) => {
-                let ctx = |producer| Ctx {
-                    line: line.number,
-                    raw: bytes,
-                    producer,
-                    arena,
-                };
-                dispatch(value, ctx, *forced, latched, stream, emit)
-            }
+        parser.parse(bytes, |parsed| {
+            let value = match parsed {
+                Ok(value) => value,
+                Err(ParseError::Json(e)) => return Err(e),
+                Err(ParseError::TooDense { values }) => {
+                    return Ok(Ok(Decoded::Skipped(LineProblem::TooDense {
+                        values,
+                        len: bytes.len(),
+                    })));
+                }
+            };
+            let ctx = |producer| Ctx {
+                line: number,
+                raw: bytes,
+                producer,
+                arena,
+            };
+            let decoded = dispatch(value, ctx, *forced, latched, stream, emit);
+            Ok(match decoded {
+                Ok(Decoded::Events) if repaired => Ok(Decoded::Repaired),
+                other => other,
+            })
         })
     }
 }

@@ -11,6 +11,8 @@
 //!   contents) so that the parser is spared them;
 //! - [`Arena`] holds the text a decoder composes for one line, and
 //!   [`Spare`] the strings its state keeps between lines;
+//! - [`repair`] reads lone UTF-16 surrogate escapes as U+FFFD and finds
+//!   the escape a line failed on;
 //! - [`escape`] is the one home of escaping and unescaping: JSON string
 //!   bodies, strings written as JSON (simd-json's way or terminal-safe),
 //!   and the characters a terminal must never receive raw.
@@ -22,11 +24,13 @@
 mod arena;
 pub(crate) mod escape;
 mod parser;
+mod repair;
 pub(crate) mod scan;
 mod value;
 
 pub(crate) use arena::{Arena, Spare};
 pub(crate) use parser::{ParseError, Parser};
+pub(crate) use repair::{first_bad_escape, replace_lone_surrogates, structure_fault};
 #[cfg(test)]
 pub(crate) use value::NO_LONGS;
 pub(crate) use value::{
