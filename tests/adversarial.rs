@@ -1163,35 +1163,33 @@ fn distinct_names(n: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
-/// The fastest of three runs.
-fn best_time(args: &[&str], input: &[u8]) -> Duration {
-    (0..3)
-        .map(|_| {
+/// The fastest of three runs of each input, taken in turns so that a
+/// change in the machine's load touches both alike.
+fn best_times(args: &[&str], inputs: [&[u8]; 2]) -> [Duration; 2] {
+    let mut best = [Duration::MAX; 2];
+    for _ in 0..3 {
+        for (b, input) in best.iter_mut().zip(inputs) {
             let started = Instant::now();
             let o = run(args, input);
             assert_eq!(o.code, 0, "{}", o.err());
-            started.elapsed()
-        })
-        .min()
-        .unwrap()
+            *b = (*b).min(started.elapsed());
+        }
+    }
+    best
 }
 
-/// Doubling the number of distinct tool and model names at most doubles
-/// the time (a ratio within this run, with slack for noise; the linear
-/// searches made it 4 times).
+/// Four times the distinct tool and model names take about four times as
+/// long (a ratio within this run, with slack for a loaded machine: under
+/// 8; the linear searches made it 16).
 #[test]
 fn distinct_tool_and_model_names_take_linear_time() {
-    let (small, big) = (distinct_names(10_000), distinct_names(20_000));
-    for args in [
-        &["--format", "summary-json"][..],
-        &["--format", "summary"],
-        &[],
-    ] {
-        let (a, b) = (best_time(args, &small), best_time(args, &big));
+    let (small, big) = (distinct_names(4_000), distinct_names(16_000));
+    for args in [&["--format", "summary-json"][..], &[]] {
+        let [a, b] = best_times(args, [&small, &big]);
         let ratio = b.as_secs_f64() / a.as_secs_f64();
         assert!(
-            ratio < 3.0,
-            "{args:?}: {a:?} for 10 000 names, {b:?} for 20 000"
+            ratio < 8.0,
+            "{args:?}: {a:?} for 4000 names, {b:?} for 16 000"
         );
     }
 }
@@ -1383,8 +1381,10 @@ fn every_format_ends_quietly_when_the_reader_leaves() {
     for format in ["pretty", "jsonl", "result", "summary", "summary-json"] {
         let full = run(&["--format", format], &input);
         assert_eq!(full.code, 0, "{format}");
+        // More than a pipe holds (64 KiB): some of it is written after the
+        // reader left (the summary table stops at its 1000 session rows).
         assert!(
-            full.stdout.len() > 256 << 10,
+            full.stdout.len() > 72 << 10,
             "{format}: {}",
             full.stdout.len()
         );
