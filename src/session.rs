@@ -258,8 +258,12 @@ pub struct SessionSummary {
     pub tool_errors: u64,
     /// Distinct permission denials.
     pub denials: u64,
-    /// Tool calls that never got a result (known at the end).
+    /// Tool calls that never got a result (known at the end), those
+    /// forgotten included.
     pub unanswered: u64,
+    /// Open calls forgotten to bound memory ([`KEEP_OPEN`]): counted as
+    /// never answered.
+    pub forgotten_calls: u64,
     /// Model responses of the main agent, counted per API message.
     pub messages: u64,
     /// Tokens summed over API messages (each counted once); preliminary
@@ -366,6 +370,9 @@ pub struct Note {
     /// For a result: main-agent tool calls that never got a result, in call
     /// order (name, key argument).
     pub unanswered: Vec<(Arc<str>, Option<KeyArg>)>,
+    /// For a result: more main-agent calls that never got a result, which
+    /// were forgotten to bound memory (only their number is known).
+    pub unanswered_forgotten: u64,
     /// For a result: more results of this session are due (turns that
     /// began have not all reported), so it is not the session's end yet.
     pub more_results: bool,
@@ -402,13 +409,42 @@ pub struct Stats {
 /// [`prune_calls`]).
 const KEEP_ANSWERED: usize = 4096;
 
+/// Open calls remembered at most, per session (see [`prune_calls`]).
+pub const KEEP_OPEN: usize = 4096;
+
 /// Bound the memory of a long session: forget answered calls but the
 /// [`KEEP_ANSWERED`] most recent (a late duplicate or denial of an older one
-/// is all that could still refer to it). Open calls stay.
-fn prune_calls(calls: &mut HashMap<CallText, CallInfo>, unreported: &mut Vec<CallText>, seq: u64) {
+/// is all that could still refer to it), and open calls but the
+/// [`KEEP_OPEN`] most recent (a stream of calls that are never answered
+/// would otherwise grow without end). Returns how many of the open calls
+/// forgotten would have been listed as never answered.
+fn prune_calls(
+    calls: &mut HashMap<CallText, CallInfo>,
+    unreported: &mut Vec<CallText>,
+    seq: u64,
+) -> u64 {
     let keep_from = seq.saturating_sub(KEEP_ANSWERED as u64);
     calls.retain(|_, c| !c.answered || c.seq > keep_from);
+    let mut forgotten = 0;
+    let open = calls.values().filter(|c| !c.answered).count();
+    if open > KEEP_OPEN {
+        // The KEEP_OPEN newest stay: those from the cutoff's sequence on.
+        let mut seqs: Vec<u64> = calls
+            .values()
+            .filter(|c| !c.answered)
+            .map(|c| c.seq)
+            .collect();
+        let (_, &mut cutoff, _) = seqs.select_nth_unstable(open - KEEP_OPEN);
+        calls.retain(|_, c| {
+            let keep = c.answered || c.seq >= cutoff;
+            if !keep && c.depth == 0 && !c.reported && !is_agent(&c.name) {
+                forgotten += 1;
+            }
+            keep
+        });
+    }
     unreported.retain(|id| calls.get(id.id()).is_some_and(|c| !c.answered));
+    forgotten
 }
 
 /// Distinct tool names remembered at most (a crafted stream could name
@@ -470,6 +506,7 @@ impl Earlier {
         a.tool_errors += s.tool_errors;
         a.denials += s.denials;
         a.unanswered += s.unanswered;
+        a.forgotten_calls += s.forgotten_calls;
         a.messages += s.messages;
         a.skipped_lines += s.skipped_lines;
         a.total_turns = add_opt_u64(a.total_turns, s.total_turns);
@@ -512,6 +549,9 @@ pub struct Session {
     /// order: a result looks only at these, not at every call of the
     /// session (a stream of many results stays linear).
     unreported: Vec<CallText>,
+    /// Main-agent calls forgotten while open ([`KEEP_OPEN`]) since the last
+    /// result: the next result reports them as a number.
+    forgotten_unreported: u64,
     /// Tool names, shared by their calls (see [`KEEP_NAMES`]).
     names: HashSet<Arc<str>>,
     /// Where a call's id and key argument are joined.
@@ -741,13 +781,16 @@ impl Session {
                 spoke: false,
             });
         }
+        if self.calls.len() >= self.prune_at.max(2 * KEEP_ANSWERED) {
+            let forgotten = prune_calls(&mut self.calls, &mut self.unreported, cur.tool_calls);
+            cur.forgotten_calls += forgotten;
+            self.forgotten_unreported += forgotten;
+            // Prune again only once as many more came.
+            self.prune_at = 2 * self.calls.len();
+        }
+        // After the pruning, which keeps only the ids of calls it holds.
         if depth == 0 && !is_agent(&c.name) {
             self.unreported.push(text.clone());
-        }
-        if self.calls.len() >= self.prune_at.max(2 * KEEP_ANSWERED) {
-            prune_calls(&mut self.calls, &mut self.unreported, cur.tool_calls);
-            // Open calls stay: prune again only once as many more came.
-            self.prune_at = 2 * self.calls.len();
         }
         self.calls.insert(
             text.clone(),
@@ -798,10 +841,18 @@ impl Session {
             if failed {
                 cur.tool(&call.name).errors += 1;
             }
-        } else if failed {
-            // A result whose call was never seen (a log cut at the
-            // front): counted, under an unknown name.
-            cur.tool(&intern(&mut self.names, "?")).errors += 1;
+        } else {
+            if cur.forgotten_calls > 0 {
+                // Most likely the answer to a call forgotten while open
+                // (bounded memory): that one was answered after all.
+                cur.forgotten_calls -= 1;
+                self.forgotten_unreported = self.forgotten_unreported.saturating_sub(1);
+            }
+            if failed {
+                // A result whose call was never seen (a log cut at the
+                // front): counted, under an unknown name.
+                cur.tool(&intern(&mut self.names, "?")).errors += 1;
+            }
         }
     }
 
@@ -876,6 +927,7 @@ impl Session {
         self.running.clear();
         // Calls of the main agent still open when its turn ends never
         // ran (a budget or turn limit stopped the agent first).
+        self.note.unanswered_forgotten = std::mem::take(&mut self.forgotten_unreported);
         for id in self.unreported.drain(..) {
             if let Some(c) = self.calls.get_mut(&id)
                 && !c.answered
@@ -970,7 +1022,8 @@ impl Session {
     }
 
     fn close(&mut self, cur: &mut SessionSummary) {
-        cur.unanswered = self.calls.values().filter(|c| !c.answered).count() as u64;
+        cur.unanswered =
+            self.calls.values().filter(|c| !c.answered).count() as u64 + cur.forgotten_calls;
         if cur.results == 0 || self.active_since_result || self.cut {
             cur.outcome = Some(Outcome::Incomplete);
         }
@@ -996,6 +1049,7 @@ impl Session {
             self.keep(old);
             self.calls.clear();
             self.unreported.clear();
+            self.forgotten_unreported = 0;
             self.denied.clear();
             self.running.clear();
             self.last_model = None;

@@ -582,6 +582,53 @@ fn a_streamed_answer_is_not_held_whole() {
     }
 }
 
+/// Issue 18: tool calls that never get an answer are not kept without
+/// end (Claude, Gemini, Codex): 150,000 of them stay within 16 MiB, and
+/// the end still says how many were never answered.
+#[test]
+fn calls_never_answered_take_bounded_memory() {
+    const N: usize = 150_000;
+    let mut claude = format!("{INIT}\n");
+    let mut gemini = String::from(
+        "{\"type\":\"init\",\"timestamp\":\"2026-11-22T03:55:27.879Z\",\"session_id\":\"g1\",\"model\":\"gemini-2.5-pro\"}\n",
+    );
+    let mut codex = String::from(
+        "{\"type\":\"thread.started\",\"thread_id\":\"t1\"}\n{\"type\":\"turn.started\"}\n",
+    );
+    for i in 0..N {
+        claude.push_str(&json!({"type":"assistant","session_id":"s1","message":{"id":format!("m{i}"),"content":[{"type":"tool_use","id":format!("toolu_{i:08}"),"name":"Bash","input":{"command":format!("ls /tmp/{i}")}}]}}).to_string());
+        claude.push('\n');
+        gemini.push_str(&json!({"type":"tool_use","timestamp":"2026-11-22T03:55:35.193Z","tool_name":"run_shell_command","tool_id":format!("run_{i:08}"),"parameters":{"command":format!("ls {i}")}}).to_string());
+        gemini.push('\n');
+        codex.push_str(&json!({"type":"item.started","item":{"id":format!("item_{i}"),"type":"command_execution","command":format!("ls {i}"),"aggregated_output":"","exit_code":null,"status":"in_progress"}}).to_string());
+        codex.push('\n');
+    }
+    claude.push_str(DONE);
+    claude.push('\n');
+    gemini.push_str("{\"type\":\"result\",\"timestamp\":\"2026-11-22T03:55:29.000Z\",\"status\":\"success\",\"stats\":{\"total_tokens\":1}}\n");
+    codex.push_str("{\"type\":\"turn.completed\",\"usage\":{\"input_tokens\":1,\"cached_input_tokens\":0,\"output_tokens\":1}}\n");
+    for (what, input) in [("claude", claude), ("gemini", gemini), ("codex", codex)] {
+        let (peak, out, err, code) = peak_at_the_end(input.into_bytes());
+        assert!(matches!(code, Some(0 | 1)), "{what}: {code:?} {err}");
+        if what == "claude" {
+            assert_eq!(
+                out.matches("  ⎿ never answered: Bash ls /tmp/").count(),
+                50,
+                "{what}"
+            );
+            assert!(
+                out.contains(&format!("… and {} more calls never answered", N - 50)),
+                "{what}: {}",
+                &out[out.len().saturating_sub(400)..]
+            );
+        }
+        if let Some(kib) = peak {
+            eprintln!("{what}: {N} calls never answered, peak RSS {kib} KiB");
+            assert!(kib < 16 << 10, "{what}: peak RSS {kib} KiB");
+        }
+    }
+}
+
 #[test]
 fn a_line_just_over_max_line_bytes_is_skipped_and_one_at_the_limit_is_not() {
     let limit = 1000;

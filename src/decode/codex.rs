@@ -307,6 +307,31 @@ fn error<'v>(v: Value<'v>, ctx: &Ctx<'v>, base: &Base, emit: &mut Emit<'_>) -> i
     notice(base, ctx, "error", level, text, emit)
 }
 
+/// Items remembered open at least: a stream of calls that never complete
+/// must not grow without end (issue 18).
+const KEEP_OPEN: usize = 4096;
+
+/// Forget the oldest open items once there are twice [`KEEP_OPEN`] of
+/// them, but those whose call is still held back: a completion of one
+/// forgotten is shown as a call of its own.
+fn bound_open(state: &mut State) {
+    if state.open.len() < 2 * KEEP_OPEN {
+        return;
+    }
+    let mut lines: Vec<u64> = state
+        .open
+        .values()
+        .filter(|o| o.emitted)
+        .map(|o| o.line)
+        .collect();
+    if lines.len() <= KEEP_OPEN {
+        return;
+    }
+    let at = lines.len() - KEEP_OPEN;
+    let (_, &mut cutoff, _) = lines.select_nth_unstable(at);
+    state.open.retain(|_, o| !o.emitted || o.line >= cutoff);
+}
+
 /// Emit the calls held back so far (in item order), each once.
 fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io::Result<()> {
     let thread = state.thread.clone();
@@ -480,6 +505,7 @@ fn tool_item<'v>(
                     input,
                 };
                 state.open.insert(key, open);
+                bound_open(state);
             }
             return Ok(());
         }
@@ -492,6 +518,7 @@ fn tool_item<'v>(
                 input: String::new(),
             };
             state.open.insert(key, open);
+            bound_open(state);
         } else if let Some(open) = state.open.get_mut(id.as_ref()) {
             open.emitted = true;
         }

@@ -41,8 +41,11 @@ pub(crate) struct State {
     text_line: Option<u64>,
     /// Whose events the pending text becomes.
     producer: Option<Producer>,
-    /// Tool calls waiting for their result: id → tool name.
-    open_calls: HashMap<String, String>,
+    /// Tool calls waiting for their result: id → tool name and the call's
+    /// number; the [`KEEP_OPEN`] most recent at most.
+    open_calls: HashMap<String, (String, u64)>,
+    /// Tool calls seen, numbering them.
+    calls: u64,
     /// Strings the state no longer holds, for their allocation.
     spare: Spare,
 }
@@ -126,8 +129,14 @@ impl Stream for State {
                 let call = tool_call(v, ctx.arena);
                 let id = state.spare.string(&call.id);
                 let name = state.spare.string(&call.name);
-                if let Some(old) = state.open_calls.insert(id, name) {
+                state.calls += 1;
+                if let Some((old, _)) = state.open_calls.insert(id, (name, state.calls)) {
                     state.spare.give(old);
+                }
+                if state.open_calls.len() >= 2 * KEEP_OPEN {
+                    // The oldest half goes (amortized: once per KEEP_OPEN calls).
+                    let keep_from = state.calls.saturating_sub(KEEP_OPEN as u64);
+                    state.open_calls.retain(|_, (_, n)| *n > keep_from);
                 }
                 emit(&ev(EventKind::ToolCall(call)))
             }
@@ -164,6 +173,11 @@ impl Stream for State {
     }
 }
 
+/// Open calls whose tool name is remembered at least: a stream of calls
+/// that are never answered must not grow without end (issue 18). A result
+/// of a call forgotten is still shown, without what its tool's name tells.
+const KEEP_OPEN: usize = 4096;
+
 /// A session starts: what the last one kept between lines is given back.
 fn init<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
     if let Some(old) = state.session.take() {
@@ -171,7 +185,7 @@ fn init<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &mut State, emit: &mut Emit<'_>)
     }
     state.session = str_at(v, "session_id").map(|s| state.spare.string(s));
     state.started_ms = str_at(v, "timestamp").and_then(parse_timestamp_ms);
-    for (id, name) in state.open_calls.drain() {
+    for (id, (name, _)) in state.open_calls.drain() {
         state.spare.give(id);
         state.spare.give(name);
     }
@@ -196,8 +210,8 @@ fn tool_result_line<'v>(
 ) -> io::Result<()> {
     let id = str_at(v, "tool_id").unwrap_or("");
     let open = state.open_calls.remove_entry(id);
-    let (res, denied) = tool_result(v, open.as_ref().map(|(_, name)| name.as_str()));
-    if let Some((id, name)) = open {
+    let (res, denied) = tool_result(v, open.as_ref().map(|(_, (name, _))| name.as_str()));
+    if let Some((id, (name, _))) = open {
         state.spare.give(id);
         state.spare.give(name);
     }

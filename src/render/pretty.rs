@@ -620,13 +620,26 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             self.end.failed = totals.is_error;
             self.end.write_parts(l);
         }
-        for (name, key) in &s.note().unanswered {
+        let unanswered = &s.note().unanswered;
+        for (name, key) in unanswered.iter().take(MAX_LISTED) {
             l.push(Style::Warn, "  ⎿ never answered: ");
             l.tool_name(Style::Warn, name);
             if let Some(k) = key {
                 l.push(Style::Warn, " ");
                 l.one_line(Style::Warn, k, 80);
             }
+            l.end(0);
+        }
+        let more =
+            unanswered.len().saturating_sub(MAX_LISTED) as u64 + s.note().unanswered_forgotten;
+        if more > 0 {
+            l.fmt(
+                Style::Warn,
+                format_args!(
+                    "  ⎿ … and {} never answered",
+                    Counted(more, "more call", "more calls")
+                ),
+            );
             l.end(0);
         }
         if verbose {
@@ -665,13 +678,25 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         // Once, at the end: the calls in a stable order.
         let mut open: Vec<_> = s.unanswered_calls().collect();
         open.sort_by(|a, b| a.0.cmp(b.0));
-        for (_, c) in open {
+        let more = open.len().saturating_sub(MAX_LISTED);
+        for (_, c) in open.into_iter().take(MAX_LISTED) {
             l.push(Style::Warn, "  interrupted: ");
             l.tool_name(Style::Warn, &c.name);
             if let Some(k) = &c.key_arg {
                 l.push(Style::Warn, " ");
                 l.one_line(Style::Warn, k, 80);
             }
+            l.end(0);
+        }
+        let more = more as u64 + s.current().map_or(0, |c| c.forgotten_calls);
+        if more > 0 {
+            l.fmt(
+                Style::Warn,
+                format_args!(
+                    "  … and {} interrupted",
+                    Counted(more, "more call", "more calls")
+                ),
+            );
             l.end(0);
         }
         if let Some(cur) = s.current() {
@@ -1375,6 +1400,10 @@ fn text_hash(t: &str) -> u64 {
     t.trim().hash(&mut h);
     h.finish()
 }
+
+/// Calls listed one by one as never answered or interrupted; the rest are
+/// counted.
+const MAX_LISTED: usize = 50;
 
 /// `1 tool`, `3 tools`.
 struct Counted(u64, &'static str, &'static str);

@@ -229,6 +229,47 @@ fn unanswered_calls_are_counted_at_the_end() {
     assert_eq!(sum.outcome, Some(Outcome::Error));
 }
 
+/// Issue 18: calls that are never answered are not kept without end. The
+/// session keeps the `KEEP_OPEN` most recent; the result still lists the
+/// ones kept and counts the ones forgotten, and the summary counts them all.
+#[test]
+fn open_calls_are_bounded_and_the_forgotten_still_counted() {
+    let n = 3 * KEEP_OPEN + 17;
+    let mut lines = vec![init("s1", "m")];
+    for i in 0..n {
+        lines.push(call(
+            "s1",
+            None,
+            &format!("t{i}"),
+            "Bash",
+            &format!(r#"{{"command":"ls {i}"}}"#),
+        ));
+    }
+    // One answered late, after it may have been forgotten: shown, counted once.
+    lines.push(answer("s1", None, "t0", "late", false));
+    lines.push(result("s1", false));
+    let (s, obs) = run(&stream(&lines));
+    assert!(
+        s.calls.len() <= KEEP_ANSWERED + 2 * KEEP_OPEN,
+        "{}",
+        s.calls.len()
+    );
+    let end = obs.iter().rev().find(|o| o.kind == "result").unwrap();
+    let listed = end.note.unanswered.len() as u64;
+    assert!(listed <= KEEP_OPEN as u64 * 2, "{listed}");
+    assert!(end.note.unanswered_forgotten > 0);
+    assert_eq!(listed + end.note.unanswered_forgotten, n as u64 - 1);
+    // The newest calls are the ones listed, in call order.
+    let last = &end.note.unanswered[end.note.unanswered.len() - 1];
+    assert_eq!(
+        last.1.as_deref(),
+        Some(format!("ls {}", n - 1).as_str())
+    );
+    let sum = only(&s);
+    assert_eq!(sum.tool_calls, n as u64);
+    assert_eq!(sum.forgotten_calls, end.note.unanswered_forgotten);
+}
+
 // ---------------------------------------------------------------------------
 // Sub-agent depth
 
