@@ -17,11 +17,11 @@
 //! * `result` with camelCase `usage` and, as `result`, all the text again.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::io;
 
 use super::args::json_in;
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::seen::Seen;
 use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::{
@@ -47,9 +47,9 @@ pub(crate) struct State {
     /// Assistant texts written since the last result.
     turn_texts: Vec<String>,
     /// Calls whose `ToolCall` was written.
-    called: HashSet<String>,
+    called: Seen,
     /// Calls whose `ToolResult` was written.
-    answered: HashSet<String>,
+    answered: Seen,
 }
 
 /// Fragments waiting to be joined.
@@ -446,10 +446,10 @@ fn tool_call<'v>(
         return super::unknown_line(v, ctx, emit);
     }
     if !state.called.contains(id.as_ref()) {
-        state.called.insert(id.to_string());
+        state.called.insert(&id);
         emit(&call_event(v, ctx, id.clone(), kind, body))?;
     }
-    if sub == Some("started") || !state.answered.insert(id.to_string()) {
+    if sub == Some("started") || !state.answered.insert(&id) {
         return Ok(());
     }
     let outcome = outcome(body.and_then(|b| get(b, "result")), ctx.arena);

@@ -28,6 +28,7 @@ mod native;
 mod opencode;
 mod qwen;
 mod registry;
+mod seen;
 mod transcript;
 
 pub use line::LineProblem;

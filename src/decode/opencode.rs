@@ -16,7 +16,6 @@
 //! `tokens.reasoning`.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io;
 
@@ -24,6 +23,7 @@ use simd_json::prelude::*;
 
 use super::args::{content_of, json_in, to_json};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::seen::Seen;
 use super::{Ctx, Emit};
 use crate::event::{Content, JsonText, List};
 use crate::event::{
@@ -72,11 +72,11 @@ pub(crate) struct State {
     /// The last text the assistant wrote (not synthetic, main session).
     last_text: Option<String>,
     /// Part ids already decoded: a redelivered part is not shown twice.
-    seen_parts: HashSet<String>,
+    seen_parts: Seen,
     /// Tool call ids whose `tool_call` was emitted.
-    calls: HashSet<String>,
+    calls: Seen,
     /// Tool call ids whose `tool_result` was emitted.
-    results: HashSet<String>,
+    results: Seen,
 }
 
 impl State {
@@ -107,7 +107,7 @@ impl State {
     /// True the first time a part id is seen (parts without an id always pass).
     fn first_part(&mut self, id: Option<&str>) -> bool {
         match id {
-            Some(id) if !id.is_empty() => self.seen_parts.insert(id.to_string()),
+            Some(id) if !id.is_empty() => self.seen_parts.insert(id),
             _ => true,
         }
     }
@@ -534,7 +534,7 @@ fn tool_use<'v>(
 
     // The same call can be printed again (a redelivered part, or a running
     // state first in some forks): one call, one result.
-    if state.calls.insert(id.to_string()) {
+    if state.calls.insert(&id) {
         emit(&base.event(EventKind::ToolCall(tool_call(
             id.clone(),
             name,
@@ -543,7 +543,7 @@ fn tool_use<'v>(
             a,
         ))))?;
     }
-    if !matches!(status, "completed" | "error") || !state.results.insert(id.to_string()) {
+    if !matches!(status, "completed" | "error") || !state.results.insert(&id) {
         return Ok(());
     }
     let output = st.and_then(|s| str_at(s, "output")).unwrap_or("");

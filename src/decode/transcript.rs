@@ -25,7 +25,7 @@
 //!   call's `prompt`), and shown un-nested with a notice saying so otherwise.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 
@@ -34,6 +34,7 @@ use simd_json::prelude::*;
 use super::args::strings_at;
 use super::claude::{self, Base};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::seen::Seen;
 use super::{Ctx, Emit};
 use crate::event::{Event, EventKind, Level, List, Notice, Producer, SessionStart};
 use crate::json::{
@@ -65,8 +66,8 @@ pub(crate) struct State {
     /// resume writes again.
     tree: Tree,
     /// Tool call ids already emitted, and answered: each goes out once.
-    calls: HashSet<String>,
-    results: HashSet<String>,
+    calls: Seen,
+    results: Seen,
     /// `agentId` → id of the `Agent`/`Task` call that started it.
     agents: HashMap<String, String>,
     /// `(prompt, call id)` of `Agent`/`Task` calls no sub-agent claimed yet.
@@ -74,7 +75,7 @@ pub(crate) struct State {
     /// `uuid` of a linked sidechain entry → its parent call id.
     side_parent: HashMap<String, String>,
     /// Sub-agents already announced as un-nested.
-    announced: HashSet<String>,
+    announced: Seen,
     /// A run of repeated entries not reported yet.
     dup: Option<DupRun>,
     /// The session being read.
@@ -117,20 +118,18 @@ struct Sess {
 /// Where decoded events go: held while the header waits, once per call id.
 struct Out<'a, 'e> {
     sess: Option<&'a mut Sess>,
-    calls: &'a mut HashSet<String>,
-    results: &'a mut HashSet<String>,
+    calls: &'a mut Seen,
+    results: &'a mut Seen,
     emit: &'a mut Emit<'e>,
 }
 
 impl Out<'_, '_> {
     fn send(&mut self, ev: &Event<'_>) -> io::Result<()> {
         match &ev.kind {
-            EventKind::ToolCall(c) if !c.id.is_empty() && !self.calls.insert(c.id.to_string()) => {
+            EventKind::ToolCall(c) if !c.id.is_empty() && !self.calls.insert(&c.id) => {
                 return Ok(());
             }
-            EventKind::ToolResult(r)
-                if !r.id.is_empty() && !self.results.insert(r.id.to_string()) =>
-            {
+            EventKind::ToolResult(r) if !r.id.is_empty() && !self.results.insert(&r.id) => {
                 return Ok(());
             }
             _ => {}
@@ -621,7 +620,7 @@ struct Links<'a> {
     agents: &'a mut HashMap<String, String>,
     side_parent: &'a mut HashMap<String, String>,
     prompts: &'a mut Vec<(String, String)>,
-    announced: &'a mut HashSet<String>,
+    announced: &'a mut Seen,
 }
 
 /// The `Agent`/`Task` call a sidechain entry nests under, when this input
@@ -656,7 +655,7 @@ fn sub_agent_call(
     }
     if linked.is_none() {
         let key = agent_id.unwrap_or("");
-        if state.announced.insert(key.to_string()) {
+        if state.announced.insert(key) {
             let text = if key.starts_with("acompact") {
                 format!(
                     "compaction sub-agent {key}: it summarizes the conversation for the \

@@ -1,0 +1,79 @@
+//! Ids a decoder has seen, in bounded memory.
+//!
+//! Decoders remember ids to send each call, result or part once (a resumed
+//! transcript writes entries again; `opencode run` repeats a part as it updates
+//! it). A set of every id ever seen grows with the input: a million calls
+//! held about 100 MB (issue 18). [`Seen`] keeps the [`KEEP`] ids touched
+//! most recently at least, and forgets older ones once it holds twice as
+//! many (amortized: one pass per [`KEEP`] insertions). A repeat arrives
+//! close to its first sighting, so what is forgotten is what no line still
+//! refers to; a repeat of an id forgotten is sent again.
+
+use std::collections::HashMap;
+
+/// Ids remembered at least.
+pub(crate) const KEEP: usize = 8192;
+
+/// A set of ids that forgets the least recently seen.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    /// Id → when it was last seen (a counter).
+    ids: HashMap<Box<str>, u64>,
+    /// The counter.
+    now: u64,
+}
+
+impl Seen {
+    /// Add `id`; true when it was not there (like `HashSet::insert`).
+    pub(crate) fn insert(&mut self, id: &str) -> bool {
+        self.now += 1;
+        if let Some(at) = self.ids.get_mut(id) {
+            *at = self.now;
+            return false;
+        }
+        if self.ids.len() >= 2 * KEEP {
+            let keep_from = self.now.saturating_sub(KEEP as u64);
+            self.ids.retain(|_, at| *at > keep_from);
+        }
+        self.ids.insert(id.into(), self.now);
+        true
+    }
+
+    /// `id` is remembered.
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.ids.contains_key(id)
+    }
+
+    /// Forget every id (the allocation stays).
+    pub(crate) fn clear(&mut self) {
+        self.ids.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_that_forgets_the_least_recent_beyond_its_bound() {
+        let mut s = Seen::default();
+        assert!(s.insert("a"));
+        assert!(!s.insert("a"));
+        assert!(s.contains("a"));
+        for i in 0..10 * KEEP {
+            assert!(s.insert(&i.to_string()));
+            // "a" stays while it is seen again now and then.
+            if i % 100 == 0 {
+                assert!(!s.insert("a"), "{i}");
+            }
+        }
+        assert!(s.ids.len() < 2 * KEEP);
+        // The most recent KEEP are all there; the first ones are not.
+        for i in 9 * KEEP..10 * KEEP {
+            assert!(s.contains(&i.to_string()), "{i}");
+        }
+        assert!(!s.contains("0"));
+        s.clear();
+        assert!(!s.contains("a"));
+    }
+}
