@@ -28,6 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Show only these kinds of events (comma-separated, repeatable)')
             [CompletionResult]::new('--hide', '--hide', [CompletionResultType]::ParameterName, 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)')
+            [CompletionResult]::new('--tool-kind', '--tool-kind', [CompletionResultType]::ParameterName, 'Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool does, whatever the agent calls it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Which agent printed the input; `auto` detects it for each input from its first recognisable line')
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them')
             [CompletionResult]::new('--status-wait', '--status-wait', [CompletionResultType]::ParameterName, 'Seconds without an event before the status line says it is waiting')

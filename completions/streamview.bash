@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --paging --errors --only --hide --tool --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
+            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --paging --errors --only --hide --tool --tool-kind --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -55,6 +55,10 @@ _streamview() {
                     ;;
                 --tool)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool-kind)
+                    COMPREPLY=($(compgen -W "shell read write edit search fetch web_search agent todo mcp other" -- "${cur}"))
                     return 0
                     ;;
                 --from)

@@ -25,6 +25,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --only 'Show only these kinds of events (comma-separated, repeatable)'
             cand --hide 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)'
             cand --tool 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)'
+            cand --tool-kind 'Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool does, whatever the agent calls it'
             cand --from 'Which agent printed the input; `auto` detects it for each input from its first recognisable line'
             cand --max-line-bytes 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them'
             cand --status-wait 'Seconds without an event before the status line says it is waiting'

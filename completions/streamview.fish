@@ -43,6 +43,17 @@ subagents\t'Everything a sub-agent did'
 deltas\t'Streamed fragments (`--include-partial-messages`); each is also of the kind it is part of (text, thinking, tools)'
 other\t'Plain-text lines and events of unknown type'"
 complete -c streamview -l tool -d 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)' -r
+complete -c streamview -l tool-kind -d 'Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool does, whatever the agent calls it' -r -f -a "shell\t'runs a shell command'
+read\t'reads a file'
+write\t'creates or overwrites a file'
+edit\t'changes part of a file (edit, patch, replace, delete)'
+search\t'looks for files or text (glob, grep, directory listing)'
+fetch\t'fetches a URL'
+web_search\t'searches the web'
+agent\t'starts or talks to a sub-agent'
+todo\t'writes or reads the todo list'
+mcp\t'a tool of an MCP server'
+other\t'anything else'"
 complete -c streamview -l from -d 'Which agent printed the input; `auto` detects it for each input from its first recognisable line' -r -f -a "auto\t'Detect it'
 claude\t'Claude Code `-p --output-format stream-json --verbose`'
 claude-transcript\t'Claude Code saved transcripts (`~/.claude/projects/…/<session>.jsonl`)'

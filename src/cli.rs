@@ -57,6 +57,10 @@ pub const EXAMPLES: &[Example] = &[
         command: "streamview --only tools --tool 'mcp__*' session.jsonl",
     },
     Example {
+        what: "Only the shell commands and file edits, whatever the agent calls its tools",
+        command: "streamview --only tools,errors --tool-kind shell,edit session.jsonl",
+    },
+    Example {
         what: "The final answer in a variable; the exit status tells whether the session succeeded",
         command: "answer=$(claude -p \"…\" --output-format stream-json --verbose | streamview --format result)",
     },
@@ -69,8 +73,8 @@ pub const EXAMPLES: &[Example] = &[
         command: "streamview --format jsonl session.jsonl | jq -r 'select(.kind==\"tool_call\") | .name' | sort | uniq -c",
     },
     Example {
-        what: "Failed shell commands (jq)",
-        command: "streamview --format jsonl session.jsonl | jq -rs 'INDEX(.[] | select(.kind==\"tool_call\"); .id) as $c | .[] | select(.kind==\"tool_result\" and .is_error and .name==\"Bash\") | $c[.id].key_arg'",
+        what: "Failed shell commands, whichever agent ran them (jq)",
+        command: "streamview --format jsonl session.jsonl | jq -rs 'INDEX(.[] | select(.kind==\"tool_call\"); .id) as $c | .[] | select(.kind==\"tool_result\" and .is_error and .tool_kind==\"shell\") | $c[.id].key_arg'",
     },
     Example {
         what: "Tool calls by name (DuckDB)",
@@ -406,6 +410,22 @@ pub struct Cli {
     #[arg(long = "tool", value_name = "NAME", help_heading = "Filters")]
     pub tools: Vec<String>,
 
+    /// Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool
+    /// does, whatever the agent calls it.
+    ///
+    /// `shell` is Claude Code's `Bash`, Codex's `shell`, Gemini CLI's `run_shell_command`,
+    /// OpenCode's `bash`, Amp's `shell_command`…; every MCP tool is `mcp`. The kind is JSONL's
+    /// `tool_kind`. Applies as --tool does and adds to it: a tool event is shown when its tool
+    /// matches a --tool NAME or is of one of the KINDS.
+    #[arg(
+        long = "tool-kind",
+        value_enum,
+        value_delimiter = ',',
+        value_name = "KINDS",
+        help_heading = "Filters"
+    )]
+    pub tool_kinds: Vec<crate::event::ToolKind>,
+
     /// Which agent printed the input; `auto` detects it for each input from its first
     /// recognisable line.
     #[arg(long, value_enum, default_value_t = ProducerArg(None), value_name = "PRODUCER", help_heading = "Input")]
@@ -680,7 +700,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         follow: cli.follow,
         max_line_bytes: cli.max_line_bytes,
         max_lines: cli.max_lines,
-        filter: Filter::new(&cli.only, &cli.hide, &cli.tools),
+        filter: Filter::new(&cli.only, &cli.hide, &cli.tools).with_tool_kinds(&cli.tool_kinds),
         summary: cli.summary,
         sanitize_result: env.stdout_tty,
         // A dumb terminal cannot erase a line; JSON is data, and quiet

@@ -147,6 +147,10 @@ pub struct Event<'a> {
     pub producer: Producer,
     /// 1-based line number in its source.
     pub line: u64,
+    /// The input it was read from, when its line says so itself
+    /// (streamview's own JSONL, read back, keeps its `source`); `None`
+    /// means the input being read, which the session knows.
+    pub source: Option<Cow<'a, str>>,
     /// Session id, when the producer gives one.
     pub session: Option<Cow<'a, str>>,
     /// Id of the tool call (Task/Agent) that started the sub-agent this event
@@ -170,6 +174,7 @@ impl Event<'_> {
         Event {
             producer: self.producer,
             line: self.line,
+            source: own_opt(self.source),
             session: own_opt(self.session),
             parent: own_opt(self.parent),
             kind: self.kind.into_owned(),
@@ -470,6 +475,9 @@ pub struct ToolCall<'a> {
     pub id: Cow<'a, str>,
     /// Tool name as the producer spells it (`Read`, `mcp__server__tool`, …).
     pub name: Cow<'a, str>,
+    /// What the tool does, whatever the producer calls it (set by the
+    /// decoder, which knows its producer's tool names).
+    pub kind: ToolKind,
     /// The argument that says what the call does: a path, a command, a pattern…
     pub key_arg: Option<Cow<'a, str>>,
     /// The full input, as compact JSON text when asked ([`JsonText`]).
@@ -489,11 +497,103 @@ impl ToolCall<'_> {
         ToolCall {
             id: own(self.id),
             name: own(self.name),
+            kind: self.kind,
             key_arg: own_opt(self.key_arg),
             input: self.input.into_owned(),
             todos: self.todos.into_owned_with(Todo::into_owned),
             questions: self.questions.into_owned_with(Question::into_owned),
             message_id: own_opt(self.message_id),
+        }
+    }
+}
+
+/// What a tool call does, whatever its producer calls the tool: the same
+/// action is `Bash` to Claude Code, `shell` to Codex, `run_shell_command` to
+/// Gemini CLI. Each decoder maps its own producer's tool names (no sink maps
+/// names); a tool it does not know is [`ToolKind::Other`], an MCP tool of
+/// any producer [`ToolKind::Mcp`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ToolKind {
+    /// Runs a shell command.
+    Shell,
+    /// Reads a file (or several).
+    Read,
+    /// Creates or overwrites a whole file.
+    Write,
+    /// Changes part of a file: an edit, a patch, a replacement, a deletion.
+    Edit,
+    /// Looks for files or text in the workspace: glob, grep, a directory listing.
+    Search,
+    /// Fetches a URL.
+    Fetch,
+    /// Searches the web.
+    WebSearch,
+    /// Starts or talks to a sub-agent.
+    Agent,
+    /// Writes or reads the agent's todo list.
+    Todo,
+    /// A tool of an MCP server.
+    Mcp,
+    /// Anything else (asking the user, plan mode, skills, a tool not known).
+    #[default]
+    Other,
+}
+
+impl ToolKind {
+    /// Every kind, in the order of the documentation.
+    pub const ALL: [ToolKind; 11] = [
+        ToolKind::Shell,
+        ToolKind::Read,
+        ToolKind::Write,
+        ToolKind::Edit,
+        ToolKind::Search,
+        ToolKind::Fetch,
+        ToolKind::WebSearch,
+        ToolKind::Agent,
+        ToolKind::Todo,
+        ToolKind::Mcp,
+        ToolKind::Other,
+    ];
+
+    /// Name in the JSONL schema and on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolKind::Shell => "shell",
+            ToolKind::Read => "read",
+            ToolKind::Write => "write",
+            ToolKind::Edit => "edit",
+            ToolKind::Search => "search",
+            ToolKind::Fetch => "fetch",
+            ToolKind::WebSearch => "web_search",
+            ToolKind::Agent => "agent",
+            ToolKind::Todo => "todo",
+            ToolKind::Mcp => "mcp",
+            ToolKind::Other => "other",
+        }
+    }
+
+    /// Parse a name written by [`ToolKind::name`].
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<ToolKind> {
+        ToolKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// What the kind means, in a few words (for `--help`).
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            ToolKind::Shell => "runs a shell command",
+            ToolKind::Read => "reads a file",
+            ToolKind::Write => "creates or overwrites a file",
+            ToolKind::Edit => "changes part of a file (edit, patch, replace, delete)",
+            ToolKind::Search => "looks for files or text (glob, grep, directory listing)",
+            ToolKind::Fetch => "fetches a URL",
+            ToolKind::WebSearch => "searches the web",
+            ToolKind::Agent => "starts or talks to a sub-agent",
+            ToolKind::Todo => "writes or reads the todo list",
+            ToolKind::Mcp => "a tool of an MCP server",
+            ToolKind::Other => "anything else",
         }
     }
 }

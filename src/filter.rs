@@ -1,6 +1,6 @@
-//! The filter stage: `--only KINDS`, `--hide KINDS` and `--tool NAME` select
-//! which events reach the output, in every format that shows events (pretty
-//! and JSONL).
+//! The filter stage: `--only KINDS`, `--hide KINDS`, `--tool NAME` and
+//! `--tool-kind KINDS` select which events reach the output, in every format
+//! that shows events (pretty and JSONL).
 //!
 //! It sits between the session and the sink ([`Filtered`]): the session has
 //! observed every event before the filter looks at it, so totals, the summary
@@ -14,7 +14,7 @@ use std::io;
 
 use clap::ValueEnum;
 
-use crate::event::{DeltaKind, Event, EventKind, Level, Role};
+use crate::event::{DeltaKind, Event, EventKind, Level, Role, ToolKind};
 use crate::render::sanitize::sanitize_line;
 use crate::render::{LineEnd, Sink};
 use crate::session::Session;
@@ -211,6 +211,17 @@ pub fn is_alert(ev: &Event<'_>, s: &Session) -> bool {
     }
 }
 
+/// `--tool-kind` names the kinds of tools as JSONL's `tool_kind` does.
+impl ValueEnum for ToolKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &ToolKind::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.describe()))
+    }
+}
+
 /// A shell-style pattern for tool names: `*` matches any run of characters
 /// (also none), `?` exactly one; everything else matches itself, case
 /// included. `mcp__*` selects every MCP tool, `mcp__github__*` one server's.
@@ -293,12 +304,14 @@ impl Glob {
     }
 }
 
-/// What `--only`, `--hide` and `--tool` selected.
+/// What `--only`, `--hide`, `--tool` and `--tool-kind` selected.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
     only: Option<KindSet>,
     hide: KindSet,
     tools: Vec<Glob>,
+    /// The `--tool-kind` kinds, one bit each (`1 << kind`).
+    tool_kinds: u16,
 }
 
 impl Filter {
@@ -310,13 +323,26 @@ impl Filter {
             only: (!only.is_empty()).then(|| KindSet::of(only)),
             hide: KindSet::of(hide),
             tools: tools.iter().map(|t| Glob::new(t)).collect(),
+            tool_kinds: 0,
         }
+    }
+
+    /// Also show the tool events of tools of these kinds (`--tool-kind`):
+    /// with `--tool`, a tool event is shown when its name matches or its
+    /// kind is one of these.
+    #[must_use]
+    pub fn with_tool_kinds(mut self, kinds: &[ToolKind]) -> Filter {
+        self.tool_kinds = kinds.iter().fold(0, |acc, k| acc | kind_bit(*k));
+        self
     }
 
     /// True when the filter lets every event through.
     #[must_use]
     pub fn is_all(&self) -> bool {
-        self.only.is_none() && self.hide == KindSet::EMPTY && self.tools.is_empty()
+        self.only.is_none()
+            && self.hide == KindSet::EMPTY
+            && self.tools.is_empty()
+            && self.tool_kinds == 0
     }
 
     /// True when `ev` (observed by `s`) is to be shown.
@@ -326,18 +352,23 @@ impl Filter {
         if self.only.is_some_and(|only| !only.intersects(kinds)) || self.hide.intersects(kinds) {
             return false;
         }
-        if self.tools.is_empty() {
+        if self.tools.is_empty() && self.tool_kinds == 0 {
             return true;
         }
-        let tool = match &ev.kind {
-            EventKind::ToolCall(c) => Some(c.name.as_ref()),
-            EventKind::ToolResult(_) => s.note().tool.as_deref(),
-            EventKind::PermissionDenied(d) => s.note().tool.as_deref().or(d.tool.as_deref()),
-            EventKind::Delta(d) if d.kind == DeltaKind::ToolStart => Some(d.text.as_ref()),
-            // Not a tool event: `--tool` does not apply.
+        let note = s.note();
+        let (tool, kind) = match &ev.kind {
+            EventKind::ToolCall(c) => (Some(c.name.as_ref()), Some(c.kind)),
+            EventKind::ToolResult(_) => (note.tool.as_deref(), note.tool_kind),
+            EventKind::PermissionDenied(d) => {
+                (note.tool.as_deref().or(d.tool.as_deref()), note.tool_kind)
+            }
+            // A fragment naming a tool that starts: no kind yet.
+            EventKind::Delta(d) if d.kind == DeltaKind::ToolStart => (Some(d.text.as_ref()), None),
+            // Not a tool event: `--tool` and `--tool-kind` do not apply.
             _ => return true,
         };
         tool.is_some_and(|name| self.tools.iter().any(|g| g.matches_tool(name)))
+            || kind.is_some_and(|k| self.tool_kinds & kind_bit(k) != 0)
     }
 }
 
@@ -403,6 +434,10 @@ impl ToolsSeen {
         }
         w.flush()
     }
+}
+
+fn kind_bit(k: ToolKind) -> u16 {
+    1 << (k as u16)
 }
 
 /// A sink behind the filter: selected events go to `inner`; alerts the filter

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 pub use tally::{Row, Tally};
 
+use crate::event::ToolKind;
 use crate::event::{
     Denial, Event, EventKind, Producer, Role, SessionResult, SessionStart, Tokens, ToolCall,
     ToolResult, Usage,
@@ -123,6 +124,8 @@ impl PartialEq<&str> for KeyArg {
 pub struct CallInfo {
     /// Tool name (one allocation per distinct name, shared by its calls).
     pub name: Arc<str>,
+    /// What the tool does.
+    pub kind: ToolKind,
     /// Its key argument, if any.
     pub key_arg: Option<KeyArg>,
     /// Nesting depth: 0 for the main agent, 1 inside a sub-agent…
@@ -144,6 +147,8 @@ pub struct CallInfo {
 pub struct ToolStats {
     /// Tool name as the producer spells it (shared with its calls).
     pub name: Arc<str>,
+    /// What the tool does (as its first call said).
+    pub kind: ToolKind,
     /// Calls made (sub-agents included).
     pub calls: u64,
     /// Results that were errors (permission refusals included).
@@ -340,10 +345,11 @@ impl SessionSummary {
         t
     }
 
-    /// The statistics of tool `name`, created on first use.
-    fn tool(&mut self, name: &Arc<str>) -> &mut ToolStats {
+    /// The statistics of tool `name`, created on first use (of `kind`).
+    fn tool(&mut self, name: &Arc<str>, kind: ToolKind) -> &mut ToolStats {
         self.tools.entry(name, || ToolStats {
             name: name.clone(),
+            kind,
             ..ToolStats::default()
         })
     }
@@ -386,6 +392,8 @@ pub struct Note {
     pub agent: Option<Arc<str>>,
     /// Name of the tool a result or denial belongs to.
     pub tool: Option<Arc<str>>,
+    /// What that tool does, when its call was seen.
+    pub tool_kind: Option<ToolKind>,
     /// Key argument of that tool call.
     pub key_arg: Option<KeyArg>,
 }
@@ -665,6 +673,13 @@ impl Session {
         self.source = Some(name.to_string());
     }
 
+    /// The input being read (see [`Session::set_source`]); `None` before
+    /// one is named (the library's `Feeder` names none).
+    #[must_use]
+    pub fn source(&self) -> Option<&str> {
+        self.source.as_deref()
+    }
+
     /// Count a line the reader skipped (it never became an event), for the
     /// session in progress, or the next one when none has begun.
     pub fn skipped_line(&mut self) {
@@ -770,7 +785,7 @@ impl Session {
         self.active_since_result = true;
         cur.tool_calls += 1;
         let name = intern(&mut self.names, &c.name);
-        cur.tool(&name).calls += 1;
+        cur.tool(&name, c.kind).calls += 1;
         let depth = self.note.depth;
         let text = CallText::new(&c.id, c.key_arg.as_deref(), &mut self.scratch);
         if is_agent(&c.name) && self.running.len() < MAX_RUNNING {
@@ -796,6 +811,7 @@ impl Session {
             text.clone(),
             CallInfo {
                 name,
+                kind: c.kind,
                 key_arg: c.key_arg.is_some().then_some(KeyArg(text)),
                 depth,
                 answered: false,
@@ -832,14 +848,15 @@ impl Session {
             {
                 let elapsed = now.saturating_duration_since(t);
                 self.note.elapsed = Some(elapsed);
-                cur.tool(&call.name).time += elapsed;
+                cur.tool(&call.name, call.kind).time += elapsed;
             }
             call.answered = true;
             call.failed = failed;
             self.note.tool = Some(call.name.clone());
+            self.note.tool_kind = Some(call.kind);
             self.note.key_arg.clone_from(&call.key_arg);
             if failed {
-                cur.tool(&call.name).errors += 1;
+                cur.tool(&call.name, call.kind).errors += 1;
             }
         } else {
             if cur.forgotten_calls > 0 {
@@ -851,7 +868,8 @@ impl Session {
             if failed {
                 // A result whose call was never seen (a log cut at the
                 // front): counted, under an unknown name.
-                cur.tool(&intern(&mut self.names, "?")).errors += 1;
+                cur.tool(&intern(&mut self.names, "?"), ToolKind::Other)
+                    .errors += 1;
             }
         }
     }
@@ -876,10 +894,11 @@ impl Session {
         {
             call.failed = false;
             cur.tool_errors = cur.tool_errors.saturating_sub(1);
-            let t = cur.tool(&call.name);
+            let t = cur.tool(&call.name, call.kind);
             t.errors = t.errors.saturating_sub(1);
         }
         let call = self.calls.get(id);
+        self.note.tool_kind = call.map(|c| c.kind);
         self.note.tool = match d.tool.as_deref() {
             Some(t) => Some(intern(&mut self.names, t)),
             None => call.map(|c| c.name.clone()),
@@ -893,7 +912,8 @@ impl Session {
                 Some(t) => t.clone(),
                 None => intern(&mut self.names, "?"),
             };
-            cur.tool(&name).denials += 1;
+            let kind = self.note.tool_kind.unwrap_or_default();
+            cur.tool(&name, kind).denials += 1;
         }
     }
 

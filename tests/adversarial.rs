@@ -1062,7 +1062,7 @@ fn a_result_for_no_call_and_a_call_without_result() {
     let j = run(&["--format", "jsonl"], &cut);
     assert!(
         j.out()
-            .contains(r#""id":"nobody","name":null,"is_error":true"#)
+            .contains(r#""id":"nobody","name":null,"tool_kind":null,"is_error":true"#)
     );
 }
 

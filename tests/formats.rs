@@ -414,3 +414,53 @@ fn filters_select_lines_and_never_change_the_status() {
         );
     });
 }
+
+/// `--tool-kind K` in JSONL keeps exactly the tool events of the unfiltered
+/// output whose `tool_kind` is K and every other event (a `tool_start`
+/// fragment has no kind: it goes); with `--tool NAME` as well, a tool event
+/// stays when either keeps it. The exit status never changes.
+#[test]
+fn tool_kinds_select_the_tool_events_of_their_kind() {
+    use streamview::event::ToolKind;
+    /// For a tool event: (its tool's name, its kind); `None` for the others.
+    fn tool_of(line: &str) -> Option<(String, String)> {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
+        match v["kind"].as_str() {
+            Some("tool_call" | "tool_result") => Some((s("name"), s("tool_kind"))),
+            Some("permission_denied") => Some((s("tool"), s("tool_kind"))),
+            Some("delta") if v["delta_kind"] == "tool_start" => Some((s("text"), String::new())),
+            _ => None,
+        }
+    }
+    let mut kept = 0;
+    insta::glob!("fixtures/[!m]*/*.jsonl", |path| {
+        let input = std::fs::read(path).unwrap();
+        let (status, all, _) = filtered_jsonl(&input, Filter::default());
+        let select = |keep: &dyn Fn(&str, &str) -> bool| -> Vec<&str> {
+            all.lines()
+                .filter(|l| tool_of(l).is_none_or(|(name, kind)| keep(&name, &kind)))
+                .collect()
+        };
+        for k in ToolKind::ALL {
+            let f = Filter::new(&[], &[], &[]).with_tool_kinds(&[k]);
+            let (st, out, _) = filtered_jsonl(&input, f);
+            assert_eq!(st, status, "{} --tool-kind {}", path.display(), k.name());
+            let want = select(&|_, kind| kind == k.name());
+            assert_eq!(
+                out.lines().collect::<Vec<_>>(),
+                want,
+                "{} {}",
+                path.display(),
+                k.name()
+            );
+            kept += want.iter().filter(|l| tool_of(l).is_some()).count();
+        }
+        let f = Filter::new(&[], &[], &["Read".to_string()])
+            .with_tool_kinds(&[ToolKind::Shell, ToolKind::Edit]);
+        let (_, out, _) = filtered_jsonl(&input, f);
+        let want = select(&|name, kind| name == "Read" || kind == "shell" || kind == "edit");
+        assert_eq!(out.lines().collect::<Vec<_>>(), want, "{}", path.display());
+    });
+    assert!(kept > 500, "{kept} tool events kept by their kind");
+}

@@ -1,10 +1,15 @@
 //! Interop with the tools people pipe streamview into:
 //!
-//! - every example in README.md and docs/usage.md that runs on `examples/sample-session.jsonl`
-//!   and shows its output is run, and must print exactly that output (the jq
-//!   one-liners, the `DuckDB` query, `--format result`, the summaries);
-//! - the JSONL of every fixture loads in `DuckDB` with `read_json_auto`, one
-//!   row per line, per producer and (with `maximum_depth = 1`) all mixed.
+//! - every example in README.md, docs/usage.md and docs/schema.md that runs
+//!   on `examples/sample-session.jsonl` or `tests/fixtures/` and shows its
+//!   output is run, and must print exactly that output (the jq one-liners,
+//!   the `DuckDB` queries, `--format result`, the summaries); every jq or
+//!   `DuckDB` pipeline those pages and `--help` show is one of them;
+//! - the `DuckDB` queries of docs/schema.md run on the view they define and
+//!   print what the page shows;
+//! - the JSONL of every fixture loads in `DuckDB`, one row per line: per
+//!   producer with `read_json_auto`, all mixed with the columns declared
+//!   (as the README says), and a query by `tool_kind` finds every call.
 //!
 //! jq and `DuckDB` are not Rust crates: these tests use a `jq` binary and a
 //! `duckdb` binary (`PyPI` `duckdb-cli`) or Python's `duckdb` module when they
@@ -90,57 +95,77 @@ struct Example {
     output: String,
 }
 
-/// Every ```sh block of one `streamview … examples/sample-session.jsonl …`
-/// command that is followed by a ```text block, in the README and the
-/// usage guide.
+/// The pages whose examples are run.
+const PAGES: [&str; 3] = ["README.md", "docs/usage.md", "docs/schema.md"];
+
+/// Every ```sh block of one `streamview …` command on
+/// `examples/sample-session.jsonl` or files of `tests/fixtures/` that is
+/// followed by a ```text block, in the README, the usage guide and the
+/// schema.
 fn readme_examples() -> Vec<Example> {
-    ["README.md", "docs/usage.md"]
-        .into_iter()
-        .flat_map(examples_in)
-        .collect()
+    PAGES.into_iter().flat_map(examples_in).collect()
 }
 
-fn examples_in(file: &'static str) -> Vec<Example> {
+/// Runs on files of the repository (not on a placeholder such as
+/// `session.jsonl`).
+fn on_repository_files(command: &str) -> bool {
+    command.contains("examples/sample-session.jsonl") || command.contains("tests/fixtures/")
+}
+
+/// The fenced code blocks of `file`: (line of the block's first line, its
+/// language, its lines, the text of the `text` block that follows, if one
+/// does).
+fn code_blocks(file: &str) -> Vec<(usize, String, Vec<String>, Option<String>)> {
     let text = std::fs::read_to_string(root().join(file)).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let block = |start: usize| -> Option<(Vec<&str>, usize)> {
+    let block = |start: usize| -> Option<(Vec<String>, usize)> {
         let mut body = Vec::new();
         for (i, l) in lines.iter().enumerate().skip(start + 1) {
             if *l == "```" {
                 return Some((body, i));
             }
-            body.push(*l);
+            body.push((*l).to_string());
         }
         None
     };
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        if lines[i] == "```sh"
-            && let Some((cmd, end)) = block(i)
+        if let Some(lang) = lines[i].strip_prefix("```")
+            && let Some((body, end)) = block(i)
         {
             let next = (end + 1..lines.len()).find(|&j| !lines[j].trim().is_empty());
-            if let [command] = cmd.as_slice()
-                && command.starts_with("streamview ")
-                && command.contains("examples/sample-session.jsonl")
-                && let Some(j) = next
-                && lines[j] == "```text"
-                && let Some((output, _)) = block(j)
-            {
-                let mut output = output.join("\n");
-                output.push('\n');
-                out.push(Example {
-                    file,
-                    line: i + 2,
-                    command: (*command).to_string(),
-                    output,
-                });
-            }
+            let shown = next
+                .filter(|&j| lines[j] == "```text")
+                .and_then(block)
+                .map(|(b, _)| b.join("\n") + "\n");
+            out.push((i + 2, lang.to_string(), body, shown));
             i = end;
         }
         i += 1;
     }
     out
+}
+
+fn examples_in(file: &'static str) -> Vec<Example> {
+    code_blocks(file)
+        .into_iter()
+        .filter_map(
+            |(line, lang, body, shown)| match (lang.as_str(), body.as_slice(), shown) {
+                ("sh", [command], Some(output))
+                    if command.starts_with("streamview ") && on_repository_files(command) =>
+                {
+                    Some(Example {
+                        file,
+                        line,
+                        command: command.clone(),
+                        output,
+                    })
+                }
+                _ => None,
+            },
+        )
+        .collect()
 }
 
 #[test]
@@ -150,11 +175,67 @@ fn readme_has_the_documented_examples() {
     assert!(has(
         "| jq -r 'select(.kind==\"tool_call\") | .name' | sort | uniq -c"
     ));
-    assert!(has("$c[.id].key_arg"), "failed commands");
+    assert!(
+        has(".is_error and .tool_kind==\"shell\") | $c[.id].key_arg"),
+        "failed shell commands of any agent"
+    );
     assert!(has("| duckdb -c"));
+    assert!(
+        has("tests/fixtures/*/shell_fail.jsonl | duckdb"),
+        "agents mixed"
+    );
     assert!(has("--format result"));
     assert!(has("--format summary "));
-    assert!(ex.len() >= 6, "{ex:#?}");
+    assert!(ex.len() >= 20, "{ex:#?}");
+}
+
+/// A line of an `sh` block that pipes into jq or `DuckDB`.
+fn is_pipeline(line: &str) -> bool {
+    line.contains("| jq ") || line.contains("| duckdb ")
+}
+
+#[test]
+fn every_documented_pipeline_is_run() {
+    // Each jq or DuckDB pipeline of the pages is an example that is run
+    // (the quick look at the top of the README ends in `jq …`: no recipe).
+    let run: Vec<String> = readme_examples().into_iter().map(|e| e.command).collect();
+    let mut seen = 0;
+    for file in PAGES {
+        for (line, lang, body, _) in code_blocks(file) {
+            if lang != "sh" {
+                continue;
+            }
+            for l in body.iter().filter(|l| is_pipeline(l) && !l.contains('…')) {
+                assert!(
+                    run.contains(l),
+                    "{file}:{line}: `{l}` is not run by tests/interop.rs: give it a file of the \
+                     repository and the output it prints (a ```text block)"
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 15, "{seen}");
+}
+
+#[test]
+fn help_pipelines_are_readme_examples() {
+    // `--help`'s jq and DuckDB examples read `session.jsonl`; on the sample
+    // session they are README examples, which are run.
+    let run: Vec<String> = readme_examples().into_iter().map(|e| e.command).collect();
+    let pipelines: Vec<&str> = streamview::cli::EXAMPLES
+        .iter()
+        .map(|e| e.command)
+        .filter(|c| is_pipeline(c))
+        .collect();
+    assert!(pipelines.len() >= 3, "{pipelines:?}");
+    for p in pipelines {
+        let on_sample = p.replace("session.jsonl", "examples/sample-session.jsonl");
+        assert!(
+            run.contains(&on_sample),
+            "--help shows `{p}`, which the README does not run on the sample session"
+        );
+    }
 }
 
 /// The cells of a `DuckDB` box table (`│ a │ b │` rows below the header).
@@ -253,6 +334,57 @@ fn readme_examples_print_what_the_readme_shows() {
     eprintln!("{ran} README examples run");
 }
 
+/// Run `sql` with the `DuckDB` CLI (statements on its standard input);
+/// what it prints.
+fn duckdb_cli(sql: &str) -> String {
+    let mut child = Command::new("duckdb")
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), sql.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.is_empty(), "{sql}\n{stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn schema_duckdb_queries_print_what_the_page_shows() {
+    if !available("duckdb", have_duckdb_cli()) {
+        return;
+    }
+    let blocks = code_blocks("docs/schema.md");
+    // The events: the page's `streamview … > events.jsonl`, into a file of ours.
+    let events = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("schema-events.jsonl");
+    let (_, _, write, _) = blocks
+        .iter()
+        .find(|(_, lang, body, _)| {
+            lang == "sh" && body.len() == 1 && body[0].ends_with("> events.jsonl")
+        })
+        .expect("docs/schema.md writes events.jsonl for its DuckDB examples");
+    let command = write[0].replace("> events.jsonl", &format!("> '{}'", events.display()));
+    assert!(shell(&command).status.success(), "{command}");
+    let at = |sql: &str| sql.replace("'events.jsonl'", &format!("'{}'", events.display()));
+    let sql: Vec<_> = blocks
+        .iter()
+        .filter(|(_, lang, _, _)| lang == "sql")
+        .collect();
+    let (_, _, view, _) = sql[0];
+    let view = at(&view.join("\n"));
+    assert!(view.starts_with("CREATE VIEW ev AS"), "{view}");
+    assert!(sql.len() >= 4);
+    for (line, _, query, shown) in &sql[1..] {
+        let shown = shown
+            .as_ref()
+            .unwrap_or_else(|| panic!("docs/schema.md:{line}: a query without its output"));
+        let printed = duckdb_cli(&format!("{view}\n{}\n", at(&query.join("\n"))));
+        assert_eq!(&printed, shown, "docs/schema.md:{line}");
+    }
+}
+
 /// JSONL of every fixture, written to files: (producer directory, files).
 fn fixture_jsonl() -> Vec<(String, Vec<(PathBuf, usize)>)> {
     let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("interop-jsonl");
@@ -305,17 +437,17 @@ fn sql_list(files: &[&(PathBuf, usize)]) -> String {
 }
 
 /// `read_json_auto` reads every line of every fixture's JSONL as one row,
-/// with the kind in its column: per producer as is, and all producers
-/// mixed with `maximum_depth = 1` (as the README says).
+/// with the kind in its column, per producer; all producers mixed load
+/// with the columns declared (as the README says) and can be queried.
 #[test]
 fn jsonl_loads_in_duckdb() {
     if !available("duckdb", have_duckdb_cli() || have_duckdb_python()) {
         return;
     }
     let all = fixture_jsonl();
-    let check = |files: &[&(PathBuf, usize)], options: &str| {
+    let check = |files: &[&(PathBuf, usize)]| {
         let sql = format!(
-            "SELECT filename, count(*), count(kind) FROM read_json_auto({}, filename = true{options}) \
+            "SELECT filename, count(*), count(kind) FROM read_json_auto({}, filename = true) \
              GROUP BY filename ORDER BY filename",
             sql_list(files)
         );
@@ -337,11 +469,46 @@ fn jsonl_loads_in_duckdb() {
         eprintln!("{producer}: {} files", refs.len());
         // A fixture folder of other files (no stream) has nothing to load.
         if !refs.is_empty() {
-            check(&refs, "");
+            check(&refs);
         }
     }
+    // All mixed, with the columns declared (the README's way); a query by
+    // kind and tool kind finds every tool call of every file.
     let mixed: Vec<&(PathBuf, usize)> = all.iter().flat_map(|(_, f)| f.iter()).collect();
-    check(&mixed, ", maximum_depth = 1");
+    let sql = format!(
+        "SELECT filename, count(*), count(kind), count(*) FILTER (WHERE kind = 'tool_call'), \
+         count(*) FILTER (WHERE kind = 'tool_call' AND tool_kind = 'shell') \
+         FROM read_json({}, filename = true, columns = {{kind: 'VARCHAR', tool_kind: 'VARCHAR'}}) \
+         GROUP BY filename ORDER BY filename",
+        sql_list(&mixed)
+    );
+    let rows = duckdb_rows("true", &sql);
+    let mut expected: Vec<&(PathBuf, usize)> = mixed.clone();
+    expected.sort();
+    assert_eq!(rows.len(), expected.len(), "{sql}");
+    let (mut calls, mut shell) = (0, 0);
+    for (row, (path, lines)) in rows.iter().zip(expected) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let count = |needles: &[&str]| {
+            text.lines()
+                .filter(|l| needles.iter().all(|n| l.contains(n)))
+                .count()
+        };
+        let name = path.display().to_string();
+        assert_eq!(row[0], name);
+        assert_eq!(row[1], lines.to_string(), "{name}: rows");
+        assert_eq!(row[2], lines.to_string(), "{name}: every row has a kind");
+        let c = count(&[r#""kind":"tool_call""#]);
+        let sh = count(&[r#""kind":"tool_call""#, r#""tool_kind":"shell""#]);
+        assert_eq!(row[3], c.to_string(), "{name}: tool calls");
+        assert_eq!(row[4], sh.to_string(), "{name}: shell commands");
+        calls += c;
+        shell += sh;
+    }
+    assert!(
+        calls > 250 && shell > 100,
+        "{calls} calls, {shell} shell commands"
+    );
 
     // Typed access to nested fields: tool calls and their commands.
     let (_, claude) = all.iter().find(|(p, _)| p == "claude").unwrap();

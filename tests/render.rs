@@ -159,7 +159,10 @@ fn feeder_matches_runner_for_every_chunk_size() {
         let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20);
         runner.source("t", &input[..]).unwrap();
         let (_, status) = runner.finish().unwrap();
-        let expected = String::from_utf8(sink.into_inner()).unwrap();
+        // The feeder reads no named input: its events have no `source`.
+        let expected = String::from_utf8(sink.into_inner())
+            .unwrap()
+            .replace(r#""source":"t""#, r#""source":null"#);
         for chunk in [1, 2, 7, 64, 4096, input.len()] {
             let mut got = Vec::new();
             let mut feeder = Feeder::new();

@@ -474,3 +474,155 @@ fn jsonl_reads_back_to_the_same_jsonl() {
         }
     }
 }
+
+/// The `tool_kind` of every tool the recorded fixtures call, per producer:
+/// the same action has one kind whatever each agent names its tool.
+const TOOL_KINDS: &str = "\
+amp Grep search
+amp Read read
+amp Task agent
+amp apply_patch edit
+amp async_shell_command shell
+amp create_file write
+amp edit_file edit
+amp glob search
+amp shell_command shell
+claude Agent agent
+claude Bash shell
+claude Edit edit
+claude Glob search
+claude Grep search
+claude Read read
+claude TaskCreate todo
+claude TaskList todo
+claude TaskUpdate todo
+claude TodoWrite todo
+claude Write write
+claude-transcript Agent agent
+claude-transcript Bash shell
+claude-transcript Glob search
+claude-transcript Grep search
+claude-transcript Read read
+codex apply_patch edit
+codex mcp__mockecho__echo mcp
+codex mcp__mockecho__explode mcp
+codex shell shell
+codex todo_list todo
+codex web_search web_search
+cursor edit edit
+cursor format other
+cursor glob search
+cursor grep search
+cursor ls search
+cursor mcp__docs__search_docs mcp
+cursor read read
+cursor shell shell
+cursor updateTodos todo
+cursor webFetch fetch
+cursor write write
+gemini glob search
+gemini grep_search search
+gemini list_directory search
+gemini mcp_mockecho_echo mcp
+gemini mcp_mockecho_explode mcp
+gemini no_such_tool other
+gemini read_file read
+gemini replace edit
+gemini run_shell_command shell
+gemini write_file write
+gemini write_todos todo
+opencode bash shell
+opencode edit edit
+opencode glob search
+opencode grep search
+opencode invalid other
+opencode read read
+opencode todowrite todo
+opencode write write
+qwen edit edit
+qwen glob search
+qwen grep_search search
+qwen list_directory search
+qwen no_such_tool other
+qwen read_file read
+qwen run_shell_command shell
+qwen todo_write todo
+qwen todowrite todo
+qwen write_file write
+";
+
+#[test]
+fn every_tool_of_the_fixtures_has_its_kind() {
+    let mut seen = BTreeSet::new();
+    for (source, out) in outputs() {
+        let mut calls = std::collections::HashMap::new();
+        for line in out.lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
+            match v["kind"].as_str() {
+                Some("tool_call") => {
+                    calls.insert(s("id"), v["tool_kind"].clone());
+                    if !source.starts_with("synthetic") {
+                        seen.insert(format!(
+                            "{} {} {}",
+                            s("producer"),
+                            s("name"),
+                            s("tool_kind")
+                        ));
+                    }
+                }
+                // A result (and a denial) carries the kind of its call.
+                Some("tool_result" | "permission_denied") => {
+                    let want = calls.get(&s("id")).cloned().unwrap_or(Value::Null);
+                    assert_eq!(v["tool_kind"], want, "{source}: {line}");
+                }
+                _ => {}
+            }
+        }
+    }
+    let want: BTreeSet<String> = TOOL_KINDS.lines().map(str::to_string).collect();
+    assert_eq!(seen, want);
+}
+
+#[test]
+fn every_line_names_its_input() {
+    // Two inputs: each line says which it came from; standard input is
+    // `<stdin>`; read back, lines keep theirs.
+    let a = Path::new(ROOT).join("tests/fixtures/claude/tool_errors.jsonl");
+    let b = Path::new(ROOT).join("tests/fixtures/codex/shell_fail.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
+        .args(["--format", "jsonl"])
+        .args([&a, &b])
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    let sources = |text: &str| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = text
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                (
+                    v["producer"].as_str().unwrap().to_string(),
+                    v["source"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        v.dedup();
+        v
+    };
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    assert_eq!(
+        sources(&out),
+        [("claude".into(), a.clone()), ("codex".into(), b.clone())]
+    );
+    let again = jsonl(None, out.as_bytes(), "read back");
+    assert_eq!(sources(&again), [("claude".into(), a), ("codex".into(), b)]);
+    let piped = jsonl(
+        None,
+        fs::read(Path::new(ROOT).join("tests/fixtures/claude/tool_errors.jsonl"))
+            .unwrap()
+            .as_slice(),
+        "stdin",
+    );
+    assert_eq!(sources(&piped), [("claude".into(), "<stdin>".into())]);
+}

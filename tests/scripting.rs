@@ -160,7 +160,8 @@ fn summary_flag_goes_to_stderr_next_to_data() {
         let _: Value = serde_json::from_str(line).unwrap();
     }
     assert!(
-        o.err.contains("\ntool  calls  errors  denied  time\n"),
+        o.err
+            .contains("\ntool  kind   calls  errors  denied  time\n"),
         "{}",
         o.err
     );

@@ -26,6 +26,7 @@ use std::io;
 use super::claude::event;
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
+use crate::event::ToolKind;
 use crate::event::{
     Content, Denial, Event, EventKind, JsonText, List, Producer, Role, SessionResult, SessionStart,
     Text, Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
@@ -133,6 +134,7 @@ fn user<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &mut State, emit: &mut Emit<'_>)
             None => emit(ev),
             Some(read) => emit(&Event {
                 kind: EventKind::ToolResult(read),
+                source: ev.source.clone(),
                 session: ev.session.clone(),
                 parent: ev.parent.clone(),
                 ..*ev
@@ -355,6 +357,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
     ToolCall {
         id: cow_at(block, "id").unwrap_or_default(),
         name: Cow::Borrowed(name),
+        kind: tool_kind(name),
         key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: match (name, input) {
@@ -365,6 +368,23 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
         },
         questions: List::default(),
         message_id,
+    }
+}
+
+/// What an Amp tool does (Amp's own names; some are Claude Code's).
+fn tool_kind(name: &str) -> ToolKind {
+    match name {
+        "shell_command" | "async_shell_command" | "Bash" => ToolKind::Shell,
+        "Read" => ToolKind::Read,
+        "create_file" => ToolKind::Write,
+        "edit_file" | "apply_patch" | "undo_edit" => ToolKind::Edit,
+        "glob" | "Grep" | "list_directory" | "finder" | "codebase_search_agent" => ToolKind::Search,
+        "read_web_page" => ToolKind::Fetch,
+        "web_search" => ToolKind::WebSearch,
+        "Task" | "oracle" | "librarian" => ToolKind::Agent,
+        "todo_write" | "todo_read" | "TodoWrite" => ToolKind::Todo,
+        "read_mcp_resource" => ToolKind::Mcp,
+        n => super::args::mcp_or_other(n),
     }
 }
 

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use crate::event::ToolKind;
 use crate::event::{Content, List, Question, Todo};
 use crate::json::{Arena, J, Value, arr_at, cow_at, str_at, view};
 
@@ -194,4 +195,16 @@ pub(crate) fn json_in<'v>(v: Value<'v>, arena: &'v Arena) -> Cow<'v, str> {
 
 pub(crate) fn to_json(v: Value<'_>) -> String {
     v.encode()
+}
+
+/// [`ToolKind::Mcp`] for a tool named `mcp__<server>__<tool>` (as Claude
+/// Code, Qwen Code, Codex and Cursor name MCP tools, or streamview names them
+/// for them), else [`ToolKind::Other`]: the last arm of a producer's
+/// `tool_kind`.
+pub(crate) fn mcp_or_other(name: &str) -> ToolKind {
+    if name.starts_with("mcp__") {
+        ToolKind::Mcp
+    } else {
+        ToolKind::Other
+    }
 }

@@ -13,6 +13,7 @@ use std::io;
 use super::args::{content_of, json_in, list, strings_at};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
+use crate::event::ToolKind;
 use crate::event::{
     Answer, Delta, DeltaKind, Denial, Event, EventKind, Level, List, McpServer, ModelUsage, Notice,
     Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult,
@@ -156,6 +157,7 @@ pub(crate) fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Eve
     Event {
         producer: ctx.producer,
         line: ctx.line,
+        source: None,
         session: cow_at(v, "session_id"),
         parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),
         kind,
@@ -174,6 +176,7 @@ impl<'v> Base<'v> {
         Event {
             producer: self.producer,
             line: self.line,
+            source: None,
             session: self.session.clone(),
             parent: self.parent.clone(),
             kind,
@@ -1068,9 +1071,15 @@ pub(crate) fn tokens(u: Value<'_>) -> Tokens {
 fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Arena) -> ToolCall<'v> {
     let name = str_at(block, "name").unwrap_or("");
     let input = get(block, "input");
+    let kind = if str_at(block, "type") == Some("mcp_tool_use") {
+        ToolKind::Mcp
+    } else {
+        tool_kind(name)
+    };
     let mut call = ToolCall {
         id: cow_at(block, "id").unwrap_or_default(),
         name: Cow::Borrowed(name),
+        kind,
         key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: List::default(),
@@ -1089,6 +1098,26 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
         }
     }
     call
+}
+
+/// What a Claude Code tool does (its tools, also those of older and newer
+/// versions; the server tools `web_search` and `web_fetch`).
+fn tool_kind(name: &str) -> ToolKind {
+    match name {
+        "Bash" => ToolKind::Shell,
+        "Read" | "NotebookRead" => ToolKind::Read,
+        "Write" => ToolKind::Write,
+        "Edit" | "MultiEdit" | "NotebookEdit" => ToolKind::Edit,
+        "Glob" | "Grep" | "LS" => ToolKind::Search,
+        "WebFetch" | "web_fetch" => ToolKind::Fetch,
+        "WebSearch" | "web_search" => ToolKind::WebSearch,
+        "Task" | "Agent" | "SendMessage" => ToolKind::Agent,
+        "TodoWrite" | "TodoRead" | "TaskCreate" | "TaskUpdate" | "TaskList" | "TaskGet" => {
+            ToolKind::Todo
+        }
+        "ListMcpResourcesTool" | "ReadMcpResourceTool" => ToolKind::Mcp,
+        n => super::args::mcp_or_other(n),
+    }
 }
 
 /// The one argument that says what a call does.

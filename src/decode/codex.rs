@@ -36,6 +36,7 @@ use std::sync::Arc;
 use super::args::{content_of, json_in, list};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, start};
 use super::{Ctx, Emit};
+use crate::event::ToolKind;
 use crate::event::{Content, JsonText};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, List, Notice, Producer, Role, SessionResult,
@@ -118,6 +119,7 @@ impl Base {
         Event {
             producer: self.producer,
             line: self.line,
+            source: None,
             session: self.session.as_deref().map(Cow::Borrowed),
             parent: None,
             kind,
@@ -249,6 +251,7 @@ fn request_user_input<'v>(
                 .or_else(|| cow_at(v, "id"))
                 .unwrap_or_else(|| text!(ctx.arena, "line-{}", ctx.line)),
             name: Cow::Borrowed("request_user_input"),
+            kind: ToolKind::Other,
             key_arg,
             input: JsonText::fields(&[("questions", get(v, "questions"))]),
             todos: List::default(),
@@ -343,11 +346,13 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
         emit(&Event {
             producer,
             line: o.line,
+            source: None,
             session: thread.as_deref().map(Cow::Borrowed),
             parent: None,
             kind: EventKind::ToolCall(ToolCall {
                 id: Cow::Borrowed(id.as_str()),
                 name: Cow::Borrowed(o.name.as_str()),
+                kind: tool_kind(&o.name),
                 key_arg: None,
                 input: o.input.as_str().into(),
                 todos: List::default(),
@@ -561,6 +566,7 @@ fn tool_call<'v>(
     let mut call = ToolCall {
         id,
         name: Cow::Borrowed(item_type),
+        kind: ToolKind::Other,
         key_arg: None,
         input: JsonText::default(),
         todos: List::default(),
@@ -639,7 +645,23 @@ fn tool_call<'v>(
         }
         _ => {}
     }
+    call.kind = tool_kind(&call.name);
     call
+}
+
+/// What a Codex tool does, by the name its item is given here.
+fn tool_kind(name: &str) -> ToolKind {
+    match name {
+        "shell" => ToolKind::Shell,
+        "apply_patch" => ToolKind::Edit,
+        "web_search" => ToolKind::WebSearch,
+        "todo_list" => ToolKind::Todo,
+        "spawn_agent" | "send_input" | "wait" | "close_agent" | "collab_tool_call" => {
+            ToolKind::Agent
+        }
+        "mcp_tool_call" => ToolKind::Mcp,
+        n => super::args::mcp_or_other(n),
+    }
 }
 
 /// Whether a completed item failed, and its result: [`command_outcome`]

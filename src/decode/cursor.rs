@@ -24,6 +24,7 @@ use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::seen::Seen;
 use super::{Ctx, Emit};
 use crate::event::JsonText;
+use crate::event::ToolKind;
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, List, Producer, Role, SessionResult, Text,
     Thinking, Tokens, ToolCall, ToolResult, Unknown,
@@ -154,6 +155,7 @@ fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
     Event {
         producer: ctx.producer,
         line: ctx.line,
+        source: None,
         session: cow_at(v, "session_id"),
         parent: None,
         kind,
@@ -173,6 +175,7 @@ fn flush_thinking(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
     emit(&Event {
         producer: Producer::Cursor,
         line: p.line,
+        source: None,
         session: p.session.map(Cow::Owned),
         parent: None,
         kind: EventKind::Thinking(Thinking {
@@ -192,6 +195,7 @@ fn flush_text(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
     emit(&Event {
         producer: Producer::Cursor,
         line: p.line,
+        source: None,
         session: p.session.map(Cow::Owned),
         parent: None,
         kind: EventKind::Text(Text {
@@ -364,6 +368,23 @@ fn tool_name<'v>(kind: &'v str, args: Option<Value<'v>>, a: &'v Arena) -> Cow<'v
     Cow::Borrowed(short)
 }
 
+/// What a Cursor tool does, from its kind's key without `ToolCall`
+/// (`shellToolCall` → `shell`).
+fn tool_kind(short: &str) -> ToolKind {
+    match short {
+        "shell" => ToolKind::Shell,
+        "read" => ToolKind::Read,
+        "write" => ToolKind::Write,
+        "edit" | "delete" => ToolKind::Edit,
+        "grep" | "glob" | "ls" | "semSearch" => ToolKind::Search,
+        "webFetch" => ToolKind::Fetch,
+        "webSearch" => ToolKind::WebSearch,
+        "updateTodos" | "todo" | "todoWrite" => ToolKind::Todo,
+        "mcp" => ToolKind::Mcp,
+        _ => ToolKind::Other,
+    }
+}
+
 /// The one argument that says what a Cursor tool call does.
 pub(crate) fn key_arg<'v>(short: &str, args: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(args, k);
@@ -418,6 +439,7 @@ fn call_event<'v>(
         EventKind::ToolCall(ToolCall {
             id,
             name,
+            kind: tool_kind(short),
             key_arg: args.and_then(|x| key_arg(short, x, ctx.arena)),
             input: args.map(JsonText::value).unwrap_or_default(),
             todos,

@@ -21,6 +21,7 @@ use std::io;
 use super::args::{content_of, list};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, start};
 use super::{Ctx, Emit};
+use crate::event::ToolKind;
 use crate::event::{Content, JsonText, List};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, ModelUsage, Notice, Producer, Role,
@@ -59,6 +60,7 @@ fn event<'a>(
     Event {
         producer,
         line,
+        source: None,
         session: session.map(Cow::Borrowed),
         parent: None,
         kind,
@@ -323,6 +325,7 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
     let mut call = ToolCall {
         id: cow_at(v, "tool_id").unwrap_or_default(),
         name: Cow::Borrowed(name),
+        kind: tool_kind(name),
         key_arg: params.and_then(|p| key_arg(name, p, a)),
         input: params.map(JsonText::value).unwrap_or_default(),
         todos: List::default(),
@@ -341,6 +344,24 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
         }
     }
     call
+}
+
+/// What a Gemini CLI tool does. MCP tools are named `mcp_<server>_<tool>`
+/// (0.61) or `<server>__<tool>` (older versions).
+fn tool_kind(name: &str) -> ToolKind {
+    match name {
+        "run_shell_command" => ToolKind::Shell,
+        "read_file" | "read_many_files" => ToolKind::Read,
+        "write_file" => ToolKind::Write,
+        "replace" | "edit" => ToolKind::Edit,
+        "glob" | "grep_search" | "search_file_content" | "list_directory" => ToolKind::Search,
+        "web_fetch" => ToolKind::Fetch,
+        "google_web_search" => ToolKind::WebSearch,
+        "invoke_agent" | "delegate_to_agent" => ToolKind::Agent,
+        "write_todos" => ToolKind::Todo,
+        n if n.starts_with("mcp_") || n.contains("__") => ToolKind::Mcp,
+        _ => ToolKind::Other,
+    }
 }
 
 /// The one argument that says what a call does. Parameter names changed

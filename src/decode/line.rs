@@ -236,6 +236,7 @@ pub(super) fn classify_failure(
     let ev = Event {
         producer,
         line: line.number,
+        source: None,
         session: None,
         parent: None,
         kind: EventKind::PlainText(Cow::Borrowed(text)),

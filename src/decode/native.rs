@@ -8,6 +8,7 @@ use std::io;
 use super::args::{content_of, json_in, list, strings_at};
 use super::{Ctx, Emit};
 use crate::event::JsonText;
+use crate::event::ToolKind;
 use crate::event::{
     Answer, Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice,
     Producer, Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
@@ -117,6 +118,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
     emit(&Event {
         producer,
         line: u64_at(v, "line").unwrap_or(ctx.line),
+        source: cow_at(v, "source"),
         session: cow_at(v, "session"),
         parent: cow_at(v, "parent"),
         kind,
@@ -151,6 +153,10 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
     ToolCall {
         id: cow_at(v, "id").unwrap_or_default(),
         name: cow_at(v, "name").unwrap_or_default(),
+        // A line written before the field existed: `other`.
+        kind: str_at(v, "tool_kind")
+            .and_then(ToolKind::from_name)
+            .unwrap_or_default(),
         key_arg: cow_at(v, "key_arg"),
         input: get(v, "input").map_or_else(|| JsonText::from("null"), JsonText::value),
         todos: list(

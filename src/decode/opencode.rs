@@ -25,6 +25,7 @@ use super::args::{content_of, json_in, to_json};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::seen::Seen;
 use super::{Ctx, Emit};
+use crate::event::ToolKind;
 use crate::event::{Content, JsonText, List};
 use crate::event::{
     Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
@@ -152,6 +153,7 @@ impl State {
         emit(&Event {
             producer: Producer::OpenCode,
             line: self.last_line,
+            source: None,
             session: self.session.clone().map(Cow::Owned),
             parent: None,
             kind: EventKind::Result(Box::new(res)),
@@ -171,6 +173,7 @@ impl<'v> Base<'v> {
         Event {
             producer: self.producer,
             line: self.line,
+            source: None,
             session: self.session.clone(),
             parent: self.parent.clone(),
             kind,
@@ -611,6 +614,7 @@ fn tool_call<'v>(
     let mut call = ToolCall {
         id,
         name: Cow::Borrowed(name),
+        kind: tool_kind(name),
         key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: List::default(),
@@ -629,6 +633,26 @@ fn tool_call<'v>(
         }
     }
     call
+}
+
+/// What an `OpenCode` tool does. Its built-in tools are lowercase words
+/// (`bash`, `read`…; `apply_patch` and `lsp_*` the only ones with an `_`),
+/// and it names an MCP tool `<server>_<tool>`: any other name with an `_`
+/// is taken for an MCP tool.
+fn tool_kind(name: &str) -> ToolKind {
+    match name {
+        "bash" => ToolKind::Shell,
+        "read" => ToolKind::Read,
+        "write" => ToolKind::Write,
+        "edit" | "multiedit" | "patch" | "apply_patch" => ToolKind::Edit,
+        "glob" | "grep" | "list" | "codesearch" => ToolKind::Search,
+        "webfetch" => ToolKind::Fetch,
+        "websearch" => ToolKind::WebSearch,
+        "task" => ToolKind::Agent,
+        "todowrite" | "todoread" => ToolKind::Todo,
+        n if n.contains('_') && !n.starts_with("lsp_") => ToolKind::Mcp,
+        _ => ToolKind::Other,
+    }
 }
 
 /// The one argument that says what an opencode tool call does.

@@ -33,6 +33,7 @@ use super::claude::content_text;
 use super::claude::event;
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
+use crate::event::ToolKind;
 use crate::event::{
     Denial, Event, EventKind, Level, List, Notice, Producer, Question, Role, SessionResult,
     SessionStart, Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
@@ -167,6 +168,7 @@ fn user<'v>(
             Some(r) => emit(&Event {
                 producer: ev.producer,
                 line: ev.line,
+                source: ev.source.clone(),
                 session: ev.session.clone(),
                 parent: ev.parent.clone(),
                 kind: EventKind::ToolResult(r),
@@ -323,6 +325,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
     ToolCall {
         id: cow_at(block, "id").unwrap_or_default(),
         name: Cow::Borrowed(name),
+        kind: tool_kind(name),
         key_arg: input.and_then(|i| key_arg(name, i, a)),
         input: input.map(crate::event::JsonText::value).unwrap_or_default(),
         todos: match (name, input) {
@@ -334,6 +337,22 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
             _ => List::default(),
         },
         message_id,
+    }
+}
+
+/// What a Qwen Code tool does (Gemini CLI's names, Qwen's own additions).
+fn tool_kind(name: &str) -> ToolKind {
+    match name {
+        "run_shell_command" => ToolKind::Shell,
+        "read_file" | "read_many_files" => ToolKind::Read,
+        "write_file" => ToolKind::Write,
+        "edit" | "replace" => ToolKind::Edit,
+        "glob" | "grep_search" | "search_file_content" | "list_directory" => ToolKind::Search,
+        "web_fetch" => ToolKind::Fetch,
+        "web_search" => ToolKind::WebSearch,
+        "agent" | "task" => ToolKind::Agent,
+        "todo_write" | "todowrite" => ToolKind::Todo,
+        n => super::args::mcp_or_other(n),
     }
 }
 

@@ -207,6 +207,7 @@ pub(crate) fn unknown_line<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>)
     emit(&Event {
         producer: ctx.producer,
         line: ctx.line,
+        source: None,
         session: None,
         parent: None,
         kind: EventKind::Unknown(Unknown {

@@ -358,6 +358,7 @@ fn metadata<'v>(
     let ev = Event {
         producer: ctx.producer,
         line: ctx.line,
+        source: None,
         session: cow_at(v, "sessionId"),
         parent: None,
         kind: EventKind::Notice(Notice {
@@ -589,6 +590,7 @@ fn link(
         out.send(&Event {
             producer: ctx.producer,
             line: ctx.line,
+            source: None,
             session: cow_at(v, "sessionId"),
             parent: None,
             kind: EventKind::Notice(Notice {
@@ -672,6 +674,7 @@ fn sub_agent_call(
             out.send(&Event {
                 producer: ctx.producer,
                 line: ctx.line,
+                source: None,
                 session: cow_at(v, "sessionId"),
                 parent: None,
                 kind: EventKind::Notice(Notice {
@@ -1068,6 +1071,7 @@ fn start_event(sess: &Sess, line: u64) -> Event<'static> {
     Event {
         producer: crate::event::Producer::ClaudeTranscript,
         line,
+        source: None,
         session: o(&sess.id),
         parent: None,
         kind: EventKind::SessionStart(SessionStart {
@@ -1108,6 +1112,7 @@ fn flush_dup(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
     let ev = Event {
         producer: crate::event::Producer::ClaudeTranscript,
         line: d.first,
+        source: None,
         session: state
             .sess
             .as_ref()
@@ -1144,6 +1149,7 @@ fn finish_session(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
     emit(&Event {
         producer: crate::event::Producer::ClaudeTranscript,
         line: sess.last_line,
+        source: None,
         session: sess.id.map(Cow::Owned),
         parent: None,
         kind: EventKind::Result(Box::new(res)),

@@ -265,3 +265,14 @@ fn tools_seen_are_bounded_and_patterns_that_matched_nothing_reported() {
     seen.report(&tools, &mut out).unwrap();
     assert!(!out.contains(&0x1b), "{out:?}");
 }
+
+#[test]
+fn tool_kind_names_are_the_command_line_names() {
+    for k in ToolKind::ALL {
+        let v = k.to_possible_value().unwrap();
+        assert_eq!(v.get_name(), k.name());
+        assert_eq!(ToolKind::from_name(k.name()), Some(k));
+        assert!(v.get_help().is_some(), "{k:?} needs a description");
+    }
+    assert!(ToolKind::from_name("Bash").is_none());
+}

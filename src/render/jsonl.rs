@@ -17,7 +17,8 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::event::{
-    Content, Event, EventKind, JsonText, SessionResult, SessionStart, Tokens, ToolCall, ToolResult,
+    Content, Event, EventKind, JsonText, SessionResult, SessionStart, Tokens, ToolCall, ToolKind,
+    ToolResult,
 };
 use crate::json::escape::{
     SUSPECT, find_special, has_unsafe, make_json_safe, push_json_str, push_safe_json,
@@ -133,6 +134,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
     o.num("line", ev.line);
     o.opt_str("session", ev.session.as_deref());
     o.opt_str("parent", ev.parent.as_deref());
+    o.opt_str("source", ev.source.as_deref().or(s.source()));
     match &ev.kind {
         EventKind::SessionStart(st) => session_start(&mut o, st),
         EventKind::Text(t) => {
@@ -151,6 +153,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
         EventKind::ToolResult(r) => {
             o.str("id", &r.id);
             o.opt_str("name", s.note().tool.as_deref());
+            o.opt_name("tool_kind", s.note().tool_kind.map(ToolKind::name));
             o.bool("is_error", r.is_error);
             o.bool("denied", r.denied);
             o.objects("answers", &r.answers, |inner, a| {
@@ -163,6 +166,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
         EventKind::PermissionDenied(d) => {
             o.opt_str("id", d.id.as_deref());
             o.opt_str("tool", s.note().tool.as_deref().or(d.tool.as_deref()));
+            o.opt_name("tool_kind", s.note().tool_kind.map(ToolKind::name));
             o.opt_str(
                 "key_arg",
                 s.note().key_arg.as_deref().or(d.key_arg.as_deref()),
@@ -220,6 +224,7 @@ fn session_start(o: &mut Obj<'_>, st: &SessionStart<'_>) {
 fn tool_call(o: &mut Obj<'_>, c: &ToolCall<'_>) {
     o.str("id", &c.id);
     o.str("name", &c.name);
+    o.name("tool_kind", c.kind.name());
     o.opt_str("key_arg", c.key_arg.as_deref());
     o.json("input", &c.input);
     o.objects("todos", &c.todos, |inner, t| {
@@ -333,6 +338,13 @@ impl<'b> Obj<'b> {
                 self.b.push(b'"');
             }
             _ => self.str(k, &c.text()),
+        }
+    }
+
+    fn opt_name(&mut self, k: &str, v: Option<&'static str>) {
+        match v {
+            Some(v) => self.name(k, v),
+            None => self.null(k),
         }
     }
 

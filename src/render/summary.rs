@@ -56,6 +56,8 @@ impl From<Tokens> for TokenCounts {
 pub struct ToolRow {
     /// Tool name as the producer spells it.
     pub name: String,
+    /// What the tool does (`shell`, `read`…: the JSONL `tool_kind`).
+    pub kind: &'static str,
     /// Calls.
     pub calls: u64,
     /// Results that were errors (permission refusals included).
@@ -156,6 +158,7 @@ fn share(t: &Tokens) -> Option<f64> {
 fn tool_rows(tools: &Tally<ToolStats>) -> Vec<ToolRow> {
     let row = |t: &ToolStats| ToolRow {
         name: t.name.to_string(),
+        kind: t.kind.name(),
         calls: t.calls,
         errors: t.errors,
         denials: t.denials,
@@ -557,6 +560,7 @@ fn tool_table<W: WriteColor>(w: &mut W, t: &Row) -> io::Result<()> {
             .map(|x| {
                 vec![
                     cell(&x.name, 40),
+                    x.kind.to_string(),
                     x.calls.to_string(),
                     x.errors.to_string(),
                     x.denials.to_string(),
@@ -567,6 +571,7 @@ fn tool_table<W: WriteColor>(w: &mut W, t: &Row) -> io::Result<()> {
         Table {
             head: vec![
                 ("tool", Align::Left),
+                ("kind", Align::Left),
                 ("calls", Align::Right),
                 ("errors", Align::Right),
                 ("denied", Align::Right),

@@ -1125,6 +1125,7 @@ fn preliminary_output_counts_are_left_out_of_the_message_sums_only_when_marked()
     let usage = |preliminary_output| Event {
         producer: Producer::Claude,
         line: 1,
+        source: None,
         session: Some("s".into()),
         parent: None,
         kind: EventKind::Usage(crate::event::Usage {

@@ -663,3 +663,16 @@ fn a_long_answer_is_written_in_bounded_parts() {
         (Some("Hi there"), &json!(false))
     );
 }
+
+#[test]
+fn tool_kinds_of_names_not_in_the_captures() {
+    use super::tool_kind;
+    use crate::event::ToolKind;
+    // MCP tools of older versions: `<server>__<tool>`.
+    assert_eq!(tool_kind("mockecho__echo"), ToolKind::Mcp);
+    assert_eq!(tool_kind("search_file_content"), ToolKind::Search);
+    assert_eq!(tool_kind("google_web_search"), ToolKind::WebSearch);
+    assert_eq!(tool_kind("web_fetch"), ToolKind::Fetch);
+    assert_eq!(tool_kind("invoke_agent"), ToolKind::Agent);
+    assert_eq!(tool_kind("ask_user"), ToolKind::Other);
+}

@@ -564,3 +564,16 @@ fn real_streams_decode_completely() {
     assert_eq!(out.len(), 3, "{out:#?}");
     assert!(out[2].contains("error=true") && out[2].contains("status=Some(500)"));
 }
+
+#[test]
+fn tool_kinds_of_names_not_in_the_captures() {
+    use super::tool_kind;
+    use crate::event::ToolKind;
+    // An MCP tool is `<server>_<tool>`; the built-ins with an `_` are not.
+    assert_eq!(tool_kind("github_create_issue"), ToolKind::Mcp);
+    assert_eq!(tool_kind("apply_patch"), ToolKind::Edit);
+    assert_eq!(tool_kind("lsp_hover"), ToolKind::Other);
+    assert_eq!(tool_kind("webfetch"), ToolKind::Fetch);
+    assert_eq!(tool_kind("task"), ToolKind::Agent);
+    assert_eq!(tool_kind("question"), ToolKind::Other);
+}
