@@ -417,7 +417,7 @@ pub struct Stats {
 /// [`prune_calls`]).
 const KEEP_ANSWERED: usize = 4096;
 
-/// Open calls remembered at most, per session (see [`prune_calls`]).
+/// Open calls remembered at most, per session (see `prune_calls`).
 pub const KEEP_OPEN: usize = 4096;
 
 /// Bound the memory of a long session: forget answered calls but the

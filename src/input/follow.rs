@@ -90,7 +90,7 @@ pub fn open(
 }
 
 /// A `Read` over a growing file. It gives complete lines only, holding a
-/// partial one back until its end arrives (up to [`HOLD`]), so that when
+/// partial one back until its end arrives (up to 64 KiB), so that when
 /// the file is truncated, rewritten or replaced it can start again from
 /// the top without gluing an unfinished line to the new first one, as
 /// `tail -F` does.

@@ -192,7 +192,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
 
     /// Stdout is a terminal whose width `width` gives: nested lines and
     /// indented bodies wider than it are wrapped by the sink, keeping their
-    /// bars and indentation (see [`Lines::write_wrapped`]).
+    /// bars and indentation (see `Lines::write_wrapped`).
     #[must_use]
     pub fn with_width(mut self, width: Box<dyn Fn() -> Option<usize>>) -> Self {
         self.width = Some(width);
