@@ -249,6 +249,8 @@ pub struct SessionSummary {
     pub producer: Option<Producer>,
     /// Model from the session start.
     pub model: Option<String>,
+    /// Working directory from the main agent's session start.
+    pub cwd: Option<String>,
     /// How it ended; `None` while it is still running.
     pub outcome: Option<Outcome>,
     /// Number of `result` events seen.
@@ -375,7 +377,7 @@ pub struct Note {
     pub previous_incomplete: bool,
     /// For a result: main-agent tool calls that never got a result, in call
     /// order (name, key argument).
-    pub unanswered: Vec<(Arc<str>, Option<KeyArg>)>,
+    pub unanswered: Vec<(Arc<str>, ToolKind, Option<KeyArg>)>,
     /// For a result: more main-agent calls that never got a result, which
     /// were forgotten to bound memory (only their number is known).
     pub unanswered_forgotten: u64,
@@ -680,6 +682,13 @@ impl Session {
         self.source.as_deref()
     }
 
+    /// The working directory of the session in progress, as its main
+    /// agent's session start gave it.
+    #[must_use]
+    pub fn cwd(&self) -> Option<&str> {
+        self.current.as_ref()?.cwd.as_deref()
+    }
+
     /// Count a line the reader skipped (it never became an event), for the
     /// session in progress, or the next one when none has begun.
     pub fn skipped_line(&mut self) {
@@ -766,6 +775,9 @@ impl Session {
         let mode = s.permission_mode.as_deref().map(str::to_string);
         if cur.model.is_none() {
             cur.model.clone_from(&model);
+        }
+        if cur.cwd.is_none() && self.note.depth == 0 {
+            cur.cwd = s.cwd.as_deref().map(str::to_string);
         }
         self.note.new_session = !self.seen_header;
         cur.turns_begun += 1;
@@ -958,7 +970,7 @@ impl Session {
                 c.reported = true;
                 self.note
                     .unanswered
-                    .push((c.name.clone(), c.key_arg.clone()));
+                    .push((c.name.clone(), c.kind, c.key_arg.clone()));
             }
         }
         cur.results += 1;

@@ -245,13 +245,13 @@ fn a_tool_call_whose_input_streams_is_not_left_without_a_status() {
     let cmd = pipeline_of(&parts, 0.5, "--color never --status-wait 1");
     let (out, _) = run_under_pty(&cmd);
     let from = out.find("▸ Read").unwrap();
-    let to = from + out[from..].find("▸ Read /home/").expect(&out);
+    let to = from + out[from..].find("▸ Read README.md").expect(&out);
     let held = &out[from..to];
     assert!(held.starts_with("▸ Read …\r\n"), "{held:?}");
     assert!(held.contains("Read (input streaming)"), "{held:?}");
     let (plain, _) = run_under_pty(&pipeline_of(&parts, 0.0, "--color never --no-status"));
     assert_eq!(
         without_status(&out),
-        plain.replacen("▸ Read /home/", "▸ Read …\r\n▸ Read /home/", 1)
+        plain.replacen("▸ Read README.md", "▸ Read …\r\n▸ Read README.md", 1)
     );
 }

@@ -133,7 +133,7 @@ fn output(r: &mut Roff) {
         ),
         (
             "\u{25b8}",
-            "a tool call with its key argument (path, command, pattern, URL, sub-agent…)",
+            "a tool call with its key argument (path, command, pattern, URL, sub-agent…); a path under the session's working directory is shown relative to it",
         ),
         (
             "\u{25c2}",

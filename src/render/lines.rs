@@ -304,14 +304,20 @@ fn write_line<'s, W: WriteColor>(
             w.write_all(text.as_bytes())?;
             continue;
         };
-        // Cut between characters (never inside one, and escape sequences
-        // are only ever written between spans).
+        // Cut after the last space of the span on this line, else between
+        // characters (never inside one, and escape sequences are only ever
+        // written between spans).
         let mut from = 0;
+        // Where the last space ends: its byte in `text` and its column.
+        let mut space: Option<(usize, usize)> = None;
         for (i, c) in text.char_indices() {
             let cw = char_width(c);
             if col + cw > cols && col > hang_at {
-                w.write_all(text[from..i].as_bytes())?;
-                from = i;
+                // What follows the space goes to the next line with `c`.
+                let (cut, carried) = space.map_or((i, 0), |(at, at_col)| (at, col - at_col));
+                w.write_all(text[from..cut].as_bytes())?;
+                from = cut;
+                space = None;
                 set(w, Style::Plain, &mut current)?;
                 w.write_all(b"\n")?;
                 if bars > 0 {
@@ -322,9 +328,12 @@ fn write_line<'s, W: WriteColor>(
                     w.write_all(b" ")?;
                 }
                 set(w, style, &mut current)?;
-                col = hang_at;
+                col = hang_at + carried;
             }
             col += cw;
+            if c == ' ' && col > hang_at + 1 {
+                space = Some((i + 1, col));
+            }
         }
         w.write_all(text[from..].as_bytes())?;
     }
@@ -467,6 +476,32 @@ mod tests {
         let mut out = NoColor::new(Vec::new());
         l.write(&mut out, &Styles::new(), 0).unwrap();
         String::from_utf8(out.into_inner()).unwrap()
+    }
+
+    #[test]
+    fn nested_lines_wrap_at_a_space_under_their_bars() {
+        let mut l = Lines::default();
+        l.push(
+            Style::Plain,
+            "the quick brown fox jumps over the lazy dog again",
+        );
+        l.end(1);
+        // 30 columns: `  │ ` then 26 of text, cut after the last space.
+        assert_eq!(
+            wrapped(&l, 30),
+            "  │ the quick brown fox jumps \n  │ over the lazy dog again\n"
+        );
+        // A word longer than the room is cut between characters, and a
+        // hanging line continues under its hang.
+        l.clear();
+        l.push(Style::Tool, "▸ ");
+        l.push(Style::Plain, "Read ");
+        l.push(Style::Plain, &"x".repeat(40));
+        l.end_hanging(1, 2);
+        let out = wrapped(&l, 30);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], format!("  │ ▸ Read {}", "x".repeat(19)));
+        assert_eq!(lines[1], format!("  │   {}", "x".repeat(21)));
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub mod summary;
 use std::fmt::Write as _;
 use std::io;
 
-use crate::event::Event;
+use crate::event::{Event, ToolKind};
 use crate::session::Session;
 
 pub use jsonl::Jsonl;
@@ -120,6 +120,36 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
     }
 }
 
+/// A file tool's key argument as the pretty view and the status line show
+/// it: a path under the session's working directory relative to it (the
+/// header gives the directory), `.` for the directory itself. Commands,
+/// URLs, patterns and paths elsewhere are shown as they are, and so is any
+/// key argument in JSONL.
+pub(crate) fn shown_key<'a>(key: &'a str, kind: ToolKind, cwd: Option<&str>) -> &'a str {
+    if !matches!(
+        kind,
+        ToolKind::Read | ToolKind::Write | ToolKind::Edit | ToolKind::Search
+    ) {
+        return key;
+    }
+    // `/` is nobody's project; a trailing separator is not part of the name.
+    let Some(cwd) = cwd
+        .map(|c| c.trim_end_matches(['/', '\\']))
+        .filter(|c| !c.is_empty())
+    else {
+        return key;
+    };
+    match key.strip_prefix(cwd) {
+        Some("" | "/" | "\\") => ".",
+        Some(rest) => match rest.strip_prefix(['/', '\\']) {
+            // Not `cwd-other/…`, and never an empty name.
+            Some(r) if !r.is_empty() && !r.starts_with(['/', '\\']) => r,
+            _ => key,
+        },
+        None => key,
+    }
+}
+
 /// `1234` → `1.2k`, `1234567` → `1.2M`.
 pub(crate) fn fmt_count(out: &mut String, n: u64) {
     #[allow(clippy::cast_precision_loss)] // display only
@@ -172,6 +202,35 @@ mod tests {
         let mut o = String::new();
         f(&mut o);
         o
+    }
+
+    #[test]
+    fn paths_under_the_working_directory_are_relative() {
+        let cwd = Some("/home/u/proj");
+        let read = |k| shown_key(k, ToolKind::Read, cwd);
+        assert_eq!(read("/home/u/proj/src/main.rs"), "src/main.rs");
+        assert_eq!(
+            shown_key("/home/u/proj/a", ToolKind::Edit, Some("/home/u/proj/")),
+            "a"
+        );
+        assert_eq!(shown_key("/home/u/proj", ToolKind::Search, cwd), ".");
+        assert_eq!(shown_key("/home/u/proj/", ToolKind::Search, cwd), ".");
+        // A sibling directory, another place, a relative path: as they are.
+        assert_eq!(read("/home/u/project/a"), "/home/u/project/a");
+        assert_eq!(read("/etc/passwd"), "/etc/passwd");
+        assert_eq!(read("src/lib.rs"), "src/lib.rs");
+        // Only file tools: a command naming a script keeps its path.
+        let cmd = "/home/u/proj/run.sh --fast";
+        assert_eq!(shown_key(cmd, ToolKind::Shell, cwd), cmd);
+        // No directory, or the root: nothing to take off.
+        assert_eq!(shown_key("/a/b", ToolKind::Read, None), "/a/b");
+        assert_eq!(shown_key("/a/b", ToolKind::Read, Some("/")), "/a/b");
+        // Windows paths.
+        let win = Some("C:\\work\\app");
+        assert_eq!(
+            shown_key("C:\\work\\app\\x.ts", ToolKind::Write, win),
+            "x.ts"
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ use super::summary::{Summary, write_table};
 
 mod end;
 mod streamed;
-use super::{LineEnd, Sink, fmt_cost, fmt_count, fmt_duration};
+use super::{LineEnd, Sink, fmt_cost, fmt_count, fmt_duration, shown_key};
 use crate::event::{
     DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult,
     SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult, Usage,
@@ -335,12 +335,13 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         self.emit(if failed { To::Alert } else { To::Out })
     }
 
-    fn tool_call(&mut self, c: &ToolCall<'_>, depth: usize) -> io::Result<()> {
+    fn tool_call(&mut self, c: &ToolCall<'_>, s: &Session, depth: usize) -> io::Result<()> {
         self.last_call = Some(text_hash(&c.id));
+        let key = c.key_arg.as_deref().map(|k| shown_key(k, c.kind, s.cwd()));
         let l = self.compose();
         l.push(Style::Tool, "▸ ");
         l.tool_name(Style::Tool, &c.name);
-        match &c.key_arg {
+        match key {
             Some(k) if !k.is_empty() => {
                 l.push(Style::Plain, " ");
                 l.one_line(Style::Plain, k, MAX_KEY_CHARS);
@@ -398,6 +399,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     fn tool_result(&mut self, r: &ToolResult<'_>, s: &Session, depth: usize) -> io::Result<()> {
         let note = s.note();
         let tool = note.tool.as_deref().unwrap_or("tool");
+        let key = (note.key_arg.as_deref())
+            .map(|k| shown_key(k, note.tool_kind.unwrap_or_default(), s.cwd()));
         if note.denied {
             // A denial: its `⊘` line was shown, or the permission_denied
             // event that follows says it better.
@@ -414,7 +417,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             let l = &mut self.lines;
             l.push(Style::Error, "✗ ");
             l.tool_name(Style::Error, tool);
-            if let Some(k) = &note.key_arg {
+            if let Some(k) = key {
                 l.push(Style::Plain, " ");
                 l.one_line(Style::Plain, k, 80);
             }
@@ -456,7 +459,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             if !agent && !follows_call {
                 l.push(Style::Dim, "◂ ");
                 l.tool_name(Style::Dim, tool);
-                if let Some(k) = &note.key_arg {
+                if let Some(k) = key {
                     l.push(Style::Dim, " ");
                     l.one_line(Style::Dim, k, 80);
                 }
@@ -473,7 +476,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 }
                 l.push(Style::Tool, "◂ ");
                 l.tool_name(Style::Tool, tool);
-                if let Some(k) = &note.key_arg {
+                if let Some(k) = key {
                     l.push(Style::Plain, " ");
                     l.one_line(Style::Plain, k, 80);
                 }
@@ -503,7 +506,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             l.push(Style::Warn, " took ");
             fmt_duration(l.text(), ms);
             l.close(Style::Warn);
-            if let Some(k) = &note.key_arg {
+            if let Some(k) = key {
                 l.push(Style::Dim, " (");
                 l.one_line(Style::Dim, k, 60);
                 l.push(Style::Dim, ")");
@@ -523,7 +526,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let l = self.compose();
         l.push(Style::Denied, "⊘ permission denied: ");
         l.tool_name(Style::Denied, tool);
-        if let Some(k) = note.key_arg.as_deref().or(d.key_arg.as_deref()) {
+        let kind = note.tool_kind.unwrap_or_default();
+        let key = note.key_arg.as_deref().or(d.key_arg.as_deref());
+        if let Some(k) = key.map(|k| shown_key(k, kind, s.cwd())) {
             l.push(Style::Plain, " ");
             l.one_line(Style::Plain, k, MAX_KEY_CHARS);
         }
@@ -621,10 +626,10 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             self.end.write_parts(l);
         }
         let unanswered = &s.note().unanswered;
-        for (name, key) in unanswered.iter().take(MAX_LISTED) {
+        for (name, kind, key) in unanswered.iter().take(MAX_LISTED) {
             l.push(Style::Warn, "  ⎿ never answered: ");
             l.tool_name(Style::Warn, name);
-            if let Some(k) = key {
+            if let Some(k) = key.as_deref().map(|k| shown_key(k, *kind, s.cwd())) {
                 l.push(Style::Warn, " ");
                 l.one_line(Style::Warn, k, 80);
             }
@@ -682,7 +687,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         for (_, c) in open.into_iter().take(MAX_LISTED) {
             l.push(Style::Warn, "  interrupted: ");
             l.tool_name(Style::Warn, &c.name);
-            if let Some(k) = &c.key_arg {
+            if let Some(k) = c.key_arg.as_deref().map(|k| shown_key(k, c.kind, s.cwd())) {
                 l.push(Style::Warn, " ");
                 l.one_line(Style::Warn, k, 80);
             }
@@ -1066,7 +1071,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
             EventKind::SessionStart(st) => self.session_start(st, ev.producer, s),
             EventKind::Text(t) => self.text(t, depth),
             EventKind::Thinking(t) => self.thinking(t, depth),
-            EventKind::ToolCall(c) => self.tool_call(c, depth),
+            EventKind::ToolCall(c) => self.tool_call(c, s, depth),
             EventKind::ToolResult(r) => self.tool_result(r, s, depth),
             EventKind::PermissionDenied(d) => self.denial(d, s, depth),
             EventKind::Usage(u) => self.usage(u, depth),

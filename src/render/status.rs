@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 use super::LineEnd;
 use super::lines::{one_line_to, tool_name_to};
 use crate::event::{DeltaKind, EventKind};
-use crate::render::{fmt_cost, fmt_count};
+use crate::render::{fmt_cost, fmt_count, shown_key};
 use crate::session::{CallInfo, Session};
 
 /// Shortest time between two redraws.
@@ -217,12 +217,19 @@ impl StatusLine {
             _ => self.retries = 0,
         }
         match kind {
-            EventKind::ToolCall(c) => self.last.tool(&c.name, c.key_arg.as_deref(), ""),
+            EventKind::ToolCall(c) => {
+                let key = c.key_arg.as_deref();
+                let key = key.map(|k| shown_key(k, c.kind, session.cwd()));
+                self.last.tool(&c.name, key, "");
+            }
             EventKind::ToolResult(r) => {
                 let note = session.note();
                 if let Some(tool) = note.tool.as_deref() {
                     let how = if r.is_error { " (failed)" } else { " (done)" };
-                    self.last.tool(tool, note.key_arg.as_deref(), how);
+                    let kind = note.tool_kind.unwrap_or_default();
+                    let key = note.key_arg.as_deref();
+                    let key = key.map(|k| shown_key(k, kind, session.cwd()));
+                    self.last.tool(tool, key, how);
                 }
             }
             EventKind::Text(_) => self.last.word("text"),
@@ -265,7 +272,7 @@ impl StatusLine {
             push_secs(&mut head, idle.unwrap_or_default());
             if let Some((c, _)) = open {
                 head.push_str(" — ");
-                label = Some(Label::call(c));
+                label = Some(Label::call(c, session.cwd()));
             } else if let Some(l) = self.last.label() {
                 head.push_str(" — last: ");
                 label = Some(l);
@@ -276,7 +283,7 @@ impl StatusLine {
             if self.finished {
                 head.push_str("finished");
             } else if let Some((c, _)) = open {
-                label = Some(Label::call(c));
+                label = Some(Label::call(c, session.cwd()));
             } else if self.last_event.is_none() {
                 head.push_str("waiting for the first event");
             } else {
@@ -434,10 +441,10 @@ struct Label<'a> {
 }
 
 impl<'a> Label<'a> {
-    fn call(c: &'a CallInfo) -> Self {
+    fn call(c: &'a CallInfo, cwd: Option<&str>) -> Self {
         Label {
             name: &c.name,
-            key: c.key_arg.as_deref().unwrap_or(""),
+            key: shown_key(c.key_arg.as_deref().unwrap_or(""), c.kind, cwd),
             tool: true,
             how: "",
         }

@@ -261,7 +261,7 @@ fn open_calls_are_bounded_and_the_forgotten_still_counted() {
     assert_eq!(listed + end.note.unanswered_forgotten, n as u64 - 1);
     // The newest calls are the ones listed, in call order.
     let last = &end.note.unanswered[end.note.unanswered.len() - 1];
-    assert_eq!(last.1.as_deref(), Some(format!("ls {}", n - 1).as_str()));
+    assert_eq!(last.2.as_deref(), Some(format!("ls {}", n - 1).as_str()));
     let sum = only(&s);
     assert_eq!(sum.tool_calls, n as u64);
     assert_eq!(sum.forgotten_calls, end.note.unanswered_forgotten);
@@ -1058,7 +1058,7 @@ fn a_long_session_forgets_old_answered_calls_but_not_open_ones() {
         .note
         .unanswered
         .iter()
-        .map(|(name, key)| (&**name, key.as_deref()))
+        .map(|(name, _, key)| (&**name, key.as_deref()))
         .collect();
     assert_eq!(unanswered, [("Bash", Some("sleep 1000"))]);
     assert_eq!(only(&session).tool_calls, n as u64 + 1);
