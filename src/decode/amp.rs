@@ -20,11 +20,12 @@
 //!   and `error_max_turns`, never seen in a real stream: both are read.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::io;
 
 use super::claude::event;
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::seen::Recent;
 use super::{Ctx, Emit};
 use crate::event::ToolKind;
 use crate::event::{
@@ -41,7 +42,7 @@ const RECENT_MESSAGES: usize = 32;
 pub(crate) struct State {
     claude: super::claude::State,
     /// Messages whose usage was written.
-    recent_usage: VecDeque<String>,
+    recent_usage: Recent<RECENT_MESSAGES>,
     /// Tool calls seen (id → name, key argument): `permission_denials`
     /// lists ids or names only.
     calls: HashMap<String, (String, Option<String>)>,
@@ -257,7 +258,7 @@ fn assistant<'v>(
     if let Some(u) = msg.and_then(|m| get(m, "usage"))
         && message_id
             .as_deref()
-            .is_none_or(|id| first_usage_of(&mut state.recent_usage, id))
+            .is_none_or(|id| state.recent_usage.first_sighting(id))
     {
         emit(&event(
             v,
@@ -327,18 +328,6 @@ fn assistant<'v>(
         // No usable content: kept as it came, so the line does not vanish.
         _ => super::unknown_line(v, ctx, emit),
     }
-}
-
-/// True the first time `id` is seen (within the recent window).
-fn first_usage_of(recent: &mut VecDeque<String>, id: &str) -> bool {
-    if recent.iter().any(|m| m == id) {
-        return false;
-    }
-    if recent.len() >= RECENT_MESSAGES {
-        recent.pop_front();
-    }
-    recent.push_back(id.to_string());
-    true
 }
 
 /// Anthropic's usage: `input_tokens` is the uncached part.

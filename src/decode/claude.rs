@@ -12,6 +12,7 @@ use std::io;
 
 use super::args::{content_of, json_in, list, strings_at};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::seen::Recent;
 use super::{Ctx, Emit};
 use crate::event::ToolKind;
 use crate::event::{
@@ -33,7 +34,7 @@ const RECENT_MESSAGES: usize = 32;
 pub(crate) struct State {
     /// API messages whose usage was emitted recently: usage repeats on every
     /// line of a message and must be counted once.
-    recent_usage: std::collections::VecDeque<String>,
+    recent_usage: Recent<RECENT_MESSAGES>,
     /// Background tasks started (the most recent [`RECENT_TASKS`]).
     tasks: std::collections::VecDeque<Task>,
     /// Their text, one after the other; compacted in place when it has
@@ -131,22 +132,6 @@ impl State {
     fn task_part(&self, by: usize, value: &str, part: usize) -> Option<(&str, bool)> {
         let t = self.tasks.get(self.task_index(by, value)?)?;
         Some((t.part(&self.task_text, part), t.spoke))
-    }
-
-    /// True the first time `id` is seen (within the recent window).
-    fn first_usage_of(&mut self, id: &str) -> bool {
-        if self.recent_usage.iter().any(|m| m == id) {
-            return false;
-        }
-        let mut slot = if self.recent_usage.len() >= RECENT_MESSAGES {
-            self.recent_usage.pop_front().unwrap_or_default()
-        } else {
-            String::new()
-        };
-        slot.clear();
-        slot.push_str(id);
-        self.recent_usage.push_back(slot);
-        true
     }
 }
 
@@ -646,7 +631,7 @@ pub(crate) fn assistant<'v>(
     // Usage repeats on every line of one API message: report it once.
     if let (Some(m), Some(id)) = (msg, message_id.as_deref())
         && let Some(u) = get(m, "usage")
-        && state.first_usage_of(id)
+        && state.recent_usage.first_sighting(id)
     {
         emit(&base.event(EventKind::Usage(Usage {
             message_id: message_id.clone(),

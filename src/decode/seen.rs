@@ -8,8 +8,11 @@
 //! many (amortized: one pass per [`KEEP`] insertions). A repeat arrives
 //! close to its first sighting, so what is forgotten is what no line still
 //! refers to; a repeat of an id forgotten is sent again.
+//!
+//! [`Recent`] is the small case: the last few ids only, where repeats are
+//! adjacent (an API message's usage repeated on each of its lines).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 /// Ids remembered at least.
 pub(crate) const KEEP: usize = 8192;
@@ -50,9 +53,47 @@ impl Seen {
     }
 }
 
+/// The last `N` ids seen, searched linearly (`N` is small), their strings
+/// reused: remembering an id allocates nothing once the window is full.
+#[derive(Debug, Default)]
+pub(crate) struct Recent<const N: usize> {
+    ids: VecDeque<String>,
+}
+
+impl<const N: usize> Recent<N> {
+    /// True the first time `id` is seen within the window.
+    pub(crate) fn first_sighting(&mut self, id: &str) -> bool {
+        if self.ids.iter().any(|m| m == id) {
+            return false;
+        }
+        let mut slot = if self.ids.len() >= N {
+            self.ids.pop_front().unwrap_or_default()
+        } else {
+            String::new()
+        };
+        slot.clear();
+        slot.push_str(id);
+        self.ids.push_back(slot);
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_of_recent_ids() {
+        let mut r = Recent::<2>::default();
+        assert!(r.first_sighting("a"));
+        assert!(!r.first_sighting("a"));
+        assert!(r.first_sighting("b"));
+        assert!(r.first_sighting("c"));
+        // "a" left the window of two.
+        assert!(r.first_sighting("a"));
+        assert!(!r.first_sighting("c"));
+        assert_eq!(r.ids.len(), 2);
+    }
 
     #[test]
     fn a_set_that_forgets_the_least_recent_beyond_its_bound() {
