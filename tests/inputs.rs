@@ -5,18 +5,10 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use common::compress::{gzip, zstd};
 use common::{Out, fixture, read, run, sv, temp_file};
-use flate2::Compression;
-use flate2::write::GzEncoder;
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
-    enc.write_all(data).unwrap();
-    enc.finish().unwrap()
-}
 
 fn path_str(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -448,13 +440,6 @@ fn bare_streamview_on_a_terminal_says_how_to_use_it_and_waits() {
 }
 
 // ---------------------------------------------------------------------- zstd
-
-fn zstd(data: &[u8]) -> Vec<u8> {
-    let mut enc = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
-    enc.include_checksum(true).unwrap();
-    enc.write_all(data).unwrap();
-    enc.finish().unwrap()
-}
 
 #[test]
 fn zstd_files_and_stdin_give_the_output_of_the_plain_input() {

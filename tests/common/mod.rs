@@ -4,6 +4,8 @@
 
 #![allow(dead_code, reason = "each test file uses a part")]
 
+pub mod compress;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus};

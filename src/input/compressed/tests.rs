@@ -1,15 +1,8 @@
-use std::io::Write;
-
-use flate2::Compression as Level;
-use flate2::write::GzEncoder;
-
 use super::*;
 
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Level::default());
-    enc.write_all(data).unwrap();
-    enc.finish().unwrap()
-}
+#[path = "../../../tests/common/compress.rs"]
+mod compress;
+use compress::{gzip, zstd};
 
 /// A source that hands out at most `step` bytes per read, like a slow pipe.
 struct Trickle<'a> {
@@ -186,15 +179,6 @@ fn a_read_error_while_deciding_keeps_what_was_read() {
     let mut buf = [0u8; 8];
     assert_eq!(d.read(&mut buf).unwrap_err().to_string(), "hiccup");
     assert_eq!(read_all(d, 8).unwrap(), b"\x1f{}");
-}
-
-/// As the `zstd` command writes it: with a checksum, without which
-/// corruption inside a frame cannot be told from data.
-fn zstd(data: &[u8]) -> Vec<u8> {
-    let mut enc = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
-    enc.include_checksum(true).unwrap();
-    enc.write_all(data).unwrap();
-    enc.finish().unwrap()
 }
 
 #[test]
