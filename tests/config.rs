@@ -141,7 +141,7 @@ fn a_bad_line_stops_the_run_with_its_file_and_line() {
         o.err(),
         format!(
             "streamview: {}:3: unexpected argument '--colour' found (a similar argument exists: \
-             '--color')\n",
+             '--color'); fix the line, or run with --no-config\n",
             c.display()
         )
     );
@@ -163,6 +163,17 @@ fn a_bad_line_stops_the_run_with_its_file_and_line() {
         o.err().contains(":2: `session.jsonl` is not an option"),
         "{}",
         o.err()
+    );
+    // No advice meant for a command line (`use '-- --bogus'`).
+    let c = config("--bogus\n");
+    let o = with(&c, &[], &[TOOLS]);
+    assert_eq!(
+        o.err(),
+        format!(
+            "streamview: {}:1: unexpected argument '--bogus' found; fix the line, or run with \
+             --no-config\n",
+            c.display()
+        )
     );
     // --no-config does not read it at all.
     assert_eq!(with(&c, &[], &["--no-config", TOOLS]).code, 0);

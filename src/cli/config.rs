@@ -74,7 +74,11 @@ impl fmt::Display for ConfigError {
     /// `<file>:<line>: <what>`, safe for a terminal (the file can quote anything).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = match self.line {
-            Some(n) => format!("{}:{n}: {}", self.path.display(), self.what),
+            Some(n) => format!(
+                "{}:{n}: {}; fix the line, or run with --no-config",
+                self.path.display(),
+                self.what
+            ),
             None => format!("{}: {}", self.path.display(), self.what),
         };
         f.write_str(&sanitize_line(&text))
@@ -164,7 +168,10 @@ fn one_line(e: &clap::Error) -> String {
     let text = e.render().to_string();
     let first = text.lines().next().unwrap_or_default();
     let first = first.strip_prefix("error: ").unwrap_or(first);
-    match text.lines().find_map(|l| l.trim().strip_prefix("tip: ")) {
+    // Not clap's tip for a command line (`use '-- --x'`): a configuration
+    // file holds no values after `--`.
+    let tip = text.lines().find_map(|l| l.trim().strip_prefix("tip: "));
+    match tip.filter(|t| !t.contains("use '-- ")) {
         Some(tip) => format!("{first} ({tip})"),
         None => first.to_string(),
     }
