@@ -311,7 +311,8 @@ pub enum ErrorsTo {
     after_help = "Use --help for the kinds, examples, exit statuses and environment variables."
 )]
 pub struct Cli {
-    /// Files to read, in order; `-` or none means standard input.
+    /// Files to read, in order; `-` or none means standard input. A directory is read as a
+    /// library of saved sessions: the *.jsonl files below it, in the order they began.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
 
@@ -601,7 +602,7 @@ impl Env {
             && cli
                 .files
                 .iter()
-                .all(|f| f != "-" && std::fs::metadata(f).is_ok_and(|m| m.is_file()));
+                .all(|f| f != "-" && std::fs::metadata(f).is_ok_and(|m| m.is_file() || m.is_dir()));
         Env {
             regular_inputs,
             ..self

@@ -304,47 +304,11 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
         runner = runner.with_finished_flag(finished.clone());
     }
     for src in &opts.sources {
-        let name = src.display_name();
-        let opened: io::Result<Box<dyn io::Read + Send>> = match src {
-            input::Source::Path(p) if opts.follow => {
-                let notice = follow_notice(&name);
-                input::follow::open(p.clone(), finished.clone(), notice).map(|(rdr, how)| {
-                    match how {
-                        input::follow::Opened::Followed | input::follow::Opened::Stream => {}
-                        input::follow::Opened::Waiting => {
-                            runner.note(&name, "no such file yet; waiting for it to appear");
-                        }
-                        input::follow::Opened::NotFollowed(c) => runner.note(
-                            &name,
-                            &format!("{c}-compressed: read to its end, not followed"),
-                        ),
-                    }
-                    rdr
-                })
+        let res = match src {
+            input::Source::Path(dir) if !opts.follow && dir.is_dir() => {
+                read_directory(&mut runner, opts, dir, interrupt)
             }
-            input::Source::Stdin if opts.follow => {
-                Err(std::io::Error::other("standard input cannot be followed"))
-            }
-            _ => src.open(),
-        };
-        // With an interrupt: inputs that can make a read wait (pipes,
-        // terminals, a followed file) are read on a thread that Ctrl-C can
-        // wake; regular files in place, checked before each read.
-        let opened = opened.and_then(|rdr| match interrupt {
-            Some(intr) if !opts.follow && src.is_regular_file() => {
-                Ok(Box::new(input::Checked::new(rdr, intr)) as Box<dyn io::Read>)
-            }
-            Some(intr) => {
-                Ok(Box::new(ReadAhead::spawn(rdr, intr)?.with_tick(tick)) as Box<dyn io::Read>)
-            }
-            None => Ok(rdr as Box<dyn io::Read>),
-        });
-        let res = match opened {
-            Ok(rdr) => runner.source(&name, rdr),
-            Err(e) => {
-                runner.open_failed(&name, &e);
-                Ok(())
-            }
+            _ => read_source(&mut runner, opts, src, interrupt, tick, &finished),
         };
         match res {
             Ok(()) => {}
@@ -354,4 +318,120 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
     }
     let (_, status) = runner.finish()?;
     Ok(status)
+}
+
+/// Read the session files below `dir` (a directory named as input), in the
+/// order [`input::library`] gives; with `-v`, say how many files there were.
+fn read_directory<S: Sink + ?Sized, E: Write>(
+    runner: &mut Runner<'_, S, E>,
+    opts: &Options,
+    dir: &std::path::Path,
+    interrupt: Option<&Arc<Interrupt>>,
+) -> Result<(), Error> {
+    let name = dir.display().to_string();
+    let found = input::library::sessions_below(dir);
+    for (d, e) in &found.unreadable {
+        runner.open_failed(&d.display().to_string(), e);
+    }
+    if found.sessions.is_empty() {
+        runner.empty_directory(&name, found.other_files);
+        return Ok(());
+    }
+    let before = runner.found_without_session();
+    for session in &found.sessions {
+        read_found(runner, session, interrupt)?;
+    }
+    if opts.verbosity == render::Verbosity::Verbose {
+        let empty = runner.found_without_session() - before;
+        let files: usize = found
+            .sessions
+            .iter()
+            .map(input::library::Session::files)
+            .sum();
+        let other = found.other_files;
+        runner.note(
+            &name,
+            &format!(
+                "{files} session file{} read ({empty} without a session), {other} other file{} \
+                 left alone",
+                if files == 1 { "" } else { "s" },
+                if other == 1 { "" } else { "s" },
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// Read one session found below a directory: its file and its sub-agents'
+/// as one input (see [`input::library::Session::open`]).
+fn read_found<S: Sink + ?Sized, E: Write>(
+    runner: &mut Runner<'_, S, E>,
+    session: &input::library::Session,
+    interrupt: Option<&Arc<Interrupt>>,
+) -> Result<(), Error> {
+    let name = session.file.display().to_string();
+    let opened = session.open().map(|rdr| match interrupt {
+        Some(intr) => Box::new(input::Checked::new(rdr, intr)) as Box<dyn io::Read>,
+        None => rdr as Box<dyn io::Read>,
+    });
+    match opened {
+        Ok(rdr) => runner.source_found(&name, rdr),
+        Err(e) => {
+            runner.open_failed(&name, &e);
+            Ok(())
+        }
+    }
+}
+
+/// Open one input and read it to its end.
+fn read_source<S: Sink + ?Sized, E: Write>(
+    runner: &mut Runner<'_, S, E>,
+    opts: &Options,
+    src: &input::Source,
+    interrupt: Option<&Arc<Interrupt>>,
+    tick: Option<std::time::Duration>,
+    finished: &Arc<std::sync::atomic::AtomicBool>,
+) -> Result<(), Error> {
+    let name = src.display_name();
+    let opened: io::Result<Box<dyn io::Read + Send>> = match src {
+        input::Source::Path(p) if opts.follow => {
+            let notice = follow_notice(&name);
+            input::follow::open(p.clone(), Arc::clone(finished), notice).map(|(rdr, how)| {
+                match how {
+                    input::follow::Opened::Followed | input::follow::Opened::Stream => {}
+                    input::follow::Opened::Waiting => {
+                        runner.note(&name, "no such file yet; waiting for it to appear");
+                    }
+                    input::follow::Opened::NotFollowed(c) => runner.note(
+                        &name,
+                        &format!("{c}-compressed: read to its end, not followed"),
+                    ),
+                }
+                rdr
+            })
+        }
+        input::Source::Stdin if opts.follow => {
+            Err(std::io::Error::other("standard input cannot be followed"))
+        }
+        _ => src.open(),
+    };
+    // With an interrupt: inputs that can make a read wait (pipes,
+    // terminals, a followed file) are read on a thread that Ctrl-C can
+    // wake; regular files in place, checked before each read.
+    let opened = opened.and_then(|rdr| match interrupt {
+        Some(intr) if !opts.follow && src.is_regular_file() => {
+            Ok(Box::new(input::Checked::new(rdr, intr)) as Box<dyn io::Read>)
+        }
+        Some(intr) => {
+            Ok(Box::new(ReadAhead::spawn(rdr, intr)?.with_tick(tick)) as Box<dyn io::Read>)
+        }
+        None => Ok(rdr as Box<dyn io::Read>),
+    });
+    match opened {
+        Ok(rdr) => runner.source(&name, rdr),
+        Err(e) => {
+            runner.open_failed(&name, &e);
+            Ok(())
+        }
+    }
 }

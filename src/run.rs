@@ -62,6 +62,9 @@ struct Current {
     skipped: u64,
     /// It does not look like an event stream: stop reading it.
     give_up: bool,
+    /// It was found below a directory named as input: holding no session
+    /// is no fault of the user's (see [`Runner::source_found`]).
+    found: bool,
 }
 
 /// Drives one or more inputs through a sink.
@@ -90,6 +93,10 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     without_session: u64,
     /// Their notes, printed at the end when there were several inputs.
     notes: Vec<String>,
+    /// Files found below directories that held no session.
+    found_without_session: u64,
+    /// Every directory named held no session file, and that was said.
+    explained: bool,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -110,6 +117,8 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             inputs: 0,
             without_session: 0,
             notes: Vec::new(),
+            found_without_session: 0,
+            explained: false,
         }
     }
 
@@ -157,6 +166,26 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.diag.message(&format!("{name}: {what}"));
     }
 
+    /// A directory named as input holds no session file: say so; it counts
+    /// as an input without a session (status 3).
+    pub fn empty_directory(&mut self, name: &str, other_files: u64) {
+        self.hide_status();
+        self.inputs += 1;
+        self.without_session += 1;
+        self.explained = true;
+        self.diag.message(&format!(
+            "{name}: no session files below it (*.jsonl or *.ndjson, compressed or not; \
+             {other_files} other file{} left alone)",
+            if other_files == 1 { "" } else { "s" }
+        ));
+    }
+
+    /// Files found below directories so far that held no session.
+    #[must_use]
+    pub fn found_without_session(&self) -> u64 {
+        self.found_without_session
+    }
+
     /// Process one input to its end.
     ///
     /// # Errors
@@ -165,6 +194,21 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// with [`Runner::interrupted`]). A read error is reported, ends this
     /// input and makes the exit status 2, but is not fatal.
     pub fn source<R: Read>(&mut self, name: &str, rdr: R) -> Result<(), Error> {
+        self.read(name, rdr, false)
+    }
+
+    /// Process a file found below a directory named as input, as
+    /// [`Runner::source`] does, except that holding no session is only
+    /// counted ([`Runner::found_without_session`]): a session library
+    /// holds other files too.
+    ///
+    /// # Errors
+    /// As [`Runner::source`].
+    pub fn source_found<R: Read>(&mut self, name: &str, rdr: R) -> Result<(), Error> {
+        self.read(name, rdr, true)
+    }
+
+    fn read<R: Read>(&mut self, name: &str, rdr: R, found: bool) -> Result<(), Error> {
         self.session.set_source(name);
         let mut rdr = LineReader::new(rdr, self.max_line);
         let mut dec = Decoder::with_producer(self.from);
@@ -174,6 +218,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             frames_before: self.lines,
             events_before: self.json_events(),
             plain_before: self.session.stats().plain_text,
+            found,
             ..Current::default()
         };
         loop {
@@ -236,6 +281,10 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// count it and keep its note (unless it was given up, which said so).
     fn end_of_input(&mut self, name: &str) {
         if self.json_events() != self.current.events_before {
+            return;
+        }
+        if self.current.found {
+            self.found_without_session += 1;
             return;
         }
         self.without_session += 1;
@@ -426,10 +475,8 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 self.diag.message(&note);
             }
         }
-        if self.session.is_empty()
-            && !(self.io_failed && self.lines == 0)
-            && !self.session.is_interrupted()
-        {
+        let said = (self.io_failed || self.explained) && self.lines == 0;
+        if self.session.is_empty() && !said && !self.session.is_interrupted() {
             let plain = self.session.stats().plain_text;
             let msg = if several {
                 "no input held a session; run the agent with --output-format stream-json \

@@ -4,6 +4,7 @@
 pub mod ahead;
 pub mod compressed;
 pub mod follow;
+pub mod library;
 pub mod lines;
 
 use std::fs::File;

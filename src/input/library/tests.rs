@@ -1,0 +1,155 @@
+use std::io::{Read, Write};
+
+use super::*;
+
+/// A fresh directory for one test.
+fn tree(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("streamview-library-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn line(ts: &str) -> String {
+    format!("{{\"type\":\"user\",\"timestamp\":\"{ts}\"}}\n")
+}
+
+fn names(found: &Found, root: &Path) -> Vec<String> {
+    let name = |f: &Path| f.strip_prefix(root).unwrap().display().to_string();
+    found
+        .sessions
+        .iter()
+        .map(|s| {
+            let mut n = name(&s.file);
+            for a in &s.subagents {
+                n.push_str(" + ");
+                n.push_str(&name(a));
+            }
+            n
+        })
+        .collect()
+}
+
+#[test]
+fn sessions_in_start_order_sub_agents_after_their_session() {
+    let root = tree("order");
+    let p = root.join("-home-u-proj");
+    write(&p.join("a.jsonl"), &line("2026-11-20T10:00:00.500Z"));
+    write(
+        &p.join("a/subagents/agent-2.jsonl"),
+        &line("2026-11-20T10:00:09Z"),
+    );
+    write(
+        &p.join("a/subagents/agent-1.jsonl"),
+        &line("2026-11-20T10:00:03.1Z"),
+    );
+    // Earlier, though its first line has no time: the first one found.
+    write(
+        &p.join("b.jsonl"),
+        &format!("{{\"type\":\"summary\"}}\n{}", line("2026-11-20T09:00:00Z")),
+    );
+    // Compressed, in a deeper folder, earliest of all.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(line("2026-11-19T23:59:59.999Z").as_bytes())
+        .unwrap();
+    fs::create_dir_all(root.join("old")).unwrap();
+    fs::write(root.join("old/c.jsonl.gz"), gz.finish().unwrap()).unwrap();
+    // Not sessions: left alone, counted.
+    write(&root.join("notes.txt"), "hello\n");
+    write(&p.join("a/tool-results/x.json"), "{}\n");
+    let found = sessions_below(&root);
+    assert_eq!(
+        names(&found, &root),
+        [
+            "old/c.jsonl.gz",
+            "-home-u-proj/b.jsonl",
+            "-home-u-proj/a.jsonl + -home-u-proj/a/subagents/agent-1.jsonl + \
+             -home-u-proj/a/subagents/agent-2.jsonl",
+        ]
+    );
+    assert_eq!(found.other_files, 2);
+    assert!(found.unreadable.is_empty());
+    // Read as one input, a line break between files that lack one.
+    let a = &found.sessions[2];
+    fs::write(&a.file, line("2026-11-20T10:00:00.500Z").trim_end()).unwrap();
+    let mut text = String::new();
+    a.open().unwrap().read_to_string(&mut text).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines.iter().all(|l| l.starts_with('{') && l.ends_with('}')),
+        "{text}"
+    );
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_file_without_a_time_sorts_by_its_modification_time() {
+    let root = tree("mtime");
+    // A stream with no timestamps (Claude's stream-json): its mtime, now,
+    // is later than the 2001 session.
+    write(&root.join("stream.jsonl"), "{\"type\":\"system\"}\n");
+    write(&root.join("old.ndjson"), &line("2001-01-01T00:00:00Z"));
+    let found = sessions_below(&root);
+    assert_eq!(names(&found, &root), ["old.ndjson", "stream.jsonl"]);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_back_up_the_tree_is_not_followed() {
+    let root = tree("loop");
+    write(&root.join("x/s.jsonl"), &line("2026-01-01T00:00:00Z"));
+    std::os::unix::fs::symlink(&root, root.join("x/up")).unwrap();
+    let found = sessions_below(&root);
+    assert_eq!(names(&found, &root), ["x/s.jsonl"]);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn session_file_names() {
+    for yes in [
+        "a.jsonl",
+        "b.JSONL",
+        "c.ndjson",
+        "d.jsonl.gz",
+        "e.jsonl.zst",
+    ] {
+        assert!(is_session_file(Path::new(yes)), "{yes}");
+    }
+    for no in [
+        "a.json",
+        "b.txt",
+        "c.gz",
+        "jsonl",
+        "d.jsonl.bak",
+        "state_5.sqlite",
+    ] {
+        assert!(!is_session_file(Path::new(no)), "{no}");
+    }
+}
+
+#[test]
+fn times_sort_as_text() {
+    assert_eq!(
+        normalized("2026-11-20T10:00:05Z"),
+        "2026-11-20T10:00:05.000Z"
+    );
+    assert_eq!(
+        normalized("2026-11-20 10:00:05.12345+00:00"),
+        "2026-11-20T10:00:05.123Z"
+    );
+    assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+    let t = UNIX_EPOCH + std::time::Duration::from_millis(1_795_507_200_250);
+    assert_eq!(rfc3339(t), "2026-11-24T08:00:00.250Z");
+    // 2000-02-29 and the day after.
+    assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+    assert!(looks_like_a_time(b"2026-11-20T10:00:05"));
+    assert!(!looks_like_a_time(b"2026-11-20T10:00:5x"));
+}

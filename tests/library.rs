@@ -1,0 +1,200 @@
+//! Directories as inputs (issue 17): the session files below a directory,
+//! read in the order the sessions began, each Claude transcript with its
+//! `subagents/` files as `cat` would give them; other files left alone.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::{fixture, read, run, sv};
+
+/// A Claude projects folder as Claude Code lays it out, with a stray
+/// file, an empty log and a non-session file beside the sessions.
+fn library(name: &str) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("library-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    let project = root.join("-home-dev-work-project");
+    let agents = project.join("6eb7e71f/subagents");
+    fs::create_dir_all(&agents).unwrap();
+    let t = |n: &str| fixture(&format!("claude-transcript/{n}"));
+    // Began at 03:53:01: second.
+    fs::copy(
+        t("transcript_subagent.jsonl"),
+        project.join("6eb7e71f.jsonl"),
+    )
+    .unwrap();
+    for id in ["a8164d334e3dc2758", "abe457c7cccc84957"] {
+        let from = t(&format!("transcript_subagent.agent-{id}.jsonl"));
+        fs::copy(from, agents.join(format!("agent-{id}.jsonl"))).unwrap();
+    }
+    // Began at 03:52:49: first, though its name sorts last.
+    fs::copy(t("transcript_tools_basic.jsonl"), project.join("zz.jsonl")).unwrap();
+    // Began at 04:47:24, compressed, in a folder of its own: third.
+    let later = root.join("other-project");
+    fs::create_dir_all(&later).unwrap();
+    let thinking = read(&t("v2.1.330_transcript_thinking.jsonl"));
+    fs::write(later.join("s.jsonl.gz"), common::compress::gzip(&thinking)).unwrap();
+    fs::write(project.join("empty.jsonl"), "").unwrap();
+    fs::write(root.join("notes.txt"), "not a session\n").unwrap();
+    fs::write(project.join("6eb7e71f/tool-result.json"), "{}\n").unwrap();
+    root
+}
+
+fn text(b: &[u8]) -> &str {
+    std::str::from_utf8(b).unwrap()
+}
+
+/// Events of JSONL output, without the `source` field (which names the file).
+fn events(jsonl: &[u8]) -> Vec<serde_json::Value> {
+    text(jsonl)
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("source");
+            v
+        })
+        .collect()
+}
+
+fn sessions_in(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("● ")).collect()
+}
+
+#[test]
+fn a_directory_reads_its_sessions_in_start_order() {
+    let root = library("order");
+    let o = sv().args(["--color", "never"]).arg(&root).output().unwrap();
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    // Other files and a log without a session are left alone, quietly.
+    assert_eq!(text(&o.stderr), "");
+    let headers = sessions_in(out);
+    assert_eq!(headers.len(), 3, "{out}");
+    assert!(headers[0].contains("/tools_basic/"), "{headers:?}");
+    assert!(headers[1].contains("/subagent/"), "{headers:?}");
+    // The sub-agents' activity nested under the bars.
+    assert!(
+        out.contains("  │ [Inspect Python code] ▸ Read hello.py"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  │ [Inspect Rust code] ✗ Bash false failed"),
+        "{out}"
+    );
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_session_and_its_sub_agents_read_as_cat_gives_them() {
+    let root = library("cat");
+    let project = root.join("-home-dev-work-project");
+    let main = project.join("6eb7e71f.jsonl");
+    let mut cat = read(&main);
+    let mut agents: Vec<PathBuf> = fs::read_dir(project.join("6eb7e71f/subagents"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    agents.sort();
+    for a in &agents {
+        cat.extend(read(a));
+    }
+    let piped = run(&["--format", "jsonl"], &cat);
+    let dir = sv()
+        .args(["--format", "jsonl"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let from_dir: Vec<serde_json::Value> = text(&dir.stdout)
+        .lines()
+        .filter(|l| l.contains(&format!("\"source\":\"{}\"", main.display())))
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("source");
+            v
+        })
+        .collect();
+    // The same events, on the same line numbers.
+    assert_eq!(from_dir, events(&piped.stdout));
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn verbose_counts_what_was_read_and_left_alone() {
+    let root = library("verbose");
+    let o = sv()
+        .args(["-v", "--color", "never"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "streamview: {}: 6 session files read (1 without a session), 2 other files left alone",
+            root.display()
+        )),
+        "{err}"
+    );
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_directory_without_sessions_is_an_input_without_a_session() {
+    let root = library("none");
+    let empty = root.join("nothing");
+    fs::create_dir_all(&empty).unwrap();
+    fs::write(empty.join("a.txt"), "x").unwrap();
+    let o = sv().arg(&empty).output().unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "streamview: {}: no session files below it (*.jsonl or *.ndjson, compressed or \
+             not; 1 other file left alone)\n",
+            empty.display()
+        )
+    );
+    // Beside a directory that has some, it still makes the status 3.
+    let o = sv()
+        .arg(&empty)
+        .arg(root.join("other-project"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    assert!(sessions_in(text(&o.stdout)).len() == 1);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn the_summary_of_a_directory_has_a_row_per_session() {
+    let root = library("summary");
+    let o = sv()
+        .args(["--format", "summary-json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let sources: Vec<&str> = v["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["source"].as_str().unwrap())
+        .collect();
+    let name = |p: &str| {
+        Path::new(p)
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        sources.iter().map(|s| name(s)).collect::<Vec<_>>(),
+        ["zz.jsonl", "6eb7e71f.jsonl", "s.jsonl.gz"]
+    );
+    fs::remove_dir_all(&root).unwrap();
+}
