@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--generate', '--generate', [CompletionResultType]::ParameterName, 'Print the man page or a shell''s completions and exit')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Follow a log file that is still being written, like `tail -f` from its start')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow a log file that is still being written, like `tail -f` from its start')
+            [CompletionResult]::new('--latest', '--latest', [CompletionResultType]::ParameterName, 'Replay the most recent session below the directories given (default: Claude Code''s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions): the one whose files changed last, its sub-agents with it. With -f, follow it')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show more: tool results, thinking, usage per response, every system event, session details')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show more: tool results, thinking, usage per response, every system event, session details')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Show nothing on stdout; errors and permission denials still go to stderr')

@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -v -q -h -V --follow --format --verbose --quiet --summary --color --paging --errors --only --hide --tool --tool-kind --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
+            opts="-f -v -q -h -V --follow --latest --format --verbose --quiet --summary --color --paging --errors --only --hide --tool --tool-kind --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -33,6 +33,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --generate 'Print the man page or a shell''s completions and exit'
             cand -f 'Follow a log file that is still being written, like `tail -f` from its start'
             cand --follow 'Follow a log file that is still being written, like `tail -f` from its start'
+            cand --latest 'Replay the most recent session below the directories given (default: Claude Code''s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions): the one whose files changed last, its sub-agents with it. With -f, follow it'
             cand -v 'Show more: tool results, thinking, usage per response, every system event, session details'
             cand --verbose 'Show more: tool results, thinking, usage per response, every system event, session details'
             cand -q 'Show nothing on stdout; errors and permission denials still go to stderr'

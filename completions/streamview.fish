@@ -73,6 +73,7 @@ fish\t'Fish completions'
 elvish\t'Elvish completions'
 powershell\t'`PowerShell` completions'"
 complete -c streamview -s f -l follow -d 'Follow a log file that is still being written, like `tail -f` from its start'
+complete -c streamview -l latest -d 'Replay the most recent session below the directories given (default: Claude Code\'s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions): the one whose files changed last, its sub-agents with it. With -f, follow it'
 complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, usage per response, every system event, session details'
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'

@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
@@ -324,6 +325,13 @@ pub struct Cli {
     #[arg(short, long)]
     pub follow: bool,
 
+    /// Replay the most recent session below the directories given (default: Claude Code's
+    /// projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`,
+    /// ~/.codex/sessions or $CODEX_HOME/sessions): the one whose files changed last, its
+    /// sub-agents with it. With -f, follow it.
+    #[arg(long)]
+    pub latest: bool,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Pretty, value_name = "FORMAT")]
     pub format: Format,
@@ -517,6 +525,9 @@ pub struct Options {
     pub from: Option<Producer>,
     /// `--follow` the (single) file.
     pub follow: bool,
+    /// `--latest`: the sources are directories, and only the most recent
+    /// session below them is read.
+    pub latest: bool,
     /// Line length limit.
     pub max_line_bytes: usize,
     /// Lines of tool output to show.
@@ -571,6 +582,10 @@ pub struct Env {
     pub xdg_config_home: Option<OsString>,
     /// `HOME`
     pub home: Option<OsString>,
+    /// `CLAUDE_CONFIG_DIR`: where Claude Code keeps `projects/`
+    pub claude_config_dir: Option<OsString>,
+    /// `CODEX_HOME`: where Codex keeps `sessions/`
+    pub codex_home: Option<OsString>,
 }
 
 impl Env {
@@ -592,6 +607,8 @@ impl Env {
             config: std::env::var_os("STREAMVIEW_CONFIG"),
             xdg_config_home: std::env::var_os("XDG_CONFIG_HOME"),
             home: std::env::var_os("HOME"),
+            claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR"),
+            codex_home: std::env::var_os("CODEX_HOME"),
         }
     }
 
@@ -672,7 +689,9 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
                 && verbosity != Verbosity::Quiet
         }
     };
-    let sources = if cli.files.is_empty() {
+    let sources = if cli.files.is_empty() && cli.latest {
+        vec![Source::Path(sessions_home(cli.from.0, env))]
+    } else if cli.files.is_empty() {
         vec![Source::Stdin]
     } else {
         cli.files.iter().map(|f| Source::from_arg(f)).collect()
@@ -699,6 +718,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         },
         from: cli.from.0,
         follow: cli.follow,
+        latest: cli.latest,
         max_line_bytes: cli.max_line_bytes,
         max_lines: cli.max_lines,
         filter: Filter::new(&cli.only, &cli.hide, &cli.tools).with_tool_kinds(&cli.tool_kinds),
@@ -722,6 +742,22 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
     }
 }
 
+/// Where an agent keeps its saved sessions: Codex's for `--from codex`,
+/// else Claude Code's.
+fn sessions_home(from: Option<Producer>, env: &Env) -> PathBuf {
+    let home = || PathBuf::from(env.home.clone().unwrap_or_default());
+    let set = |v: &Option<OsString>| v.as_ref().filter(|v| !v.is_empty()).map(PathBuf::from);
+    if from == Some(Producer::Codex) {
+        set(&env.codex_home)
+            .unwrap_or_else(|| home().join(".codex"))
+            .join("sessions")
+    } else {
+        set(&env.claude_config_dir)
+            .unwrap_or_else(|| home().join(".claude"))
+            .join("projects")
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -734,6 +770,7 @@ impl Default for Options {
             alerts: Alerts::All,
             from: None,
             follow: false,
+            latest: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_lines: 10,
             filter: Filter::default(),

@@ -303,6 +303,14 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
     if opts.follow {
         runner = runner.with_finished_flag(finished.clone());
     }
+    if opts.latest {
+        let res = read_latest(&mut runner, opts, interrupt, tick, &finished);
+        return match res {
+            Ok(()) => Ok(runner.finish()?.1),
+            Err(Error::Interrupted) => Ok(runner.interrupted()?.1),
+            Err(e) => Err(e),
+        };
+    }
     for src in &opts.sources {
         let res = match src {
             input::Source::Path(dir) if !opts.follow && dir.is_dir() => {
@@ -360,6 +368,62 @@ fn read_directory<S: Sink + ?Sized, E: Write>(
         );
     }
     Ok(())
+}
+
+/// `--latest`: the most recent session below the directories named, said
+/// on stderr, read (or followed) as if it had been named.
+fn read_latest<S: Sink + ?Sized, E: Write>(
+    runner: &mut Runner<'_, S, E>,
+    opts: &Options,
+    interrupt: Option<&Arc<Interrupt>>,
+    tick: Option<std::time::Duration>,
+    finished: &Arc<std::sync::atomic::AtomicBool>,
+) -> Result<(), Error> {
+    let dirs: Vec<&std::path::Path> = (opts.sources.iter())
+        .filter_map(|s| match s {
+            input::Source::Path(p) => Some(p.as_path()),
+            input::Source::Stdin => None,
+        })
+        .collect();
+    let mut sessions = Vec::new();
+    let mut other_files = 0;
+    let mut unreadable = false;
+    for dir in &dirs {
+        let found = input::library::sessions_below(dir);
+        for (d, e) in &found.unreadable {
+            runner.open_failed(&d.display().to_string(), e);
+        }
+        unreadable |= !found.unreadable.is_empty();
+        sessions.extend(found.sessions);
+        other_files += found.other_files;
+    }
+    let Some(session) = input::library::latest(sessions) else {
+        if unreadable {
+            // Said, with why (status 2).
+            return Ok(());
+        }
+        let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        runner.empty_directory(&names.join(", "), other_files);
+        return Ok(());
+    };
+    let name = session.file.display().to_string();
+    if opts.follow {
+        runner.note(&name, "the latest session; following it");
+        let src = input::Source::Path(session.file.clone());
+        return read_source(runner, opts, &src, interrupt, tick, finished);
+    }
+    runner.note(&name, "the latest session");
+    let opened = session.open().map(|rdr| match interrupt {
+        Some(intr) => Box::new(input::Checked::new(rdr, intr)) as Box<dyn io::Read>,
+        None => rdr as Box<dyn io::Read>,
+    });
+    match opened {
+        Ok(rdr) => runner.source(&name, rdr),
+        Err(e) => {
+            runner.open_failed(&name, &e);
+            Ok(())
+        }
+    }
 }
 
 /// Read one session found below a directory: its file and its sub-agents'

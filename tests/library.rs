@@ -198,3 +198,135 @@ fn the_summary_of_a_directory_has_a_row_per_session() {
     );
     fs::remove_dir_all(&root).unwrap();
 }
+
+/// Make `file` the one changed last.
+fn touch(file: &Path) {
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+    fs::File::options()
+        .append(true)
+        .open(file)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+}
+
+#[test]
+fn latest_replays_the_session_changed_last() {
+    let root = library("latest");
+    let project = root.join("-home-dev-work-project");
+    touch(&project.join("6eb7e71f/subagents/agent-a8164d334e3dc2758.jsonl"));
+    let o = sv()
+        .args(["--latest", "--color", "never"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    // The session whose sub-agent wrote last, with its sub-agents.
+    assert_eq!(sessions_in(out).len(), 1, "{out}");
+    assert!(sessions_in(out)[0].contains("/subagent/"), "{out}");
+    assert!(out.contains("  │ [Inspect Python code]"), "{out}");
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "streamview: {}: the latest session\n",
+            project.join("6eb7e71f.jsonl").display()
+        )
+    );
+    // Followed: a stream that has ended (a transcript never says it has,
+    // as its session can always be resumed) gives the same output and
+    // ends once it stays quiet.
+    let streams = root.join("streams");
+    fs::create_dir_all(&streams).unwrap();
+    fs::copy(fixture("claude/tool_errors.jsonl"), streams.join("a.jsonl")).unwrap();
+    let args = |follow: bool| {
+        let mut cmd = sv();
+        cmd.args(["--latest", "--color", "never"]);
+        if follow {
+            cmd.arg("-f");
+        }
+        let o = cmd
+            .arg(&streams)
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+            .unwrap();
+        (o.status.code(), o.stdout)
+    };
+    let (code, followed) = args(true);
+    assert_eq!(code, Some(0));
+    assert_eq!(text(&followed), text(&args(false).1));
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn latest_looks_where_each_agent_keeps_its_sessions() {
+    let root = library("homes");
+    let home = root.join("home");
+    let projects = home.join(".claude/projects/-p");
+    fs::create_dir_all(&projects).unwrap();
+    fs::copy(
+        fixture("claude-transcript/transcript_tools_basic.jsonl"),
+        projects.join("s.jsonl"),
+    )
+    .unwrap();
+    let codex = root.join("codex-home/sessions/2026/11/24");
+    fs::create_dir_all(&codex).unwrap();
+    fs::copy(
+        fixture("codex/shell_fail.jsonl"),
+        codex.join("rollout-x.jsonl"),
+    )
+    .unwrap();
+    let latest = |args: &[&str], env: &[(&str, &Path)]| {
+        let mut cmd = sv();
+        cmd.env_remove("CLAUDE_CONFIG_DIR").env_remove("CODEX_HOME");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let o = cmd.arg("--latest").args(args).output().unwrap();
+        (o.status.code(), text(&o.stderr).to_string())
+    };
+    let (code, err) = latest(&[], &[("HOME", &home)]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("/.claude/projects/-p/s.jsonl: the latest session"),
+        "{err}"
+    );
+    let claude_dir = home.join(".claude");
+    let (_, err) = latest(&[], &[("HOME", &root), ("CLAUDE_CONFIG_DIR", &claude_dir)]);
+    assert!(
+        err.contains("/.claude/projects/-p/s.jsonl: the latest session"),
+        "{err}"
+    );
+    let codex_home = root.join("codex-home");
+    let (code, err) = latest(
+        &["--from", "codex"],
+        &[("HOME", &home), ("CODEX_HOME", &codex_home)],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("/sessions/2026/11/24/rollout-x.jsonl: the latest session"),
+        "{err}"
+    );
+    // No such folder: said, status 2.
+    let (code, err) = latest(&[], &[("HOME", &root)]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        format!(
+            "streamview: cannot open {}: no such file\n",
+            root.join(".claude/projects").display()
+        )
+    );
+    // A folder without sessions: said, status 3.
+    fs::create_dir_all(root.join(".claude/projects")).unwrap();
+    let (code, err) = latest(&[], &[("HOME", &root)]);
+    assert_eq!(code, Some(3));
+    assert!(
+        err.starts_with(&format!(
+            "streamview: {}: no session files below it",
+            root.join(".claude/projects").display()
+        )),
+        "{err}"
+    );
+    fs::remove_dir_all(&root).unwrap();
+}

@@ -147,6 +147,23 @@ pub fn sessions_below(dir: &Path) -> Found {
     found
 }
 
+/// The session whose files changed last (`None`: there is none).
+#[must_use]
+pub fn latest(sessions: impl IntoIterator<Item = Session>) -> Option<Session> {
+    let changed = |s: &Session| {
+        std::iter::once(&s.file)
+            .chain(&s.subagents)
+            .filter_map(|f| fs::metadata(f).and_then(|m| m.modified()).ok())
+            .max()
+            .unwrap_or(UNIX_EPOCH)
+    };
+    sessions
+        .into_iter()
+        .map(|s| (changed(&s), s))
+        .max_by(|a, b| a.0.cmp(&b.0))
+        .map(|(_, s)| s)
+}
+
 /// A name that session files have: `*.jsonl` or `*.ndjson`, compressed
 /// (`.gz`, `.zst`) or not.
 #[must_use]
