@@ -21,6 +21,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'streamview' {
+            [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Show only the events whose words match PATTERN (a regular expression): text, tool calls and their key arguments, tool output, errors. One line per match, `FILE:LINE:SESSION:` first, as ripgrep writes them (JSONL events with --format jsonl). Status 0 when something matched, 1 when nothing did, 2 on an error')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour')
             [CompletionResult]::new('--paging', '--paging', [CompletionResultType]::ParameterName, 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)')
@@ -36,6 +37,8 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--generate', '--generate', [CompletionResultType]::ParameterName, 'Print the man page or a shell''s completions and exit')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Follow a log file that is still being written, like `tail -f` from its start')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow a log file that is still being written, like `tail -f` from its start')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'With --grep: match letters in either case')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'With --grep: match letters in either case')
             [CompletionResult]::new('--latest', '--latest', [CompletionResultType]::ParameterName, 'Replay the most recent session below the directories given (default: Claude Code''s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions): the one whose files changed last, its sub-agents with it. With -f, follow it')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show more: tool results, thinking, usage per response, every system event, session details')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show more: tool results, thinking, usage per response, every system event, session details')

@@ -18,6 +18,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
     }
     var completions = [
         &'streamview'= {
+            cand --grep 'Show only the events whose words match PATTERN (a regular expression): text, tool calls and their key arguments, tool output, errors. One line per match, `FILE:LINE:SESSION:` first, as ripgrep writes them (JSONL events with --format jsonl). Status 0 when something matched, 1 when nothing did, 2 on an error'
             cand --format 'Output format'
             cand --color 'When to use colour'
             cand --paging 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)'
@@ -33,6 +34,8 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --generate 'Print the man page or a shell''s completions and exit'
             cand -f 'Follow a log file that is still being written, like `tail -f` from its start'
             cand --follow 'Follow a log file that is still being written, like `tail -f` from its start'
+            cand -i 'With --grep: match letters in either case'
+            cand --ignore-case 'With --grep: match letters in either case'
             cand --latest 'Replay the most recent session below the directories given (default: Claude Code''s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions): the one whose files changed last, its sub-agents with it. With -f, follow it'
             cand -v 'Show more: tool results, thinking, usage per response, every system event, session details'
             cand --verbose 'Show more: tool results, thinking, usage per response, every system event, session details'

@@ -1,3 +1,4 @@
+complete -c streamview -l grep -d 'Show only the events whose words match PATTERN (a regular expression): text, tool calls and their key arguments, tool output, errors. One line per match, `FILE:LINE:SESSION:` first, as ripgrep writes them (JSONL events with --format jsonl). Status 0 when something matched, 1 when nothing did, 2 on an error' -r
 complete -c streamview -l format -d 'Output format' -r -f -a "pretty\t'Human-readable progress lines'
 jsonl\t'One normalized JSON event per line (schema: docs/schema.md)'
 result\t'Only the final answer: the text of each session\'s last successful result'
@@ -73,6 +74,7 @@ fish\t'Fish completions'
 elvish\t'Elvish completions'
 powershell\t'`PowerShell` completions'"
 complete -c streamview -s f -l follow -d 'Follow a log file that is still being written, like `tail -f` from its start'
+complete -c streamview -s i -l ignore-case -d 'With --grep: match letters in either case'
 complete -c streamview -l latest -d 'Replay the most recent session below the directories given (default: Claude Code\'s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions): the one whose files changed last, its sub-agents with it. With -f, follow it'
 complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, usage per response, every system event, session details'
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'

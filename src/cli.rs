@@ -18,6 +18,7 @@ pub use pager::Pager;
 
 use crate::error::ExitStatus;
 use crate::event::Producer;
+use crate::filter::grep::Grep;
 use crate::filter::{Filter, Kind};
 use crate::input::Source;
 use crate::render::{Alerts, Verbosity};
@@ -136,7 +137,7 @@ pub fn long_help_tail() -> String {
         s.push_str(&format!("  {}  {}\n", status.code(), status.meaning()));
     }
     s.push_str(
-        "  With several sessions the worst status wins (3 > 1 > 0; 2 over all). Filters never change it.\n",
+        "  With several sessions the worst status wins (3 > 1 > 0; 2 over all). Filters never change it.\n  With --grep, as grep: 0 something matched, 1 nothing did, 2 an error.\n",
     );
     s.push_str("\nEnvironment:\n");
     for (var, what) in ENVIRONMENT {
@@ -324,6 +325,17 @@ pub struct Cli {
     /// file being truncated or replaced. Takes exactly one FILE.
     #[arg(short, long)]
     pub follow: bool,
+
+    /// Show only the events whose words match PATTERN (a regular expression): text, tool calls
+    /// and their key arguments, tool output, errors. One line per match, `FILE:LINE:SESSION:`
+    /// first, as ripgrep writes them (JSONL events with --format jsonl). Status 0 when
+    /// something matched, 1 when nothing did, 2 on an error.
+    #[arg(long, value_name = "PATTERN")]
+    pub grep: Option<String>,
+
+    /// With --grep: match letters in either case.
+    #[arg(short = 'i', long)]
+    pub ignore_case: bool,
 
     /// Replay the most recent session below the directories given (default: Claude Code's
     /// projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`,
@@ -528,6 +540,8 @@ pub struct Options {
     /// `--latest`: the sources are directories, and only the most recent
     /// session below them is read.
     pub latest: bool,
+    /// `--grep`: only matching events are shown (and decoded).
+    pub grep: Option<Grep>,
     /// Line length limit.
     pub max_line_bytes: usize,
     /// Lines of tool output to show.
@@ -719,6 +733,8 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         from: cli.from.0,
         follow: cli.follow,
         latest: cli.latest,
+        // Checked by `main` before: a bad pattern is a usage error.
+        grep: (cli.grep.as_deref()).and_then(|p| Grep::new(p, cli.ignore_case).ok()),
         max_line_bytes: cli.max_line_bytes,
         max_lines: cli.max_lines,
         filter: Filter::new(&cli.only, &cli.hide, &cli.tools).with_tool_kinds(&cli.tool_kinds),
@@ -771,6 +787,7 @@ impl Default for Options {
             from: None,
             follow: false,
             latest: false,
+            grep: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_lines: 10,
             filter: Filter::default(),

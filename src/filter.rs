@@ -10,6 +10,8 @@
 //! therefore decides what goes into stdout (the data), never what the user
 //! learns; `2>/dev/null` is the explicit way to not see them.
 
+pub mod grep;
+
 use std::io;
 
 use clap::ValueEnum;

@@ -202,9 +202,18 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
     } else {
         opts.format
     };
-    let mut sink: Box<dyn Sink> = match format {
-        Format::Jsonl => Box::new(Jsonl::new(stdout)),
-        Format::Pretty => {
+    let matched = std::rc::Rc::new(std::cell::Cell::new(0));
+    let mut sink: Box<dyn Sink> = match (format, opts.grep.clone()) {
+        (Format::Jsonl, Some(grep)) => {
+            let jsonl = Jsonl::new(stdout);
+            Box::new(filter::grep::Matching::new(jsonl, grep, matched.clone()))
+        }
+        (_, Some(grep)) => {
+            let out = colored(Box::new(stdout), opts.color_stdout);
+            Box::new(filter::grep::GrepLines::new(out, grep, matched.clone()))
+        }
+        (Format::Jsonl, None) => Box::new(Jsonl::new(stdout)),
+        (Format::Pretty, None) => {
             let popts = PrettyOptions {
                 verbosity: opts.verbosity,
                 max_lines: opts.max_lines,
@@ -225,8 +234,8 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
             };
             Box::new(pretty.with_alerts(alerts))
         }
-        Format::Result => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
-        Format::Summary | Format::SummaryJson => {
+        (Format::Result, None) => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
+        (Format::Summary | Format::SummaryJson, None) => {
             let out = colored(Box::new(stdout), opts.color_stdout);
             Box::new(SummarySink::new(
                 out,
@@ -241,7 +250,14 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
     if !opts.filter.is_all() && matches!(format, Format::Pretty | Format::Jsonl) {
         sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(to.stderr()));
     }
-    run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))
+    let status = run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))?;
+    // A search tells whether something matched, as grep does.
+    Ok(match status {
+        _ if opts.grep.is_none() => status,
+        ExitStatus::Failure | ExitStatus::Interrupted => status,
+        _ if matched.get() > 0 => ExitStatus::Success,
+        _ => ExitStatus::SessionError,
+    })
 }
 
 /// Standard output for the sinks. On Unix a duplicate of fd 1 as a `File`:
@@ -296,6 +312,7 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
     let tick = status.as_ref().map(|_| render::status::TICK);
     let mut runner = Runner::new(sink, diag, opts.max_line_bytes)
         .with_producer(opts.from)
+        .with_grep(opts.grep.clone())
         .with_status(status);
     // --follow: the run says when the session has finished, so that
     // following can end.

@@ -31,6 +31,13 @@ fn main() -> ExitCode {
         );
         usage_error(&e);
     }
+    if let Some(pattern) = &cli.grep
+        && let Err(why) = streamview::filter::grep::Grep::new(pattern, cli.ignore_case)
+    {
+        use clap::CommandFactory;
+        let e = streamview::cli::Cli::command().error(clap::error::ErrorKind::ValueValidation, why);
+        usage_error(&e);
+    }
     if let Some(kind) = cli.generate {
         let mut out = std::io::stdout().lock();
         return match out.write_all(&streamview::cli::generate(kind)) {

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::event::{Event, EventKind, Producer};
+use crate::filter::grep::Grep;
 use crate::input::{Frame, Line, LineReader, Source, ahead};
 use crate::render::{LineEnd, Sink, StatusLine};
 use crate::session::Session;
@@ -97,6 +98,8 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     found_without_session: u64,
     /// Every directory named held no session file, and that was said.
     explained: bool,
+    /// `--grep`: lines that cannot match are not decoded.
+    grep: Option<Grep>,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -119,6 +122,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             notes: Vec::new(),
             found_without_session: 0,
             explained: false,
+            grep: None,
         }
     }
 
@@ -133,6 +137,13 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     #[must_use]
     pub fn with_finished_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.finished = Some(flag);
+        self
+    }
+
+    /// Decode only the lines whose raw bytes can match `grep` (`--grep`).
+    #[must_use]
+    pub fn with_grep(mut self, grep: Option<Grep>) -> Self {
+        self.grep = grep;
         self
     }
 
@@ -386,6 +397,16 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 };
                 self.skip(name, *number, &problem, &[], *partial)
             }
+            // `--grep`: a line that cannot match is not decoded, once the
+            // producer is known (the lines that tell it are read) and when
+            // its text is whole on each line.
+            Frame::Line(line)
+                if dec.producer().is_some()
+                    && !dec.text_spans_lines()
+                    && (self.grep.as_ref()).is_some_and(|g| !g.line_may_match(line.bytes)) =>
+            {
+                Ok(())
+            }
             Frame::Line(line) => {
                 let Runner {
                     session,
@@ -470,13 +491,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.session.finish();
         self.sink.finish(&self.session).map_err(Error::Write)?;
         let several = self.inputs > 1;
-        if several {
+        // A search shows matches: lines it did not read are no fault.
+        let searching = self.grep.is_some();
+        if several && !searching {
             for note in std::mem::take(&mut self.notes) {
                 self.diag.message(&note);
             }
         }
         let said = (self.io_failed || self.explained) && self.lines == 0;
-        if self.session.is_empty() && !said && !self.session.is_interrupted() {
+        if self.session.is_empty() && !said && !searching && !self.session.is_interrupted() {
             let plain = self.session.stats().plain_text;
             let msg = if several {
                 "no input held a session; run the agent with --output-format stream-json \

@@ -149,6 +149,11 @@ impl Stream for State {
         let state = self;
         flush(state, emit)
     }
+
+    /// Answers arrive in chunks, joined here and never repeated whole.
+    fn text_spans_lines(&self) -> bool {
+        true
+    }
 }
 
 fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {

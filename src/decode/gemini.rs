@@ -173,6 +173,11 @@ impl Stream for State {
         let state = self;
         flush(state, emit)
     }
+
+    /// Answers arrive in chunks, joined here and never repeated whole.
+    fn text_spans_lines(&self) -> bool {
+        true
+    }
 }
 
 /// Open calls whose tool name is remembered at least: a stream of calls

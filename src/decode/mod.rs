@@ -120,6 +120,15 @@ impl Decoder {
         self.forced.or(self.latched)
     }
 
+    /// The stream's text is whole only across lines (see
+    /// `Stream::text_spans_lines`): a line cannot be judged alone.
+    #[must_use]
+    pub fn text_spans_lines(&self) -> bool {
+        self.stream
+            .as_ref()
+            .is_some_and(|(_, s)| s.text_spans_lines())
+    }
+
     /// End of this input: producers that hold back events (joined deltas,
     /// reconstructed totals) emit them now.
     ///

@@ -119,6 +119,13 @@ pub(crate) trait Stream: Send {
         let _ = emit;
         Ok(())
     }
+
+    /// The producer's text is whole only across lines (answer chunks the
+    /// decoder joins, never repeated whole): a word may be cut between two
+    /// lines, so `--grep` must read every line.
+    fn text_spans_lines(&self) -> bool {
+        false
+    }
 }
 
 /// A fresh decoder of one stream whose state is `S`: an [`Entry`]'s `stream`.

@@ -1,0 +1,284 @@
+//! `--grep PATTERN`: the events whose words match a regular expression, in
+//! ripgrep's manner (`FILE:LINE:SESSION: ▸ Bash npm test`), or as JSONL.
+//!
+//! What is searched is what a person reads: the text of the assistant, the
+//! user and the reasoning, a tool call's name, key argument and input, a
+//! tool's output, an error, a denial, a notice, a result's errors
+//! ([`Grep::find`]); not ids, keys or the JSON around them, and not what
+//! repeats a text already searched (streamed fragments, the final answer a
+//! result repeats).
+//!
+//! A line is decoded only when its raw bytes can hold a match
+//! ([`Grep::line_may_match`]): the pattern runs over the line as it came,
+//! and a line it does not match is skipped unread. That is exact when the
+//! pattern is plain (ASCII, no backslash, no quote): JSON writes such
+//! characters as they are. Any other pattern is looked for in every
+//! decoded line. A line read alone lacks what earlier lines said (a tool
+//! result does not know its call's name), so the search shows each match
+//! by itself; the exit status is grep's: 0 when something matched, 1 when
+//! nothing did, 2 on an error.
+
+use std::cell::Cell;
+use std::io;
+use std::rc::Rc;
+
+use regex::{Regex, RegexBuilder};
+use termcolor::{Color, ColorSpec, WriteColor};
+
+use crate::event::{Event, EventKind};
+use crate::render::Sink;
+use crate::render::sanitize::sanitize_line;
+use crate::session::Session;
+
+/// Columns of a matched line shown at most around its match.
+const CONTEXT: usize = 100;
+
+/// A compiled `--grep` pattern.
+#[derive(Clone, Debug)]
+pub struct Grep {
+    text: Regex,
+    /// The same pattern over raw lines, when that is exact (see the module docs).
+    raw: Option<regex::bytes::Regex>,
+}
+
+impl Grep {
+    /// Compile `pattern` (`-i`: `ignore_case`).
+    ///
+    /// # Errors
+    /// The pattern is not a valid regular expression: the message says why.
+    pub fn new(pattern: &str, ignore_case: bool) -> Result<Grep, String> {
+        let text = RegexBuilder::new(pattern)
+            .case_insensitive(ignore_case)
+            .build()
+            .map_err(|e| format!("invalid --grep pattern: {}", one_line(&e.to_string())))?;
+        let plain = pattern
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_control() && b != b'\\' && b != b'"');
+        let raw = plain
+            .then(|| {
+                regex::bytes::RegexBuilder::new(pattern)
+                    .case_insensitive(ignore_case)
+                    .unicode(false)
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        Ok(Grep { text, raw })
+    }
+
+    /// The raw bytes of a line can hold a match: it is worth decoding.
+    #[must_use]
+    pub fn line_may_match(&self, line: &[u8]) -> bool {
+        self.raw.as_ref().is_none_or(|r| r.is_match(line))
+    }
+
+    /// The first searched field of `ev` that matches: its text, and where
+    /// the match is in it.
+    #[must_use]
+    pub fn find(&self, ev: &Event<'_>, scratch: &mut String) -> Option<(String, usize, usize)> {
+        let mut hit = None;
+        each_field(ev, scratch, &mut |field: &str| {
+            if hit.is_none()
+                && let Some(m) = self.text.find(field)
+            {
+                hit = Some((field.to_string(), m.start(), m.end()));
+            }
+        });
+        hit
+    }
+}
+
+/// The first line of a (multi-line) error message.
+fn one_line(s: &str) -> String {
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Call `f` with each text of `ev` that a person reads.
+fn each_field(ev: &Event<'_>, scratch: &mut String, f: &mut dyn FnMut(&str)) {
+    match &ev.kind {
+        EventKind::Text(t) => f(&t.text),
+        EventKind::Thinking(t) => f(&t.text),
+        EventKind::ToolCall(c) => {
+            f(&c.name);
+            if let Some(k) = &c.key_arg {
+                f(k);
+            }
+            f(&c.input.text());
+        }
+        EventKind::ToolResult(r) => {
+            f(r.content.text_with(scratch));
+            for a in &r.answers {
+                f(&a.answer);
+            }
+        }
+        EventKind::PermissionDenied(d) => {
+            for s in [&d.tool, &d.key_arg, &d.message].into_iter().flatten() {
+                f(s);
+            }
+        }
+        EventKind::Notice(n) => f(&n.text),
+        EventKind::Result(r) => {
+            for e in &r.errors {
+                f(e);
+            }
+        }
+        EventKind::PlainText(t) => f(t),
+        EventKind::SessionStart(_)
+        | EventKind::Usage(_)
+        | EventKind::Delta(_)
+        | EventKind::Unknown(_) => {}
+    }
+}
+
+/// A sink that passes on the events that match to `inner` (JSONL), and
+/// counts them for the exit status.
+pub struct Matching<S: Sink> {
+    inner: S,
+    grep: Grep,
+    scratch: String,
+    matched: Rc<Cell<u64>>,
+}
+
+impl<S: Sink> Matching<S> {
+    /// `inner` behind `grep`, counting matches in `matched`.
+    pub fn new(inner: S, grep: Grep, matched: Rc<Cell<u64>>) -> Self {
+        Matching {
+            inner,
+            grep,
+            scratch: String::new(),
+            matched,
+        }
+    }
+}
+
+impl<S: Sink> Sink for Matching<S> {
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        if self.grep.find(ev, &mut self.scratch).is_none() {
+            return Ok(());
+        }
+        self.matched.set(self.matched.get() + 1);
+        self.inner.event(ev, s)
+    }
+
+    fn finish(&mut self, _s: &Session) -> io::Result<()> {
+        // No session end: a search shows matches only.
+        self.inner.flush()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The matches for people: `FILE:LINE:SESSION: ▸ Bash npm test`, the match
+/// coloured, one line each.
+pub struct GrepLines<W: WriteColor> {
+    out: W,
+    grep: Grep,
+    scratch: String,
+    matched: Rc<Cell<u64>>,
+}
+
+impl<W: WriteColor> GrepLines<W> {
+    /// Matches of `grep` written to `out`, counted in `matched`.
+    pub fn new(out: W, grep: Grep, matched: Rc<Cell<u64>>) -> Self {
+        GrepLines {
+            out,
+            grep,
+            scratch: String::new(),
+            matched,
+        }
+    }
+
+    /// The output, back.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+/// What an event is, as the pretty view marks it.
+fn symbol(ev: &Event<'_>) -> &'static str {
+    match &ev.kind {
+        EventKind::ToolCall(_) => "▸ ",
+        EventKind::ToolResult(r) if r.is_error => "✗ ",
+        EventKind::ToolResult(_) => "⎿ ",
+        EventKind::PermissionDenied(_) => "⊘ ",
+        EventKind::Text(t) if t.role == crate::event::Role::User => "› ",
+        EventKind::Thinking(_) => "∴ ",
+        EventKind::Notice(_) => "· ",
+        EventKind::Result(r) if r.is_error => "✗ ",
+        EventKind::Result(_) => "✓ ",
+        _ => "",
+    }
+}
+
+impl<W: WriteColor> Sink for GrepLines<W> {
+    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+        let Some((field, start, end)) = self.grep.find(ev, &mut self.scratch) else {
+            return Ok(());
+        };
+        self.matched.set(self.matched.get() + 1);
+        let dim = ColorSpec::new().set_dimmed(true).clone();
+        let hit = ColorSpec::new()
+            .set_fg(Some(Color::Red))
+            .set_bold(true)
+            .clone();
+        self.out.set_color(&dim)?;
+        let source = s.source().unwrap_or("<stdin>");
+        write!(self.out, "{}:{}:", sanitize_line(source), ev.line)?;
+        if let Some(id) = &ev.session {
+            let short: String = id.chars().take(8).collect();
+            write!(self.out, "{}:", sanitize_line(&short))?;
+        }
+        self.out.reset()?;
+        write!(self.out, " {}", symbol(ev))?;
+        if let EventKind::ToolCall(c) = &ev.kind
+            && !field.starts_with(c.name.as_ref())
+        {
+            write!(self.out, "{} ", sanitize_line(&c.name))?;
+        }
+        // The line of the field that holds the match, cut around it.
+        let line_start = field[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = field[end..].find('\n').map_or(field.len(), |i| end + i);
+        let from = cut_before(&field[line_start..start], CONTEXT);
+        let to = cut_after(&field[end..line_end], CONTEXT);
+        if from.len() < start - line_start {
+            write!(self.out, "…")?;
+        }
+        write!(self.out, "{}", sanitize_line(from))?;
+        self.out.set_color(&hit)?;
+        write!(self.out, "{}", sanitize_line(&field[start..end]))?;
+        self.out.reset()?;
+        write!(self.out, "{}", sanitize_line(to))?;
+        if to.len() < line_end - end {
+            write!(self.out, "…")?;
+        }
+        writeln!(self.out)
+    }
+
+    fn finish(&mut self, _s: &Session) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The end of `s`, at most `n` characters.
+fn cut_before(s: &str, n: usize) -> &str {
+    let skip = s.chars().count().saturating_sub(n);
+    s.char_indices().nth(skip).map_or("", |(i, _)| &s[i..])
+}
+
+/// The start of `s`, at most `n` characters.
+fn cut_after(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+}
+
+#[cfg(test)]
+mod tests;
