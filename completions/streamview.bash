@@ -66,7 +66,7 @@ _streamview() {
                     return 0
                     ;;
                 --from)
-                    COMPREPLY=($(compgen -W "auto claude claude-transcript codex gemini opencode qwen amp cursor" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto claude claude-transcript codex codex-rollout gemini opencode qwen amp cursor" -- "${cur}"))
                     return 0
                     ;;
                 --max-line-bytes)

@@ -59,6 +59,7 @@ complete -c streamview -l from -d 'Which agent printed the input; `auto` detects
 claude\t'Claude Code `-p --output-format stream-json --verbose`'
 claude-transcript\t'Claude Code saved transcripts (`~/.claude/projects/…/<session>.jsonl`)'
 codex\t'Codex `exec --json`'
+codex-rollout\t'Codex session files (`~/.codex/sessions/…/rollout-*.jsonl`)'
 gemini\t'Gemini CLI `--output-format stream-json`'
 opencode\t'`OpenCode` `run --format json`'
 qwen\t'Qwen Code `--output-format stream-json`'

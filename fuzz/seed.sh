@@ -12,7 +12,7 @@ out=${2:-corpus/decode_line}
 mkdir -p "$out"
 i=0
 for f in ../tests/fixtures/*/*.jsonl ../tests/fixtures/*/*.json ../examples/*.jsonl seeds/*.jsonl; do
-  for flags in '\x20' '\x10' '\x00' '\x21' '\x23' '\x24' '\x25' '\x26' '\x27' '\x28' '\x22' '\x60'; do
+  for flags in '\x20' '\x10' '\x00' '\x21' '\x23' '\x24' '\x25' '\x26' '\x27' '\x28' '\x29' '\x22' '\x60'; do
     i=$((i + 1))
     { printf "$flags\x2a"; head -c $((max - 2)) "$f"; } > "$out/seed-$i"
   done

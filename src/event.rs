@@ -112,6 +112,8 @@ pub enum Producer {
     ClaudeTranscript,
     /// `OpenAI` Codex `codex exec --json`.
     Codex,
+    /// `OpenAI` Codex's saved sessions (`~/.codex/sessions/…/rollout-*.jsonl`).
+    CodexRollout,
     /// `OpenCode` `opencode run --format json`.
     OpenCode,
     /// Google Gemini CLI `--output-format stream-json`.
@@ -128,10 +130,11 @@ pub enum Producer {
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 8] = [
+    pub const ALL: [Producer; 9] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
+        Producer::CodexRollout,
         Producer::Gemini,
         Producer::OpenCode,
         Producer::Qwen,

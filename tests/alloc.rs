@@ -210,6 +210,7 @@ fn allocations_per_line() {
         }
         report.push('\n');
     }
+    rollout_per_line(&mut report, &mut over);
     println!("{report}");
     decoding_allocates_nothing_within_a_session();
     assert!(
@@ -219,10 +220,57 @@ fn allocations_per_line() {
     );
 }
 
+/// Codex rollout files (`tests/fixtures/codex-rollout/`, issue 17): the 14
+/// captured sessions, `copies` times over (real lines, not generated: the
+/// format is too young for a generator profile).
+fn rollout_data(copies: usize) -> Vec<u8> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/codex-rollout");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_str().unwrap().ends_with(".rollout.jsonl"))
+        .collect();
+    files.sort();
+    let one: Vec<u8> = files
+        .iter()
+        .flat_map(|f| std::fs::read(f).unwrap())
+        .collect();
+    one.repeat(copies)
+}
+
+/// Bounds for the rollout lines, per stage: about 1.5 × what was measured
+/// (decode / session / pretty / pretty -v / jsonl: 0.10 / 0.46 / 0.46 /
+/// 0.46 / 0.46). Decoding allocates per session only (its id, a result's
+/// box per turn), but these sessions are short: 22 lines each.
+const ROLLOUT_BOUNDS: [f64; 5] = [0.15, 0.7, 0.7, 0.7, 0.7];
+
+fn rollout_per_line(report: &mut String, over: &mut Vec<String>) {
+    let data = rollout_data(4);
+    let lines = split_lines(&data);
+    let warm = lines.len() / 4;
+    report.push_str(&format!(
+        "{:<16} {:>6}",
+        "codex-rollout",
+        lines.len() - warm
+    ));
+    for (stage, bound) in STAGES.iter().zip(ROLLOUT_BOUNDS) {
+        let (count, bytes) = per_line(stage, &lines, warm);
+        report.push_str(&format!("   {count:>5.2} / {bytes:>6.0}"));
+        if count > bound {
+            over.push(format!(
+                "codex-rollout {stage}: {count:.2} allocations per line, bound {bound}"
+            ));
+        }
+    }
+    report.push('\n');
+}
+
 /// Lines that open or close a session (and so allocate what lives as long
 /// as the session: a result's box, Codex's thread id…).
 fn bounds_a_session(line: &[u8]) -> bool {
-    const MARKS: [&[u8]; 6] = [
+    const MARKS: [&[u8]; 8] = [
+        br#""type":"session_meta""#,
+        br#""type":"task_complete""#,
         br#""subtype":"init""#,
         br#""type":"init""#,
         br#""type":"result""#,
@@ -261,6 +309,24 @@ fn decoding_allocates_nothing_within_a_session() {
             lines.len()
         ));
     }
+    let data = rollout_data(1);
+    let lines: Vec<Line<'_>> = split_lines(&data)
+        .into_iter()
+        .filter(|l| !bounds_a_session(l.bytes))
+        .collect();
+    let mut p = Pipeline::new("decode");
+    for line in &lines {
+        p.line(line);
+    }
+    let before = dhat::HeapStats::get();
+    for line in &lines {
+        p.line(line);
+    }
+    let n = dhat::HeapStats::get().total_blocks - before.total_blocks;
+    report.push_str(&format!(
+        "codex-rollout: {n} allocations over {} lines\n",
+        lines.len()
+    ));
     assert!(
         !report.lines().any(|l| !l.contains(": 0 allocations")),
         "decoding allocated:\n{report}"

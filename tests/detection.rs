@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const DIRS: [(&str, &str); 10] = [
+const DIRS: [(&str, &str); 11] = [
     ("claude", "claude"),
     ("claude-2.1.330", "claude"),
     ("codex", "codex"),
@@ -22,6 +22,7 @@ const DIRS: [(&str, &str); 10] = [
     ("amp", "amp"),
     ("cursor", "cursor"),
     ("claude-transcript", "claude-transcript"),
+    ("codex-rollout", "codex-rollout"),
 ];
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

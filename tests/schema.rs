@@ -509,6 +509,13 @@ codex mcp__mockecho__explode mcp
 codex shell shell
 codex todo_list todo
 codex web_search web_search
+codex-rollout apply_patch edit
+codex-rollout mcp__mockecho__echo mcp
+codex-rollout mcp__mockecho__explode mcp
+codex-rollout shell shell
+codex-rollout update_plan todo
+codex-rollout view_image read
+codex-rollout web_search web_search
 cursor edit edit
 cursor format other
 cursor glob search

@@ -32,11 +32,12 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 9] = [
+const PRODUCERS: [Option<Producer>; 10] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
     Some(Producer::Codex),
+    Some(Producer::CodexRollout),
     Some(Producer::Gemini),
     Some(Producer::OpenCode),
     Some(Producer::Qwen),

@@ -163,20 +163,52 @@ pub(crate) fn questions_at<'v>(
 /// The files an `apply_patch` text touches (`*** Update File: path`,
 /// `Add File`, `Delete File`), joined with `, `.
 pub(crate) fn patch_files<'v>(text: &str, a: &'v Arena) -> Option<Cow<'v, str>> {
-    let files = text.lines().filter_map(|l| {
-        l.strip_prefix("*** Update File: ")
-            .or_else(|| l.strip_prefix("*** Add File: "))
-            .or_else(|| l.strip_prefix("*** Delete File: "))
-            .map(str::trim)
-    });
     let mut t = a.text();
-    for f in files {
+    for (_, f) in patch_headers(text) {
         if !t.is_empty() {
             t.push_str(", ");
         }
         t.push_str(f);
     }
     (!t.is_empty()).then(|| Cow::Borrowed(t.done()))
+}
+
+/// What an `apply_patch` text does, as Codex's stream names its changes:
+/// `add /dir/a, update /dir/b`, relative paths read under `cwd`.
+pub(crate) fn patch_changes<'v>(
+    text: &str,
+    cwd: Option<&str>,
+    a: &'v Arena,
+) -> Option<Cow<'v, str>> {
+    let mut t = a.text();
+    for (kind, f) in patch_headers(text) {
+        if !t.is_empty() {
+            t.push_str(", ");
+        }
+        t.push_str(kind);
+        t.push(' ');
+        if let Some(dir) = cwd.filter(|d| !f.starts_with('/') && !d.is_empty()) {
+            t.push_str(dir.strip_suffix('/').unwrap_or(dir));
+            t.push('/');
+        }
+        t.push_str(f);
+    }
+    (!t.is_empty()).then(|| Cow::Borrowed(t.done()))
+}
+
+/// The file headers of an `apply_patch` text: (`add`|`update`|`delete`,
+/// path).
+fn patch_headers(text: &str) -> impl Iterator<Item = (&'static str, &str)> {
+    text.lines().filter_map(|l| {
+        let (kind, f) = if let Some(f) = l.strip_prefix("*** Update File: ") {
+            ("update", f)
+        } else if let Some(f) = l.strip_prefix("*** Add File: ") {
+            ("add", f)
+        } else {
+            ("delete", l.strip_prefix("*** Delete File: ")?)
+        };
+        Some((kind, f.trim()))
+    })
 }
 
 /// A string value as [`Content`]: a long one stays in its JSON form.

@@ -105,17 +105,17 @@ enum Phase {
     Completed,
 }
 
-/// What every event of one line shares.
-struct Base {
-    producer: Producer,
-    line: u64,
+/// What every event of one line shares (Codex's rollout files too).
+pub(crate) struct Base {
+    pub(crate) producer: Producer,
+    pub(crate) line: u64,
     /// Shared with the state: no copy per line.
-    session: Option<Arc<str>>,
+    pub(crate) session: Option<Arc<str>>,
 }
 
 impl Base {
     /// The event, its session borrowed from `self` (no copy per event).
-    fn event<'a>(&'a self, kind: EventKind<'a>) -> Event<'a> {
+    pub(crate) fn event<'a>(&'a self, kind: EventKind<'a>) -> Event<'a> {
         Event {
             producer: self.producer,
             line: self.line,
@@ -364,7 +364,7 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
     Ok(())
 }
 
-fn notice<'v>(
+pub(crate) fn notice<'v>(
     base: &Base,
     ctx: &Ctx<'v>,
     subtype: &'v str,
@@ -381,7 +381,7 @@ fn notice<'v>(
     })))
 }
 
-fn unknown<'v>(
+pub(crate) fn unknown<'v>(
     base: &Base,
     ctx: &Ctx<'v>,
     type_name: Cow<'v, str>,
@@ -666,7 +666,7 @@ fn tool_kind(name: &str) -> ToolKind {
 
 /// Whether a completed item failed, and its result: [`command_outcome`]
 /// for commands, [`outcome_text`] for the rest.
-fn outcome<'v>(
+pub(crate) fn outcome<'v>(
     item: Value<'v>,
     item_type: &str,
     status: &'v str,
@@ -796,7 +796,7 @@ fn outcome_text<'v>(
 }
 
 /// What a web search looked for: the query, else the action's query or page.
-fn search_key<'v>(item: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
+pub(crate) fn search_key<'v>(item: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let nonempty = |s: &&str| !s.trim().is_empty();
     if let Some(q) = str_at(item, "query").filter(nonempty) {
         return Some(Cow::Borrowed(q));
@@ -871,7 +871,7 @@ fn checklist(out: &mut impl Write, todos: &[Todo<'_>]) {
 
 /// `turn.*` usage. `input_tokens` includes the cached and cache-write
 /// tokens (the `OpenAI` convention); the normalized `input` is the rest.
-fn tokens(u: Value<'_>) -> Tokens {
+pub(crate) fn tokens(u: Value<'_>) -> Tokens {
     let cached = u64_at(u, "cached_input_tokens");
     let written = u64_at(u, "cache_write_input_tokens");
     Tokens {
@@ -887,7 +887,7 @@ fn tokens(u: Value<'_>) -> Tokens {
 
 /// The command inside Codex's shell wrapper (`/bin/bash -lc '…'`), or the
 /// command itself when it is not wrapped that simple way.
-fn shell_inner<'v>(cmd: &'v str, a: &'v Arena) -> Cow<'v, str> {
+pub(crate) fn shell_inner<'v>(cmd: &'v str, a: &'v Arena) -> Cow<'v, str> {
     let Some((shell, rest)) = cmd.split_once(' ') else {
         return Cow::Borrowed(cmd);
     };

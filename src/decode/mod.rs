@@ -21,6 +21,7 @@ mod amp;
 mod args;
 mod claude;
 mod codex;
+mod codex_rollout;
 mod cursor;
 mod gemini;
 mod line;

@@ -15,15 +15,16 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io;
 
-use super::{Emit, amp, claude, codex, cursor, gemini, opencode, qwen, transcript};
+use super::{Emit, amp, claude, codex, codex_rollout, cursor, gemini, opencode, qwen, transcript};
 use crate::event::{Event, EventKind, Producer, Unknown};
 use crate::json::{Arena, Value, str_at};
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 8] = [
+pub(crate) static REGISTRY: [Entry; 9] = [
     transcript::ENTRY,
     codex::ENTRY,
+    codex_rollout::ENTRY,
     opencode::ENTRY,
     gemini::ENTRY,
     qwen::ENTRY,

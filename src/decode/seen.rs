@@ -58,6 +58,8 @@ impl Seen {
 #[derive(Debug, Default)]
 pub(crate) struct Recent<const N: usize> {
     ids: VecDeque<String>,
+    /// Strings of ids forgotten by [`Recent::clear`], for the next ones.
+    spare: Vec<String>,
 }
 
 impl<const N: usize> Recent<N> {
@@ -69,12 +71,22 @@ impl<const N: usize> Recent<N> {
         let mut slot = if self.ids.len() >= N {
             self.ids.pop_front().unwrap_or_default()
         } else {
-            String::new()
+            self.spare.pop().unwrap_or_default()
         };
         slot.clear();
         slot.push_str(id);
         self.ids.push_back(slot);
         true
+    }
+
+    /// Forget every id, keeping their strings for the next ones.
+    pub(crate) fn clear(&mut self) {
+        self.spare.extend(self.ids.drain(..));
+    }
+
+    /// `id` is in the window.
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.ids.iter().any(|m| m == id)
     }
 }
 
@@ -92,7 +104,12 @@ mod tests {
         // "a" left the window of two.
         assert!(r.first_sighting("a"));
         assert!(!r.first_sighting("c"));
+        assert!(r.contains("c") && !r.contains("b"));
         assert_eq!(r.ids.len(), 2);
+        r.clear();
+        assert!(!r.contains("c"));
+        assert!(r.first_sighting("c"));
+        assert_eq!(r.spare.len(), 1);
     }
 
     #[test]

@@ -31,11 +31,12 @@ pub const ENV_VARS: [&str; 5] = [
 pub const RUN_LIMIT: Duration = Duration::from_secs(60);
 
 /// Every `--from` value, `None` for detection.
-pub const PRODUCERS: [Option<Producer>; 9] = [
+pub const PRODUCERS: [Option<Producer>; 10] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
     Some(Producer::Codex),
+    Some(Producer::CodexRollout),
     Some(Producer::Gemini),
     Some(Producer::OpenCode),
     Some(Producer::Qwen),
