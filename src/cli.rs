@@ -758,12 +758,12 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
     }
 }
 
-/// Where an agent keeps its saved sessions: Codex's for `--from codex`,
-/// else Claude Code's.
+/// Where an agent keeps its saved sessions: Codex's for `--from codex`
+/// (or `codex-rollout`, the format of those files), else Claude Code's.
 fn sessions_home(from: Option<Producer>, env: &Env) -> PathBuf {
     let home = || PathBuf::from(env.home.clone().unwrap_or_default());
     let set = |v: &Option<OsString>| v.as_ref().filter(|v| !v.is_empty()).map(PathBuf::from);
-    if from == Some(Producer::Codex) {
+    if matches!(from, Some(Producer::Codex | Producer::CodexRollout)) {
         set(&env.codex_home)
             .unwrap_or_else(|| home().join(".codex"))
             .join("sessions")
