@@ -34,7 +34,7 @@ _streamview() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "pretty jsonl result summary summary-json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pretty jsonl result summary summary-json markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -160,6 +160,8 @@ pub enum Format {
     Summary,
     /// Only the summary, as one JSON object on one line.
     SummaryJson,
+    /// The session as Markdown, for a pull request or an issue.
+    Markdown,
 }
 
 /// What `--generate` prints.

@@ -235,6 +235,7 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
             Box::new(pretty.with_alerts(alerts))
         }
         (Format::Result, None) => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
+        (Format::Markdown, None) => Box::new(render::Markdown::sink(stdout)),
         (Format::Summary | Format::SummaryJson, None) => {
             let out = colored(Box::new(stdout), opts.color_stdout);
             Box::new(SummarySink::new(
@@ -247,7 +248,8 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
     if opts.summary && matches!(format, Format::Jsonl | Format::Result) {
         sink = Box::new(SummaryAfter::new(sink, stderr()));
     }
-    if !opts.filter.is_all() && matches!(format, Format::Pretty | Format::Jsonl) {
+    if !opts.filter.is_all() && matches!(format, Format::Pretty | Format::Jsonl | Format::Markdown)
+    {
         sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(to.stderr()));
     }
     let status = run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))?;

@@ -1549,3 +1549,63 @@ fn fuzz_mutated_qwen_init_with_nul_bytes() {
         }
     }
 }
+
+/// `--format markdown` (issue 16): hostile markup in every field (a
+/// closing `</details>`, `<script>`, `<img onerror>`, fences of every
+/// length, `javascript:` links, terminal escapes) stays text. The report is
+/// parsed as GitHub parses it (`CommonMark` with tables): the only raw HTML
+/// is our own `<details>`, `<summary>` and `<code>`, no link or image
+/// points anywhere unsafe, and the document's own structure (the summary
+/// heading at the end) survives every payload.
+#[test]
+fn markdown_report_keeps_hostile_content_inert() {
+    use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag};
+    let out = run(&["--format", "markdown"], &common::hostile::session());
+    assert_eq!(out.code, 0, "{}", out.err());
+    assert_terminal_safe("markdown", &out.stdout, false);
+    let md = out.out();
+    let ours = [
+        "<details>",
+        "</details>",
+        "<summary>",
+        "</summary>",
+        "<code>",
+        "</code>",
+    ];
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    let mut headings = Vec::new();
+    let mut in_heading = false;
+    for ev in Parser::new_ext(&md, opts) {
+        match ev {
+            Event::Html(h) | Event::InlineHtml(h) => {
+                let mut rest = h.to_string();
+                for tag in ours {
+                    rest = rest.replace(tag, "");
+                }
+                assert!(!rest.contains('<'), "raw HTML from the stream: {h:?}\n{md}");
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                let u = dest_url.to_ascii_lowercase();
+                assert!(u.starts_with("http"), "a link to {dest_url:?}\n{md}");
+            }
+            Event::Start(Tag::Image { dest_url, .. }) => panic!("an image of {dest_url:?}\n{md}"),
+            Event::Start(Tag::Heading {
+                level: HeadingLevel::H2,
+                ..
+            }) => in_heading = true,
+            Event::Text(t) if in_heading => {
+                headings.push(t.to_string());
+                in_heading = false;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(headings.last().map(String::as_str), Some("Summary"), "{md}");
+    // Nothing was dropped to get there: every field is in the report.
+    for field in [
+        "model", "cwd", "prompt", "thinking", "text", "toolname", "command", "output", "error",
+        "denied", "command2",
+    ] {
+        assert!(md.contains(&format!("{field} ")), "{field} missing:\n{md}");
+    }
+}

@@ -12,7 +12,9 @@ use std::path::Path;
 use streamview::diag::Diag;
 use streamview::filter::{Filter, Filtered, Kind};
 use streamview::render::summary::{Summary, write_json, write_table};
-use streamview::render::{Jsonl, Pretty, PrettyOptions, ResultText, Sink, SummarySink, Verbosity};
+use streamview::render::{
+    Jsonl, Markdown, Pretty, PrettyOptions, ResultText, Sink, SummarySink, Verbosity,
+};
 use streamview::{ExitStatus, Runner, Session};
 use termcolor::NoColor;
 
@@ -463,4 +465,32 @@ fn tool_kinds_select_the_tool_events_of_their_kind() {
         assert_eq!(out.lines().collect::<Vec<_>>(), want, "{}", path.display());
     });
     assert!(kept > 500, "{kept} tool events kept by their kind");
+}
+
+/// `--format markdown` (issue 16) of real captures of every producer:
+/// header, prompts, text, calls with their key argument, outputs folded,
+/// errors and denials quoted, sub-agents nested, the summary tables.
+#[test]
+fn markdown_format() {
+    for rel in [
+        "claude-2.1.330/subagent.jsonl",
+        "claude/tool_errors.jsonl",
+        "claude/permission_denied.jsonl",
+        "claude/hook_events.jsonl",
+        "claude-transcript/v2.1.330_transcript_subagent.jsonl",
+        "codex/apply_patch.jsonl",
+        "gemini/parallel.jsonl",
+        "opencode/tool_error.jsonl",
+        "qwen/todos.jsonl",
+        "amp/subagent.jsonl",
+        "cursor/tool_errors.jsonl",
+        "claude/api_error_500.jsonl",
+    ] {
+        let input = read(rel);
+        let mut sink = Markdown::sink(Vec::new());
+        let (status, _) = drive(&[("fixture", &input)], &mut sink);
+        let md = String::from_utf8(sink.into_inner().into_inner()).unwrap();
+        let name = format!("markdown__{}", rel.replace(['/', '.'], "_"));
+        insta::assert_snapshot!(name, format!("exit: {}\n{md}", status.code()));
+    }
 }

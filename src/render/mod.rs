@@ -2,7 +2,9 @@
 
 pub mod jsonl;
 mod lines;
+pub mod markdown;
 pub mod pretty;
+pub mod report;
 pub mod result;
 pub mod sanitize;
 pub mod status;
@@ -15,6 +17,7 @@ use crate::event::{Event, ToolKind};
 use crate::session::Session;
 
 pub use jsonl::Jsonl;
+pub use markdown::Markdown;
 pub use pretty::{Alerts, Pretty, PrettyOptions, Verbosity};
 pub use result::ResultText;
 pub use status::StatusLine;
@@ -148,6 +151,18 @@ pub(crate) fn shown_key<'a>(key: &'a str, kind: ToolKind, cwd: Option<&str>) -> 
         },
         None => key,
     }
+}
+
+/// A sub-agent call's result as worth showing: its answer without the
+/// trailing `agentId:` metadata, and `(running in the background)` for the
+/// launch notice of newer CLIs, which run sub-agents in the background
+/// (the model is told not to quote that metadata).
+pub(crate) fn agent_answer(text: &str) -> &str {
+    let text = text.find("\nagentId:").map_or(text, |p| &text[..p]);
+    if text.starts_with("Async agent launched") {
+        return "(running in the background)";
+    }
+    text
 }
 
 /// `1234` → `1.2k`, `1234567` → `1.2M`.

@@ -466,14 +466,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 l.end(depth);
             }
             if agent {
-                if let Some(p) = text.find("\nagentId:") {
-                    text = &text[..p];
-                }
-                if text.starts_with("Async agent launched") {
-                    // Newer CLIs run sub-agents in the background; the
-                    // result is metadata the model is told not to quote.
-                    text = "(running in the background)";
-                }
+                text = super::agent_answer(text);
                 l.push(Style::Tool, "◂ ");
                 l.tool_name(Style::Tool, tool);
                 if let Some(k) = key {

@@ -314,18 +314,25 @@ pub fn write_json<W: Write>(w: &mut W, summary: &Summary) -> io::Result<()> {
     w.write_all(b"\n")
 }
 
+/// How a column's cells are aligned.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Align {
+pub(crate) enum Align {
+    /// Text.
     Left,
+    /// Numbers.
     Right,
 }
 
-/// A plain-text table: columns padded to their widest cell.
-struct Table {
-    head: Vec<(&'static str, Align)>,
-    rows: Vec<Vec<String>>,
+/// A table of the summary: its head and rows of cells (sanitized for one
+/// line, not escaped for any markup). Written padded as plain text here,
+/// and as Markdown and HTML tables by the report formats.
+pub(crate) struct Table {
+    /// Column names and alignment.
+    pub head: Vec<(&'static str, Align)>,
+    /// The cells, row by row.
+    pub rows: Vec<Vec<String>>,
     /// Index of a closing total row, shown in bold.
-    total: Option<usize>,
+    pub total: Option<usize>,
 }
 
 impl Table {
@@ -486,15 +493,27 @@ fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
 /// # Errors
 /// The output cannot be written.
 pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> {
-    session_table(w, summary)?;
+    match session_table(summary) {
+        Some(t) => t.write(w)?,
+        None => w.write_all(b"no session in the input\n")?,
+    }
     let t = &summary.total;
-    tool_table(w, t)?;
-    model_table(w, t)?;
-    notes(w, t)
+    for table in [tool_table(t), model_table(t)].into_iter().flatten() {
+        w.write_all(b"\n")?;
+        table.write(w)?;
+    }
+    let notes = notes(t);
+    if !notes.is_empty() {
+        w.write_all(b"\n")?;
+        w.write_all(notes.join(" · ").as_bytes())?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
-/// One row per session (and a total row when there are several).
-fn session_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> {
+/// One row per session (and a total row when there are several); `None`
+/// when there was no session.
+pub(crate) fn session_table(summary: &Summary) -> Option<Table> {
     let several = summary.sessions.len() > 1;
     let mut sources: Vec<&str> = summary
         .sessions
@@ -542,114 +561,91 @@ fn session_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> 
         }
         rows.push(cells);
     }
-    if rows.is_empty() {
-        w.write_all(b"no session in the input\n")?;
-    } else {
-        Table { head, rows, total }.write(w)?;
-    }
-    Ok(())
+    (!rows.is_empty()).then_some(Table { head, rows, total })
 }
 
-/// Calls, errors, denials and time per tool.
-fn tool_table<W: WriteColor>(w: &mut W, t: &Row) -> io::Result<()> {
-    if !t.tools.is_empty() {
-        w.write_all(b"\n")?;
-        let rows = t
-            .tools
-            .iter()
-            .map(|x| {
-                vec![
-                    cell(&x.name, 40),
-                    x.kind.to_string(),
-                    x.calls.to_string(),
-                    x.errors.to_string(),
-                    x.denials.to_string(),
-                    opt(x.time_ms, fmt_duration),
-                ]
-            })
-            .collect();
-        Table {
-            head: vec![
-                ("tool", Align::Left),
-                ("kind", Align::Left),
-                ("calls", Align::Right),
-                ("errors", Align::Right),
-                ("denied", Align::Right),
-                ("time", Align::Right),
-            ],
-            rows,
-            total: None,
-        }
-        .write(w)?;
+/// Calls, errors, denials and time per tool; `None` without tool calls.
+pub(crate) fn tool_table(t: &Row) -> Option<Table> {
+    if t.tools.is_empty() {
+        return None;
     }
-    Ok(())
+    let rows = t
+        .tools
+        .iter()
+        .map(|x| {
+            vec![
+                cell(&x.name, 40),
+                x.kind.to_string(),
+                x.calls.to_string(),
+                x.errors.to_string(),
+                x.denials.to_string(),
+                opt(x.time_ms, fmt_duration),
+            ]
+        })
+        .collect();
+    Some(Table {
+        head: vec![
+            ("tool", Align::Left),
+            ("kind", Align::Left),
+            ("calls", Align::Right),
+            ("errors", Align::Right),
+            ("denied", Align::Right),
+            ("time", Align::Right),
+        ],
+        rows,
+        total: None,
+    })
 }
 
-/// Tokens and cost per model.
-fn model_table<W: WriteColor>(w: &mut W, t: &Row) -> io::Result<()> {
-    if !t.models.is_empty() {
-        w.write_all(b"\n")?;
-        let rows = t
-            .models
-            .iter()
-            .map(|m| {
-                vec![
-                    cell(&m.model, 40),
-                    count(input_tokens(&m.tokens)),
-                    count(m.tokens.output),
-                    count(m.tokens.cache_read),
-                    count(m.tokens.cache_creation),
-                    opt(m.cost_usd, fmt_cost),
-                ]
-            })
-            .collect();
-        Table {
-            head: vec![
-                ("model", Align::Left),
-                ("in", Align::Right),
-                ("out", Align::Right),
-                ("cache read", Align::Right),
-                ("cache write", Align::Right),
-                ("cost", Align::Right),
-            ],
-            rows,
-            total: None,
-        }
-        .write(w)?;
+/// Tokens and cost per model; `None` when no model reported usage.
+pub(crate) fn model_table(t: &Row) -> Option<Table> {
+    if t.models.is_empty() {
+        return None;
     }
-    Ok(())
+    let rows = t
+        .models
+        .iter()
+        .map(|m| {
+            vec![
+                cell(&m.model, 40),
+                count(input_tokens(&m.tokens)),
+                count(m.tokens.output),
+                count(m.tokens.cache_read),
+                count(m.tokens.cache_creation),
+                opt(m.cost_usd, fmt_cost),
+            ]
+        })
+        .collect();
+    Some(Table {
+        head: vec![
+            ("model", Align::Left),
+            ("in", Align::Right),
+            ("out", Align::Right),
+            ("cache read", Align::Right),
+            ("cache write", Align::Right),
+            ("cost", Align::Right),
+        ],
+        rows,
+        total: None,
+    })
 }
 
 /// What else the total says: calls never answered, denials, skipped lines.
-fn notes<W: WriteColor>(w: &mut W, t: &Row) -> io::Result<()> {
+pub(crate) fn notes(t: &Row) -> Vec<String> {
     let mut notes = Vec::new();
-    if t.unanswered > 0 {
-        notes.push(format!(
-            "{} tool call{} never answered",
-            t.unanswered,
-            if t.unanswered == 1 { "" } else { "s" }
-        ));
-    }
-    if t.denials > 0 {
-        notes.push(format!(
-            "{} permission denial{}",
-            t.denials,
-            if t.denials == 1 { "" } else { "s" }
-        ));
-    }
-    if t.skipped_lines > 0 {
-        notes.push(format!(
-            "{} input line{} skipped",
-            t.skipped_lines,
-            if t.skipped_lines == 1 { "" } else { "s" }
-        ));
-    }
-    if !notes.is_empty() {
-        w.write_all(b"\n")?;
-        w.write_all(notes.join(" · ").as_bytes())?;
-        w.write_all(b"\n")?;
-    }
-    Ok(())
+    let mut note = |n: u64, one: &str, many: &str| {
+        if n > 0 {
+            notes.push(format!("{n} {}", if n == 1 { one } else { many }));
+        }
+    };
+    note(
+        t.unanswered,
+        "tool call never answered",
+        "tool calls never answered",
+    );
+    note(t.denials, "permission denial", "permission denials");
+    note(t.skipped_lines, "input line skipped", "input lines skipped");
+    notes
 }
 
 /// The sink of `--format summary` and `--format summary-json`: events go to

@@ -5,6 +5,7 @@
 #![allow(dead_code, reason = "each test file uses a part")]
 
 pub mod compress;
+pub mod hostile;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
