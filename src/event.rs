@@ -489,6 +489,9 @@ pub struct ToolCall<'a> {
     pub todos: List<'a, Todo<'a>>,
     /// Questions carried by the call, when it asks the user.
     pub questions: List<'a, Question<'a>>,
+    /// The files the call changes and how, as far as its producer says
+    /// (an edit's old and new text, a file's new content, a patch).
+    pub changes: List<'a, FileChange<'a>>,
     /// Id of the API message this block belongs to.
     pub message_id: Option<Cow<'a, str>>,
 }
@@ -505,7 +508,83 @@ impl ToolCall<'_> {
             input: self.input.into_owned(),
             todos: self.todos.into_owned_with(Todo::into_owned),
             questions: self.questions.into_owned_with(Question::into_owned),
+            changes: self.changes.into_owned_with(FileChange::into_owned),
             message_id: own_opt(self.message_id),
+        }
+    }
+}
+
+/// One file a tool call changes, and how: what a diff is made from. Each
+/// decoder maps its producer's edit tools to it (Claude's `Edit`, Gemini's
+/// `replace`, Codex's `apply_patch`…); `render::diff` turns it into lines
+/// added and removed.
+#[derive(Clone, Debug)]
+pub struct FileChange<'a> {
+    /// The file, when the producer names one per change (a patch of
+    /// several files); `None` means the call's key argument.
+    pub path: Option<Cow<'a, str>>,
+    /// What is done to it.
+    pub edit: Edit<'a>,
+}
+
+impl FileChange<'_> {
+    /// The same change, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> FileChange<'static> {
+        FileChange {
+            path: own_opt(self.path),
+            edit: self.edit.into_owned(),
+        }
+    }
+}
+
+/// How a [`FileChange`] changes its file.
+#[derive(Clone, Debug)]
+pub enum Edit<'a> {
+    /// The text `old` replaced by `new` (a fragment of the file: where it
+    /// sits, hence its line numbers, is not known); `all`: at each
+    /// place it occurs.
+    Replace {
+        /// The text replaced.
+        old: Content<'a>,
+        /// The text put in its place.
+        new: Content<'a>,
+        /// Every occurrence is replaced, not only the one.
+        all: bool,
+    },
+    /// The whole new content of a file (created or overwritten: the old
+    /// content is not in the stream).
+    Write(Content<'a>),
+    /// A patch: a unified diff or the `apply_patch` format (`*** Update
+    /// File:`, `@@`, lines marked ` `, `+`, `-`).
+    Patch(Content<'a>),
+    /// Only what was done, without the content (Codex's `file_change`
+    /// says `add`, `update` or `delete` and the path).
+    Action(Cow<'a, str>),
+    /// Only the counts of lines added and removed (streamview's own JSONL
+    /// read back keeps these, not the text).
+    Counted {
+        /// Lines added.
+        added: u64,
+        /// Lines removed.
+        removed: u64,
+    },
+}
+
+impl Edit<'_> {
+    /// The same edit, owning its strings.
+    #[must_use]
+    pub fn into_owned(self) -> Edit<'static> {
+        match self {
+            Edit::Replace { old, new, all } => Edit::Replace {
+                old: old.into_owned(),
+                new: new.into_owned(),
+                all,
+            },
+            Edit::Write(c) => Edit::Write(c.into_owned()),
+            Edit::Patch(c) => Edit::Patch(c.into_owned()),
+            Edit::Action(a) => Edit::Action(own(a)),
+            Edit::Counted { added, removed } => Edit::Counted { added, removed },
         }
     }
 }

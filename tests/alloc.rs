@@ -29,6 +29,15 @@
 //! allocations per line in pretty (default and `-v`) and JSONL on the
 //! Claude and delta-stream profiles (`GOAL`). What is left there is the
 //! session's one allocation per tool call (its id and key argument).
+//!
+//! Diffs (issue 16): an edit whose old and new text differ on both sides
+//! of their common head and tail is diffed by `similar`'s Myers, which
+//! allocates its two work vectors on each run and takes no buffers to
+//! reuse. Those are counted apart (`render::diff::myers_runs`), shown as
+//! `(+0.07 Myers)` and left out of the bounds; everything else the diffs
+//! use (line tables, operations, rows, unescaped text) is reused and
+//! inside them. Pretty runs Myers once per edit for its `+12 −3`, `-v` a
+//! second time for the diff; JSONL once.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
@@ -41,6 +50,7 @@ use generate::{Profile, generate_vec, split_lines};
 use streamview::Session;
 use streamview::decode::Decoder;
 use streamview::input::Line;
+use streamview::render::diff::myers_runs;
 use streamview::render::{Jsonl, Pretty, PrettyOptions, Sink, Verbosity};
 use termcolor::NoColor;
 
@@ -66,7 +76,9 @@ const SIZE: u64 = 4 << 20;
 /// jsonl): claude 0.03 / 0.46 / 0.47 / 0.47 / 0.46, claude-partial 0.00 /
 /// 0.03 / 0.03 / 0.03 / 0.03, codex 0.05 / 0.46 / 0.46 / 0.46 / 0.46,
 /// gemini 0.01 / 0.26 / 0.26 / 0.26 / 0.26 (`examples/alloc_sites.rs`
-/// lists where a stage allocates).
+/// lists where a stage allocates). With diffs (issue 16), Myers apart:
+/// claude 0.04 / 0.47 / 0.49 (+0.07) / 0.48 (+0.15) / 0.47 (+0.07),
+/// gemini 0.01 / 0.26 / 0.26 (+0.06) / 0.26 (+0.13) / 0.26 (+0.06).
 const BOUNDS: [(&str, [f64; 5]); 4] = [
     ("claude", [0.05, 0.5, 0.5, 0.5, 0.5]),
     ("claude-partial", [0.01, 0.05, 0.05, 0.05, 0.05]),
@@ -150,24 +162,29 @@ impl Pipeline {
     }
 }
 
-/// Allocations (count, bytes) per line over `lines[warm..]`.
-fn per_line(stage: &str, lines: &[Line<'_>], warm: usize) -> (f64, f64) {
+/// Allocations (count, bytes) per line over `lines[warm..]`, without
+/// Myers' two work vectors per edit diffed (issue 16: `similar` takes no
+/// buffers to reuse), and those per line on their own.
+fn per_line(stage: &str, lines: &[Line<'_>], warm: usize) -> (f64, f64, f64) {
     let mut p = Pipeline::new(stage);
     for line in &lines[..warm] {
         p.line(line);
     }
     let before = dhat::HeapStats::get();
+    let runs = myers_runs();
     for line in &lines[warm..] {
         p.line(line);
     }
     let after = dhat::HeapStats::get();
+    let myers = 2 * (myers_runs() - runs);
     drop(p);
     #[allow(clippy::cast_precision_loss)] // counts far below 2^52
     let n = (lines.len() - warm) as f64;
     #[allow(clippy::cast_precision_loss)]
     (
-        (after.total_blocks - before.total_blocks) as f64 / n,
+        (after.total_blocks - before.total_blocks - myers) as f64 / n,
         (after.total_bytes - before.total_bytes) as f64 / n,
+        myers as f64 / n,
     )
 }
 
@@ -192,8 +209,11 @@ fn allocations_per_line() {
             .unwrap();
         report.push_str(&format!("{:<16} {:>6}", profile.name(), lines.len() - warm));
         for (stage, bound) in STAGES.iter().zip(bounds) {
-            let (count, bytes) = per_line(stage, &lines, warm);
+            let (count, bytes, myers) = per_line(stage, &lines, warm);
             report.push_str(&format!("   {count:>5.2} / {bytes:>6.0}"));
+            if myers > 0.0 {
+                report.push_str(&format!(" (+{myers:.2} Myers)"));
+            }
             if count > bound {
                 over.push(format!(
                     "{} {stage}: {count:.2} allocations per line, bound {bound}",

@@ -352,7 +352,8 @@ fn tool_calls_show_at_block_start_and_once() {
         r#"{"type":"assistant","session_id":"s","parent_tool_use_id":null,"message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/tmp/a.txt","content":"x"}}]}}"#
     );
     let out = pretty(&full.replace(r"Wr\u001b]0;x\u0007ite", "Write"));
-    assert!(out.starts_with("▸ Write /tmp/a.txt\n"), "{out}");
+    // (`+1`: the one line the call writes.)
+    assert!(out.starts_with("▸ Write /tmp/a.txt +1\n"), "{out}");
     assert_eq!(out.matches("▸ Write").count(), 1, "{out}");
 }
 

@@ -356,6 +356,14 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
             _ => List::default(),
         },
         questions: List::default(),
+        changes: match (name, input) {
+            ("edit_file", Some(i)) => {
+                super::args::replace_at(i, ["old_str", "new_str", "replace_all"], a)
+            }
+            ("create_file", Some(i)) => super::args::write_at(i, "content", a),
+            ("apply_patch", Some(i)) => super::args::patch_at(i, "patchText", a),
+            _ => List::default(),
+        },
         message_id,
     }
 }

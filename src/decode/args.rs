@@ -9,8 +9,8 @@
 use std::borrow::Cow;
 
 use crate::event::ToolKind;
-use crate::event::{Content, List, Question, Todo};
-use crate::json::{Arena, J, Value, arr_at, cow_at, str_at, view};
+use crate::event::{Content, Edit, FileChange, List, Question, Todo};
+use crate::json::{Arena, J, Value, arr_at, cow_at, get, str_at, view};
 
 /// `items` as an event's list, in the line's arena.
 pub(crate) fn list<T>(a: &Arena, items: impl IntoIterator<Item = T>) -> List<'_, T> {
@@ -209,6 +209,61 @@ fn patch_headers(text: &str) -> impl Iterator<Item = (&'static str, &str)> {
         };
         Some((kind, f.trim()))
     })
+}
+
+/// The change of a tool that replaces `old` by `new` in one file (Claude's
+/// `Edit`, Gemini's `replace`, Amp's `edit_file`…): the input's strings
+/// `old`, `new` and the flag `all`, as one [`FileChange`] of the call's
+/// file.
+pub(crate) fn replace_at<'v>(
+    input: Value<'v>,
+    [old, new, all]: [&str; 3],
+    a: &'v Arena,
+) -> List<'v, FileChange<'v>> {
+    match replace_of(input, [old, new, all]) {
+        Some(edit) => list(a, [FileChange { path: None, edit }]),
+        None => List::default(),
+    }
+}
+
+/// [`replace_at`]'s edit (`None` without the new text).
+pub(crate) fn replace_of<'v>(input: Value<'v>, [old, new, all]: [&str; 3]) -> Option<Edit<'v>> {
+    let [o, n, al] = input.fields([old, new, all]);
+    Some(Edit::Replace {
+        old: o.and_then(content_of).unwrap_or_default(),
+        new: content_of(n?)?,
+        all: al.and_then(Value::as_bool).unwrap_or(false),
+    })
+}
+
+/// The change of a tool that writes a whole file (Claude's `Write`,
+/// Gemini's `write_file`…): the input's string `key` as its new content.
+pub(crate) fn write_at<'v>(input: Value<'v>, key: &str, a: &'v Arena) -> List<'v, FileChange<'v>> {
+    match get(input, key).and_then(content_of) {
+        Some(c) => list(
+            a,
+            [FileChange {
+                path: None,
+                edit: Edit::Write(c),
+            }],
+        ),
+        None => List::default(),
+    }
+}
+
+/// The change of a tool that applies a patch (Codex's and Amp's
+/// `apply_patch`, `OpenCode`'s `patch`): the input's string `key`.
+pub(crate) fn patch_at<'v>(input: Value<'v>, key: &str, a: &'v Arena) -> List<'v, FileChange<'v>> {
+    match get(input, key).and_then(content_of) {
+        Some(c) => list(
+            a,
+            [FileChange {
+                path: None,
+                edit: Edit::Patch(c),
+            }],
+        ),
+        None => List::default(),
+    }
 }
 
 /// A string value as [`Content`]: a long one stays in its JSON form.

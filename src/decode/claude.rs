@@ -20,7 +20,7 @@ use crate::event::{
     Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult,
     Unknown, Usage,
 };
-use crate::event::{Content, JsonText};
+use crate::event::{Content, Edit, FileChange, JsonText};
 use crate::json::{
     Arena, Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at, view,
 };
@@ -1069,6 +1069,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: List::default(),
         questions: List::default(),
+        changes: List::default(),
         message_id,
     };
     if let Some(input) = input {
@@ -1079,10 +1080,37 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
             "AskUserQuestion" => {
                 call.questions = super::args::questions_at(input, "questions", &["question"], a);
             }
-            _ => {}
+            _ => call.changes = changes(name, input, a),
         }
     }
     call
+}
+
+/// The changes of Claude Code's file tools: `Edit`, each edit of a
+/// `MultiEdit`, `Write`'s content, `NotebookEdit`'s new cell source (the
+/// cell's old source is not in the call).
+fn changes<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> List<'v, FileChange<'v>> {
+    const KEYS: [&str; 3] = ["old_string", "new_string", "replace_all"];
+    match name {
+        "Edit" => super::args::replace_at(input, KEYS, a),
+        "MultiEdit" => super::args::list(
+            a,
+            arr_at(input, "edits").iter().filter_map(|e| {
+                let edit = super::args::replace_of(e, KEYS)?;
+                Some(FileChange { path: None, edit })
+            }),
+        ),
+        "Write" => super::args::write_at(input, "content", a),
+        "NotebookEdit" if str_at(input, "edit_mode") == Some("delete") => super::args::list(
+            a,
+            [FileChange {
+                path: None,
+                edit: Edit::Action(Cow::Borrowed("delete")),
+            }],
+        ),
+        "NotebookEdit" => super::args::write_at(input, "new_source", a),
+        _ => List::default(),
+    }
 }
 
 /// What a Claude Code tool does (its tools, also those of older and newer

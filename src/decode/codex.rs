@@ -37,7 +37,7 @@ use super::args::{content_of, json_in, list};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, start};
 use super::{Ctx, Emit};
 use crate::event::ToolKind;
-use crate::event::{Content, JsonText};
+use crate::event::{Content, Edit, FileChange, JsonText};
 use crate::event::{
     Delta, DeltaKind, Denial, Event, EventKind, Level, List, Notice, Producer, Role, SessionResult,
     SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown,
@@ -256,6 +256,7 @@ fn request_user_input<'v>(
             input: JsonText::fields(&[("questions", get(v, "questions"))]),
             todos: List::default(),
             questions,
+            changes: List::default(),
             message_id: None,
         })),
     )
@@ -357,6 +358,7 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
                 input: o.input.as_str().into(),
                 todos: List::default(),
                 questions: List::default(),
+                changes: List::default(),
                 message_id: None,
             }),
         })?;
@@ -556,6 +558,28 @@ fn tool_item<'v>(
     Ok(())
 }
 
+/// The files of a `file_change` item. `codex exec` says only each file's
+/// path and kind (`add`, `update`, `delete`), not the patch: the change
+/// is then that word. A change with a `diff` (versions that send one) is
+/// that patch.
+fn file_changes<'v>(item: Value<'v>, a: &'v Arena) -> List<'v, FileChange<'v>> {
+    super::args::list(
+        a,
+        arr_at(item, "changes").iter().map(|c| {
+            let diff = get(c, "diff")
+                .filter(|d| d.into_string().is_some_and(|d| !d.is_empty()))
+                .and_then(super::args::content_of);
+            let kind = str_at(c, "kind")
+                .or_else(|| get(c, "kind").and_then(|k| str_at(k, "type")))
+                .unwrap_or("change");
+            FileChange {
+                path: cow_at(c, "path"),
+                edit: diff.map_or(Edit::Action(Cow::Borrowed(kind)), Edit::Patch),
+            }
+        }),
+    )
+}
+
 /// The tool call an item stands for.
 fn tool_call<'v>(
     item: Value<'v>,
@@ -571,6 +595,7 @@ fn tool_call<'v>(
         input: JsonText::default(),
         todos: List::default(),
         questions: List::default(),
+        changes: List::default(),
         message_id: None,
     };
     match item_type {
@@ -598,6 +623,7 @@ fn tool_call<'v>(
             }
             call.key_arg = (!summary.is_empty()).then(|| Cow::Borrowed(summary.done()));
             call.input = JsonText::fields(&[("changes", get(item, "changes"))]);
+            call.changes = file_changes(item, a);
         }
         "mcp_tool_call" => {
             let server = str_at(item, "server").unwrap_or("");

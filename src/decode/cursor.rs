@@ -449,6 +449,7 @@ fn call_event<'v>(
             input: args.map(JsonText::value).unwrap_or_default(),
             todos,
             questions: List::default(),
+            changes: List::default(),
             message_id: cow_at(v, "model_call_id"),
         }),
     )

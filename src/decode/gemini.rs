@@ -335,6 +335,7 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
         input: params.map(JsonText::value).unwrap_or_default(),
         todos: List::default(),
         questions: List::default(),
+        changes: List::default(),
         message_id: None,
     };
     if let Some(p) = params {
@@ -345,6 +346,10 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
             "ask_user" => {
                 call.questions = super::args::questions_at(p, "questions", &["question"], a);
             }
+            "replace" | "edit" => {
+                call.changes = super::args::replace_at(p, ["old_string", "new_string", ""], a);
+            }
+            "write_file" => call.changes = super::args::write_at(p, "content", a),
             _ => {}
         }
     }

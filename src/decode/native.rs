@@ -7,13 +7,13 @@ use std::io;
 
 use super::args::{content_of, json_in, list, strings_at};
 use super::{Ctx, Emit};
-use crate::event::JsonText;
 use crate::event::ToolKind;
 use crate::event::{
     Answer, Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice,
     Producer, Question, Role, SessionResult, SessionStart, Text, Thinking, Todo, Tokens, ToolCall,
     ToolResult, Unknown, Usage,
 };
+use crate::event::{Edit, FileChange, JsonText};
 use crate::json::{Arena, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
 
 /// A line of our own schema has a numeric `v` and a string `kind`.
@@ -173,7 +173,27 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
                 options: strings_at(q, "options", a),
             }),
         ),
+        changes: list(a, arr_at(v, "changes").iter().map(file_change)),
         message_id: cow_at(v, "message_id"),
+    }
+}
+
+/// A change of a `tool_call` line read back: its diff (a patch now), its
+/// action, or only its counts.
+fn file_change(c: Value<'_>) -> FileChange<'_> {
+    let edit = if let Some(diff) = get(c, "diff").and_then(content_of) {
+        Edit::Patch(diff)
+    } else if let Some(action) = cow_at(c, "action") {
+        Edit::Action(action)
+    } else {
+        Edit::Counted {
+            added: u64_at(c, "lines_added").unwrap_or(0),
+            removed: u64_at(c, "lines_removed").unwrap_or(0),
+        }
+    };
+    FileChange {
+        path: cow_at(c, "path"),
+        edit,
     }
 }
 

@@ -26,7 +26,7 @@ use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::seen::Seen;
 use super::{Ctx, Emit};
 use crate::event::ToolKind;
-use crate::event::{Content, JsonText, List};
+use crate::event::{Content, FileChange, JsonText, List};
 use crate::event::{
     Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
     Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
@@ -619,6 +619,7 @@ fn tool_call<'v>(
         input: input.map(JsonText::value).unwrap_or_default(),
         todos: List::default(),
         questions: List::default(),
+        changes: List::default(),
         message_id,
     };
     if let Some(input) = input {
@@ -629,6 +630,22 @@ fn tool_call<'v>(
             "question" => {
                 call.questions = super::args::questions_at(input, "questions", &["question"], a);
             }
+            "edit" => {
+                call.changes =
+                    super::args::replace_at(input, ["oldString", "newString", "replaceAll"], a);
+            }
+            "multiedit" => {
+                call.changes = super::args::list(
+                    a,
+                    arr_at(input, "edits").iter().filter_map(|e| {
+                        let keys = ["oldString", "newString", "replaceAll"];
+                        let edit = super::args::replace_of(e, keys)?;
+                        Some(FileChange { path: None, edit })
+                    }),
+                );
+            }
+            "write" => call.changes = super::args::write_at(input, "content", a),
+            "patch" | "apply_patch" => call.changes = super::args::patch_at(input, "patchText", a),
             _ => {}
         }
     }

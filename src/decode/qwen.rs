@@ -336,6 +336,13 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
             ("ask_user_question", Some(i)) => questions(i, a),
             _ => List::default(),
         },
+        changes: match (name, input) {
+            ("edit" | "replace", Some(i)) => {
+                super::args::replace_at(i, ["old_string", "new_string", "replace_all"], a)
+            }
+            ("write_file", Some(i)) => super::args::write_at(i, "content", a),
+            _ => List::default(),
+        },
         message_id,
     }
 }

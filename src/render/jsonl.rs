@@ -17,13 +17,14 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::event::{
-    Content, Event, EventKind, JsonText, SessionResult, SessionStart, Tokens, ToolCall, ToolKind,
-    ToolResult,
+    Content, Edit, Event, EventKind, FileChange, JsonText, SessionResult, SessionStart, Tokens,
+    ToolCall, ToolKind, ToolResult,
 };
 use crate::json::escape::{
     SUSPECT, find_special, has_unsafe, make_json_safe, push_json_str, push_safe_json,
 };
 use crate::render::Sink;
+use crate::render::diff::Stat;
 use crate::session::Session;
 
 /// Version of the JSONL schema (the `v` field of every line).
@@ -235,8 +236,48 @@ fn tool_call(o: &mut Obj<'_>, c: &ToolCall<'_>) {
         inner.str("question", &q.question);
         inner.str_list("options", &q.options);
     });
+    changes(o, &c.changes);
     o.opt_str("message_id", c.message_id.as_deref());
 }
+
+/// The changes of an edit tool's call (`[]` for other calls): the lines
+/// added and removed in all (`null` when the stream says for no change: no
+/// counts for paths alone), and each file's
+/// change: its path when it has one of its own, its counts and its diff
+/// as unified text (or the action alone, `add`, `update`, `delete`, when
+/// that is all the producer said).
+fn changes(o: &mut Obj<'_>, changes: &[FileChange<'_>]) {
+    super::diff::with_differ(|differ, text| {
+        let mut total: Option<Stat> = None;
+        o.objects("changes", changes, |inner, ch| {
+            inner.opt_str("path", ch.path.as_deref());
+            if let Edit::Action(a) = &ch.edit {
+                inner.str("action", a);
+                return;
+            }
+            let diff = differ.diff(&ch.edit, DIFF_CONTEXT);
+            let stat = match ch.edit {
+                Edit::Counted { added, removed } => Stat { added, removed },
+                _ => diff.stat(),
+            };
+            let t = total.get_or_insert_default();
+            t.added += stat.added;
+            t.removed += stat.removed;
+            inner.num("lines_added", stat.added);
+            inner.num("lines_removed", stat.removed);
+            if !diff.is_empty() {
+                text.clear();
+                diff.write_unified(text);
+                inner.str("diff", text);
+            }
+        });
+        o.opt_num("lines_added", total.map(|t| t.added));
+        o.opt_num("lines_removed", total.map(|t| t.removed));
+    });
+}
+
+/// Unchanged lines kept around each change of a diff (as `diff -u`).
+const DIFF_CONTEXT: usize = 3;
 
 /// The fields of a `result` line.
 fn result(o: &mut Obj<'_>, r: &SessionResult<'_>) {

@@ -28,6 +28,12 @@ pub(crate) enum Style {
     Ok,
     Dim,
     Plain,
+    /// A diff's added lines (green) and removed lines (red).
+    Added,
+    Removed,
+    /// The `+12 −3` of an edit's line: the same, dimmed.
+    AddedStat,
+    RemovedStat,
 }
 
 /// The colour of each [`Style`], resolved once.
@@ -41,6 +47,10 @@ pub(crate) struct Styles {
     ok: ColorSpec,
     dim: ColorSpec,
     plain: ColorSpec,
+    added: ColorSpec,
+    removed: ColorSpec,
+    added_stat: ColorSpec,
+    removed_stat: ColorSpec,
 }
 
 impl Styles {
@@ -61,6 +71,10 @@ impl Styles {
             ok: spec(Some(Color::Green), true, false),
             dim: spec(None, false, true),
             plain: ColorSpec::new(),
+            added: spec(Some(Color::Green), false, false),
+            removed: spec(Some(Color::Red), false, false),
+            added_stat: spec(Some(Color::Green), false, true),
+            removed_stat: spec(Some(Color::Red), false, true),
         }
     }
 
@@ -75,6 +89,10 @@ impl Styles {
             Style::Ok => &self.ok,
             Style::Dim => &self.dim,
             Style::Plain => &self.plain,
+            Style::Added => &self.added,
+            Style::Removed => &self.removed,
+            Style::AddedStat => &self.added_stat,
+            Style::RemovedStat => &self.removed_stat,
         }
     }
 }

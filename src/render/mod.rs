@@ -1,5 +1,6 @@
 //! Sinks: where normalized events go. One module per output format.
 
+pub mod diff;
 pub mod jsonl;
 mod lines;
 pub mod markdown;

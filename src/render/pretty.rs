@@ -19,6 +19,7 @@ use super::lines::{Lines, Style, Styles, write_depth};
 use super::sanitize::sanitize;
 use super::summary::{Summary, write_table};
 
+mod edits;
 mod end;
 mod streamed;
 use super::{LineEnd, Sink, fmt_cost, fmt_count, fmt_duration, shown_key};
@@ -106,6 +107,8 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     held: Lines,
     /// Where a tool's output is unescaped to be shown.
     scratch: String,
+    /// Diffs the changes of edit tools (its memory reused).
+    differ: super::diff::Differ,
     /// The session's end, held until the input pauses (see [`end`]).
     end: End,
     /// Which alerts are written (see [`Alerts`]).
@@ -181,6 +184,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             stream_keys: std::hash::RandomState::new(),
             held: Lines::default(),
             scratch: String::new(),
+            differ: super::diff::Differ::new(),
             end: End::default(),
             alerts: Alerts::All,
             unshown_errors: 0,
@@ -338,6 +342,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     fn tool_call(&mut self, c: &ToolCall<'_>, s: &Session, depth: usize) -> io::Result<()> {
         self.last_call = Some(text_hash(&c.id));
         let key = c.key_arg.as_deref().map(|k| shown_key(k, c.kind, s.cwd()));
+        // Counted only when the call changes files: the default view pays
+        // for the `+12 −3`, `-v` for the diff.
+        let stat = super::diff::stat(&c.changes);
         let l = self.compose();
         l.push(Style::Tool, "▸ ");
         l.tool_name(Style::Tool, &c.name);
@@ -354,6 +361,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 }
             }
             _ => {}
+        }
+        if let Some(stat) = stat {
+            edits::stat(l, stat);
         }
         // A long command wraps under itself, after `▸ `.
         l.end_hanging(depth, 2);
@@ -381,6 +391,16 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 l.one_line(Style::Dim, o, MAX_KEY_CHARS);
                 l.end(depth);
             }
+        }
+        if self.verbose() && stat.is_some() {
+            let max_lines = self.opts.max_lines;
+            edits::diff(
+                &mut self.lines,
+                &mut self.differ,
+                &c.changes,
+                max_lines,
+                depth,
+            );
         }
         // Its start was shown (`▸ Name`) and nothing came in between: finish
         // that line.

@@ -94,6 +94,7 @@ fn function_call_of<'x>(
         },
         todos: List::default(),
         questions: List::default(),
+        changes: List::default(),
         message_id: None,
     };
     let namespace = str_at(p, "namespace").filter(|n| n.starts_with("mcp__"));
@@ -143,6 +144,7 @@ fn other_call<'v>(p: Value<'v>, ty: &str, ctx: &Ctx<'v>, cwd: Option<&str>) -> T
         input: JsonText::fields(&[("input", get(p, "input"))]),
         todos: List::default(),
         questions: List::default(),
+        changes: List::default(),
         message_id: None,
     };
     if ty == "local_shell_call" {
@@ -208,6 +210,7 @@ fn web_search<'v>(p: Value<'v>, ctx: &Ctx<'v>, base: &Base, emit: &mut Emit<'_>)
         input: JsonText::fields(&[("action", get(p, "action"))]),
         todos: List::default(),
         questions: List::default(),
+        changes: List::default(),
         message_id: None,
     })))?;
     let status = str_at(p, "status").unwrap_or("");

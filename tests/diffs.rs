@@ -1,0 +1,255 @@
+//! Diffs of the edits tool calls report (issue 16): checked against real
+//! edits of the fixtures, whose tool results give the file before the edit
+//! (`originalFile`) and Claude Code's own patch of it (`structuredPatch`);
+//! patches read as they came; the unified text read back; hostile file
+//! content shown inert in the pretty diff.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::{assert_terminal_safe, fixture, read, run};
+use serde_json::Value;
+use streamview::event::Edit;
+use streamview::render::diff::{DiffLine, Differ, HunkRange, Stat};
+
+/// The lines of a diff as unified text, one string each.
+fn unified(lines: impl Iterator<Item = String>) -> Vec<String> {
+    lines.collect()
+}
+
+fn marked(l: DiffLine<'_>) -> String {
+    match l {
+        DiffLine::Hunk(Some(r)) => r.to_string(),
+        DiffLine::Hunk(None) => "@@".into(),
+        DiffLine::Header(t) => t.into(),
+        DiffLine::Context(t) => format!(" {t}"),
+        DiffLine::Added(t) => format!("+{t}"),
+        DiffLine::Removed(t) => format!("-{t}"),
+    }
+}
+
+/// Lines `<prefix>1` to `<prefix>n`.
+fn numbered(prefix: &str, n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("{prefix}{i}\n"))
+        .collect::<Vec<_>>()
+        .concat()
+}
+
+/// The structured results of Claude's `Edit` calls in a fixture.
+fn claude_edits(rel: &str) -> Vec<Value> {
+    let data = read(&fixture(rel));
+    data.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .filter_map(|l| serde_json::from_slice::<Value>(l).ok())
+        .filter_map(|v| v.get("tool_use_result").cloned())
+        .filter(|r| r.get("oldString").is_some() && r["structuredPatch"].is_array())
+        .collect()
+}
+
+/// Each real edit, applied to the file it was made to, gives Claude Code's
+/// own patch: the same hunk, the same lines, the same counts.
+#[test]
+fn real_edits_match_claude_codes_own_patch() {
+    let mut checked = 0;
+    for rel in ["claude/edit_write.jsonl", "claude-2.1.330/edit_write.jsonl"] {
+        for r in claude_edits(rel) {
+            let before = r["originalFile"].as_str().unwrap();
+            let (old, new) = (
+                r["oldString"].as_str().unwrap(),
+                r["newString"].as_str().unwrap(),
+            );
+            let after = if r["replaceAll"].as_bool() == Some(true) {
+                before.replace(old, new)
+            } else {
+                before.replacen(old, new, 1)
+            };
+            let mut differ = Differ::new();
+            let diff = differ.files(before, &after, 3);
+            let got = unified(diff.lines().map(marked));
+            let mut want = Vec::new();
+            let (mut added, mut removed) = (0, 0);
+            for h in r["structuredPatch"].as_array().unwrap() {
+                let n = |k: &str| usize::try_from(h[k].as_u64().unwrap()).unwrap();
+                let range = HunkRange {
+                    old_start: n("oldStart") - 1,
+                    old_len: n("oldLines"),
+                    new_start: n("newStart") - 1,
+                    new_len: n("newLines"),
+                };
+                want.push(range.to_string());
+                for l in h["lines"].as_array().unwrap() {
+                    let l = l.as_str().unwrap();
+                    added += u64::from(l.starts_with('+'));
+                    removed += u64::from(l.starts_with('-'));
+                    want.push(l.to_string());
+                }
+            }
+            assert_eq!(got, want, "{rel}: {old:?} → {new:?}");
+            assert_eq!(diff.stat(), Stat { added, removed });
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4);
+}
+
+/// An edit's fragments: the lines removed before the lines added, no line
+/// numbers (where the fragment sits is not in the call), the unchanged
+/// lines around as context.
+#[test]
+fn an_edits_fragments_diff_without_line_numbers() {
+    let edit = Edit::Replace {
+        old: "fn a() {\n    one();\n    two();\n}\n".into(),
+        new: "fn a() {\n    one();\n    three();\n    four();\n}\n".into(),
+        all: false,
+    };
+    let mut differ = Differ::new();
+    let diff = differ.diff(&edit, 3);
+    assert_eq!(
+        unified(diff.lines().map(marked)),
+        [
+            "@@",
+            " fn a() {",
+            "     one();",
+            "-    two();",
+            "+    three();",
+            "+    four();",
+            " }"
+        ]
+    );
+    assert_eq!(
+        diff.stat(),
+        Stat {
+            added: 2,
+            removed: 1
+        }
+    );
+    assert_eq!(
+        differ.stat(&edit),
+        Some(Stat {
+            added: 2,
+            removed: 1
+        })
+    );
+}
+
+/// Changes far apart are two hunks, each with its own numbers; close
+/// ones share a hunk.
+#[test]
+fn hunks_split_where_the_unchanged_run_is_long() {
+    let before = numbered("line ", 20);
+    let far = before
+        .replace("line 2\n", "line two\n")
+        .replace("line 18\n", "line eighteen\n");
+    let mut differ = Differ::new();
+    let diff = differ.files(&before, &far, 3);
+    let hunks: Vec<_> = diff
+        .lines()
+        .filter_map(|l| match l {
+            DiffLine::Hunk(r) => r.map(|r| r.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(hunks, ["@@ -1,5 +1,5 @@", "@@ -15,6 +15,6 @@"]);
+    let near = before
+        .replace("line 2\n", "line two\n")
+        .replace("line 6\n", "line six\n");
+    let diff = differ.files(&before, &near, 3);
+    let n = diff
+        .lines()
+        .filter(|l| matches!(l, DiffLine::Hunk(_)))
+        .count();
+    assert_eq!(n, 1);
+    assert_eq!(
+        diff.stat(),
+        Stat {
+            added: 2,
+            removed: 2
+        }
+    );
+}
+
+/// A whole new file: every line added, numbered from 1.
+#[test]
+fn a_write_adds_every_line() {
+    let edit = Edit::Write("a\nb\nc".into());
+    let mut differ = Differ::new();
+    let diff = differ.diff(&edit, 3);
+    assert_eq!(
+        unified(diff.lines().map(marked)),
+        ["@@ -0,0 +1,3 @@", "+a", "+b", "+c"]
+    );
+    assert_eq!(
+        differ.stat(&edit),
+        Some(Stat {
+            added: 3,
+            removed: 0
+        })
+    );
+}
+
+/// An `apply_patch` text (Amp's and `OpenCode`'s `patchText`): its headers
+/// kept, its `+`/`-` lines counted, a `@@` with a context hint a header.
+#[test]
+fn a_patch_is_read_as_it_came() {
+    let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@ fn main\n let x = 1;\n-let y = 2;\n+let y = 3;\n+let z = 4;\n*** Add File: b.txt\n+hello\n*** End Patch\n";
+    let edit = Edit::Patch(patch.into());
+    let mut differ = Differ::new();
+    let diff = differ.diff(&edit, 3);
+    assert_eq!(
+        diff.stat(),
+        Stat {
+            added: 3,
+            removed: 1
+        }
+    );
+    let lines: Vec<_> = diff.lines().collect();
+    assert_eq!(lines[2], DiffLine::Header("@@ fn main"));
+    assert_eq!(lines[3], DiffLine::Context("let x = 1;"));
+    assert_eq!(lines[4], DiffLine::Removed("let y = 2;"));
+    assert_eq!(lines[7], DiffLine::Header("*** Add File: b.txt"));
+}
+
+/// The unified text of a diff, read back as a patch, gives the same lines
+/// (streamview's JSONL read back shows the diff it wrote).
+#[test]
+fn unified_text_reads_back_as_the_same_lines() {
+    let before = numbered("l", 30);
+    let after = before.replace("l3\n", "").replace("l25\n", "l25\nnew\n");
+    let mut differ = Differ::new();
+    let diff = differ.files(&before, &after, 3);
+    let mut text = String::new();
+    diff.write_unified(&mut text);
+    let first: Vec<String> = diff.lines().map(marked).collect();
+    let stat = diff.stat();
+    let back = Edit::Patch(text.clone().into());
+    let again = differ.diff(&back, 3);
+    assert_eq!(again.lines().map(marked).collect::<Vec<_>>(), first);
+    assert_eq!(again.stat(), stat);
+    assert!(text.starts_with("@@ -1,6 +1,5 @@\n"), "{text}");
+}
+
+/// A file's text holding escape sequences, control characters and bidi
+/// overrides is shown in the `-v` diff, in colour, with nothing raw.
+#[test]
+fn hostile_content_in_a_diff_stays_inert() {
+    let hostile = r"\u001b]0;pwned\u0007\u001b[2J\u009b31m\r\bEVIL\u202e";
+    let line = format!(
+        r#"{{"type":"assistant","message":{{"id":"m1","role":"assistant","content":[{{"type":"tool_use","id":"t1","name":"Edit","input":{{"file_path":"/w/a.txt","old_string":"keep\nold {hostile}\n","new_string":"keep\nnew {hostile}\n"}}}}]}}}}"#
+    );
+    for args in [
+        &["-v", "--color", "always"][..],
+        &["-v", "--color", "never"],
+        &["--color", "always"],
+    ] {
+        let out = run(args, format!("{line}\n").as_bytes());
+        assert_terminal_safe("diff", &out.stdout, args.contains(&"always"));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("+1") && text.contains("−1"), "{text}");
+        if args[0] == "-v" {
+            assert!(text.contains("-old "), "{text}");
+            assert!(text.contains("+new "), "{text}");
+        }
+    }
+}
