@@ -274,7 +274,7 @@ fn rollout_per_line(report: &mut String, over: &mut Vec<String>) {
         lines.len() - warm
     ));
     for (stage, bound) in STAGES.iter().zip(ROLLOUT_BOUNDS) {
-        let (count, bytes) = per_line(stage, &lines, warm);
+        let (count, bytes, _) = per_line(stage, &lines, warm);
         report.push_str(&format!("   {count:>5.2} / {bytes:>6.0}"));
         if count > bound {
             over.push(format!(
