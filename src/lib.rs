@@ -366,7 +366,7 @@ fn read_directory<S: Sink + ?Sized, E: Write>(
     }
     let before = runner.found_without_session();
     for session in &found.sessions {
-        read_found(runner, session, interrupt)?;
+        read_session(runner, session, true, interrupt)?;
     }
     if opts.verbosity == render::Verbosity::Verbose {
         let empty = runner.found_without_session() - before;
@@ -432,24 +432,16 @@ fn read_latest<S: Sink + ?Sized, E: Write>(
         return read_source(runner, opts, &src, interrupt, tick, finished);
     }
     runner.note(&name, "the latest session");
-    let opened = session.open().map(|rdr| match interrupt {
-        Some(intr) => Box::new(input::Checked::new(rdr, intr)) as Box<dyn io::Read>,
-        None => rdr as Box<dyn io::Read>,
-    });
-    match opened {
-        Ok(rdr) => runner.source(&name, rdr),
-        Err(e) => {
-            runner.open_failed(&name, &e);
-            Ok(())
-        }
-    }
+    read_session(runner, &session, false, interrupt)
 }
 
-/// Read one session found below a directory: its file and its sub-agents'
-/// as one input (see [`input::library::Session::open`]).
-fn read_found<S: Sink + ?Sized, E: Write>(
+/// Read one session of a library: its file and its sub-agents' as one
+/// input (see [`input::library::Session::open`]); `found` below a
+/// directory (see [`Runner::source_found`]) or asked for (`--latest`).
+fn read_session<S: Sink + ?Sized, E: Write>(
     runner: &mut Runner<'_, S, E>,
     session: &input::library::Session,
+    found: bool,
     interrupt: Option<&Arc<Interrupt>>,
 ) -> Result<(), Error> {
     let name = session.file.display().to_string();
@@ -458,7 +450,8 @@ fn read_found<S: Sink + ?Sized, E: Write>(
         None => rdr as Box<dyn io::Read>,
     });
     match opened {
-        Ok(rdr) => runner.source_found(&name, rdr),
+        Ok(rdr) if found => runner.source_found(&name, rdr),
+        Ok(rdr) => runner.source(&name, rdr),
         Err(e) => {
             runner.open_failed(&name, &e);
             Ok(())
