@@ -624,7 +624,15 @@ fn calls_never_answered_take_bounded_memory() {
         }
         if let Some(kib) = peak {
             eprintln!("{what}: {N} calls never answered, peak RSS {kib} KiB");
-            assert!(kib < 16 << 10, "{what}: peak RSS {kib} KiB");
+            // The bound is the release build's (12.5 MiB for Codex here);
+            // an unoptimized test build maps a larger binary and keeps
+            // more on its stack frames (19.4 MiB).
+            let bound = if cfg!(debug_assertions) {
+                24 << 10
+            } else {
+                16 << 10
+            };
+            assert!(kib < bound, "{what}: peak RSS {kib} KiB");
         }
     }
 }
