@@ -675,13 +675,15 @@ fn tool_call<'v>(
     call
 }
 
-/// What a Codex tool does, by the name its item is given here.
-fn tool_kind(name: &str) -> ToolKind {
+/// What a Codex tool does, by the name its item (or, in a rollout file,
+/// its call) is given.
+pub(crate) fn tool_kind(name: &str) -> ToolKind {
     match name {
         "shell" => ToolKind::Shell,
         "apply_patch" => ToolKind::Edit,
         "web_search" => ToolKind::WebSearch,
-        "todo_list" => ToolKind::Todo,
+        "todo_list" | "update_plan" => ToolKind::Todo,
+        "view_image" => ToolKind::Read,
         "spawn_agent" | "send_input" | "wait" | "close_agent" | "collab_tool_call" => {
             ToolKind::Agent
         }

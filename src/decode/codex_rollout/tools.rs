@@ -6,10 +6,8 @@ use std::borrow::Cow;
 use std::io;
 
 use super::{Ctx, Emit, State};
-use crate::decode::args::{
-    first_line_at, first_scalar, items, mcp_or_other, patch_changes, todos_at,
-};
-use crate::decode::codex::{Base, outcome, search_key, unknown};
+use crate::decode::args::{first_line_at, first_scalar, items, patch_changes, todos_at};
+use crate::decode::codex::{Base, outcome, search_key, tool_kind, unknown};
 use crate::event::{Content, Denial, EventKind, JsonText, List, ToolCall, ToolKind, ToolResult};
 use crate::json::{Arena, J, Value, cow_at, get, str_at, view};
 
@@ -102,7 +100,7 @@ fn function_call_of<'x>(
         if let Some(ns) = namespace {
             call.name = text!(a, "{ns}__{name}");
         }
-        call.kind = kind_of(&call.name);
+        call.kind = tool_kind(&call.name);
         return call;
     };
     match (namespace, name) {
@@ -128,7 +126,7 @@ fn function_call_of<'x>(
         }
         _ => call.key_arg = first_scalar(args, true, a),
     }
-    call.kind = kind_of(&call.name);
+    call.kind = tool_kind(&call.name);
     call
 }
 
@@ -157,20 +155,8 @@ fn other_call<'v>(p: Value<'v>, ty: &str, ctx: &Ctx<'v>, cwd: Option<&str>) -> T
     } else {
         call.key_arg = first_line_at(p, "input").filter(|l| !l.trim().is_empty());
     }
-    call.kind = kind_of(&call.name);
+    call.kind = tool_kind(&call.name);
     call
-}
-
-/// What a tool does, by the name given to it here (the stream's names).
-fn kind_of(name: &str) -> ToolKind {
-    match name {
-        "shell" => ToolKind::Shell,
-        "apply_patch" => ToolKind::Edit,
-        "update_plan" => ToolKind::Todo,
-        "view_image" => ToolKind::Read,
-        "web_search" => ToolKind::WebSearch,
-        n => mcp_or_other(n),
-    }
 }
 
 /// A command given as an argv: the script of `bash -lc '…'`, else the
