@@ -732,7 +732,12 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
             (ErrorsTo::Auto, _, Format::Summary | Format::SummaryJson) => Alerts::Sessions,
             (ErrorsTo::Auto, ..) => Alerts::All,
         },
-        from: cli.from.0,
+        from: match cli.from.0 {
+            // What Codex keeps on disk is a rollout, not the `exec --json`
+            // stream `--from codex` names.
+            Some(Producer::Codex) if cli.latest => Some(Producer::CodexRollout),
+            from => from,
+        },
         follow: cli.follow,
         latest: cli.latest,
         // Checked by `main` before: a bad pattern is a usage error.
@@ -818,6 +823,20 @@ mod tests {
         assert_eq!(parse_size("2k"), Ok(2048));
         assert!(parse_size("0").is_err());
         assert!(parse_size("lots").is_err());
+    }
+
+    #[test]
+    fn latest_from_codex_reads_rollouts() {
+        let from = |args: &[&str]| resolve(&cli(args), &Env::default()).from;
+        assert_eq!(
+            from(&["--latest", "--from", "codex"]),
+            Some(Producer::CodexRollout)
+        );
+        assert_eq!(from(&["--from", "codex", "x.jsonl"]), Some(Producer::Codex));
+        assert_eq!(
+            from(&["--latest", "--from", "claude"]),
+            Some(Producer::Claude)
+        );
     }
 
     #[test]

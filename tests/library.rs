@@ -272,7 +272,7 @@ fn latest_looks_where_each_agent_keeps_its_sessions() {
     let codex = root.join("codex-home/sessions/2026/11/24");
     fs::create_dir_all(&codex).unwrap();
     fs::copy(
-        fixture("codex/shell_fail.jsonl"),
+        fixture("codex-rollout/shell_ok.rollout.jsonl"),
         codex.join("rollout-x.jsonl"),
     )
     .unwrap();
@@ -306,6 +306,29 @@ fn latest_looks_where_each_agent_keeps_its_sessions() {
     assert!(
         err.contains("/sessions/2026/11/24/rollout-x.jsonl: the latest session"),
         "{err}"
+    );
+    // `--from codex` names the agent: what it keeps is a rollout, read as
+    // one (not as the `exec --json` stream), as without --from.
+    let jsonl = |args: &[&str]| {
+        let mut cmd = sv();
+        cmd.env_remove("CLAUDE_CONFIG_DIR")
+            .env("CODEX_HOME", &codex_home);
+        let o = cmd.arg("--latest").args(args).args(["--format", "jsonl"]);
+        let o = o.output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        events(&o.stdout)
+    };
+    let forced = jsonl(&["--from", "codex"]);
+    assert!(forced.iter().all(|e| e["producer"] == "codex-rollout"));
+    assert!(forced.iter().any(|e| e["kind"] == "tool_call"));
+    assert!(!forced.iter().any(|e| e["kind"] == "unknown"));
+    assert_eq!(
+        forced,
+        jsonl(&[
+            "--from",
+            "codex-rollout",
+            &codex_home.join("sessions").to_string_lossy()
+        ])
     );
     // No such folder: said, status 2.
     let (code, err) = latest(&[], &[("HOME", &root)]);
