@@ -492,6 +492,11 @@ pub struct ToolCall<'a> {
     /// The files the call changes and how, as far as its producer says
     /// (an edit's old and new text, a file's new content, a patch).
     pub changes: List<'a, FileChange<'a>>,
+    /// The call's result reports the changes as they were made
+    /// ([`ToolResult::changes`]: Claude Code's `Edit`, `MultiEdit` and
+    /// `Write`), with their places in the file: a view that shows one diff
+    /// per call shows the result's, which supersedes these `changes`.
+    pub changes_in_result: bool,
     /// Id of the API message this block belongs to.
     pub message_id: Option<Cow<'a, str>>,
 }
@@ -509,6 +514,7 @@ impl ToolCall<'_> {
             todos: self.todos.into_owned_with(Todo::into_owned),
             questions: self.questions.into_owned_with(Question::into_owned),
             changes: self.changes.into_owned_with(FileChange::into_owned),
+            changes_in_result: self.changes_in_result,
             message_id: own_opt(self.message_id),
         }
     }
@@ -555,6 +561,14 @@ pub enum Edit<'a> {
     /// The whole new content of a file (created or overwritten: the old
     /// content is not in the stream).
     Write(Content<'a>),
+    /// A whole file before and after (Claude Code's `Write` over a file
+    /// whose old content its result gives): a diff with line numbers.
+    Rewrite {
+        /// The file before.
+        old: Content<'a>,
+        /// The file after.
+        new: Content<'a>,
+    },
     /// A patch: a unified diff or the `apply_patch` format (`*** Update
     /// File:`, `@@`, lines marked ` `, `+`, `-`).
     Patch(Content<'a>),
@@ -582,6 +596,10 @@ impl Edit<'_> {
                 all,
             },
             Edit::Write(c) => Edit::Write(c.into_owned()),
+            Edit::Rewrite { old, new } => Edit::Rewrite {
+                old: old.into_owned(),
+                new: new.into_owned(),
+            },
             Edit::Patch(c) => Edit::Patch(c.into_owned()),
             Edit::Action(a) => Edit::Action(own(a)),
             Edit::Counted { added, removed } => Edit::Counted { added, removed },
@@ -701,6 +719,11 @@ pub struct ToolResult<'a> {
     pub content: Content<'a>,
     /// The user's answers, when the call asked questions.
     pub answers: List<'a, Answer<'a>>,
+    /// The changes the tool reports it made, when its result says (Claude
+    /// Code's `structuredPatch`, with each hunk's place in the file, or a
+    /// `Write`'s old and new content): what was done, superseding the
+    /// call's [`ToolCall::changes`] (what was asked).
+    pub changes: List<'a, FileChange<'a>>,
 }
 
 impl ToolResult<'_> {
@@ -713,6 +736,7 @@ impl ToolResult<'_> {
             denied: self.denied,
             content: self.content.into_owned(),
             answers: self.answers.into_owned_with(Answer::into_owned),
+            changes: self.changes.into_owned_with(FileChange::into_owned),
         }
     }
 }
@@ -872,6 +896,9 @@ enum Repr<'a> {
         /// Re-escaped by streamview's writers, the text is `body` again.
         canonical: bool,
     },
+    /// A structured patch, its text the unified diff it stands for
+    /// (see [`Content::hunks`]), written out only when read.
+    Hunks(crate::json::Value<'a>),
 }
 
 impl Default for Repr<'_> {
@@ -886,12 +913,26 @@ impl<'a> Content<'a> {
         Content(Repr::Json { body, canonical })
     }
 
+    /// A structured patch (Claude Code's `structuredPatch`: an array of
+    /// hunks `{oldStart, oldLines, newStart, newLines, lines}`, each line
+    /// marked ` `, `+` or `-`), whose text is the unified diff it stands
+    /// for: `@@ -a,b +c,d @@` then the hunk's lines. Nothing is read until
+    /// the text is asked for: a view that shows no diff pays nothing.
+    pub(crate) fn hunks(patch: crate::json::Value<'a>) -> Self {
+        Content(Repr::Hunks(patch))
+    }
+
     /// The text.
     #[must_use]
     pub fn text(&self) -> Cow<'_, str> {
         match &self.0 {
             Repr::Text(t) => Cow::Borrowed(t),
             Repr::Json { body, .. } => crate::json::escape::unescape(body),
+            Repr::Hunks(v) => {
+                let mut t = String::new();
+                write_hunks(*v, &mut t);
+                Cow::Owned(t)
+            }
         }
     }
 
@@ -906,6 +947,11 @@ impl<'a> Content<'a> {
                 }
                 let mut t = arena.text();
                 crate::json::escape::unescape_to(body, &mut t);
+                t.done()
+            }
+            Repr::Hunks(v) => {
+                let mut t = arena.text();
+                write_hunks(*v, &mut t);
                 t.done()
             }
         }
@@ -927,6 +973,11 @@ impl<'a> Content<'a> {
                 crate::json::escape::unescape_to(body, scratch);
                 scratch
             }
+            Repr::Hunks(v) => {
+                scratch.clear();
+                write_hunks(*v, scratch);
+                scratch
+            }
         }
     }
 
@@ -935,7 +986,7 @@ impl<'a> Content<'a> {
     pub(crate) fn json_body(&self) -> Option<(&'a str, bool)> {
         match self.0 {
             Repr::Json { body, canonical } => Some((body, canonical)),
-            Repr::Text(_) => None,
+            Repr::Text(_) | Repr::Hunks(_) => None,
         }
     }
 
@@ -945,7 +996,31 @@ impl<'a> Content<'a> {
         Content(Repr::Text(Cow::Owned(match self.0 {
             Repr::Text(t) => t.into_owned(),
             Repr::Json { body, .. } => crate::json::escape::unescape(body).into_owned(),
+            Repr::Hunks(_) => self.text().into_owned(),
         })))
+    }
+}
+
+/// The unified text of a structured patch (see [`Content::hunks`]),
+/// appended to `out`. A hunk without its numbers or lines is left out; a
+/// line is cut at a line end it should not hold, so that it stays one line.
+fn write_hunks(patch: crate::json::Value<'_>, out: &mut impl fmt::Write) {
+    use crate::json::{arr_at, u64_at};
+    for hunk in crate::json::Arr::of(patch) {
+        let n = |k| u64_at(hunk, k);
+        let (Some(os), Some(ol), Some(ns), Some(nl)) =
+            (n("oldStart"), n("oldLines"), n("newStart"), n("newLines"))
+        else {
+            continue;
+        };
+        let _ = writeln!(out, "@@ -{os},{ol} +{ns},{nl} @@");
+        for line in arr_at(hunk, "lines")
+            .iter()
+            .filter_map(crate::json::Value::into_string)
+        {
+            let _ = out.write_str(line.split(['\n', '\r']).next().unwrap_or(""));
+            let _ = out.write_char('\n');
+        }
     }
 }
 

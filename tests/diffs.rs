@@ -235,8 +235,10 @@ fn unified_text_reads_back_as_the_same_lines() {
 #[test]
 fn hostile_content_in_a_diff_stays_inert() {
     let hostile = r"\u001b]0;pwned\u0007\u001b[2J\u009b31m\r\bEVIL\u202e";
+    // The call, then its result's own patch of the file (shown with -v).
     let line = format!(
-        r#"{{"type":"assistant","message":{{"id":"m1","role":"assistant","content":[{{"type":"tool_use","id":"t1","name":"Edit","input":{{"file_path":"/w/a.txt","old_string":"keep\nold {hostile}\n","new_string":"keep\nnew {hostile}\n"}}}}]}}}}"#
+        r#"{{"type":"assistant","message":{{"id":"m1","role":"assistant","content":[{{"type":"tool_use","id":"t1","name":"Edit","input":{{"file_path":"/w/a.txt","old_string":"keep\nold {hostile}\n","new_string":"keep\nnew {hostile}\n"}}}}]}}}}
+{{"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"t1","type":"tool_result","content":"updated"}}]}},"tool_use_result":{{"filePath":"/w/a.txt","structuredPatch":[{{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":[" keep","-old {hostile}","+new {hostile}\n\u001b[2J"]}}]}}}}"#
     );
     for args in [
         &["-v", "--color", "always"][..],
@@ -251,5 +253,146 @@ fn hostile_content_in_a_diff_stays_inert() {
             assert!(text.contains("-old "), "{text}");
             assert!(text.contains("+new "), "{text}");
         }
+    }
+}
+
+/// The real session's lines: `edit_write.jsonl` of Claude Code 2.1.197.
+fn edit_write() -> Vec<u8> {
+    read(&fixture("claude/edit_write.jsonl"))
+}
+
+/// Claude Code's results give each edit's patch with its place in the file
+/// (`structuredPatch`): with `-v`, the diff under the result has the real
+/// hunk headers, and the call's own fragment diff (a bare `@@`) is not
+/// shown as well; a `Write` over an existing file is diffed against its old
+/// content (`+5 −3`), not counted as all added.
+#[test]
+fn claude_results_give_numbered_hunks_and_a_writes_real_diff() {
+    let out = run(&["-v", "--color", "never"], &edit_write());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.lines().any(|l| l.trim() == "@@"), "{text}");
+    // The first Edit: `- [ ] first item` ticked, in lines 1-4 of the file.
+    let edit = text.find("▸ Edit notes/todo.md +1 −1\n").expect(&text);
+    assert!(
+        text[edit..].contains("    @@ -1,4 +1,4 @@\n     # TODO\n     \n    -- [ ] first item\n    +- [x] first item (done)\n"),
+        "{text}"
+    );
+    // `replace_all`: the call counts one occurrence, the result both.
+    let all = text
+        .find("▸ Edit hello.py +1 −1\n  ⎿ +2 −2\n")
+        .expect(&text);
+    assert!(
+        text[all..].contains("    -greet()\n    +welcome()\n"),
+        "{text}"
+    );
+    // The Write over hello.py: the old lines removed, not only the new added.
+    let write = text
+        .find("▸ Write hello.py +6\n  ⎿ +5 −3\n    @@ -1,4 +1,6 @@\n    -def welcome():\n")
+        .expect(&text);
+    assert!(
+        text[write..].contains("    +if __name__ == \"__main__\":\n"),
+        "{text}"
+    );
+    // The Write of a new file: its result has no patch, all of it is added.
+    assert!(
+        text.contains("▸ Write notes/todo.md +4\n  ⎿ +4\n    @@ -0,0 +1,4 @@\n    +# TODO\n"),
+        "{text}"
+    );
+}
+
+/// The JSONL `tool_result` of an edit carries the changes its result
+/// reports (counts and numbered diff); other results have no such field;
+/// read back, the same lines come out.
+#[test]
+fn claude_results_changes_in_jsonl_and_read_back() {
+    let out = run(&["--format", "jsonl"], &edit_write());
+    let lines: Vec<Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let results: Vec<&Value> = lines
+        .iter()
+        .filter(|v| v["kind"] == "tool_result")
+        .collect();
+    let with: Vec<(&str, u64, u64)> = results
+        .iter()
+        .filter(|v| v["changes"] != serde_json::json!([]))
+        .map(|v| {
+            (
+                v["name"].as_str().unwrap(),
+                v["lines_added"].as_u64().unwrap(),
+                v["lines_removed"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        with,
+        [
+            ("Write", 4, 0),
+            ("Edit", 1, 1),
+            ("Edit", 2, 2),
+            ("Write", 5, 3)
+        ]
+    );
+    let write = results.iter().rfind(|v| v["name"] == "Write").unwrap();
+    let diff = write["changes"][0]["diff"].as_str().unwrap();
+    assert!(
+        diff.starts_with("@@ -1,4 +1,6 @@\n-def welcome():\n"),
+        "{diff}"
+    );
+    let again = run(&["--format", "jsonl"], &out.stdout);
+    let strip = |b: &[u8]| -> Vec<Value> {
+        b.split(|&c| c == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let mut v: Value = serde_json::from_slice(l).unwrap();
+                for k in ["producer", "line", "source"] {
+                    v.as_object_mut().unwrap().remove(k);
+                }
+                v
+            })
+            .filter(|v| v["kind"] == "tool_result")
+            .collect()
+    };
+    assert_eq!(strip(&again.stdout), strip(&out.stdout));
+}
+
+/// A `Write` result without a `structuredPatch` but with the file's old
+/// content (`originalFile`): the whole file before and after is diffed,
+/// numbered. The real line of the fixture, its patch taken out; in a
+/// transcript's spelling (`toolUseResult`) as well.
+#[test]
+fn a_writes_old_content_gives_a_numbered_diff() {
+    let data = String::from_utf8(edit_write()).unwrap();
+    let write = data
+        .lines()
+        .find(|l| l.contains(r#""type":"update""#))
+        .unwrap();
+    let mut v: Value = serde_json::from_str(write).unwrap();
+    v["tool_use_result"]
+        .as_object_mut()
+        .unwrap()
+        .remove("structuredPatch");
+    let call = data
+        .lines()
+        .find(|l| l.contains(r#""name":"Write""#) && l.contains("hello.py"))
+        .unwrap();
+    let mut t = v.clone();
+    let r = t
+        .as_object_mut()
+        .unwrap()
+        .remove("tool_use_result")
+        .unwrap();
+    t["toolUseResult"] = r;
+    for line in [v, t] {
+        let input = format!("{call}\n{line}\n");
+        let out = run(&["-v", "--color", "never"], input.as_bytes());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("  ⎿ +5 −3\n    @@ -1,4 +1,6 @@\n    -def welcome():\n    -    print(\"hi\")\n    +def greet(name):\n"),
+            "{text}"
+        );
     }
 }

@@ -520,7 +520,7 @@ fn the_users_answer_to_a_question_is_shown_by_default() {
         .find(|l| l.contains(r#""kind":"tool_result""#))
         .unwrap();
     assert!(
-        result.contains(r#""answers":[{"question":"Which database?","answer":"Postgres"},{"question":"Which extras?","answer":"cache, queue"}],"content":"#),
+        result.contains(r#""answers":[{"question":"Which database?","answer":"Postgres"},{"question":"Which extras?","answer":"cache, queue"}],"changes":[],"lines_added":null,"lines_removed":null,"content":"#),
         "{result}"
     );
     // Read back, the same view.

@@ -182,6 +182,7 @@ fn structured<'v>(
         denied: false,
         content: Content::from(text),
         answers: List::default(),
+        changes: List::default(),
     })
 }
 
@@ -364,6 +365,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
             ("apply_patch", Some(i)) => super::args::patch_at(i, "patchText", a),
             _ => List::default(),
         },
+        changes_in_result: false,
         message_id,
     }
 }

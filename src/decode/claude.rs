@@ -729,6 +729,7 @@ fn assistant_block<'v>(
                 .map(|c| content(c, ctx.arena))
                 .unwrap_or_default(),
             answers: List::default(),
+            changes: List::default(),
         }),
         t if t.ends_with("_tool_result") => {
             // Server tool results (web search, code execution…) arrive inside
@@ -744,6 +745,7 @@ fn assistant_block<'v>(
                     None => c.map(|c| content(c, ctx.arena)).unwrap_or_default(),
                 },
                 answers: List::default(),
+                changes: List::default(),
             })
         }
         t => {
@@ -774,7 +776,11 @@ pub(crate) fn user<'v>(
         Some(J::Arr(blocks)) => {
             // The structured result is the line's: it goes with its first
             // tool result.
-            let mut answers = Some(answers(v, ctx.arena));
+            let mut structured = Some(
+                get(v, "tool_use_result")
+                    .or_else(|| get(v, "toolUseResult"))
+                    .filter(|r| r.is_object()),
+            );
             for block in blocks {
                 match str_at(block, "type").unwrap_or("") {
                     "tool_result" => {
@@ -786,13 +792,21 @@ pub(crate) fn user<'v>(
                         let text = is_error.then(|| content.text_in(ctx.arena));
                         let denied = text.is_some_and(is_denial);
                         let message = text.filter(|_| denied).map(Cow::Borrowed);
-                        emit(&base.event(EventKind::ToolResult(ToolResult {
-                            id: id.clone(),
-                            is_error,
-                            denied,
-                            content,
-                            answers: answers.take().unwrap_or_default(),
-                        })))?;
+                        let structured = structured.take().flatten();
+                        emit(
+                            &base.event(EventKind::ToolResult(ToolResult {
+                                id: id.clone(),
+                                is_error,
+                                denied,
+                                content,
+                                answers: structured
+                                    .map(|r| answers(r, ctx.arena))
+                                    .unwrap_or_default(),
+                                changes: (structured.filter(|_| !is_error))
+                                    .map(|r| result_changes(r, ctx.arena))
+                                    .unwrap_or_default(),
+                            })),
+                        )?;
                         if let Some(message) = message {
                             emit(&base.event(EventKind::PermissionDenied(Denial {
                                 id: Some(id),
@@ -828,15 +842,32 @@ pub(crate) fn user<'v>(
     }
 }
 
+/// The changes an `Edit`, `MultiEdit` or `Write` reports from the line's
+/// structured result (`tool_use_result`; `toolUseResult` in transcripts):
+/// its `structuredPatch` (numbered hunks, read only when a view shows
+/// them), or, without one, a `Write`'s `content` and `originalFile`: the
+/// file before and after when it existed, all added when it is new
+/// (`originalFile: null`).
+fn result_changes<'v>(r: Value<'v>, a: &'v Arena) -> List<'v, FileChange<'v>> {
+    let [patch, original, content] = r.fields(["structuredPatch", "originalFile", "content"]);
+    let patch = patch.filter(|p| !Arr::of(*p).is_empty());
+    let edit = match (patch, original, content.and_then(content_of)) {
+        (Some(p), _, _) => Edit::Patch(Content::hunks(p)),
+        (None, Some(o), Some(new)) => match content_of(o) {
+            Some(old) => Edit::Rewrite { old, new },
+            None if o.is_null() => Edit::Write(new),
+            None => return List::default(),
+        },
+        _ => return List::default(),
+    };
+    list(a, [FileChange { path: None, edit }])
+}
+
 /// The user's answers to an `AskUserQuestion` call, from the line's
 /// structured result (`tool_use_result`; `toolUseResult` in transcripts):
 /// `answers: {question: answer}`, an answer a label or a list of them.
-fn answers<'v>(v: Value<'v>, a: &'v Arena) -> List<'v, Answer<'v>> {
-    let Some(o) = get(v, "tool_use_result")
-        .or_else(|| get(v, "toolUseResult"))
-        .and_then(|r| get(r, "answers"))
-        .and_then(Value::as_object)
-    else {
+fn answers<'v>(r: Value<'v>, a: &'v Arena) -> List<'v, Answer<'v>> {
+    let Some(o) = get(r, "answers").and_then(Value::as_object) else {
         return List::default();
     };
     list(
@@ -1070,6 +1101,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
         todos: List::default(),
         questions: List::default(),
         changes: List::default(),
+        changes_in_result: false,
         message_id,
     };
     if let Some(input) = input {
@@ -1083,6 +1115,8 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
             _ => call.changes = changes(name, input, a),
         }
     }
+    // Their results report the changes made, numbered (`structuredPatch`).
+    call.changes_in_result = matches!(name, "Edit" | "MultiEdit" | "Write");
     call
 }
 

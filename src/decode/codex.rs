@@ -257,6 +257,7 @@ fn request_user_input<'v>(
             todos: List::default(),
             questions,
             changes: List::default(),
+            changes_in_result: false,
             message_id: None,
         })),
     )
@@ -359,6 +360,7 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
                 todos: List::default(),
                 questions: List::default(),
                 changes: List::default(),
+                changes_in_result: false,
                 message_id: None,
             }),
         })?;
@@ -545,6 +547,7 @@ fn tool_item<'v>(
         denied,
         content,
         answers: List::default(),
+        changes: List::default(),
     })))?;
     if denied {
         // The approval was refused: the tool never ran.
@@ -596,6 +599,7 @@ fn tool_call<'v>(
         todos: List::default(),
         questions: List::default(),
         changes: List::default(),
+        changes_in_result: false,
         message_id: None,
     };
     match item_type {

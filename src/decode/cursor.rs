@@ -450,6 +450,7 @@ fn call_event<'v>(
             todos,
             questions: List::default(),
             changes: List::default(),
+            changes_in_result: false,
             message_id: cow_at(v, "model_call_id"),
         }),
     )
@@ -490,6 +491,7 @@ fn tool_call<'v>(
             denied: outcome.denied,
             content: outcome.content.into(),
             answers: List::default(),
+            changes: List::default(),
         }),
     ))?;
     if outcome.denied {

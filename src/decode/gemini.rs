@@ -336,6 +336,7 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
         todos: List::default(),
         questions: List::default(),
         changes: List::default(),
+        changes_in_result: false,
         message_id: None,
     };
     if let Some(p) = params {
@@ -490,6 +491,7 @@ fn tool_result<'v>(v: Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
             denied,
             content,
             answers: List::default(),
+            changes: List::default(),
         },
         denied,
     )

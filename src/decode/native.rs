@@ -71,6 +71,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
                     answer: cow_at(a, "answer").unwrap_or_default(),
                 }),
             ),
+            changes: list(ctx.arena, arr_at(v, "changes").iter().map(file_change)),
         }),
         "permission_denied" => EventKind::PermissionDenied(Denial {
             id: cow_at(v, "id"),
@@ -174,11 +175,12 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
             }),
         ),
         changes: list(a, arr_at(v, "changes").iter().map(file_change)),
+        changes_in_result: bool_at(v, "changes_in_result").unwrap_or(false),
         message_id: cow_at(v, "message_id"),
     }
 }
 
-/// A change of a `tool_call` line read back: its diff (a patch now), its
+/// A change of a `tool_call` or `tool_result` line read back: its diff (a patch now), its
 /// action, or only its counts.
 fn file_change(c: Value<'_>) -> FileChange<'_> {
     let edit = if let Some(diff) = get(c, "diff").and_then(content_of) {

@@ -592,6 +592,7 @@ fn tool_use<'v>(
         denied,
         content,
         answers: List::default(),
+        changes: List::default(),
     })))?;
     if let Some(message) = message {
         emit(&base.event(EventKind::PermissionDenied(Denial {
@@ -620,6 +621,7 @@ fn tool_call<'v>(
         todos: List::default(),
         questions: List::default(),
         changes: List::default(),
+        changes_in_result: false,
         message_id,
     };
     if let Some(input) = input {

@@ -343,6 +343,7 @@ fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Aren
             ("write_file", Some(i)) => super::args::write_at(i, "content", a),
             _ => List::default(),
         },
+        changes_in_result: false,
         message_id,
     }
 }

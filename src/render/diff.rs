@@ -16,7 +16,9 @@
 //! - [`Edit::Replace`] is a fragment of a file whose place is not known:
 //!   its hunks have no line numbers ([`DiffLine::Hunk`] of `None`);
 //! - [`Edit::Write`] is a whole file, all added (`@@ -0,0 +1,n @@`);
-//! - [`Edit::Patch`] is shown as it came, its own headers included;
+//! - [`Edit::Rewrite`] is a whole file before and after: numbered hunks;
+//! - [`Edit::Patch`] is shown as it came, its own headers included (those
+//!   of Claude Code's `structuredPatch` numbered);
 //! - [`Edit::Action`] and [`Edit::Counted`] have no lines to show.
 //!
 //! ```
@@ -284,7 +286,9 @@ impl Differ {
                 added: c.text_with(&mut self.new_text).lines().count() as u64,
                 removed: 0,
             }),
-            Edit::Replace { .. } | Edit::Patch(_) => Some(self.run(edit, None).stat()),
+            Edit::Replace { .. } | Edit::Rewrite { .. } | Edit::Patch(_) => {
+                Some(self.run(edit, None).stat())
+            }
         }
     }
 
@@ -324,6 +328,9 @@ impl Differ {
                 (a.text_with(old_text), b.text_with(new_text), false)
             }
             Edit::Write(c) => ("", c.text_with(new_text), true),
+            Edit::Rewrite { old: a, new: b } => {
+                (a.text_with(old_text), b.text_with(new_text), true)
+            }
             Edit::Patch(p) => {
                 let p = p.text_with(old_text);
                 split(p, old);

@@ -161,6 +161,8 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
                 inner.str("question", &a.question);
                 inner.str("answer", &a.answer);
             });
+            // `[]` but where the result reports the changes made (Claude Code).
+            changes(&mut o, &r.changes);
             // Last: a long content is written straight from the line.
             o.content("content", &r.content);
         }
@@ -237,10 +239,12 @@ fn tool_call(o: &mut Obj<'_>, c: &ToolCall<'_>) {
         inner.str_list("options", &q.options);
     });
     changes(o, &c.changes);
+    o.bool("changes_in_result", c.changes_in_result);
     o.opt_str("message_id", c.message_id.as_deref());
 }
 
-/// The changes of an edit tool's call (`[]` for other calls): the lines
+/// The changes of an edit tool's call (`[]` for other calls), or those its
+/// result reports made: the lines
 /// added and removed in all (`null` when the stream says for no change: no
 /// counts for paths alone), and each file's
 /// change: its path when it has one of its own, its counts and its diff

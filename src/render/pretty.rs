@@ -392,7 +392,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 l.end(depth);
             }
         }
-        if self.verbose() && stat.is_some() {
+        // A result that reports the changes made shows their diff instead.
+        if self.verbose() && stat.is_some() && !c.changes_in_result {
             let max_lines = self.opts.max_lines;
             edits::diff(
                 &mut self.lines,
@@ -496,7 +497,18 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 l.end(depth);
             }
             let head = l.count();
-            body(l, text, Style::Dim, max_lines, depth);
+            if r.changes.is_empty() {
+                body(l, text, Style::Dim, max_lines, depth);
+            } else {
+                // What was done, counted (the call's line counts what was
+                // asked), and its diff: they say more than its message.
+                if let Some(stat) = super::diff::stat(&r.changes) {
+                    l.push(Style::Dim, "  ⎿");
+                    edits::stat(l, stat);
+                    l.end(depth);
+                }
+                edits::diff(l, &mut self.differ, &r.changes, max_lines, depth);
+            }
             if l.count() <= head {
                 l.push(Style::Dim, "  ⎿ (no output)");
                 l.end(depth);

@@ -93,6 +93,7 @@ fn function_call_of<'x>(
         todos: List::default(),
         questions: List::default(),
         changes: List::default(),
+        changes_in_result: false,
         message_id: None,
     };
     let namespace = str_at(p, "namespace").filter(|n| n.starts_with("mcp__"));
@@ -143,6 +144,7 @@ fn other_call<'v>(p: Value<'v>, ty: &str, ctx: &Ctx<'v>, cwd: Option<&str>) -> T
         todos: List::default(),
         questions: List::default(),
         changes: List::default(),
+        changes_in_result: false,
         message_id: None,
     };
     if ty == "local_shell_call" {
@@ -197,6 +199,7 @@ fn web_search<'v>(p: Value<'v>, ctx: &Ctx<'v>, base: &Base, emit: &mut Emit<'_>)
         todos: List::default(),
         questions: List::default(),
         changes: List::default(),
+        changes_in_result: false,
         message_id: None,
     })))?;
     let status = str_at(p, "status").unwrap_or("");
@@ -384,5 +387,6 @@ fn result<'v>(
         denied: false,
         content,
         answers: List::default(),
+        changes: List::default(),
     })))
 }

@@ -89,6 +89,7 @@ pub(super) fn read<'t>(r: &ToolResult<'t>, a: &'t Arena) -> Option<ToolResult<'t
         denied: r.denied,
         content: content(&frame, failed, a).into(),
         answers: crate::event::List::default(),
+        changes: crate::event::List::default(),
     })
 }
 
