@@ -131,8 +131,10 @@ fn run(args: &[&str], input: &[u8]) -> (String, i32) {
 
 /// The differences every pair has, made alike: the header (the rollout
 /// knows the model and the working directory, the stream neither), the
-/// prompts (`›`, in the rollout only), the turn's duration and Codex's
-/// name for a failure (`(internal_server_error)`, in the rollout only).
+/// prompts (`›`, in the rollout only), the turn's duration, Codex's
+/// name for a failure (`(internal_server_error)`, in the rollout only) and
+/// the lines a patch adds and removes (`+2 −1`: the rollout has the patch,
+/// the stream's `file_change` names only the files).
 fn common(out: &str) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for (i, l) in out.lines().enumerate() {
@@ -150,9 +152,26 @@ fn common(out: &str) -> Vec<String> {
             *first = "✗ session failed";
         }
         let l = parts.join(" · ");
-        lines.push(l);
+        lines.push(without_counts(l));
     }
     lines
+}
+
+/// An `apply_patch` call's line without its counts (` +2 −1`).
+fn without_counts(mut l: String) -> String {
+    if l.starts_with("▸ apply_patch ") {
+        while let Some((head, last)) = l.rsplit_once(' ')
+            && (last.starts_with('+') || last.starts_with('−'))
+            && last.len() > 1
+            && last
+                .trim_start_matches(['+', '−'])
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        {
+            l.truncate(head.len());
+        }
+    }
+    l
 }
 
 /// `96ms`, `1.5s`, `2m 3s`.
@@ -244,4 +263,40 @@ fn jsonl_names_the_producer_and_leaves_out_the_bulk() {
         assert!(kinds.contains(&"result"), "{name}: {kinds:?}");
         assert!(!kinds.contains(&"unknown"), "{name}: {kinds:?}");
     }
+}
+
+/// A rollout's `apply_patch` call holds the patch itself (a
+/// `custom_tool_call`'s `input`), which the stream's `file_change` does
+/// not: its changes are that patch, counted, as Amp's and `OpenCode`'s.
+#[test]
+fn apply_patch_calls_carry_their_patch() {
+    let input = std::fs::read(Path::new(DIR).join("apply_patch.rollout.jsonl")).unwrap();
+    let (jsonl, _) = run(&["--format", "jsonl"], &input);
+    let calls: Vec<Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["kind"] == "tool_call" && e["name"] == "apply_patch")
+        .collect();
+    let counts: Vec<(u64, u64)> = calls
+        .iter()
+        .map(|c| {
+            (
+                c["lines_added"].as_u64().unwrap(),
+                c["lines_removed"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(counts, [(2, 0), (2, 1), (1, 1), (1, 0)], "{jsonl}");
+    let diff = calls[1]["changes"][0]["diff"].as_str().unwrap();
+    assert!(
+        diff.contains("*** Update File: hello.txt\n@@\n-Second line.\n+Second line, edited.\n"),
+        "{diff}"
+    );
+    let (verbose, _) = run(&["--color", "never", "-v"], &input);
+    assert!(
+        verbose.contains(
+            "▸ apply_patch update /home/dev/codex/apply_patch/ws/hello.txt +2 −1\n    *** Begin Patch\n"
+        ),
+        "{verbose}"
+    );
 }

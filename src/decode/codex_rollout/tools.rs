@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::io;
 
 use super::{Ctx, Emit, State};
-use crate::decode::args::{first_line_at, first_scalar, items, patch_changes, todos_at};
+use crate::decode::args::{first_line_at, first_scalar, items, patch_at, patch_changes, todos_at};
 use crate::decode::codex::{Base, outcome, search_key, tool_kind, unknown};
 use crate::event::{Content, Denial, EventKind, JsonText, List, ToolCall, ToolKind, ToolResult};
 use crate::json::{Arena, J, Value, cow_at, get, str_at, view};
@@ -124,6 +124,7 @@ fn function_call_of<'x>(
         (None, "view_image") => call.key_arg = cow_at(args, "path"),
         (None, "apply_patch") => {
             call.key_arg = str_at(args, "input").and_then(|t| patch_changes(t, cwd, a));
+            call.changes = patch_at(args, "input", a);
         }
         _ => call.key_arg = first_scalar(args, true, a),
     }
@@ -131,7 +132,8 @@ fn function_call_of<'x>(
     call
 }
 
-/// A `custom_tool_call` (`apply_patch` with the raw patch as `input`) or a
+/// A `custom_tool_call` (`apply_patch` with the raw patch as `input`: its
+/// changes are that patch, as Amp's and `OpenCode`'s) or a
 /// `local_shell_call` (older files: the command as an argv).
 fn other_call<'v>(p: Value<'v>, ty: &str, ctx: &Ctx<'v>, cwd: Option<&str>) -> ToolCall<'v> {
     let a = ctx.arena;
@@ -154,6 +156,7 @@ fn other_call<'v>(p: Value<'v>, ty: &str, ctx: &Ctx<'v>, cwd: Option<&str>) -> T
         call.input = JsonText::fields(&[("action", action)]);
     } else if call.name == "apply_patch" {
         call.key_arg = str_at(p, "input").and_then(|t| patch_changes(t, cwd, a));
+        call.changes = patch_at(p, "input", a);
     } else {
         call.key_arg = first_line_at(p, "input").filter(|l| !l.trim().is_empty());
     }
