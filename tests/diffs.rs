@@ -396,3 +396,141 @@ fn a_writes_old_content_gives_a_numbered_diff() {
         );
     }
 }
+
+/// The JSONL tool calls of a fixture that change files: name, and the
+/// lines added and removed (`None`: the producer gives no counts).
+fn edit_calls(rel: &str) -> Vec<(String, Option<(u64, u64)>)> {
+    let out = run(&["--format", "jsonl"], &read(&fixture(rel)));
+    out.stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice::<Value>(l).unwrap())
+        .filter(|v| v["kind"] == "tool_call" && v["changes"] != serde_json::json!([]))
+        .map(|v| {
+            let n = |k: &str| v[k].as_u64();
+            let counts = n("lines_added").zip(n("lines_removed"));
+            (v["name"].as_str().unwrap().to_string(), counts)
+        })
+        .collect()
+}
+
+/// Every producer's edit tools, in real captures, give their changes:
+/// Claude's `Edit` and `Write`, Gemini's `replace` and `write_file`,
+/// OpenCode's `edit` and `write`, Qwen's `edit` and `write_file`, Amp's
+/// `edit_file`, `create_file` and `apply_patch`, Codex's `file_change`
+/// (paths and actions, no counts) and a rollout's `apply_patch`.
+#[test]
+fn every_producers_edit_tools_give_their_changes() {
+    let c = |name: &str, a: u64, r: u64| (name.to_string(), Some((a, r)));
+    let table = [
+        (
+            "claude/edit_write.jsonl",
+            vec![
+                c("Write", 4, 0),
+                c("Edit", 1, 1),
+                c("Edit", 1, 1),
+                c("Write", 6, 0),
+            ],
+        ),
+        (
+            "gemini/files.jsonl",
+            vec![c("write_file", 3, 0), c("replace", 1, 1)],
+        ),
+        (
+            "opencode/files.jsonl",
+            vec![c("write", 3, 0), c("edit", 1, 1)],
+        ),
+        (
+            "qwen/files.jsonl",
+            vec![c("write_file", 3, 0), c("edit", 1, 1)],
+        ),
+        (
+            "amp/multi.jsonl",
+            vec![
+                c("create_file", 3, 0),
+                c("create_file", 5, 0),
+                c("edit_file", 2, 0),
+                c("edit_file", 1, 1),
+                c("apply_patch", 2, 0),
+            ],
+        ),
+        (
+            "codex/apply_patch.jsonl",
+            vec![("apply_patch".to_string(), None); 3],
+        ),
+        (
+            "codex-rollout/apply_patch.rollout.jsonl",
+            vec![
+                c("apply_patch", 2, 0),
+                c("apply_patch", 2, 1),
+                c("apply_patch", 1, 1),
+                c("apply_patch", 1, 0),
+            ],
+        ),
+    ];
+    for (rel, want) in table {
+        let mut got = edit_calls(rel);
+        let mut want = want;
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{rel}");
+    }
+}
+
+/// `MultiEdit` (Claude Code ≤ 1.0) and `NotebookEdit`, which no capture
+/// holds: the real `Edit` line of the fixture given their documented
+/// inputs (`edits[]`; `new_source`, `edit_mode`).
+#[test]
+fn multi_edit_and_notebook_edit_give_their_changes() {
+    let data = String::from_utf8(edit_write()).unwrap();
+    let edit = data
+        .lines()
+        .find(|l| l.contains(r#""name":"Edit""#))
+        .unwrap();
+    let v: Value = serde_json::from_str(edit).unwrap();
+    let input = v["message"]["content"][0]["input"].clone();
+    let with = |name: &str, input: Value| {
+        let mut v = v.clone();
+        let block = &mut v["message"]["content"][0];
+        block["name"] = name.into();
+        block["input"] = input;
+        let out = run(&["--format", "jsonl"], format!("{v}\n").as_bytes());
+        let call = (out.stdout.split(|&b| b == b'\n'))
+            .filter_map(|l| serde_json::from_slice::<Value>(l).ok())
+            .find(|l| l["kind"] == "tool_call")
+            .unwrap();
+        call["changes"].clone()
+    };
+    let multi = with(
+        "MultiEdit",
+        serde_json::json!({
+            "file_path": input["file_path"],
+            "edits": [
+                {"old_string": input["old_string"], "new_string": input["new_string"]},
+                {"old_string": "a\nb\n", "new_string": "c\n", "replace_all": true},
+            ],
+        }),
+    );
+    let counts: Vec<(u64, u64)> = multi
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["lines_added"].as_u64().unwrap(),
+                c["lines_removed"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(counts, [(1, 1), (1, 2)], "{multi}");
+    let cell = with(
+        "NotebookEdit",
+        serde_json::json!({"notebook_path": "/w/n.ipynb", "cell_id": "c1", "new_source": "x = 1\nprint(x)\n"}),
+    );
+    assert_eq!(cell[0]["lines_added"], 2, "{cell}");
+    let gone = with(
+        "NotebookEdit",
+        serde_json::json!({"notebook_path": "/w/n.ipynb", "cell_id": "c1", "edit_mode": "delete"}),
+    );
+    assert_eq!(gone[0]["action"], "delete", "{gone}");
+}
