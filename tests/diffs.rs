@@ -416,7 +416,7 @@ fn edit_calls(rel: &str) -> Vec<(String, Option<(u64, u64)>)> {
 
 /// Every producer's edit tools, in real captures, give their changes:
 /// Claude's `Edit` and `Write`, Gemini's `replace` and `write_file`,
-/// OpenCode's `edit` and `write`, Qwen's `edit` and `write_file`, Amp's
+/// `OpenCode`'s `edit` and `write`, Qwen's `edit` and `write_file`, Amp's
 /// `edit_file`, `create_file` and `apply_patch`, Codex's `file_change`
 /// (paths and actions, no counts) and a rollout's `apply_patch`.
 #[test]
