@@ -162,6 +162,8 @@ pub enum Format {
     SummaryJson,
     /// The session as Markdown, for a pull request or an issue.
     Markdown,
+    /// The session as one self-contained HTML page (no network request), with a filter bar.
+    Html,
 }
 
 /// What `--generate` prints.

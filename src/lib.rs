@@ -236,6 +236,7 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
         }
         (Format::Result, None) => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
         (Format::Markdown, None) => Box::new(render::Markdown::sink(stdout)),
+        (Format::Html, None) => Box::new(render::Html::sink(stdout)),
         (Format::Summary | Format::SummaryJson, None) => {
             let out = colored(Box::new(stdout), opts.color_stdout);
             Box::new(SummarySink::new(
@@ -248,7 +249,10 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
     if opts.summary && matches!(format, Format::Jsonl | Format::Result) {
         sink = Box::new(SummaryAfter::new(sink, stderr()));
     }
-    if !opts.filter.is_all() && matches!(format, Format::Pretty | Format::Jsonl | Format::Markdown)
+    if !opts.filter.is_all() && matches!(
+            format,
+            Format::Pretty | Format::Jsonl | Format::Markdown | Format::Html
+        )
     {
         sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(to.stderr()));
     }

@@ -1,6 +1,7 @@
 //! Sinks: where normalized events go. One module per output format.
 
 pub mod diff;
+pub mod html;
 pub mod jsonl;
 mod lines;
 pub mod markdown;
@@ -17,6 +18,7 @@ use std::io;
 use crate::event::{Event, ToolKind};
 use crate::session::Session;
 
+pub use html::Html;
 pub use jsonl::Jsonl;
 pub use markdown::Markdown;
 pub use pretty::{Alerts, Pretty, PrettyOptions, Verbosity};

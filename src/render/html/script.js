@@ -1,0 +1,48 @@
+"use strict";
+(function () {
+  var $ = function (id) { return document.getElementById(id); };
+  var log = $("log"), q = $("q"), errs = $("errs"), kind = $("kind"), count = $("count");
+  var evs = Array.prototype.slice.call(log.querySelectorAll(".ev"));
+  var texts = null;
+  function own(el) {
+    if (el.tagName !== "DETAILS") return el.textContent.toLowerCase();
+    var s = el.querySelector(":scope > summary"), o = el.querySelector(":scope > .in > .out");
+    return ((s ? s.textContent : "") + "\n" + (o ? o.textContent : "")).toLowerCase();
+  }
+  function apply() {
+    var s = q.value.trim().toLowerCase(), e = errs.checked, k = kind.value;
+    var all = !s && !e && !k;
+    evs.forEach(function (el) { el.classList.toggle("hide", !all); });
+    if (all) { count.textContent = ""; return; }
+    if (!texts) texts = evs.map(own);
+    var shown = 0;
+    evs.forEach(function (el, i) {
+      if (s && texts[i].indexOf(s) < 0) return;
+      if (e && !el.classList.contains("bad")) return;
+      if (k && el.getAttribute("data-kind") !== k) return;
+      shown++;
+      for (var p = el; p && p !== log; p = p.parentElement) {
+        if (p.classList.contains("ev")) p.classList.remove("hide");
+        if (p !== el && p.tagName === "DETAILS") p.open = true;
+      }
+    });
+    count.textContent = shown + " of " + evs.length + " shown";
+  }
+  var timer = 0;
+  q.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(apply, 150); });
+  errs.addEventListener("change", apply);
+  kind.addEventListener("change", apply);
+  function openAll(on) {
+    log.querySelectorAll("details").forEach(function (d) { d.open = on; });
+  }
+  $("expand").addEventListener("click", function () { openAll(true); });
+  $("collapse").addEventListener("click", function () { openAll(false); });
+  var closed = [];
+  window.addEventListener("beforeprint", function () {
+    closed = Array.prototype.filter.call(log.querySelectorAll("details"), function (d) { return !d.open; });
+    closed.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener("afterprint", function () { closed.forEach(function (d) { d.open = false; }); });
+  $("bar").hidden = false;
+  document.body.setAttribute("data-ready", "1");
+})();
