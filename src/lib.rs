@@ -249,7 +249,8 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
     if opts.summary && matches!(format, Format::Jsonl | Format::Result) {
         sink = Box::new(SummaryAfter::new(sink, stderr()));
     }
-    if !opts.filter.is_all() && matches!(
+    if !opts.filter.is_all()
+        && matches!(
             format,
             Format::Pretty | Format::Jsonl | Format::Markdown | Format::Html
         )

@@ -70,6 +70,18 @@ pub struct Stat {
     pub removed: u64,
 }
 
+impl Stat {
+    /// The sides a `+12 −3` shows: the zero side left out (a new file is
+    /// `+40`), both when nothing changed.
+    pub fn shown(self) -> (Option<u64>, Option<u64>) {
+        let zero = self.added == 0 && self.removed == 0;
+        (
+            (self.added > 0 || zero).then_some(self.added),
+            (self.removed > 0 || zero).then_some(self.removed),
+        )
+    }
+}
+
 /// Where a hunk sits in the old and the new file: 0-based first lines and
 /// line counts. Written as unified diffs do (`@@ -3,4 +3,5 @@`, 1-based; an
 /// empty side names the line before it).

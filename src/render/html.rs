@@ -28,12 +28,12 @@ use std::io::{self, Write};
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
+use super::fmt_duration;
 use super::markdown::{escape_html, unsafe_url};
 use super::report::{
-    At, Call, Cut, Document, End, Header, Notice, Output, Refusal, Report, Status,
+    At, Call, Changes, Cut, Document, End, Header, Mark, Notice, Output, Refusal, Report, Status,
 };
 use super::summary::{self, Align, Summary, Table};
-use super::fmt_duration;
 use crate::event::{Level, ToolKind};
 use crate::session::Session;
 
@@ -46,9 +46,9 @@ const STYLE: &str = include_str!("html/style.css");
 /// The page's script: the filter bar.
 const SCRIPT: &str = include_str!("html/script.js");
 /// `sha256-…` of [`STYLE`], allowed by the page's CSP (a unit test checks it).
-pub const STYLE_SHA256: &str = "sha256-ohshPAM4cS3VGDb10DnJgYQK5SW2wFWE7KXay6Hpo0c=";
+pub const STYLE_SHA256: &str = "sha256-1BhQtzW/lFm1Joy73Yj1gpunJ0rwcSNfWOby+hxPI+s=";
 /// `sha256-…` of [`SCRIPT`], allowed by the page's CSP (a unit test checks it).
-pub const SCRIPT_SHA256: &str = "sha256-cS4F1dS+DbD7KO1qEbuHx34HB3OEV2b+N0G0dvk2Alc=";
+pub const SCRIPT_SHA256: &str = "sha256-GW/n1n8F9oQQeHiOEDUQAKM+a5MvIaghuzHnqqmqoUQ=";
 
 /// Nesting kept at most: a sub-agent deeper than this is shown at this
 /// depth (the page is written by recursion).
@@ -71,10 +71,16 @@ struct CallNode {
     kind: ToolKind,
     status: Option<Status>,
     agent: bool,
-    /// Its todo items, output and the notes about it.
+    /// True when it shows a diff: open from the start (what changed is
+    /// what a reader of a session looks for).
+    diff: bool,
+    /// Its todo items and diff.
     body: String,
     /// Its sub-agent's events.
     children: Vec<usize>,
+    /// Its output (after its sub-agent's events: a sub-agent's answer
+    /// comes at its end).
+    output: String,
 }
 
 /// The HTML document over `W`; see the module docs.
@@ -137,7 +143,13 @@ impl<W: Write> Html<W> {
     }
 
     /// Add a piece (a call when `call` is set) where `at` says.
-    fn add(&mut self, html: String, call: Option<CallNode>, at: At<'_>, bad: bool) -> Option<usize> {
+    fn add(
+        &mut self,
+        html: String,
+        call: Option<CallNode>,
+        at: At<'_>,
+        bad: bool,
+    ) -> Option<usize> {
         if !self.room(html.len(), bad) {
             return None;
         }
@@ -173,7 +185,8 @@ impl<W: Write> Html<W> {
             Some(Status::Denied) => ("denied bad", "denied"),
         };
         let open = matches!(call.status, Some(Status::Failed | Status::Denied))
-            || (call.agent && !call.children.is_empty());
+            || (call.agent && !call.children.is_empty())
+            || call.diff;
         let _ = write!(
             page,
             "<details class=\"ev call {class}\" data-kind=\"{}\"{}><summary>{html}",
@@ -192,6 +205,7 @@ impl<W: Write> Html<W> {
             }
             page.push_str("</div>");
         }
+        page.push_str(&call.output);
         page.push_str("</div></details>\n");
     }
 
@@ -287,7 +301,11 @@ impl<W: Write> Html<W> {
 
 /// The class of a numeric cell.
 fn num(a: Align) -> &'static str {
-    if a == Align::Right { " class=\"n\"" } else { "" }
+    if a == Align::Right {
+        " class=\"n\""
+    } else {
+        ""
+    }
 }
 
 /// Append the note on what a cut left out.
@@ -329,6 +347,34 @@ pub fn markdown(out: &mut String, text: &str) {
         e => e,
     });
     pulldown_cmark::html::push_html(out, events);
+}
+
+/// A call's diff: a line per row, its class for its colour, its marker
+/// kept (the page printed, or read without colour, still says which
+/// line is which).
+fn diff(out: &mut String, changes: &Changes) {
+    if changes.lines.is_empty() {
+        return;
+    }
+    out.push_str("<pre class=\"diff\">");
+    for (mark, line) in &changes.lines {
+        let (class, marker) = match mark {
+            Mark::Path => ("dp", ""),
+            Mark::Hunk | Mark::Header => ("dh", ""),
+            Mark::Context => ("dc", " "),
+            Mark::Added => ("add", "+"),
+            Mark::Removed => ("del", "-"),
+        };
+        let _ = writeln!(
+            out,
+            "<span class=\"{class}\">{marker}{}</span>",
+            escape_html(line)
+        );
+    }
+    out.push_str("</pre>");
+    if let Some(n) = changes.note() {
+        let _ = write!(out, "<p class=\"cut\">{}</p>", escape_html(&n));
+    }
 }
 
 /// `<span class="tn">Bash</span> <code>ls</code>`.
@@ -425,6 +471,17 @@ impl<W: Write> Document for Html<W> {
             let _ = write!(html, "<span class=\"agent\">{}:</span> ", escape_html(a));
         }
         call_line(&mut html, &c.name, c.key.as_deref());
+        if let Some(st) = c.changes.stat {
+            let (added, removed) = st.shown();
+            html.push_str("<span class=\"stat\">");
+            if let Some(n) = added {
+                let _ = write!(html, " <span class=\"add\">+{n}</span>");
+            }
+            if let Some(n) = removed {
+                let _ = write!(html, " <span class=\"del\">−{n}</span>");
+            }
+            html.push_str("</span>");
+        }
         let mut body = String::new();
         if !c.items.is_empty() {
             body.push_str("<ul class=\"items\">");
@@ -433,13 +490,16 @@ impl<W: Write> Document for Html<W> {
             }
             body.push_str("</ul>");
         }
+        diff(&mut body, &c.changes);
         self.size += body.len();
         let node = CallNode {
             kind: c.kind,
             status: None,
             agent: c.agent,
+            diff: !c.changes.lines.is_empty(),
             body,
             children: Vec::new(),
+            output: String::new(),
         };
         if let Some(i) = self.add(html, Some(node), at, false) {
             self.calls.insert(c.id.to_string(), i);
@@ -451,7 +511,11 @@ impl<W: Write> Document for Html<W> {
         let bad = o.status != Status::Ok;
         let mut html = String::new();
         if !o.text.text.trim().is_empty() {
-            let _ = write!(html, "<pre class=\"out\">{}</pre>", escape_html(&o.text.text));
+            let _ = write!(
+                html,
+                "<pre class=\"out\">{}</pre>",
+                escape_html(&o.text.text)
+            );
         } else if o.status == Status::Ok {
             html.push_str("<p class=\"cut\">(no output)</p>");
         }
@@ -479,7 +543,7 @@ impl<W: Write> Document for Html<W> {
         }
         if self.size + html.len() <= BODY_BUDGET {
             self.size += html.len();
-            c.body.push_str(&html);
+            c.output.push_str(&html);
         } else {
             self.omitted.0 += 1;
             self.omitted.1 += u64::from(bad);
@@ -488,7 +552,8 @@ impl<W: Write> Document for Html<W> {
     }
 
     fn denial(&mut self, d: &Refusal<'_>, at: At<'_>) -> io::Result<()> {
-        let mut html = String::from("<div class=\"ev alert deny bad\"><b>⊘ permission denied:</b> ");
+        let mut html =
+            String::from("<div class=\"ev alert deny bad\"><b>⊘ permission denied:</b> ");
         call_line(&mut html, &d.tool, d.key.as_deref());
         if let Some(m) = &d.message {
             let _ = write!(html, " — {}", escape_html(m));

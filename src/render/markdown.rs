@@ -21,7 +21,9 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 
-use super::report::{At, Call, Cut, Document, End, Header, Notice, Output, Refusal, Status};
+use super::report::{
+    At, Call, Changes, Cut, Document, End, Header, Mark, Notice, Output, Refusal, Status, stat_text,
+};
 use super::summary::{self, Align, Summary, Table};
 use super::{fmt_duration, report::Report};
 use crate::event::{Level, ToolKind};
@@ -115,6 +117,36 @@ impl<W: Write> Markdown<W> {
             writeln!(self.out, "{prefix}{line}")?;
         }
         writeln!(self.out, "{prefix}{f}")
+    }
+
+    /// A call's diff in a ```` ```diff ```` fence inside its list item (after
+    /// `indent`), and the note on what was cut.
+    fn diff(&mut self, changes: &Changes, indent: &str) -> io::Result<()> {
+        if changes.lines.is_empty() {
+            return Ok(());
+        }
+        let mut text = String::new();
+        for (mark, line) in &changes.lines {
+            let marker = match mark {
+                Mark::Path | Mark::Hunk | Mark::Header => "",
+                Mark::Context => " ",
+                Mark::Added => "+",
+                Mark::Removed => "-",
+            };
+            text.push_str(marker);
+            text.push_str(line);
+            text.push('\n');
+        }
+        let f = fence(&text);
+        writeln!(self.out, "\n{indent}{f}diff")?;
+        for line in text.lines() {
+            writeln!(self.out, "{indent}{line}")?;
+        }
+        writeln!(self.out, "{indent}{f}")?;
+        if let Some(n) = changes.note() {
+            writeln!(self.out, "\n{indent}{}", escape_inline(&n))?;
+        }
+        Ok(())
     }
 
     fn table(&mut self, t: &Table) -> io::Result<()> {
@@ -262,6 +294,9 @@ impl<W: Write> Document for Markdown<W> {
         if let Some(k) = &c.key {
             write!(self.out, " {}", code_span(k))?;
         }
+        if let Some(st) = c.changes.stat {
+            write!(self.out, " {}", stat_text(st))?;
+        }
         self.out.write_all(b"\n")?;
         let indent = self.list.map_or(0, |(level, _)| level) + 1;
         for i in &c.items {
@@ -276,6 +311,7 @@ impl<W: Write> Document for Markdown<W> {
             };
             writeln!(self.out, "- {mark}{}{doing}", escape_inline(rest))?;
         }
+        self.diff(&c.changes, &"  ".repeat(indent))?;
         self.last_call = Some(c.id.to_string());
         Ok(())
     }

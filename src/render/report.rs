@@ -21,12 +21,13 @@ use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
 
+use super::diff::{self, DiffLine, Differ, Stat};
 use super::sanitize::{sanitize, sanitize_line};
 use super::summary::Summary;
 use super::{Sink, fmt_cost, fmt_count, fmt_duration, shown_key};
 use crate::event::{
-    Denial, Event, EventKind, Level, Producer, Role, SessionResult, SessionStart, Text, ToolCall,
-    ToolKind, ToolResult, is_subagent_tool,
+    Denial, Edit, Event, EventKind, FileChange, Level, Producer, Role, SessionResult, SessionStart,
+    Text, ToolCall, ToolKind, ToolResult, is_subagent_tool,
 };
 use crate::session::Session;
 
@@ -36,6 +37,10 @@ pub const MAX_OUTPUT_LINES: usize = 400;
 pub const MAX_OUTPUT_BYTES: usize = 32 << 10;
 /// Bytes of one text (an answer, a prompt, thinking) kept in a report.
 pub const MAX_TEXT_BYTES: usize = 128 << 10;
+/// Lines of one call's diff kept in a report.
+pub const MAX_DIFF_LINES: usize = 400;
+/// Unchanged lines shown around each change (as `diff -u`).
+const DIFF_CONTEXT: usize = 3;
 
 /// Where an event sits: nesting depth (0 for the main agent) and, inside
 /// a sub-agent, the id of the call that started it.
@@ -83,6 +88,93 @@ pub struct Call<'a> {
     pub agent: bool,
     /// Todo items (`[x] done`, `[ ] to do`) and questions it carries.
     pub items: Vec<String>,
+    /// The files it changes, as a diff.
+    pub changes: Changes,
+}
+
+/// What a line of a call's diff is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// The file the lines after it change (a patch of several files).
+    Path,
+    /// A hunk begins: `@@ -3,4 +3,5 @@`, or `@@` where its place is unknown.
+    Hunk,
+    /// A patch's own line that is not content (`*** Update File: x`).
+    Header,
+    /// A line kept.
+    Context,
+    /// A line added.
+    Added,
+    /// A line removed.
+    Removed,
+}
+
+/// The changes of a call, as a report shows them: its `+12 −3` and its
+/// unified diff, cut to [`MAX_DIFF_LINES`] lines.
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    /// Lines added and removed, when the producer says what changed.
+    pub stat: Option<Stat>,
+    /// The diff's lines, each sanitized for one line, without its marker.
+    pub lines: Vec<(Mark, String)>,
+    /// Lines left out.
+    pub more: usize,
+}
+
+impl Changes {
+    /// The diff of `changes` (paths alone and counts add no line: the
+    /// call's line says them).
+    fn of(changes: &[FileChange<'_>], differ: &mut Differ) -> Changes {
+        let mut out = Changes {
+            stat: diff::stat(changes),
+            ..Changes::default()
+        };
+        let push = |out: &mut Changes, mark: Mark, text: &str| {
+            if out.lines.len() < MAX_DIFF_LINES {
+                out.lines.push((mark, one_line(text, 2000)));
+            } else {
+                out.more += 1;
+            }
+        };
+        for change in changes {
+            if matches!(change.edit, Edit::Action(_) | Edit::Counted { .. }) {
+                continue;
+            }
+            if let Some(path) = &change.path {
+                push(&mut out, Mark::Path, path);
+            }
+            let d = differ.diff(&change.edit, DIFF_CONTEXT);
+            for (i, line) in d.lines().enumerate() {
+                match line {
+                    // A fragment's one hunk needs no header without numbers.
+                    DiffLine::Hunk(None) if i == 0 => {}
+                    DiffLine::Hunk(None) => push(&mut out, Mark::Hunk, "@@"),
+                    DiffLine::Hunk(Some(r)) => push(&mut out, Mark::Hunk, &r.to_string()),
+                    DiffLine::Header(t) => push(&mut out, Mark::Header, t),
+                    DiffLine::Context(t) => push(&mut out, Mark::Context, t),
+                    DiffLine::Added(t) => push(&mut out, Mark::Added, t),
+                    DiffLine::Removed(t) => push(&mut out, Mark::Removed, t),
+                }
+            }
+        }
+        out
+    }
+
+    /// The note on what was left out, e.g. `… 12 more lines not shown`.
+    pub fn note(&self) -> Option<String> {
+        let l = if self.more == 1 { "line" } else { "lines" };
+        (self.more > 0).then(|| format!("… {} more {l} not shown", self.more))
+    }
+}
+
+/// `+12 −3`, as the pretty view writes it (see [`Stat::shown`]).
+pub fn stat_text(s: Stat) -> String {
+    match s.shown() {
+        (Some(a), Some(r)) => format!("+{a} −{r}"),
+        (Some(a), None) => format!("+{a}"),
+        (None, Some(r)) => format!("−{r}"),
+        (None, None) => String::new(),
+    }
 }
 
 /// How a call ended.
@@ -295,6 +387,7 @@ pub struct Report<D: Document> {
     denied: HashSet<String>,
     /// The last error notice's text: a failed result repeats it.
     last_error: Option<u64>,
+    differ: Differ,
 }
 
 /// Denied calls remembered at most (see `Report::denied`).
@@ -311,6 +404,7 @@ impl<D: Document> Report<D> {
             scratch: String::new(),
             denied: HashSet::new(),
             last_error: None,
+            differ: Differ::new(),
         }
     }
 
@@ -420,6 +514,7 @@ impl<D: Document> Report<D> {
             key: key.map(Cow::Owned),
             agent: is_subagent_tool(&c.name),
             items,
+            changes: Changes::of(&c.changes, &mut self.differ),
         };
         self.doc.call(&call, at)
     }

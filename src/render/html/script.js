@@ -6,8 +6,9 @@
   var texts = null;
   function own(el) {
     if (el.tagName !== "DETAILS") return el.textContent.toLowerCase();
-    var s = el.querySelector(":scope > summary"), o = el.querySelector(":scope > .in > .out");
-    return ((s ? s.textContent : "") + "\n" + (o ? o.textContent : "")).toLowerCase();
+    var s = el.querySelector(":scope > summary"), t = s ? s.textContent : "";
+    el.querySelectorAll(":scope > .in > pre").forEach(function (p) { t += "\n" + p.textContent; });
+    return t.toLowerCase();
   }
   function apply() {
     var s = q.value.trim().toLowerCase(), e = errs.checked, k = kind.value;

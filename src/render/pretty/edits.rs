@@ -14,13 +14,14 @@ const CONTEXT: usize = 3;
 /// ` +12 −3` on the line being composed: the zero side left out (a new
 /// file is `+40`), both when nothing changed.
 pub(super) fn stat(l: &mut Lines, s: Stat) {
-    if s.added > 0 || s.removed == 0 {
+    let (added, removed) = s.shown();
+    if let Some(n) = added {
         l.push(Style::Plain, " ");
-        l.fmt(Style::AddedStat, format_args!("+{}", s.added));
+        l.fmt(Style::AddedStat, format_args!("+{n}"));
     }
-    if s.removed > 0 || s.added == 0 {
+    if let Some(n) = removed {
         l.push(Style::Plain, " ");
-        l.fmt(Style::RemovedStat, format_args!("−{}", s.removed));
+        l.fmt(Style::RemovedStat, format_args!("−{n}"));
     }
 }
 
