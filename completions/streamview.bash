@@ -34,7 +34,7 @@ _streamview() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "pretty jsonl result summary summary-json markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pretty jsonl result summary summary-json markdown html" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -4,7 +4,8 @@ jsonl\t'One normalized JSON event per line (schema: docs/schema.md)'
 result\t'Only the final answer: the text of each session\'s last successful result'
 summary\t'Only the summary tables: per session, per tool, per model'
 summary-json\t'Only the summary, as one JSON object on one line'
-markdown\t'The session as Markdown, for a pull request or an issue'"
+markdown\t'The session as Markdown, for a pull request or an issue'
+html\t'The session as one self-contained HTML page (no network request), with a filter bar'"
 complete -c streamview -l color -d 'When to use colour' -r -f -a "auto\t'When stdout is a terminal and `NO_COLOR` is not set (`CLICOLOR_FORCE` forces it)'
 always\t'Always'
 never\t'Never'"

@@ -1612,7 +1612,7 @@ fn markdown_report_keeps_hostile_content_inert() {
     // Nothing was dropped to get there: every field is in the report.
     for field in [
         "model", "cwd", "prompt", "thinking", "text", "toolname", "command", "output", "error",
-        "denied", "command2",
+        "denied", "command2", "old", "new",
     ] {
         assert!(md.contains(&format!("{field} ")), "{field} missing:\n{md}");
     }

@@ -13,7 +13,7 @@ use streamview::diag::Diag;
 use streamview::filter::{Filter, Filtered, Kind};
 use streamview::render::summary::{Summary, write_json, write_table};
 use streamview::render::{
-    Jsonl, Markdown, Pretty, PrettyOptions, ResultText, Sink, SummarySink, Verbosity,
+    Html, Jsonl, Markdown, Pretty, PrettyOptions, ResultText, Sink, SummarySink, Verbosity,
 };
 use streamview::{ExitStatus, Runner, Session};
 use termcolor::NoColor;
@@ -492,5 +492,33 @@ fn markdown_format() {
         let md = String::from_utf8(sink.into_inner().into_inner()).unwrap();
         let name = format!("markdown__{}", rel.replace(['/', '.'], "_"));
         insta::assert_snapshot!(name, format!("exit: {}\n{md}", status.code()));
+    }
+}
+
+/// `--format html` (issue 16) of the same captures: the conversation
+/// (`<main>`) of each page; tests/browser.rs loads them in a browser.
+#[test]
+fn html_format() {
+    for rel in [
+        "claude-2.1.330/subagent.jsonl",
+        "claude/tool_errors.jsonl",
+        "claude/permission_denied.jsonl",
+        "claude/edit_write.jsonl",
+        "claude-transcript/v2.1.330_transcript_subagent.jsonl",
+        "codex/apply_patch.jsonl",
+        "gemini/parallel.jsonl",
+        "opencode/tool_error.jsonl",
+        "qwen/todos.jsonl",
+        "amp/subagent.jsonl",
+        "cursor/tool_errors.jsonl",
+        "claude/api_error_500.jsonl",
+    ] {
+        let input = read(rel);
+        let mut sink = Html::sink(Vec::new());
+        let (status, _) = drive(&[("fixture", &input)], &mut sink);
+        let page = String::from_utf8(sink.into_inner().into_inner()).unwrap();
+        let main = &page[page.find("<main").unwrap()..page.find("</main>").unwrap()];
+        let name = format!("html__{}", rel.replace(['/', '.'], "_"));
+        insta::assert_snapshot!(name, format!("exit: {}\n{main}", status.code()));
     }
 }

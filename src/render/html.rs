@@ -39,7 +39,7 @@ use crate::session::Session;
 
 /// Bytes of conversation a page holds at most; beyond, events are counted,
 /// not shown.
-pub const BODY_BUDGET: usize = 16 << 20;
+pub const BODY_BUDGET: usize = 8 << 20;
 
 /// The page's style.
 const STYLE: &str = include_str!("html/style.css");
@@ -48,7 +48,7 @@ const SCRIPT: &str = include_str!("html/script.js");
 /// `sha256-…` of [`STYLE`], allowed by the page's CSP (a unit test checks it).
 pub const STYLE_SHA256: &str = "sha256-1BhQtzW/lFm1Joy73Yj1gpunJ0rwcSNfWOby+hxPI+s=";
 /// `sha256-…` of [`SCRIPT`], allowed by the page's CSP (a unit test checks it).
-pub const SCRIPT_SHA256: &str = "sha256-GW/n1n8F9oQQeHiOEDUQAKM+a5MvIaghuzHnqqmqoUQ=";
+pub const SCRIPT_SHA256: &str = "sha256-gmbJlmxUmsOQk3xU4aAw/ZlglGxbFwMisFsrX99Ps3E=";
 
 /// Nesting kept at most: a sub-agent deeper than this is shown at this
 /// depth (the page is written by recursion).
@@ -253,7 +253,7 @@ impl<W: Write> Html<W> {
         page.push_str("</tbody></table></div>\n");
     }
 
-    fn summary(&self, summary: &Summary) -> String {
+    fn summary(summary: &Summary) -> String {
         let mut page = String::from("<section id=\"summary\"><h2>Summary</h2>\n");
         match summary::session_table(summary) {
             Some(t) => Self::table(&mut page, &t),
@@ -322,18 +322,20 @@ pub fn markdown(out: &mut String, text: &str) {
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let events = Parser::new_ext(text, opts).map(|ev| match ev {
         Event::Html(h) | Event::InlineHtml(h) => Event::Text(h),
-        Event::Start(Tag::Link {
-            link_type,
-            dest_url,
-            title,
-            id,
-        })
-        | Event::Start(Tag::Image {
-            link_type,
-            dest_url,
-            title,
-            id,
-        }) => Event::Start(Tag::Link {
+        Event::Start(
+            Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }
+            | Tag::Image {
+                link_type,
+                dest_url,
+                title,
+                id,
+            },
+        ) => Event::Start(Tag::Link {
             link_type,
             dest_url: if unsafe_url(&dest_url) {
                 "#".into()
@@ -357,7 +359,7 @@ fn diff(out: &mut String, changes: &Changes) {
         return;
     }
     out.push_str("<pre class=\"diff\">");
-    for (mark, line) in &changes.lines {
+    for (i, (mark, line)) in changes.lines.iter().enumerate() {
         let (class, marker) = match mark {
             Mark::Path => ("dp", ""),
             Mark::Hunk | Mark::Header => ("dh", ""),
@@ -365,7 +367,10 @@ fn diff(out: &mut String, changes: &Changes) {
             Mark::Added => ("add", "+"),
             Mark::Removed => ("del", "-"),
         };
-        let _ = writeln!(
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = write!(
             out,
             "<span class=\"{class}\">{marker}{}</span>",
             escape_html(line)
@@ -608,9 +613,9 @@ impl<W: Write> Document for Html<W> {
         Ok(())
     }
 
-    fn finish(&mut self, summary: &Summary, _s: &Session) -> io::Result<()> {
+    fn finish(&mut self, summary: &Summary, session: &Session) -> io::Result<()> {
         self.head()?;
-        let s = self.summary(summary);
+        let s = Self::summary(summary);
         self.out.write_all(s.as_bytes())?;
         let bar = self.bar();
         self.out.write_all(bar.as_bytes())?;
@@ -629,11 +634,11 @@ impl<W: Write> Document for Html<W> {
         if n > 0 {
             let mut mib = String::new();
             let _ = write!(mib, "{}", BODY_BUDGET >> 20);
-            write!(
+            writeln!(
                 self.out,
                 "<div class=\"omitted\"><b>The page stops here:</b> {n} more events ({errors} of \
                  them errors) were left out to keep it under {mib} MiB. The summary above counts \
-                 everything; <code>streamview</code> in a terminal shows the whole session.</div>\n"
+                 everything; <code>streamview</code> in a terminal shows the whole session.</div>"
             )?;
         }
         write!(
@@ -641,7 +646,7 @@ impl<W: Write> Document for Html<W> {
             "</main>\n<footer>Made by streamview {} from {} events.</footer>\n</div>\n\
              <script>{SCRIPT}</script>\n</body>\n</html>\n",
             env!("CARGO_PKG_VERSION"),
-            _s.stats().events
+            session.stats().events
         )?;
         self.nodes.clear();
         self.calls.clear();

@@ -41,6 +41,8 @@ pub fn session() -> Vec<u8> {
         json!({"type":"user","session_id":sid,"message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":payload("error")}]}}),
         json!({"type":"assistant","session_id":sid,"message":{"id":"m5","model":"m","content":[{"type":"tool_use","id":"t3","name":"Write","input":{"file_path":payload("path"),"content":"x"}}]}}),
         json!({"type":"user","session_id":sid,"message":{"content":[{"type":"tool_result","tool_use_id":"t3","is_error":true,"content":payload("denied")}]}}),
+        json!({"type":"assistant","session_id":sid,"message":{"id":"m6","model":"m","content":[{"type":"tool_use","id":"t4","name":"Edit","input":{"file_path":"/w/a.txt","old_string":payload("old"),"new_string":payload("new")}}]}}),
+        json!({"type":"user","session_id":sid,"message":{"content":[{"type":"tool_result","tool_use_id":"t4","content":"edited"}]}}),
         json!({"type":"result","subtype":"success","is_error":false,"session_id":sid,"num_turns":3,"result":payload("result"),
                "permission_denials":[{"tool_name":payload("denialtool"),"tool_use_id":"t9","tool_input":{"command":payload("denialinput")}}]}),
     ];

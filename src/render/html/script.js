@@ -10,6 +10,24 @@
     el.querySelectorAll(":scope > .in > pre").forEach(function (p) { t += "\n" + p.textContent; });
     return t.toLowerCase();
   }
+  // The filter lives in the address's fragment (#q=text&errors&kind=shell):
+  // a link to the page can say what to look at.
+  function fromHash() {
+    location.hash.slice(1).split("&").forEach(function (p) {
+      var i = p.indexOf("="), k = i < 0 ? p : p.slice(0, i), v = "";
+      try { v = decodeURIComponent(i < 0 ? "" : p.slice(i + 1)); } catch (err) { return; }
+      if (k === "q") q.value = v;
+      else if (k === "errors") errs.checked = true;
+      else if (k === "kind") kind.value = v;
+    });
+  }
+  function toHash() {
+    var p = [];
+    if (q.value.trim()) p.push("q=" + encodeURIComponent(q.value.trim()));
+    if (errs.checked) p.push("errors");
+    if (kind.value) p.push("kind=" + encodeURIComponent(kind.value));
+    try { history.replaceState(null, "", p.length ? "#" + p.join("&") : location.pathname + location.search); } catch (err) { /* a page without history */ }
+  }
   function apply() {
     var s = q.value.trim().toLowerCase(), e = errs.checked, k = kind.value;
     var all = !s && !e && !k;
@@ -29,10 +47,11 @@
     });
     count.textContent = shown + " of " + evs.length + " shown";
   }
+  function changed() { apply(); toHash(); }
   var timer = 0;
-  q.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(apply, 150); });
-  errs.addEventListener("change", apply);
-  kind.addEventListener("change", apply);
+  q.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(changed, 150); });
+  errs.addEventListener("change", changed);
+  kind.addEventListener("change", changed);
   function openAll(on) {
     log.querySelectorAll("details").forEach(function (d) { d.open = on; });
   }
@@ -45,5 +64,6 @@
   });
   window.addEventListener("afterprint", function () { closed.forEach(function (d) { d.open = false; }); });
   $("bar").hidden = false;
+  if (location.hash.length > 1) { fromHash(); apply(); }
   document.body.setAttribute("data-ready", "1");
 })();
