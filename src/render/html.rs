@@ -7,7 +7,7 @@
 //! status colour) with its output inside, a sub-agent's events nested in
 //! the call that started it, thinking collapsed.
 //!
-//! Safety. Every string from the stream is escaped ([`escape_html`]); the
+//! Safety. Every string from the stream is escaped (`escape_html`); the
 //! assistant's Markdown is rendered by `pulldown-cmark` with its raw HTML
 //! turned into text, unsafe link targets dropped and images shown as links.
 //! The only code on the page is the inline style and script shipped here,
