@@ -1,6 +1,6 @@
 //! `--format html`: a session as one self-contained HTML page.
 //!
-//! The [`Report`](super::report::Report) decides what is shown; this module
+//! The [`Report`] decides what is shown; this module
 //! lays it out: the summary tables at the top, a filter bar (text search,
 //! errors only, one kind of tool), then the conversation in order, each
 //! tool call a collapsible row (`<details>`: name, key argument, duration,
@@ -45,9 +45,9 @@ pub const BODY_BUDGET: usize = 8 << 20;
 const STYLE: &str = include_str!("html/style.css");
 /// The page's script: the filter bar.
 const SCRIPT: &str = include_str!("html/script.js");
-/// `sha256-…` of [`STYLE`], allowed by the page's CSP (a unit test checks it).
+/// `sha256-…` of the page's style, allowed by the page's CSP (a unit test checks it).
 pub const STYLE_SHA256: &str = "sha256-1BhQtzW/lFm1Joy73Yj1gpunJ0rwcSNfWOby+hxPI+s=";
-/// `sha256-…` of [`SCRIPT`], allowed by the page's CSP (a unit test checks it).
+/// `sha256-…` of the page's script, allowed by the page's CSP (a unit test checks it).
 pub const SCRIPT_SHA256: &str = "sha256-gmbJlmxUmsOQk3xU4aAw/ZlglGxbFwMisFsrX99Ps3E=";
 
 /// Nesting kept at most: a sub-agent deeper than this is shown at this
