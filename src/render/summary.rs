@@ -566,66 +566,57 @@ pub(crate) fn session_table(summary: &Summary) -> Option<Table> {
 
 /// Calls, errors, denials and time per tool; `None` without tool calls.
 pub(crate) fn tool_table(t: &Row) -> Option<Table> {
-    if t.tools.is_empty() {
-        return None;
-    }
-    let rows = t
-        .tools
-        .iter()
-        .map(|x| {
-            vec![
-                cell(&x.name, 40),
-                x.kind.to_string(),
-                x.calls.to_string(),
-                x.errors.to_string(),
-                x.denials.to_string(),
-                opt(x.time_ms, fmt_duration),
-            ]
-        })
-        .collect();
-    Some(Table {
-        head: vec![
-            ("tool", Align::Left),
-            ("kind", Align::Left),
-            ("calls", Align::Right),
-            ("errors", Align::Right),
-            ("denied", Align::Right),
-            ("time", Align::Right),
-        ],
-        rows,
-        total: None,
+    let head = vec![
+        ("tool", Align::Left),
+        ("kind", Align::Left),
+        ("calls", Align::Right),
+        ("errors", Align::Right),
+        ("denied", Align::Right),
+        ("time", Align::Right),
+    ];
+    per_item(&t.tools, head, |x| {
+        vec![
+            cell(&x.name, 40),
+            x.kind.to_string(),
+            x.calls.to_string(),
+            x.errors.to_string(),
+            x.denials.to_string(),
+            opt(x.time_ms, fmt_duration),
+        ]
     })
 }
 
 /// Tokens and cost per model; `None` when no model reported usage.
 pub(crate) fn model_table(t: &Row) -> Option<Table> {
-    if t.models.is_empty() {
-        return None;
-    }
-    let rows = t
-        .models
-        .iter()
-        .map(|m| {
-            vec![
-                cell(&m.model, 40),
-                count(input_tokens(&m.tokens)),
-                count(m.tokens.output),
-                count(m.tokens.cache_read),
-                count(m.tokens.cache_creation),
-                opt(m.cost_usd, fmt_cost),
-            ]
-        })
-        .collect();
-    Some(Table {
-        head: vec![
-            ("model", Align::Left),
-            ("in", Align::Right),
-            ("out", Align::Right),
-            ("cache read", Align::Right),
-            ("cache write", Align::Right),
-            ("cost", Align::Right),
-        ],
-        rows,
+    let head = vec![
+        ("model", Align::Left),
+        ("in", Align::Right),
+        ("out", Align::Right),
+        ("cache read", Align::Right),
+        ("cache write", Align::Right),
+        ("cost", Align::Right),
+    ];
+    per_item(&t.models, head, |m| {
+        vec![
+            cell(&m.model, 40),
+            count(input_tokens(&m.tokens)),
+            count(m.tokens.output),
+            count(m.tokens.cache_read),
+            count(m.tokens.cache_creation),
+            opt(m.cost_usd, fmt_cost),
+        ]
+    })
+}
+
+/// A table of one row per item, without a total; `None` without items.
+fn per_item<T>(
+    items: &[T],
+    head: Vec<(&'static str, Align)>,
+    row: impl Fn(&T) -> Vec<String>,
+) -> Option<Table> {
+    (!items.is_empty()).then(|| Table {
+        head,
+        rows: items.iter().map(row).collect(),
         total: None,
     })
 }
