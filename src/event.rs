@@ -471,8 +471,9 @@ impl Answer<'_> {
     }
 }
 
-/// A tool call.
-#[derive(Clone, Debug)]
+/// A tool call. Its default is a call of no name, kind
+/// [`ToolKind::Other`], with nothing but what a decoder sets.
+#[derive(Clone, Debug, Default)]
 pub struct ToolCall<'a> {
     /// Call id, used to pair the result.
     pub id: Cow<'a, str>,
@@ -706,8 +707,8 @@ pub fn is_subagent_tool(name: &str) -> bool {
     matches!(name, "Agent" | "Task" | "agent" | "task" | "spawn_agent")
 }
 
-/// A tool call's outcome.
-#[derive(Clone, Debug)]
+/// A tool call's outcome. Its default is a success with no content.
+#[derive(Clone, Debug, Default)]
 pub struct ToolResult<'a> {
     /// Id of the call this answers.
     pub id: Cow<'a, str>,

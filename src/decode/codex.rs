@@ -236,6 +236,14 @@ fn new_thread(
     Ok(())
 }
 
+/// The id a call and its result share: the first of `keys` that is a
+/// string not empty, else `line-N` (the line it came on). Also a rollout's.
+pub(crate) fn call_id<'v>(v: Value<'v>, keys: &[&str], ctx: &Ctx<'v>) -> Cow<'v, str> {
+    keys.iter()
+        .find_map(|k| cow_at(v, k).filter(|s| !s.is_empty()))
+        .unwrap_or_else(|| text!(ctx.arena, "line-{}", ctx.line))
+}
+
 /// The agent asks the user (a tool call of its own, with its questions).
 fn request_user_input<'v>(
     v: Value<'v>,
@@ -245,22 +253,14 @@ fn request_user_input<'v>(
 ) -> io::Result<()> {
     let questions = super::args::questions_at(v, "questions", &["question", "header"], ctx.arena);
     let key_arg = questions.first().map(|q| q.question.clone());
-    emit(
-        &base.event(EventKind::ToolCall(ToolCall {
-            id: cow_at(v, "call_id")
-                .or_else(|| cow_at(v, "id"))
-                .unwrap_or_else(|| text!(ctx.arena, "line-{}", ctx.line)),
-            name: Cow::Borrowed("request_user_input"),
-            kind: ToolKind::Other,
-            key_arg,
-            input: JsonText::fields(&[("questions", get(v, "questions"))]),
-            todos: List::default(),
-            questions,
-            changes: List::default(),
-            changes_in_result: false,
-            message_id: None,
-        })),
-    )
+    emit(&base.event(EventKind::ToolCall(ToolCall {
+        id: call_id(v, &["call_id", "id"], ctx),
+        name: Cow::Borrowed("request_user_input"),
+        key_arg,
+        input: JsonText::fields(&[("questions", get(v, "questions"))]),
+        questions,
+        ..ToolCall::default()
+    })))
 }
 
 /// The turn ended (`turn.completed`): its result, with the last message
@@ -355,13 +355,8 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
                 id: Cow::Borrowed(id.as_str()),
                 name: Cow::Borrowed(o.name.as_str()),
                 kind: tool_kind(&o.name),
-                key_arg: None,
                 input: o.input.as_str().into(),
-                todos: List::default(),
-                questions: List::default(),
-                changes: List::default(),
-                changes_in_result: false,
-                message_id: None,
+                ..ToolCall::default()
             }),
         })?;
     }
@@ -472,9 +467,7 @@ fn tool_item<'v>(
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    let id: Cow<'v, str> = cow_at(item, "id")
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| text!(ctx.arena, "line-{}", ctx.line));
+    let id = call_id(item, &["id"], ctx);
     let emitted = state.open.get(id.as_ref()).map(|o| o.emitted);
     if phase != Phase::Completed {
         if emitted == Some(true) {
@@ -539,18 +532,28 @@ fn tool_item<'v>(
         emit(&base.event(EventKind::ToolCall(call)))?;
     }
     let status = str_at(item, "status").unwrap_or("");
-    let denied = status == "declined";
     let (is_error, content) = outcome(item, item_type, status, ctx.arena);
+    answer(base, id, is_error, status == "declined", content, emit)
+}
+
+/// A call's result; a `declined` one (the approval was refused: the tool
+/// never ran) followed by its denial. Also a rollout's.
+pub(crate) fn answer<'v>(
+    base: &Base,
+    id: Cow<'v, str>,
+    is_error: bool,
+    declined: bool,
+    content: Content<'v>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
     emit(&base.event(EventKind::ToolResult(ToolResult {
         id: id.clone(),
         is_error,
-        denied,
+        denied: declined,
         content,
-        answers: List::default(),
-        changes: List::default(),
+        ..ToolResult::default()
     })))?;
-    if denied {
-        // The approval was refused: the tool never ran.
+    if declined {
         emit(&base.event(EventKind::PermissionDenied(Denial {
             id: Some(id),
             tool: None,
@@ -593,14 +596,7 @@ fn tool_call<'v>(
     let mut call = ToolCall {
         id,
         name: Cow::Borrowed(item_type),
-        kind: ToolKind::Other,
-        key_arg: None,
-        input: JsonText::default(),
-        todos: List::default(),
-        questions: List::default(),
-        changes: List::default(),
-        changes_in_result: false,
-        message_id: None,
+        ..ToolCall::default()
     };
     match item_type {
         "command_execution" => {

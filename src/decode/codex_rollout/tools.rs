@@ -7,8 +7,8 @@ use std::io;
 
 use super::{Ctx, Emit, State};
 use crate::decode::args::{first_line_at, first_scalar, items, patch_at, patch_changes, todos_at};
-use crate::decode::codex::{Base, outcome, search_key, tool_kind, unknown};
-use crate::event::{Content, Denial, EventKind, JsonText, List, ToolCall, ToolKind, ToolResult};
+use crate::decode::codex::{self, Base, answer, outcome, search_key, tool_kind, unknown};
+use crate::event::{Content, EventKind, JsonText, ToolCall, ToolKind};
 use crate::json::{Arena, J, Value, cow_at, get, str_at, view};
 
 /// A `response_item` line: a call, an output, or what the `event_msg`
@@ -40,10 +40,7 @@ pub(super) fn response_item<'v>(
 
 /// The id a call and its output share.
 fn call_id<'v>(p: Value<'v>, ctx: &Ctx<'v>) -> Cow<'v, str> {
-    cow_at(p, "call_id")
-        .or_else(|| cow_at(p, "id"))
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| text!(ctx.arena, "line-{}", ctx.line))
+    codex::call_id(p, &["call_id", "id"], ctx)
 }
 
 /// A `function_call`: its `arguments` are JSON text in a string, parsed
@@ -84,17 +81,11 @@ fn function_call_of<'x>(
     let mut call = ToolCall {
         id: call_id(p, ctx),
         name: Cow::Borrowed(name),
-        kind: ToolKind::Other,
-        key_arg: None,
         input: match args {
             Some(v) => JsonText::value(v),
             None => JsonText::fields(&[("arguments", raw)]),
         },
-        todos: List::default(),
-        questions: List::default(),
-        changes: List::default(),
-        changes_in_result: false,
-        message_id: None,
+        ..ToolCall::default()
     };
     let namespace = str_at(p, "namespace").filter(|n| n.starts_with("mcp__"));
     let Some(args) = args else {
@@ -140,14 +131,8 @@ fn other_call<'v>(p: Value<'v>, ty: &str, ctx: &Ctx<'v>, cwd: Option<&str>) -> T
     let mut call = ToolCall {
         id: call_id(p, ctx),
         name: cow_at(p, "name").unwrap_or(Cow::Borrowed("custom_tool")),
-        kind: ToolKind::Other,
-        key_arg: None,
         input: JsonText::fields(&[("input", get(p, "input"))]),
-        todos: List::default(),
-        questions: List::default(),
-        changes: List::default(),
-        changes_in_result: false,
-        message_id: None,
+        ..ToolCall::default()
     };
     if ty == "local_shell_call" {
         let action = get(p, "action");
@@ -199,15 +184,11 @@ fn web_search<'v>(p: Value<'v>, ctx: &Ctx<'v>, base: &Base, emit: &mut Emit<'_>)
         kind: ToolKind::WebSearch,
         key_arg: search_key(p, a),
         input: JsonText::fields(&[("action", get(p, "action"))]),
-        todos: List::default(),
-        questions: List::default(),
-        changes: List::default(),
-        changes_in_result: false,
-        message_id: None,
+        ..ToolCall::default()
     })))?;
     let status = str_at(p, "status").unwrap_or("");
     let (is_error, content) = outcome(p, "web_search", status, a);
-    result(base, id, is_error, content, emit)
+    answer(base, id, is_error, false, content, emit)
 }
 
 /// A completed tool item (0.169): the call's result as the `exec --json`
@@ -237,17 +218,7 @@ pub(super) fn item_result<'v>(
         "FileChange" => file_change(item, status, a),
         _ => (false, cow_at(item, "path").unwrap_or_default().into()),
     };
-    result(base, id.clone(), is_error, content, emit)?;
-    if status == "declined" {
-        // The approval was refused: the tool never ran.
-        emit(&base.event(EventKind::PermissionDenied(Denial {
-            id: Some(id),
-            tool: None,
-            key_arg: None,
-            message: Some(Cow::Borrowed("approval declined")),
-        })))?;
-    }
-    Ok(())
+    answer(base, id, is_error, status == "declined", content, emit)
 }
 
 /// A patch's outcome: `patch failed` with its stderr, or its stdout.
@@ -285,18 +256,18 @@ fn output<'v>(
                     Some(v) => json_output(v, a),
                     None => framed(s, a),
                 };
-                result(base, id, is_error, content, emit)
+                answer(base, id, is_error, false, content, emit)
             })
         }
         Some(J::Str(s)) => {
             let (is_error, content) = framed(s, a);
-            result(base, id, is_error, content, emit)
+            answer(base, id, is_error, false, content, emit)
         }
         Some(J::Arr(_)) => {
             let text = out.and_then(|o| parts_output(o, a)).unwrap_or_default();
-            result(base, id, false, text.into(), emit)
+            answer(base, id, false, false, text.into(), emit)
         }
-        _ => result(base, id, false, Content::default(), emit),
+        _ => answer(base, id, false, false, Content::default(), emit),
     }
 }
 
@@ -375,21 +346,4 @@ fn parts_output<'v>(out: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
         }
     }
     Some(Cow::Borrowed(t.done()))
-}
-
-fn result<'v>(
-    base: &Base,
-    id: Cow<'v, str>,
-    is_error: bool,
-    content: Content<'v>,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    emit(&base.event(EventKind::ToolResult(ToolResult {
-        id,
-        is_error,
-        denied: false,
-        content,
-        answers: List::default(),
-        changes: List::default(),
-    })))
 }
