@@ -28,6 +28,8 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--errors', '--errors', [CompletionResultType]::ParameterName, 'Where tool errors and denials are copied besides the output (stderr)')
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Show only these kinds of events (comma-separated, repeatable)')
             [CompletionResult]::new('--hide', '--hide', [CompletionResultType]::ParameterName, 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Show only the sessions and events since WHEN: a date (2026-11-24), a local time ("2026-11-24 18:00"), RFC 3339 (2026-11-24T18:00:00Z), or a span back from now (30m, 2h, 3d, 1w, today, yesterday)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Show only the sessions and events before WHEN (as --since; a date alone means the end of that day: `--since 2026-11-20 --until 2026-11-24` includes the 24th)')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)')
             [CompletionResult]::new('--tool-kind', '--tool-kind', [CompletionResultType]::ParameterName, 'Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool does, whatever the agent calls it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Which agent printed the input; `auto` detects it for each input from its first recognisable line')

@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -i -v -q -h -V --follow --grep --ignore-case --latest --format --verbose --quiet --summary --color --paging --errors --only --hide --tool --tool-kind --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
+            opts="-f -i -v -q -h -V --follow --grep --ignore-case --latest --format --verbose --quiet --summary --color --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -55,6 +55,14 @@ _streamview() {
                     ;;
                 --hide)
                     COMPREPLY=($(compgen -W "header text prompts thinking tools results errors denials warnings system usage final subagents deltas other" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --tool)

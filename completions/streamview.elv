@@ -25,6 +25,8 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --errors 'Where tool errors and denials are copied besides the output (stderr)'
             cand --only 'Show only these kinds of events (comma-separated, repeatable)'
             cand --hide 'Hide these kinds of events (comma-separated, repeatable; the KINDS of --only)'
+            cand --since 'Show only the sessions and events since WHEN: a date (2026-11-24), a local time ("2026-11-24 18:00"), RFC 3339 (2026-11-24T18:00:00Z), or a span back from now (30m, 2h, 3d, 1w, today, yesterday)'
+            cand --until 'Show only the sessions and events before WHEN (as --since; a date alone means the end of that day: `--since 2026-11-20 --until 2026-11-24` includes the 24th)'
             cand --tool 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)'
             cand --tool-kind 'Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool does, whatever the agent calls it'
             cand --from 'Which agent printed the input; `auto` detects it for each input from its first recognisable line'

@@ -45,6 +45,8 @@ final\t'The result line of each session: outcome, totals, the final text when no
 subagents\t'Everything a sub-agent did'
 deltas\t'Streamed fragments (`--include-partial-messages`); each is also of the kind it is part of (text, thinking, tools)'
 other\t'Plain-text lines and events of unknown type'"
+complete -c streamview -l since -d 'Show only the sessions and events since WHEN: a date (2026-11-24), a local time ("2026-11-24 18:00"), RFC 3339 (2026-11-24T18:00:00Z), or a span back from now (30m, 2h, 3d, 1w, today, yesterday)' -r
+complete -c streamview -l until -d 'Show only the sessions and events before WHEN (as --since; a date alone means the end of that day: `--since 2026-11-20 --until 2026-11-24` includes the 24th)' -r
 complete -c streamview -l tool -d 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)' -r
 complete -c streamview -l tool-kind -d 'Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool does, whatever the agent calls it' -r -f -a "shell\t'runs a shell command'
 read\t'reads a file'

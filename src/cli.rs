@@ -23,6 +23,9 @@ use crate::filter::{Filter, Kind};
 use crate::input::Source;
 use crate::render::{Alerts, Verbosity};
 use crate::run::DEFAULT_MAX_LINE_BYTES;
+use crate::time::Timestamp;
+use crate::time::window::{End, When, Window};
+use crate::time::zone::Zone;
 
 /// One example of the long help and the man page: what it does, the command.
 pub struct Example {
@@ -65,6 +68,10 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         what: "The final answer in a variable; the exit status tells whether the session succeeded",
         command: "answer=$(claude -p \"…\" --output-format stream-json --verbose | streamview --format result)",
+    },
+    Example {
+        what: "What Claude Code did in the last two hours, across all its saved sessions",
+        command: "streamview --since 2h ~/.claude/projects",
     },
     Example {
         what: "Totals of a folder of logs: per session, per tool, per model",
@@ -113,6 +120,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "PAGER",
         "the pager when STREAMVIEW_PAGER is unset (`less` gets -R, for the colours); neither: less -RFX",
+    ),
+    (
+        "TZ",
+        "the time zone of the dates and times --since and --until are given without an offset (`Europe/Paris`, `UTC`, `CET-1`); unset: /etc/localtime; unreadable: UTC",
     ),
     (
         "NO_COLOR",
@@ -427,6 +438,24 @@ pub struct Cli {
     )]
     pub hide: Vec<Kind>,
 
+    /// Show only the sessions and events since WHEN: a date (2026-11-24), a local time
+    /// ("2026-11-24 18:00"), RFC 3339 (2026-11-24T18:00:00Z), or a span back from now (30m, 2h,
+    /// 3d, 1w, today, yesterday).
+    ///
+    /// Dates and times without an offset are in the local time zone ($TZ). An event whose line
+    /// gives no time is kept. A session file found below a directory is skipped when it ended
+    /// before WHEN (its last timestamp, else the file's modification time). Totals, summaries
+    /// and the exit status count only the events shown; nothing in the window is status 1.
+    #[arg(long, value_name = "WHEN", value_parser = When::parse, help_heading = "Filters")]
+    pub since: Option<When>,
+
+    /// Show only the sessions and events before WHEN (as --since; a date alone means the end
+    /// of that day: `--since 2026-11-20 --until 2026-11-24` includes the 24th).
+    ///
+    /// A session file found below a directory is skipped when it began at or after WHEN.
+    #[arg(long, value_name = "WHEN", value_parser = When::parse, help_heading = "Filters")]
+    pub until: Option<When>,
+
     /// Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards).
     ///
     /// Matches the name as the producer spells it, case included: `Bash`, `mcp__*` (every MCP
@@ -546,6 +575,8 @@ pub struct Options {
     pub latest: bool,
     /// `--grep`: only matching events are shown (and decoded).
     pub grep: Option<Grep>,
+    /// `--since`, `--until`: the events and sessions shown.
+    pub window: Window,
     /// Line length limit.
     pub max_line_bytes: usize,
     /// Lines of tool output to show.
@@ -604,6 +635,11 @@ pub struct Env {
     pub claude_config_dir: Option<OsString>,
     /// `CODEX_HOME`: where Codex keeps `sessions/`
     pub codex_home: Option<OsString>,
+    /// `TZ`: the zone of the times `--since` and `--until` give without
+    /// an offset
+    pub tz: Option<OsString>,
+    /// The time now, for `--since 2h` (`None`: read the clock)
+    pub now: Option<Timestamp>,
 }
 
 impl Env {
@@ -627,6 +663,8 @@ impl Env {
             home: std::env::var_os("HOME"),
             claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR"),
             codex_home: std::env::var_os("CODEX_HOME"),
+            tz: std::env::var_os("TZ"),
+            now: Some(Timestamp::of(std::time::SystemTime::now())),
         }
     }
 
@@ -744,6 +782,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         latest: cli.latest,
         // Checked by `main` before: a bad pattern is a usage error.
         grep: (cli.grep.as_deref()).and_then(|p| Grep::new(p, cli.ignore_case).ok()),
+        window: window(cli, env),
         max_line_bytes: cli.max_line_bytes,
         max_lines: cli.max_lines,
         filter: Filter::new(&cli.only, &cli.hide, &cli.tools).with_tool_kinds(&cli.tool_kinds),
@@ -764,6 +803,22 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         status_wait: Duration::from_secs(cli.status_wait),
         pager: paging.then(|| Pager::from_env(env)),
         wrap: env.stdout_tty,
+    }
+}
+
+/// The times `--since` and `--until` name, `now` and in the zone the
+/// environment gives.
+fn window(cli: &Cli, env: &Env) -> Window {
+    if cli.since.is_none() && cli.until.is_none() {
+        return Window::default();
+    }
+    let now = env
+        .now
+        .unwrap_or_else(|| Timestamp::of(std::time::SystemTime::now()));
+    let zone = Zone::from_tz(env.tz.as_deref());
+    Window {
+        since: cli.since.map(|w| w.at(End::Since, now, &zone)),
+        until: cli.until.map(|w| w.at(End::Until, now, &zone)),
     }
 }
 
@@ -797,6 +852,7 @@ impl Default for Options {
             follow: false,
             latest: false,
             grep: None,
+            window: Window::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_lines: 10,
             filter: Filter::default(),
@@ -825,6 +881,28 @@ mod tests {
         assert_eq!(parse_size("2k"), Ok(2048));
         assert!(parse_size("0").is_err());
         assert!(parse_size("lots").is_err());
+    }
+
+    #[test]
+    fn since_and_until_read_the_clock_and_zone_given() {
+        let env = Env {
+            now: Timestamp::parse("2026-11-24T10:30:00Z"),
+            tz: Some("CET-1".into()),
+            ..Env::default()
+        };
+        let w = resolve(&cli(&["--since", "2h", "--until", "2026-11-24"]), &env).window;
+        assert_eq!(w.since, Timestamp::parse("2026-11-24T08:30:00Z"));
+        // The end of the 24th in Paris in winter.
+        assert_eq!(w.until, Timestamp::parse("2026-11-24T23:00:00Z"));
+        let utc = Env {
+            tz: Some("UTC".into()),
+            ..env.clone()
+        };
+        let w = resolve(&cli(&["--since", "yesterday"]), &utc).window;
+        assert_eq!(w.since, Timestamp::parse("2026-11-23T00:00:00Z"));
+        assert_eq!(w.until, None);
+        assert!(resolve(&cli(&[]), &env).window.is_all());
+        assert!(Cli::try_parse_from(["streamview", "--since", "soon"]).is_err());
     }
 
     #[test]

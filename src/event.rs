@@ -9,6 +9,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::time::Timestamp;
+
 /// A list in an event: borrowed (from the decoder's per-line memory, so
 /// that decoding allocates nothing) or owned (an event built by hand, or
 /// made to outlive its line with [`Event::to_owned_event`]). Read it as a
@@ -159,6 +161,10 @@ pub struct Event<'a> {
     /// Id of the tool call (Task/Agent) that started the sub-agent this event
     /// belongs to; `None` for the main agent.
     pub parent: Option<Cow<'a, str>>,
+    /// When it happened, when its line says (a `timestamp` or
+    /// `timestamp_ms` field: transcripts, rollouts, Gemini CLI, `OpenCode`,
+    /// Cursor, Claude Code's newer lines); `None` otherwise.
+    pub time: Option<Timestamp>,
     /// What happened.
     pub kind: EventKind<'a>,
 }
@@ -180,6 +186,7 @@ impl Event<'_> {
             source: own_opt(self.source),
             session: own_opt(self.session),
             parent: own_opt(self.parent),
+            time: self.time,
             kind: self.kind.into_owned(),
         }
     }

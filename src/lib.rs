@@ -49,6 +49,7 @@ mod json;
 pub mod render;
 pub mod run;
 pub mod session;
+pub mod time;
 
 use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
@@ -320,6 +321,7 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
     let mut runner = Runner::new(sink, diag, opts.max_line_bytes)
         .with_producer(opts.from)
         .with_grep(opts.grep.clone())
+        .with_window(opts.window)
         .with_status(status);
     // --follow: the run says when the session has finished, so that
     // following can end.
@@ -370,22 +372,34 @@ fn read_directory<S: Sink + ?Sized, E: Write>(
         return Ok(());
     }
     let before = runner.found_without_session();
+    // `--since`, `--until`: sessions wholly outside are not read.
+    let (mut files, mut outside) = (0, 0);
     for session in &found.sessions {
+        if !session.may_overlap(&opts.window) {
+            runner.session_outside();
+            outside += 1;
+            continue;
+        }
+        files += session.files();
         read_session(runner, session, true, interrupt)?;
     }
     if opts.verbosity == render::Verbosity::Verbose {
         let empty = runner.found_without_session() - before;
-        let files: usize = found
-            .sessions
-            .iter()
-            .map(input::library::Session::files)
-            .sum();
         let other = found.other_files;
+        let skipped = if outside > 0 {
+            format!(
+                ", {outside} session{} {} skipped",
+                if outside == 1 { "" } else { "s" },
+                opts.window
+            )
+        } else {
+            String::new()
+        };
         runner.note(
             &name,
             &format!(
-                "{files} session file{} read ({empty} without a session), {other} other file{} \
-                 left alone",
+                "{files} session file{} read ({empty} without a session){skipped}, {other} other \
+                 file{} left alone",
                 if files == 1 { "" } else { "s" },
                 if other == 1 { "" } else { "s" },
             ),
@@ -450,6 +464,7 @@ fn read_session<S: Sink + ?Sized, E: Write>(
     interrupt: Option<&Arc<Interrupt>>,
 ) -> Result<(), Error> {
     let name = session.file.display().to_string();
+    runner.replaying(true);
     let opened = session.open().map(|rdr| match interrupt {
         Some(intr) => Box::new(input::Checked::new(rdr, intr)) as Box<dyn io::Read>,
         None => rdr as Box<dyn io::Read>,
@@ -474,6 +489,9 @@ fn read_source<S: Sink + ?Sized, E: Write>(
     finished: &Arc<std::sync::atomic::AtomicBool>,
 ) -> Result<(), Error> {
     let name = src.display_name();
+    // A saved file read at once; a followed one, a pipe, a terminal are
+    // live.
+    runner.replaying(!opts.follow && src.is_regular_file());
     let opened: io::Result<Box<dyn io::Read + Send>> = match src {
         input::Source::Path(p) if opts.follow => {
             let notice = follow_notice(&name);

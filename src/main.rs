@@ -54,6 +54,17 @@ fn main() -> ExitCode {
         };
     }
     let opts = resolve(&cli, &env.with_inputs(&cli));
+    if opts.window.is_empty() {
+        use clap::CommandFactory;
+        let e = streamview::cli::Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "--since is not before --until ({}): no time is left; swap them or widen the window",
+                opts.window
+            ),
+        );
+        usage_error(&e);
+    }
     // Bare `streamview` at a prompt: say what it waits for, then wait.
     if !opts.follow
         && let Some(hint) = terminal_hint(&opts.sources, std::io::stdin().is_terminal())

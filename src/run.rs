@@ -18,6 +18,7 @@ use crate::filter::grep::Grep;
 use crate::input::{Frame, Line, LineReader, Source, ahead};
 use crate::render::{LineEnd, Sink, StatusLine};
 use crate::session::Session;
+use crate::time::window::Window;
 use std::time::Instant;
 
 /// Default `--max-line-bytes`: 64 MiB. Real sessions have single lines of
@@ -100,6 +101,12 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     explained: bool,
     /// `--grep`: lines that cannot match are not decoded.
     grep: Option<Grep>,
+    /// `--since`, `--until`: events dated outside are left out.
+    window: Window,
+    /// Events left out by the window so far.
+    outside: u64,
+    /// Sessions of a library skipped as outside the window.
+    sessions_outside: u64,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -123,6 +130,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             found_without_session: 0,
             explained: false,
             grep: None,
+            window: Window::default(),
+            outside: 0,
+            sessions_outside: 0,
         }
     }
 
@@ -147,11 +157,30 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self
     }
 
+    /// Leave out the events dated outside `window` (`--since`, `--until`):
+    /// neither shown nor counted.
+    #[must_use]
+    pub fn with_window(mut self, window: Window) -> Self {
+        self.window = window;
+        self
+    }
+
+    /// A session of a library was skipped: it lies outside the window.
+    pub fn session_outside(&mut self) {
+        self.sessions_outside += 1;
+    }
+
     /// Read every input as `producer` instead of detecting it (`--from`).
     #[must_use]
     pub fn with_producer(mut self, producer: Option<Producer>) -> Self {
         self.from = producer;
         self
+    }
+
+    /// The inputs read from now on are saved files replayed (`true`), or
+    /// arrive live (see [`Session::replaying`]).
+    pub fn replaying(&mut self, replay: bool) {
+        self.session.replaying(replay);
     }
 
     /// The session state so far.
@@ -268,10 +297,11 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         }
     }
 
-    /// Events other than plain text observed so far.
+    /// Events other than plain text decoded so far (observed, or left
+    /// out by the window).
     fn json_events(&self) -> u64 {
         let st = self.session.stats();
-        st.events - st.plain_text
+        st.events - st.plain_text + self.outside
     }
 
     /// The input is not an event stream: say so once and skip the rest.
@@ -326,10 +356,17 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             session,
             sink,
             status,
+            window,
+            outside,
             ..
         } = self;
         dec.finish(&mut |ev: &Event<'_>| {
             if interrupted && matches!(ev.kind, EventKind::Result(_)) {
+                return Ok(());
+            }
+            if ev.time.is_some_and(|t| !window.contains(t)) {
+                *outside += 1;
+                session.left_out(ev);
                 return Ok(());
             }
             let now = Instant::now();
@@ -414,11 +451,18 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     finished,
                     status,
                     arrived,
+                    window,
+                    outside,
                     ..
                 } = self;
                 let now = *arrived;
                 let res = dec
                     .decode(line, &mut |ev: &Event<'_>| {
+                        if ev.time.is_some_and(|t| !window.contains(t)) {
+                            *outside += 1;
+                            session.left_out(ev);
+                            return Ok(());
+                        }
                         session.observe_at(ev, now);
                         if let Some(st) = status.as_mut() {
                             st.observe(&ev.kind, session, now);
@@ -499,7 +543,21 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             }
         }
         let said = (self.io_failed || self.explained) && self.lines == 0;
-        if self.session.is_empty() && !said && !searching && !self.session.is_interrupted() {
+        // `--since`/`--until` left everything out: said, status 1.
+        let none_in_window = !self.window.is_all()
+            && self.session.is_empty()
+            && (self.outside > 0 || self.sessions_outside > 0);
+        if none_in_window {
+            let plural = |n: u64| if n == 1 { "" } else { "s" };
+            self.diag.message(&format!(
+                "nothing {}: {} event{} and {} session file{} outside it",
+                self.window,
+                self.outside,
+                plural(self.outside),
+                self.sessions_outside,
+                plural(self.sessions_outside),
+            ));
+        } else if self.session.is_empty() && !said && !searching && !self.session.is_interrupted() {
             let plain = self.session.stats().plain_text;
             let msg = if several {
                 "no input held a session; run the agent with --output-format stream-json \
@@ -524,6 +582,8 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         // Every input counts: one without a session ended without a result.
         let status = if self.io_failed {
             ExitStatus::Failure
+        } else if none_in_window {
+            ExitStatus::SessionError
         } else if self.without_session > 0 {
             ExitStatus::Incomplete
         } else {

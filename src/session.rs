@@ -21,6 +21,7 @@ use crate::event::{
     Denial, Event, EventKind, Producer, Role, SessionResult, SessionStart, Tokens, ToolCall,
     ToolResult, Usage,
 };
+use crate::time::Timestamp;
 
 /// How a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -140,6 +141,9 @@ pub struct CallInfo {
     pub reported: bool,
     /// When the call arrived (for its duration, by arrival time).
     pub arrived: Option<Instant>,
+    /// When the call was made, as its line says (for its duration in a
+    /// replay, see [`Session::replaying`]).
+    pub time: Option<Timestamp>,
 }
 
 /// Calls of one tool in a session.
@@ -155,7 +159,8 @@ pub struct ToolStats {
     pub errors: u64,
     /// Distinct permission denials.
     pub denials: u64,
-    /// Time from each call to its result, by arrival, summed.
+    /// Time from each call to its result, summed: by arrival, or in a
+    /// replay by the events' timestamps (see [`Session::replaying`]).
     pub time: Duration,
 }
 
@@ -360,7 +365,8 @@ impl SessionSummary {
 /// What the session learned from the event it just observed; sinks use it.
 #[derive(Clone, Debug, Default)]
 pub struct Note {
-    /// For a tool result: the time since its call arrived.
+    /// For a tool result: the time since its call, by arrival or in a
+    /// replay by their timestamps (see [`Session::replaying`]).
     pub elapsed: Option<Duration>,
     /// Nesting depth of the event (0 = main agent).
     pub depth: usize,
@@ -581,6 +587,14 @@ pub struct Session {
     interrupted: bool,
     /// The input being read, for the sessions that start in it.
     source: Option<String>,
+    /// The input is a saved file replayed: durations come from the
+    /// events' timestamps.
+    replaying: bool,
+    /// Events were left out (`--since`, `--until`), last of the session
+    /// `left_out_of` names: its results' totals, which count them, are
+    /// not taken.
+    left_out: bool,
+    left_out_of: Option<String>,
     /// Lines skipped before the first session began.
     pending_skipped: u64,
     note: Note,
@@ -673,6 +687,27 @@ impl Session {
     /// sessions that start in it carry it in [`SessionSummary::source`].
     pub fn set_source(&mut self, name: &str) {
         self.source = Some(name.to_string());
+        self.left_out = false;
+    }
+
+    /// The input being read from now on is a saved file replayed (`true`)
+    /// or arrives live (`false`, the default). A replay arrives all at
+    /// once: a tool call's duration is then the time between the
+    /// timestamps of the call and of its result, where the producer gives
+    /// both (else, as live, by arrival).
+    pub fn replaying(&mut self, replay: bool) {
+        self.replaying = replay;
+    }
+
+    /// `ev` is left out (`--since`, `--until`): not observed, but its
+    /// session's totals are then counted from the events observed (its
+    /// usage), not taken from its results, which count everything.
+    pub fn left_out(&mut self, ev: &Event<'_>) {
+        let id = ev.session.as_deref();
+        if !self.left_out || self.left_out_of.as_deref() != id {
+            self.left_out = true;
+            self.left_out_of = id.map(str::to_string);
+        }
     }
 
     /// The input being read (see [`Session::set_source`]); `None` before
@@ -754,8 +789,8 @@ impl Session {
                 }
             }
             EventKind::Thinking(_) => self.active_since_result = true,
-            EventKind::ToolCall(c) => self.tool_call(c, now),
-            EventKind::ToolResult(r) => self.tool_result(r, now),
+            EventKind::ToolCall(c) => self.tool_call(c, (now, ev.time)),
+            EventKind::ToolResult(r) => self.tool_result(r, (now, ev.time)),
             EventKind::PermissionDenied(d) => self.denial(d),
             EventKind::Usage(u) => self.usage(u, ev.parent.is_none()),
             EventKind::Result(r) => self.result(r),
@@ -790,7 +825,7 @@ impl Session {
 
     /// A tool call: counted and remembered (one allocation: its id and key
     /// argument) until its result.
-    fn tool_call(&mut self, c: &ToolCall<'_>, now: Instant) {
+    fn tool_call(&mut self, c: &ToolCall<'_>, (now, time): (Instant, Option<Timestamp>)) {
         let Some(cur) = self.current.as_mut() else {
             return;
         };
@@ -831,12 +866,13 @@ impl Session {
                 seq: cur.tool_calls,
                 reported: false,
                 arrived: Some(now),
+                time,
             },
         );
     }
 
     /// A tool result: paired with its call, which the note names.
-    fn tool_result(&mut self, r: &ToolResult<'_>, now: Instant) {
+    fn tool_result(&mut self, r: &ToolResult<'_>, (now, time): (Instant, Option<Timestamp>)) {
         let Some(cur) = self.current.as_mut() else {
             return;
         };
@@ -855,10 +891,16 @@ impl Session {
             cur.tool_errors += 1;
         }
         if let Some(call) = self.calls.get_mut(r.id.as_ref()) {
+            let stamped = match (self.replaying, call.time, time) {
+                (true, Some(a), Some(b)) => u64::try_from(b.millis() - a.millis()).ok(),
+                _ => None,
+            };
+            let elapsed = stamped
+                .map(Duration::from_millis)
+                .or_else(|| Some(now.saturating_duration_since(call.arrived?)));
             if !call.answered
-                && let Some(t) = call.arrived
+                && let Some(elapsed) = elapsed
             {
-                let elapsed = now.saturating_duration_since(t);
                 self.note.elapsed = Some(elapsed);
                 cur.tool(&call.name, call.kind).time += elapsed;
             }
@@ -983,6 +1025,17 @@ impl Session {
             Outcome::Success
         };
         cur.outcome = cur.outcome.max(Some(outcome));
+        if r.is_error {
+            cur.error = r
+                .text
+                .as_deref()
+                .map(str::to_string)
+                .or_else(|| r.errors.first().map(std::string::ToString::to_string));
+        }
+        if self.left_out && self.left_out_of == cur.id {
+            // Its totals count events left out: the usage observed counts.
+            return;
+        }
         cur.num_turns = r.num_turns.or(cur.num_turns);
         cur.duration_ms = r.duration_ms.or(cur.duration_ms);
         cur.cost_usd = r.cost_usd.or(cur.cost_usd);
@@ -1003,13 +1056,6 @@ impl Session {
                     cost_usd: m.cost_usd,
                 })
                 .collect();
-        }
-        if r.is_error {
-            cur.error = r
-                .text
-                .as_deref()
-                .map(str::to_string)
-                .or_else(|| r.errors.first().map(std::string::ToString::to_string));
         }
     }
 

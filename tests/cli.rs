@@ -1232,7 +1232,14 @@ fn assert_round_trip(path: &Path, flags: &[&str]) {
     let name = path.display();
     let direct = run_file(flags, path);
     let jsonl = run_file(&["--format", "jsonl"], path);
-    let again = run(flags, &jsonl.stdout);
+    // Replayed from a file as the original is: tool durations come from
+    // the timestamps the JSONL keeps.
+    let tag: String = format!("{name}{flags:?}")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let saved = temp_file(&format!("rt{tag}.jsonl"), &jsonl.stdout);
+    let again = run_file(flags, &saved);
     assert_eq!(
         again.out(),
         direct.out(),

@@ -209,6 +209,16 @@ impl Schema {
                 Value::Array(e.clone())
             ));
         }
+        if let (Some(p), Some(text)) = (
+            schema.get("pattern").and_then(Value::as_str),
+            value.as_str(),
+        ) && !regex::Regex::new(p).unwrap().is_match(text)
+        {
+            errs.push(format!(
+                "field `{field}`: {} does not match {p}",
+                short(value)
+            ));
+        }
         if let (Some(min), Some(n)) = (
             schema.get("minimum").and_then(Value::as_f64),
             value.as_f64(),

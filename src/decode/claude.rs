@@ -24,6 +24,7 @@ use crate::event::{Content, Edit, FileChange, JsonText};
 use crate::json::{
     Arena, Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at, view,
 };
+use crate::time::Timestamp;
 
 /// How many recent message ids to remember. Lines of one message are
 /// consecutive in the main agent, but parallel sub-agents interleave theirs.
@@ -145,6 +146,7 @@ pub(crate) fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Eve
         source: None,
         session: cow_at(v, "session_id"),
         parent: cow_at(v, "parent_tool_use_id").filter(|p| !p.is_empty()),
+        time: ctx.time,
         kind,
     }
 }
@@ -154,6 +156,7 @@ pub(crate) struct Base<'v> {
     pub(crate) line: u64,
     pub(crate) session: Option<Cow<'v, str>>,
     pub(crate) parent: Option<Cow<'v, str>>,
+    pub(crate) time: Option<Timestamp>,
 }
 
 impl<'v> Base<'v> {
@@ -164,6 +167,7 @@ impl<'v> Base<'v> {
             source: None,
             session: self.session.clone(),
             parent: self.parent.clone(),
+            time: self.time,
             kind,
         }
     }
@@ -229,6 +233,7 @@ impl Stream for State {
             line: ctx.line,
             session: text(session).or_else(|| text(session_camel)),
             parent: text(parent).filter(|p| !p.is_empty()),
+            time: ctx.time,
         };
         match ty {
             "system" => system(v, ctx, &base, state, emit),

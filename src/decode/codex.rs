@@ -43,6 +43,7 @@ use crate::event::{
     SessionStart, Text, Thinking, Todo, Tokens, ToolCall, ToolResult, Unknown,
 };
 use crate::json::{Arena, Spare, Value, arr_at, bool_at, cow_at, get, str_at, u64_at};
+use crate::time::Timestamp;
 
 /// Per-stream state.
 #[derive(Default)]
@@ -111,6 +112,8 @@ pub(crate) struct Base {
     pub(crate) line: u64,
     /// Shared with the state: no copy per line.
     pub(crate) session: Option<Arc<str>>,
+    /// When the line says it happened.
+    pub(crate) time: Option<Timestamp>,
 }
 
 impl Base {
@@ -122,6 +125,7 @@ impl Base {
             source: None,
             session: self.session.as_deref().map(Cow::Borrowed),
             parent: None,
+            time: self.time,
             kind,
         }
     }
@@ -170,6 +174,7 @@ impl Stream for State {
             producer: ctx.producer,
             line: ctx.line,
             session: state.thread.clone(),
+            time: ctx.time,
         };
         match ty {
             "thread.started" => emit(&base.event(EventKind::SessionStart(SessionStart::default()))),
@@ -351,6 +356,7 @@ fn flush_held(state: &mut State, producer: Producer, emit: &mut Emit<'_>) -> io:
             source: None,
             session: thread.as_deref().map(Cow::Borrowed),
             parent: None,
+            time: None,
             kind: EventKind::ToolCall(ToolCall {
                 id: Cow::Borrowed(id.as_str()),
                 name: Cow::Borrowed(o.name.as_str()),

@@ -176,6 +176,7 @@ impl State {
             producer: ctx.producer,
             line: ctx.line,
             session: self.session.clone(),
+            time: ctx.time,
         }
     }
 
@@ -190,6 +191,7 @@ impl State {
             producer: Producer::CodexRollout,
             line: self.last_line,
             session: self.session.clone(),
+            time: None,
         };
         let res = SessionResult {
             tokens: minus(self.total, self.turn_start),

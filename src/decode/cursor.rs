@@ -30,6 +30,7 @@ use crate::event::{
     Thinking, Tokens, ToolCall, ToolResult, Unknown,
 };
 use crate::json::{Arena, J, Value, arr_at, bool_at, cow_at, get, str_at, u64_at, view};
+use crate::time::Timestamp;
 
 /// Per-stream state.
 #[derive(Default)]
@@ -58,14 +59,23 @@ pub(crate) struct State {
 struct Pending {
     text: String,
     line: u64,
+    /// When the last fragment came.
+    time: Option<Timestamp>,
     session: Option<String>,
     message_id: Option<String>,
 }
 
 impl Pending {
-    fn push(&mut self, fragment: &str, line: u64, session: Option<&str>, message_id: Option<&str>) {
+    fn push(
+        &mut self,
+        fragment: &str,
+        (line, time): (u64, Option<Timestamp>),
+        session: Option<&str>,
+        message_id: Option<&str>,
+    ) {
         self.text.push_str(fragment);
         self.line = line;
+        self.time = time;
         if let Some(s) = session {
             self.session = Some(s.to_string());
         }
@@ -163,6 +173,7 @@ fn event<'v>(v: Value<'v>, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
         source: None,
         session: cow_at(v, "session_id"),
         parent: None,
+        time: ctx.time,
         kind,
     }
 }
@@ -183,6 +194,7 @@ fn flush_thinking(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
         source: None,
         session: p.session.map(Cow::Owned),
         parent: None,
+        time: p.time,
         kind: EventKind::Thinking(Thinking {
             text: Cow::Owned(p.text),
             redacted: false,
@@ -203,6 +215,7 @@ fn flush_text(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
         source: None,
         session: p.session.map(Cow::Owned),
         parent: None,
+        time: p.time,
         kind: EventKind::Text(Text {
             role: Role::Assistant,
             text: Cow::Borrowed(&p.text),
@@ -271,7 +284,7 @@ fn assistant<'v>(
         state.last_delta = Some((text.to_string(), with_call));
         flush_thinking(state, emit)?;
         state.unechoed = None;
-        state.text.push(&text, ctx.line, session, call);
+        state.text.push(&text, (ctx.line, ctx.time), session, call);
         return emit(&event(
             v,
             ctx,
@@ -326,7 +339,7 @@ fn thinking<'v>(
             let text = cow_at(v, "text").unwrap_or_default();
             state.thinking.push(
                 &text,
-                ctx.line,
+                (ctx.line, ctx.time),
                 str_at(v, "session_id"),
                 str_at(v, "model_call_id"),
             );

@@ -28,6 +28,7 @@ use crate::event::{
     SessionResult, SessionStart, Text, Tokens, ToolCall, ToolResult, Unknown,
 };
 use crate::json::{Arena, Spare, Value, arr_at, bool_at, cow_at, get, str_at, u64_at};
+use crate::time::Timestamp;
 
 /// Per-stream state.
 #[derive(Default)]
@@ -35,11 +36,12 @@ pub(crate) struct State {
     /// Session id of the last `init` (no other line carries one).
     session: Option<String>,
     /// Milliseconds since the epoch of the last `init`.
-    started_ms: Option<u64>,
+    started: Option<Timestamp>,
     /// Assistant chunks received and not written yet, joined.
     text: String,
-    /// Line of the first of those chunks; `None` when there are none.
-    text_line: Option<u64>,
+    /// Line and time of the first of those chunks; `None` when there are
+    /// none.
+    text_line: Option<(u64, Option<Timestamp>)>,
     /// Whose events the pending text becomes.
     producer: Option<Producer>,
     /// Tool calls waiting for their result: id → tool name and the call's
@@ -52,8 +54,7 @@ pub(crate) struct State {
 }
 
 fn event<'a>(
-    producer: Producer,
-    line: u64,
+    (producer, line, time): (Producer, u64, Option<Timestamp>),
     session: Option<&'a str>,
     kind: EventKind<'a>,
 ) -> Event<'a> {
@@ -63,6 +64,7 @@ fn event<'a>(
         source: None,
         session: session.map(Cow::Borrowed),
         parent: None,
+        time,
         kind,
     }
 }
@@ -111,7 +113,7 @@ impl Stream for State {
             return init(v, ctx, state, emit);
         }
         let session = state.session.as_deref();
-        let ev = |kind| event(ctx.producer, ctx.line, session, kind);
+        let ev = |kind| event((ctx.producer, ctx.line, ctx.time), session, kind);
         match ty {
             "message" => {
                 let role = match role {
@@ -161,7 +163,7 @@ impl Stream for State {
                 })))
             }
             "result" => {
-                let res = result(v, state.started_ms, ctx.arena);
+                let res = result(v, (state.started, ctx.time), ctx.arena);
                 emit(&ev(EventKind::Result(Box::new(res))))
             }
             _ => unknown(v, ctx, session, emit),
@@ -191,14 +193,13 @@ fn init<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &mut State, emit: &mut Emit<'_>)
         state.spare.give(old);
     }
     state.session = str_at(v, "session_id").map(|s| state.spare.string(s));
-    state.started_ms = str_at(v, "timestamp").and_then(parse_timestamp_ms);
+    state.started = ctx.time;
     for (id, (name, _)) in state.open_calls.drain() {
         state.spare.give(id);
         state.spare.give(name);
     }
     emit(&event(
-        ctx.producer,
-        ctx.line,
+        (ctx.producer, ctx.line, ctx.time),
         str_at(v, "session_id"),
         EventKind::SessionStart(SessionStart {
             model: cow_at(v, "model"),
@@ -224,7 +225,7 @@ fn tool_result_line<'v>(
     }
     let message = denied.then(|| Cow::Borrowed(res.content.text_in(ctx.arena)));
     let session = state.session.as_deref();
-    let ev = |kind| event(ctx.producer, ctx.line, session, kind);
+    let ev = |kind| event((ctx.producer, ctx.line, ctx.time), session, kind);
     emit(&ev(EventKind::ToolResult(res)))?;
     if let Some(message) = message {
         emit(&ev(EventKind::PermissionDenied(Denial {
@@ -252,12 +253,11 @@ fn chunk<'v>(
         part(state, true, emit)?;
     }
     if state.text_line.is_none() {
-        state.text_line = Some(ctx.line);
+        state.text_line = Some((ctx.line, ctx.time));
     }
     state.text.push_str(content);
     emit(&event(
-        ctx.producer,
-        ctx.line,
+        (ctx.producer, ctx.line, ctx.time),
         state.session.as_deref(),
         EventKind::Delta(Delta {
             kind: DeltaKind::Text,
@@ -280,15 +280,14 @@ fn flush(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
 /// Write the chunks joined so far as a text event; `continues`: more of the
 /// same answer follows.
 fn part(state: &mut State, continues: bool, emit: &mut Emit<'_>) -> io::Result<()> {
-    let Some(line) = state.text_line.take() else {
+    let Some((line, time)) = state.text_line.take() else {
         return Ok(());
     };
     if state.text.is_empty() {
         return Ok(());
     }
     let res = emit(&event(
-        state.producer.unwrap_or(Producer::Gemini),
-        line,
+        (state.producer.unwrap_or(Producer::Gemini), line, time),
         state.session.as_deref(),
         EventKind::Text(Text {
             role: Role::Assistant,
@@ -314,8 +313,7 @@ fn unknown<'v>(
         None => Cow::Borrowed(ty),
     };
     emit(&event(
-        ctx.producer,
-        ctx.line,
+        (ctx.producer, ctx.line, ctx.time),
         session,
         EventKind::Unknown(Unknown {
             type_name,
@@ -497,7 +495,11 @@ fn tool_result<'v>(v: Value<'v>, tool: Option<&str>) -> (ToolResult<'v>, bool) {
     )
 }
 
-fn result<'v>(v: Value<'v>, started_ms: Option<u64>, a: &'v Arena) -> SessionResult<'v> {
+fn result<'v>(
+    v: Value<'v>,
+    (started, ended): (Option<Timestamp>, Option<Timestamp>),
+    a: &'v Arena,
+) -> SessionResult<'v> {
     let outcome = str_at(v, "status");
     let err = get(v, "error").filter(|e| e.as_object().is_some());
     let err_type = err.and_then(|e| str_at(e, "type"));
@@ -507,11 +509,8 @@ fn result<'v>(v: Value<'v>, started_ms: Option<u64>, a: &'v Arena) -> SessionRes
     let mut duration_ms = stats.and_then(|s| u64_at(s, "duration_ms"));
     if is_error && duration_ms == Some(0) {
         // The CLI's fatal-error path writes 0: measure from the init instead.
-        duration_ms = match (
-            started_ms,
-            str_at(v, "timestamp").and_then(parse_timestamp_ms),
-        ) {
-            (Some(a), Some(b)) if b >= a => Some(b - a),
+        duration_ms = match (started, ended) {
+            (Some(a), Some(b)) => u64::try_from(b.millis() - a.millis()).ok(),
             _ => None,
         };
     }
@@ -575,53 +574,6 @@ fn api_error_status(msg: &str) -> Option<u64> {
         .unwrap_or(rest.len());
     let code: u64 = rest[..digits].parse().ok()?;
     (100..600).contains(&code).then_some(code)
-}
-
-/// `2026-11-22T03:55:54.001Z` → milliseconds since the Unix epoch (UTC
-/// only, as the CLI writes it with `toISOString`).
-fn parse_timestamp_ms(ts: &str) -> Option<u64> {
-    let b = ts.as_bytes();
-    let num = |r: std::ops::Range<usize>| -> Option<u64> {
-        let s = ts.get(r)?;
-        if s.bytes().all(|c| c.is_ascii_digit()) {
-            s.parse().ok()
-        } else {
-            None
-        }
-    };
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || b.get(10) != Some(&b'T') {
-        return None;
-    }
-    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (h, mi, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    let mut ms = 0;
-    let mut rest = ts.get(19..)?;
-    if let Some(frac) = rest.strip_prefix('.') {
-        let n = frac
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(frac.len());
-        let digits = frac.get(..n.min(3))?;
-        ms = digits.parse::<u64>().ok()? * 10u64.pow(3 - u32::try_from(digits.len()).ok()?);
-        rest = frac.get(n..)?;
-    }
-    if rest != "Z"
-        || !(1..=12).contains(&mo)
-        || !(1..=31).contains(&d)
-        || h > 23
-        || mi > 59
-        || s > 60
-    {
-        return None;
-    }
-    // Days from the civil date (Howard Hinnant's algorithm), years ≥ 1970.
-    let y = if mo <= 2 { y.checked_sub(1)? } else { y };
-    let era = y / 400;
-    let yoe = y - era * 400;
-    let mp = (mo + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = (era * 146_097 + doe).checked_sub(719_468)?;
-    Some(((days * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms)
 }
 
 #[cfg(test)]

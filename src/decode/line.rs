@@ -239,6 +239,7 @@ pub(super) fn classify_failure(
         source: None,
         session: None,
         parent: None,
+        time: None,
         kind: EventKind::PlainText(Cow::Borrowed(text)),
     };
     emit(&ev)?;

@@ -40,6 +40,7 @@ use std::io;
 use crate::event::{Event, Producer};
 use crate::input::Line;
 use crate::json::{Arena, ParseError, Parser, Value, replace_lone_surrogates};
+use crate::time::Timestamp;
 use registry::Stream;
 
 /// What became of one line.
@@ -216,11 +217,13 @@ impl Decoder {
                     })));
                 }
             };
+            let time = time_of(value);
             let ctx = |producer| Ctx {
                 line: number,
                 raw: bytes,
                 producer,
                 arena,
+                time,
             };
             let decoded = dispatch(value, ctx, *forced, latched, stream, emit);
             Ok(match decoded {
@@ -228,6 +231,20 @@ impl Decoder {
                 other => other,
             })
         })
+    }
+}
+
+/// When a line says it happened: its `timestamp` (RFC 3339 text, or
+/// milliseconds since the epoch: `OpenCode`) or `timestamp_ms` (Cursor). A
+/// value that is not a time is no time.
+fn time_of(v: Value<'_>) -> Option<Timestamp> {
+    let t = match v.get("timestamp") {
+        Some(t) => t,
+        None => v.get("timestamp_ms")?,
+    };
+    match t.into_string() {
+        Some(s) => Timestamp::parse(s),
+        None => Timestamp::from_epoch_number(t.cast_f64()?),
     }
 }
 

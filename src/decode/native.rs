@@ -122,6 +122,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
         source: cow_at(v, "source"),
         session: cow_at(v, "session"),
         parent: cow_at(v, "parent"),
+        time: ctx.time,
         kind,
     })
 }

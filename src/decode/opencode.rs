@@ -32,6 +32,7 @@ use crate::event::{
     Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
 };
 use crate::json::{Arena, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
+use crate::time::Timestamp;
 
 /// Per-stream state: the session in progress and what its result will say.
 #[derive(Default)]
@@ -156,6 +157,7 @@ impl State {
             source: None,
             session: self.session.clone().map(Cow::Owned),
             parent: None,
+            time: None,
             kind: EventKind::Result(Box::new(res)),
         })
     }
@@ -166,6 +168,7 @@ struct Base<'v> {
     line: u64,
     session: Option<Cow<'v, str>>,
     parent: Option<Cow<'v, str>>,
+    time: Option<Timestamp>,
 }
 
 impl<'v> Base<'v> {
@@ -176,6 +179,7 @@ impl<'v> Base<'v> {
             source: None,
             session: self.session.clone(),
             parent: self.parent.clone(),
+            time: self.time,
             kind,
         }
     }
@@ -236,6 +240,7 @@ impl Stream for State {
                 .map(Cow::Borrowed)
                 .or_else(|| state.session.clone().map(Cow::Owned)),
             parent: child.map(Cow::Borrowed),
+            time: ctx.time,
         };
 
         if !state.started {

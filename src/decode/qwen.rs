@@ -171,6 +171,7 @@ fn user<'v>(
                 source: ev.source.clone(),
                 session: ev.session.clone(),
                 parent: ev.parent.clone(),
+                time: ev.time,
                 kind: EventKind::ToolResult(r),
             }),
             None => emit(ev),

@@ -18,6 +18,7 @@ use std::io;
 use super::{Emit, amp, claude, codex, codex_rollout, cursor, gemini, opencode, qwen, transcript};
 use crate::event::{Event, EventKind, Producer, Unknown};
 use crate::json::{Arena, Value, str_at};
+use crate::time::Timestamp;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
@@ -144,6 +145,8 @@ pub(crate) struct Ctx<'a> {
     pub producer: Producer,
     /// Where text composed for this line goes (see [`Arena`]).
     pub arena: &'a Arena,
+    /// When the line says it happened (its events' [`Event::time`]).
+    pub time: Option<Timestamp>,
 }
 
 impl<'a> Ctx<'a> {
@@ -218,6 +221,7 @@ pub(crate) fn unknown_line<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>)
         source: None,
         session: None,
         parent: None,
+        time: ctx.time,
         kind: EventKind::Unknown(Unknown {
             type_name,
             raw: ctx.raw(),

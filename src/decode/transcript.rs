@@ -40,6 +40,7 @@ use crate::event::{Event, EventKind, Level, List, Notice, Producer, SessionStart
 use crate::json::{
     Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, view,
 };
+use crate::time::Timestamp;
 
 mod totals;
 mod tree;
@@ -291,7 +292,7 @@ fn metadata<'v>(
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     let sid = str_at(v, "sessionId");
-    let ts = str_at(v, "timestamp").and_then(parse_ts);
+    let ts = ctx.time.map(Timestamp::millis);
     let mine = state
         .sess
         .as_ref()
@@ -361,6 +362,7 @@ fn metadata<'v>(
         source: None,
         session: cow_at(v, "sessionId"),
         parent: None,
+        time: ctx.time,
         kind: EventKind::Notice(Notice {
             subtype: Cow::Borrowed(ty),
             level,
@@ -420,6 +422,7 @@ fn entry<'v>(
         line: ctx.line,
         session: cow_at(v, "sessionId"),
         parent: parent.map(Cow::Owned),
+        time: ctx.time,
     };
     match ty {
         "assistant" => assistant(
@@ -495,7 +498,7 @@ fn enter_session(
         sess.id = sid.map(str::to_string);
     }
     sess.last_line = ctx.line;
-    if let Some(t) = str_at(v, "timestamp").and_then(parse_ts) {
+    if let Some(t) = ctx.time.map(Timestamp::millis) {
         sess.span.add(t);
     }
     if sess.pending.is_some() {
@@ -593,6 +596,7 @@ fn link(
             source: None,
             session: cow_at(v, "sessionId"),
             parent: None,
+            time: ctx.time,
             kind: EventKind::Notice(Notice {
                 subtype: Cow::Borrowed("rewind"),
                 level: Level::Info,
@@ -677,6 +681,7 @@ fn sub_agent_call(
                 source: None,
                 session: cow_at(v, "sessionId"),
                 parent: None,
+                time: ctx.time,
                 kind: EventKind::Notice(Notice {
                     subtype: Cow::Borrowed("sidechain"),
                     level: Level::Info,
@@ -1074,6 +1079,7 @@ fn start_event(sess: &Sess, line: u64) -> Event<'static> {
         source: None,
         session: o(&sess.id),
         parent: None,
+        time: sess.span.first.and_then(Timestamp::from_millis),
         kind: EventKind::SessionStart(SessionStart {
             model: o(&sess.model),
             cwd: o(&sess.cwd),
@@ -1113,6 +1119,7 @@ fn flush_dup(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
         producer: crate::event::Producer::ClaudeTranscript,
         line: d.first,
         source: None,
+        time: None,
         session: state
             .sess
             .as_ref()
@@ -1152,6 +1159,7 @@ fn finish_session(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
         source: None,
         session: sess.id.map(Cow::Owned),
         parent: None,
+        time: sess.span.last.and_then(Timestamp::from_millis),
         kind: EventKind::Result(Box::new(res)),
     })
 }
@@ -1221,65 +1229,6 @@ fn one_line(s: &str) -> String {
         out.push('…');
     }
     out
-}
-
-/// Milliseconds since the epoch of an ISO 8601 time
-/// (`2026-11-22T04:47:14.425Z`, or with a `±hh:mm` offset).
-fn parse_ts(s: &str) -> Option<i64> {
-    let num = |a: usize, b: usize| -> Option<i64> {
-        let d = s.get(a..b)?;
-        if d.bytes().all(|c| c.is_ascii_digit()) {
-            d.parse().ok()
-        } else {
-            None
-        }
-    };
-    let sep = |i: usize, c: &[u8]| s.as_bytes().get(i).is_some_and(|b| c.contains(b));
-    if !(sep(4, b"-") && sep(7, b"-") && sep(10, b"Tt ") && sep(13, b":") && sep(16, b":")) {
-        return None;
-    }
-    let (y, mo, d) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
-    let (h, mi, sec) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
-        return None;
-    }
-    let mut rest = s.get(19..)?;
-    let mut ms = 0;
-    if let Some(frac) = rest.strip_prefix('.') {
-        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
-        let mut scale = 100;
-        for c in frac.bytes().take(digits.min(3)) {
-            ms += i64::from(c - b'0') * scale;
-            scale /= 10;
-        }
-        rest = frac.get(digits..)?;
-    }
-    let offset_min = match rest.as_bytes().first() {
-        None | Some(b'Z' | b'z') => 0,
-        Some(&sign @ (b'+' | b'-')) => {
-            let oh: i64 = rest.get(1..3)?.parse().ok()?;
-            let om: i64 = rest
-                .get(3..)
-                .map(|r| r.trim_start_matches(':'))
-                .filter(|r| !r.is_empty())
-                .map_or(Some(0), |r| r.get(..2)?.parse().ok())?;
-            if sign == b'+' {
-                oh * 60 + om
-            } else {
-                -(oh * 60 + om)
-            }
-        }
-        Some(_) => return None,
-    };
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = if mo <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (mo + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(((days * 24 + h) * 60 + mi - offset_min) * 60_000 + sec * 1000 + ms)
 }
 
 #[cfg(test)]

@@ -13,7 +13,10 @@
 //! Order: by the time each session began, the first `"timestamp":"…"` in
 //! the first [`HEAD`] bytes of the file (transcripts, rollouts and Gemini
 //! streams carry one on their first lines), else the file's modification
-//! time; ties by path. A sub-agent file goes with its session's file (the
+//! time; ties by path. For `--since` and `--until`, a session also ends:
+//! at the last timestamp in the last [`HEAD`] bytes of its files, else
+//! (compressed, or no timestamp) when they were last changed
+//! ([`Session::may_overlap`]). A sub-agent file goes with its session's file (the
 //! `<session>.jsonl` beside its `<session>/` folder), in its own start
 //! order: the two are read as one input ([`Session::open`]), as
 //! `cat main.jsonl subagents/*.jsonl` gives them, so that the transcript
@@ -21,11 +24,13 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::UNIX_EPOCH;
 
-use super::Decompress;
+use super::{Compression, Decompress};
+use crate::time::Timestamp;
+use crate::time::window::Window;
 
 /// Bytes read from the start of a file to find when its session began.
 pub const HEAD: usize = 64 << 10;
@@ -37,6 +42,9 @@ pub struct Session {
     pub file: PathBuf,
     /// Its sub-agents' files, in the order they began.
     pub subagents: Vec<PathBuf>,
+    /// When it began, as its first timestamp says (`None`: its file has
+    /// none in its head).
+    pub began: Option<Timestamp>,
 }
 
 impl Session {
@@ -57,6 +65,30 @@ impl Session {
             }
         }
         Ok(rdr)
+    }
+
+    /// When its files last say something happened: the latest of their
+    /// last timestamps, or for a file without one (or compressed) its
+    /// modification time, which is never earlier.
+    #[must_use]
+    pub fn ended(&self) -> Timestamp {
+        std::iter::once(&self.file)
+            .chain(&self.subagents)
+            .map(|f| end_time(f).unwrap_or_else(|| modified(f)))
+            .max()
+            .unwrap_or(Timestamp::of(UNIX_EPOCH))
+    }
+
+    /// Something in the session can fall in `window`: it did not begin
+    /// after the window's end, nor end before its start. A session whose
+    /// file gives no time is dated by the file's modification time.
+    #[must_use]
+    pub fn may_overlap(&self, window: &Window) -> bool {
+        if window.is_all() {
+            return true;
+        }
+        let began = self.began.unwrap_or_else(|| modified(&self.file));
+        window.overlaps(began, self.ended().max(began))
     }
 
     /// Files in the session: 1 and its sub-agents.
@@ -183,21 +215,27 @@ pub fn is_session_file(path: &Path) -> bool {
 /// `files` as sessions sorted by start time, each with its sub-agents.
 fn in_start_order(files: &[PathBuf]) -> Vec<Session> {
     let set: HashSet<&Path> = files.iter().map(PathBuf::as_path).collect();
-    let starts: HashMap<&Path, String> =
-        files.iter().map(|f| (f.as_path(), start_time(f))).collect();
+    // Each file's first timestamp, and when it sorts: then, or without
+    // one when it was last changed.
+    let starts: HashMap<&Path, (Timestamp, Option<Timestamp>)> = files
+        .iter()
+        .map(|f| {
+            let began = start_time(f);
+            (f.as_path(), (began.unwrap_or_else(|| modified(f)), began))
+        })
+        .collect();
     // Each file under its session's (its own when it is one).
-    let mut keyed: Vec<(&str, &Path, bool, &str, &Path)> = files
+    let mut keyed: Vec<(Timestamp, &Path, bool, Timestamp, &Path)> = files
         .iter()
         .map(|f| {
             let session = parent_session(f)
                 .and_then(|p| set.get(p.as_path()).copied())
                 .unwrap_or(f);
-            let start = starts[session].as_str();
             (
-                start,
+                starts[session].0,
                 session,
                 session != f,
-                starts[f.as_path()].as_str(),
+                starts[f.as_path()].0,
                 f.as_path(),
             )
         })
@@ -211,6 +249,7 @@ fn in_start_order(files: &[PathBuf]) -> Vec<Session> {
             _ => sessions.push(Session {
                 file: f.to_path_buf(),
                 subagents: Vec::new(),
+                began: starts[f].1,
             }),
         }
     }
@@ -227,96 +266,48 @@ fn parent_session(file: &Path) -> Option<PathBuf> {
     Some(session.with_extension("jsonl"))
 }
 
-/// When the session of `file` began, as text that sorts by time
-/// (`2026-11-24T10:00:00.000Z`).
-fn start_time(file: &Path) -> String {
-    first_timestamp(file).unwrap_or_else(|| {
-        let modified = fs::metadata(file).and_then(|m| m.modified());
-        rfc3339(modified.unwrap_or(UNIX_EPOCH))
-    })
-}
-
-/// The first `"timestamp":"YYYY-MM-DDThh:mm:ss…"` in the head of `file`.
-fn first_timestamp(file: &Path) -> Option<String> {
+/// When the session of `file` began: its first timestamp, else (a
+/// stream without any) `None`.
+fn start_time(file: &Path) -> Option<Timestamp> {
     let f = fs::File::open(file).ok()?;
     let mut head = Vec::with_capacity(HEAD);
     Decompress::new(f)
         .take(HEAD as u64)
         .read_to_end(&mut head)
         .ok()?;
-    let mut at = 0;
-    let key = b"\"timestamp\":\"";
-    while let Some(i) = memchr::memmem::find(&head[at..], key) {
-        let from = at + i + key.len();
-        let value = head.get(from..from + 19)?;
-        if looks_like_a_time(value) {
-            let end = head[from..]
-                .iter()
-                .position(|&b| b == b'"')
-                .map_or(head.len(), |e| from + e);
-            return Some(normalized(&String::from_utf8_lossy(&head[from..end])));
-        }
-        at = from;
-    }
-    None
+    timestamps(&head).next()
 }
 
-/// `YYYY-MM-DDThh:mm:ss` (or a space for the `T`).
-fn looks_like_a_time(v: &[u8]) -> bool {
-    v.iter().enumerate().all(|(i, &b)| match i {
-        4 | 7 => b == b'-',
-        10 => b == b'T' || b == b' ',
-        13 | 16 => b == b':',
-        _ => b.is_ascii_digit(),
+/// The last timestamp of `file` (plain files only: a compressed one would
+/// have to be read whole).
+fn end_time(file: &Path) -> Option<Timestamp> {
+    if Compression::of_file(file).ok()?.is_some() {
+        return None;
+    }
+    let mut f = fs::File::open(file).ok()?;
+    let len = f.metadata().ok()?.len();
+    f.seek(SeekFrom::Start(len.saturating_sub(HEAD as u64)))
+        .ok()?;
+    let mut tail = Vec::with_capacity(HEAD);
+    f.take(HEAD as u64).read_to_end(&mut tail).ok()?;
+    timestamps(&tail).max()
+}
+
+/// The values of `"timestamp":"…"` in `bytes` that are times.
+fn timestamps(bytes: &[u8]) -> impl Iterator<Item = Timestamp> + '_ {
+    let key = b"\"timestamp\":\"";
+    memchr::memmem::find_iter(bytes, key).filter_map(move |i| {
+        let from = i + key.len();
+        let len = memchr::memchr(b'"', &bytes[from..])?;
+        let text = std::str::from_utf8(&bytes[from..from + len]).ok()?;
+        Timestamp::parse(text)
     })
 }
 
-/// A time with its fraction to milliseconds, so that times sort as text
-/// (`…:05Z` and `…:05.120Z` alike).
-fn normalized(t: &str) -> String {
-    let (secs, rest) = t.split_at(19.min(t.len()));
-    let frac: String = rest
-        .strip_prefix('.')
-        .unwrap_or("")
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .chain(std::iter::repeat('0'))
-        .take(3)
-        .collect();
-    format!(
-        "{}T{}.{frac}Z",
-        &secs[..10.min(secs.len())],
-        secs.get(11..).unwrap_or("")
-    )
-}
-
-/// `t` as `YYYY-MM-DDThh:mm:ss.mmmZ` (UTC).
-fn rfc3339(t: SystemTime) -> String {
-    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = d.as_secs();
-    let (y, m, day) = civil_from_days(secs / 86_400);
-    let s = secs % 86_400;
-    format!(
-        "{y:04}-{m:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        s / 3600,
-        s / 60 % 60,
-        s % 60,
-        d.subsec_millis()
-    )
-}
-
-/// Days since 1970-01-01 as a date (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + u64::from(m <= 2);
-    (y, m, d)
+/// When `file` was last changed.
+fn modified(file: &Path) -> Timestamp {
+    let t = fs::metadata(file).and_then(|m| m.modified());
+    Timestamp::of(t.unwrap_or(UNIX_EPOCH))
 }
 
 #[cfg(test)]

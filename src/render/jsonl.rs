@@ -26,6 +26,7 @@ use crate::json::escape::{
 use crate::render::Sink;
 use crate::render::diff::Stat;
 use crate::session::Session;
+use crate::time::Timestamp;
 
 /// Version of the JSONL schema (the `v` field of every line).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -136,6 +137,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
     o.opt_str("session", ev.session.as_deref());
     o.opt_str("parent", ev.parent.as_deref());
     o.opt_str("source", ev.source.as_deref().or(s.source()));
+    o.time("timestamp", ev.time);
     match &ev.kind {
         EventKind::SessionStart(st) => session_start(&mut o, st),
         EventKind::Text(t) => {
@@ -398,6 +400,17 @@ impl<'b> Obj<'b> {
             Some(v) => self.str(k, v),
             None => self.null(k),
         }
+    }
+
+    /// A time as RFC 3339 text in UTC (`null` without one).
+    fn time(&mut self, k: &str, t: Option<Timestamp>) {
+        let Some(t) = t else {
+            return self.null(k);
+        };
+        self.key(k);
+        self.b.push(b'"');
+        t.write_rfc3339(self.b);
+        self.b.push(b'"');
     }
 
     fn null(&mut self, k: &str) {

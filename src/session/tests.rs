@@ -1128,6 +1128,7 @@ fn preliminary_output_counts_are_left_out_of_the_message_sums_only_when_marked()
         source: None,
         session: Some("s".into()),
         parent: None,
+        time: None,
         kind: EventKind::Usage(crate::event::Usage {
             message_id: Some("m1".into()),
             model: Some("m".into()),
