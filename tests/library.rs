@@ -76,20 +76,24 @@ fn a_directory_reads_its_sessions_in_start_order() {
     assert_eq!(headers.len(), 3, "{out}");
     assert!(headers[0].contains("/tools_basic/"), "{headers:?}");
     assert!(headers[1].contains("/subagent/"), "{headers:?}");
-    // The sub-agents' activity nested under the bars.
+    // The sub-agents' activity nested under the bars, where it happened:
+    // named while both ran, the Rust one alone after the Python one's
+    // answer.
     assert!(
-        out.contains("  │ [Inspect Python code] ▸ Read hello.py"),
+        out.contains(
+            "  │ [Inspect Python code] ▸ Read hello.py\n  │ [Inspect Rust code] ▸ Bash wc -l src/lib.rs\n"
+        ),
         "{out}"
     );
     assert!(
-        out.contains("  │ [Inspect Rust code] ✗ Bash false failed"),
+        out.contains("◂ Agent general-purpose: Inspect Python code\n  ⎿ hello.py defines greet() and prints a greeting.\n  │ ▸ Bash false\n  │ ✗ Bash false failed\n"),
         "{out}"
     );
     fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
-fn a_session_and_its_sub_agents_read_as_cat_gives_them() {
+fn a_session_and_its_sub_agents_interleave_in_time() {
     let root = library("cat");
     let project = root.join("-home-dev-work-project");
     let main = project.join("6eb7e71f.jsonl");
@@ -117,8 +121,46 @@ fn a_session_and_its_sub_agents_read_as_cat_gives_them() {
             v
         })
         .collect();
-    // The same events, on the same line numbers.
-    assert_eq!(from_dir, events(&piped.stdout));
+    // The events of `cat`, but in the order they happened: each sub-agent's
+    // between its call and the call's result, as a live stream has them.
+    let without_line = |evs: &[serde_json::Value]| {
+        let mut v: Vec<String> = evs
+            .iter()
+            .map(|e| {
+                let mut e = e.clone();
+                e.as_object_mut().unwrap().remove("line");
+                e.to_string()
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        without_line(&from_dir),
+        without_line(&events(&piped.stdout))
+    );
+    let times: Vec<&str> = from_dir
+        .iter()
+        .filter_map(|e| e["timestamp"].as_str())
+        .collect();
+    assert!(times.is_sorted(), "{times:?}");
+    let at = |kind: &str, id: &str| {
+        from_dir
+            .iter()
+            .position(|e| e["kind"] == kind && e["id"] == id)
+            .unwrap()
+    };
+    let mut nested = 0;
+    for (i, e) in from_dir.iter().enumerate() {
+        if let Some(call) = e["parent"].as_str() {
+            assert!(
+                at("tool_call", call) < i && i < at("tool_result", call),
+                "{e}"
+            );
+            nested += 1;
+        }
+    }
+    assert!(nested >= 8, "{nested} sub-agent events");
     fs::remove_dir_all(&root).unwrap();
 }
 

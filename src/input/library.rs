@@ -16,11 +16,12 @@
 //! time; ties by path. For `--since` and `--until`, a session also ends:
 //! at the last timestamp in the last [`HEAD`] bytes of its files, else
 //! (compressed, or no timestamp) when they were last changed
-//! ([`Session::may_overlap`]). A sub-agent file goes with its session's file (the
-//! `<session>.jsonl` beside its `<session>/` folder), in its own start
-//! order: the two are read as one input ([`Session::open`]), as
-//! `cat main.jsonl subagents/*.jsonl` gives them, so that the transcript
-//! reader nests each sub-agent under its call.
+//! ([`Session::may_overlap`]).
+//!
+//! A sub-agent file goes with its session's file (the `<session>.jsonl`
+//! beside its `<session>/` folder): they are read as one input, their lines
+//! merged in time order ([`Session::open`], `interleave.rs`), so that the
+//! transcript reader nests each sub-agent under its call, where it ran.
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
@@ -31,6 +32,7 @@ use std::time::UNIX_EPOCH;
 use super::{Compression, Decompress};
 use crate::time::Timestamp;
 use crate::time::window::Window;
+use interleave::Interleave;
 
 /// Bytes read from the start of a file to find when its session began.
 pub const HEAD: usize = 64 << 10;
@@ -48,23 +50,25 @@ pub struct Session {
 }
 
 impl Session {
-    /// The files one after the other, as `cat` gives them (same line
-    /// numbers), except that a file not ending with a line break gets one
-    /// (its last line would be glued to the next file's first).
-    /// Compressed files are decompressed.
+    /// The files as one input, their lines in the order of their
+    /// timestamps (`interleave.rs`): each sub-agent's activity comes where
+    /// it happened, between its call and the call's result. Compressed
+    /// files are decompressed.
     ///
     /// # Errors
     /// The session's file cannot be opened; a sub-agent file that cannot
     /// is left out.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         let first = Decompress::new(fs::File::open(&self.file)?);
-        let mut rdr: Box<dyn Read + Send> = Box::new(LineEnded::new(first));
-        for f in &self.subagents {
-            if let Ok(file) = fs::File::open(f) {
-                rdr = Box::new(rdr.chain(LineEnded::new(Decompress::new(file))));
-            }
+        if self.subagents.is_empty() {
+            return Ok(Box::new(first));
         }
-        Ok(rdr)
+        let agents = (self.subagents.iter())
+            .filter_map(|f| fs::File::open(f).ok())
+            .map(Decompress::new);
+        Ok(Box::new(Interleave::new(
+            std::iter::once(first).chain(agents),
+        )))
     }
 
     /// When its files last say something happened: the latest of their
@@ -95,43 +99,6 @@ impl Session {
     #[must_use]
     pub fn files(&self) -> usize {
         1 + self.subagents.len()
-    }
-}
-
-/// A reader whose bytes end with a line break unless there are none.
-struct LineEnded<R> {
-    inner: R,
-    /// The last byte given was a line break (or none was given).
-    ended: bool,
-    done: bool,
-}
-
-impl<R: Read> LineEnded<R> {
-    fn new(inner: R) -> Self {
-        LineEnded {
-            inner,
-            ended: true,
-            done: false,
-        }
-    }
-}
-
-impl<R: Read> Read for LineEnded<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.done || buf.is_empty() {
-            return Ok(0);
-        }
-        let n = self.inner.read(buf)?;
-        if n > 0 {
-            self.ended = buf[n - 1] == b'\n';
-            return Ok(n);
-        }
-        self.done = true;
-        if self.ended {
-            return Ok(0);
-        }
-        buf[0] = b'\n';
-        Ok(1)
     }
 }
 
@@ -309,6 +276,8 @@ fn modified(file: &Path) -> Timestamp {
     let t = fs::metadata(file).and_then(|m| m.modified());
     Timestamp::of(t.unwrap_or(UNIX_EPOCH))
 }
+
+mod interleave;
 
 #[cfg(test)]
 mod tests;

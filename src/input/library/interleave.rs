@@ -1,0 +1,173 @@
+//! A session's file and its sub-agents' files read as one input, their
+//! lines in the order of their timestamps: each sub-agent's activity comes
+//! between its `Agent`/`Task` call and that call's result, as a live
+//! stream shows it, and the transcript reader nests it there.
+//!
+//! A k-way merge of whole lines. The next line of each file is dated by
+//! the first `"timestamp":"…"` in its first [`LOOKAHEAD`] bytes (a
+//! transcript entry writes its time after the message, which a long tool
+//! output pushes further: such a line, and a line without a time, takes the
+//! time of the line before it in its file, so each file keeps its own
+//! order). The earliest goes first, ties to the file named first (the
+//! session's). A line is passed on as it is read, in pieces if it is long:
+//! memory stays at one buffer per file, whatever the line lengths. A file
+//! that does not end with a line break gets one.
+
+use std::io::{self, Read};
+
+use crate::time::Timestamp;
+
+/// Bytes of a line looked at for its time, and the buffer of each file
+/// (a session with a hundred sub-agents holds 1.6 MiB of them).
+pub const LOOKAHEAD: usize = 16 << 10;
+
+/// One file of the merge.
+struct Part<R> {
+    rdr: R,
+    /// Bytes read and not passed on yet: `buf[at..]`.
+    buf: Vec<u8>,
+    at: usize,
+    /// Its next line's time (or the last one's); `None` before any.
+    time: Option<Timestamp>,
+    /// `time` is that of the next line (not yet passed on).
+    dated: bool,
+    /// In the middle of a line: its start was passed on.
+    mid_line: bool,
+    eof: bool,
+}
+
+impl<R: Read> Part<R> {
+    fn new(rdr: R) -> Self {
+        Part {
+            rdr,
+            buf: Vec::with_capacity(LOOKAHEAD),
+            at: 0,
+            time: None,
+            dated: false,
+            mid_line: false,
+            eof: false,
+        }
+    }
+
+    /// Read until the next line (from `at`) is whole in the buffer, or
+    /// [`LOOKAHEAD`] bytes of it are, or the file ends. The bytes passed on
+    /// are dropped only then, so that short lines cost no copy each.
+    fn fill(&mut self) -> io::Result<()> {
+        loop {
+            let rest = &self.buf[self.at..];
+            if self.eof || rest.len() >= LOOKAHEAD || memchr::memchr(b'\n', rest).is_some() {
+                return Ok(());
+            }
+            self.buf.drain(..self.at);
+            self.at = 0;
+            let len = self.buf.len();
+            self.buf.resize(LOOKAHEAD, 0);
+            let read = self.rdr.read(&mut self.buf[len..]);
+            self.buf.truncate(len + *read.as_ref().unwrap_or(&0));
+            match read {
+                Ok(0) => self.eof = true,
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// There is a next line: then it is dated (`time`), reading what that
+    /// takes.
+    fn next_line(&mut self) -> io::Result<bool> {
+        if !self.dated {
+            self.fill()?;
+            let rest = &self.buf[self.at..];
+            if rest.is_empty() {
+                return Ok(false);
+            }
+            let line = memchr::memchr(b'\n', rest).map_or(rest, |i| &rest[..i]);
+            self.time = time_in(line).or(self.time);
+            self.dated = true;
+        }
+        Ok(true)
+    }
+
+    /// Pass on bytes of the current line into `out`, at most to its end.
+    fn copy(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.at >= self.buf.len() {
+            self.fill()?;
+        }
+        let rest = &self.buf[self.at..];
+        if rest.is_empty() {
+            // The file ended in the middle of its last line: end it.
+            self.mid_line = false;
+            self.dated = false;
+            out[0] = b'\n';
+            return Ok(1);
+        }
+        let line = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        let n = line.min(out.len());
+        out[..n].copy_from_slice(&rest[..n]);
+        self.at += n;
+        self.mid_line = rest[n - 1] != b'\n';
+        if !self.mid_line {
+            self.dated = false;
+        }
+        Ok(n)
+    }
+}
+
+/// The first `"timestamp":"…"` of `line` that is a time.
+fn time_in(line: &[u8]) -> Option<Timestamp> {
+    let key = b"\"timestamp\":\"";
+    let from = memchr::memmem::find(line, key)? + key.len();
+    let len = memchr::memchr(b'"', &line[from..])?;
+    Timestamp::parse(std::str::from_utf8(&line[from..from + len]).ok()?)
+}
+
+/// The lines of several readers, merged by time (see the module docs).
+pub struct Interleave<R> {
+    parts: Vec<Part<R>>,
+    /// The part whose line is being passed on.
+    current: Option<usize>,
+}
+
+impl<R: Read> Interleave<R> {
+    /// The lines of `readers`, merged; ties go to the earlier reader.
+    pub fn new(readers: impl IntoIterator<Item = R>) -> Self {
+        Interleave {
+            parts: readers.into_iter().map(Part::new).collect(),
+            current: None,
+        }
+    }
+
+    /// The part whose next line is the earliest; `None` when all ended.
+    fn earliest(&mut self) -> io::Result<Option<usize>> {
+        let mut best: Option<(Option<Timestamp>, usize)> = None;
+        for (i, p) in self.parts.iter_mut().enumerate() {
+            if p.next_line()? && best.is_none_or(|(b, _)| p.time < b) {
+                best = Some((p.time, i));
+            }
+        }
+        Ok(best.map(|(_, i)| i))
+    }
+}
+
+impl<R: Read> Read for Interleave<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        let i = match self.current {
+            Some(i) => i,
+            None => match self.earliest()? {
+                Some(i) => i,
+                None => return Ok(0),
+            },
+        };
+        let part = &mut self.parts[i];
+        let n = part.copy(out)?;
+        self.current = part.mid_line.then_some(i);
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,110 @@
+use std::io::Read;
+
+use super::*;
+
+fn line(t: &str, text: &str) -> String {
+    format!("{{\"text\":\"{text}\",\"timestamp\":\"{t}\"}}\n")
+}
+
+fn merged(parts: &[&[u8]]) -> String {
+    let mut out = String::new();
+    Interleave::new(parts.iter().copied())
+        .read_to_string(&mut out)
+        .unwrap();
+    out
+}
+
+/// Through readers that give one byte at a time, read into a small
+/// buffer: the pieces do not change the result.
+fn merged_slowly(parts: &[&[u8]]) -> String {
+    struct Trickle<'a>(&'a [u8]);
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let Some((&b, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            out[0] = b;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+    let mut rdr = Interleave::new(parts.iter().map(|p| Trickle(p)));
+    let mut out = Vec::new();
+    let mut buf = [0; 3];
+    loop {
+        let n = rdr.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn lines_go_in_time_order_ties_to_the_first_file() {
+    let main = [
+        line("2026-11-22T03:53:01.000Z", "call"),
+        line("2026-11-22T03:53:05.000Z", "result"),
+    ]
+    .concat();
+    let agent = [
+        line("2026-11-22T03:53:02.000Z", "a1"),
+        line("2026-11-22T03:53:05.000Z", "a2"),
+    ]
+    .concat();
+    let want = [
+        line("2026-11-22T03:53:01.000Z", "call"),
+        line("2026-11-22T03:53:02.000Z", "a1"),
+        line("2026-11-22T03:53:05.000Z", "result"),
+        line("2026-11-22T03:53:05.000Z", "a2"),
+    ]
+    .concat();
+    let parts = [main.as_bytes(), agent.as_bytes()];
+    assert_eq!(merged(&parts), want);
+    assert_eq!(merged_slowly(&parts), want);
+}
+
+#[test]
+fn an_undated_line_keeps_its_place_in_its_file() {
+    // No time, a time past the lookahead, a time that is not one: each
+    // goes with the line before it.
+    let long = "x".repeat(LOOKAHEAD + 10);
+    let main = [
+        "{\"type\":\"summary\"}\n".to_string(),
+        line("2026-11-22T03:53:01.000Z", "m1"),
+        format!("{{\"text\":\"{long}\",\"timestamp\":\"2026-11-22T03:53:09.000Z\"}}\n"),
+        line("2026-11-22T03:53:04.000Z", "m3"),
+    ]
+    .concat();
+    let agent = [
+        line("2026-11-22T03:53:02.000Z", "a1"),
+        line("soon", "a2"),
+        line("2026-11-22T03:53:03.000Z", "a3"),
+    ]
+    .concat();
+    let out = merged(&[main.as_bytes(), agent.as_bytes()]);
+    let order: Vec<&str> = out
+        .lines()
+        .map(|l| match l.find("\"text\":\"") {
+            Some(i) => &l[i + 8..i + 10],
+            None => "--",
+        })
+        .collect();
+    assert_eq!(order, ["--", "m1", "xx", "a1", "a2", "a3", "m3"]);
+    assert_eq!(out.len(), main.len() + agent.len());
+}
+
+#[test]
+fn every_file_ends_with_a_line_break() {
+    assert_eq!(
+        merged(&[b"{\"a\":1}", b"{\"b\":2}"]),
+        "{\"a\":1}\n{\"b\":2}\n"
+    );
+    assert_eq!(merged(&[b"", b"x\n", b""]), "x\n");
+    assert_eq!(
+        merged_slowly(&[b"{\"a\":1}", b"{\"b\":2}"]),
+        "{\"a\":1}\n{\"b\":2}\n"
+    );
+    assert_eq!(merged(&[]), "");
+}
