@@ -148,7 +148,7 @@ pub fn long_help_tail() -> String {
         s.push_str(&format!("  {}  {}\n", status.code(), status.meaning()));
     }
     s.push_str(
-        "  With several sessions the worst status wins (3 > 1 > 0; 2 over all). Filters never change it.\n  With --grep, as grep: 0 something matched, 1 nothing did, 2 an error.\n",
+        "  With several sessions the worst status wins (3 > 1 > 0; 2 over all). Filters never change it.\n  With --grep, as grep: 0 something matched, 1 nothing did, 2 an error.\n  With --since/--until, only the events in the window count: nothing in it is 1.\n",
     );
     s.push_str("\nEnvironment:\n");
     for (var, what) in ENVIRONMENT {

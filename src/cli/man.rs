@@ -262,7 +262,8 @@ fn exit_status(r: &mut Roff) {
     para(
         r,
         "With several sessions in the input the worst status wins (3 over 1 over 0; 2 over \
-         all). Writing into a closed pipe ends quietly with status 0. In \
+         all). With --since or --until only the events in the window count, and nothing in \
+         it is 1. Writing into a closed pipe ends quietly with status 0. In \
          `claude ... | streamview' the shell reports streamview's status, which already \
          tells how the session ended, so no `set -o pipefail' is needed; with pipefail on, \
          the pipeline fails when either the agent or streamview does.",
