@@ -989,6 +989,19 @@ impl<'a> Content<'a> {
         }
     }
 
+    /// How many lines the text has, as `str::lines` counts them (a last
+    /// line without its end counts; a `\r\n` is one end). Text still in
+    /// its JSON form is counted there, by its `\n` escapes, without
+    /// unescaping it: a written file's `+40` costs one scan.
+    #[must_use]
+    pub fn line_count(&self) -> usize {
+        match &self.0 {
+            Repr::Text(t) => t.lines().count(),
+            Repr::Json { body, .. } => json_line_count(body.as_bytes()),
+            Repr::Hunks(_) => self.text().lines().count(),
+        }
+    }
+
     /// The JSON string body, when the text is still in that form, and
     /// whether re-escaping the text gives it back.
     pub(crate) fn json_body(&self) -> Option<(&'a str, bool)> {
@@ -1007,6 +1020,25 @@ impl<'a> Content<'a> {
             Repr::Hunks(_) => self.text().into_owned(),
         })))
     }
+}
+
+/// [`Content::line_count`] of a JSON string body (valid: every `\`
+/// begins an escape): its newline escapes, `\n` or `\u000a`, and one
+/// more unless the text is empty or ends with one.
+fn json_line_count(body: &[u8]) -> usize {
+    let (mut ends, mut at, mut ends_with_end) = (0, 0, false);
+    while let Some(p) = memchr::memchr(b'\\', &body[at..]) {
+        let i = at + p;
+        let (newline, len) = match body.get(i + 1) {
+            Some(b'n') => (true, 2),
+            Some(b'u') => (matches!(body.get(i + 2..i + 6), Some(b"000a" | b"000A")), 6),
+            _ => (false, 2),
+        };
+        ends += usize::from(newline);
+        at = (i + len).min(body.len());
+        ends_with_end = newline && at == body.len();
+    }
+    ends + usize::from(!body.is_empty() && !ends_with_end)
 }
 
 /// The unified text of a structured patch (see [`Content::hunks`]),
@@ -1380,5 +1412,41 @@ impl Unknown<'_> {
             type_name: own(self.type_name),
             raw: own(self.raw),
         }
+    }
+}
+
+#[cfg(test)]
+mod line_count_tests {
+    use super::Content;
+
+    /// Counted in the JSON form, the lines are those of the text.
+    #[test]
+    fn a_json_body_has_the_lines_of_its_text() {
+        let texts = [
+            "",
+            "a",
+            "a\n",
+            "\n",
+            "\n\n",
+            "a\nb",
+            "a\nb\n",
+            "a\r\nb\r\n",
+            "a\r",
+            "\\n",
+            "a\\\nb",
+            "\\",
+            "\\\\n\n",
+            "tab\there\n\u{7f}\u{1b}[31m\nend",
+            "é\n☃\nx",
+        ];
+        for t in texts {
+            let json = serde_json::to_string(t).unwrap();
+            let body = &json[1..json.len() - 1];
+            let c = Content::json(body, true);
+            assert_eq!(c.line_count(), t.lines().count(), "{t:?} as {body}");
+            assert_eq!(Content::from(t).line_count(), t.lines().count(), "{t:?}");
+        }
+        // `\u000a` is a newline too.
+        assert_eq!(Content::json(r"a\u000ab\u000A", false).line_count(), 2);
     }
 }

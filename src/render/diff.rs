@@ -295,7 +295,7 @@ impl Differ {
             }),
             // All added: counting its lines is enough.
             Edit::Write(c) => Some(Stat {
-                added: c.text_with(&mut self.new_text).lines().count() as u64,
+                added: c.line_count() as u64,
                 removed: 0,
             }),
             Edit::Replace { .. } | Edit::Rewrite { .. } | Edit::Patch(_) => {
