@@ -14,6 +14,9 @@
 //! that does not end with a line break gets one.
 
 use std::io::{self, Read};
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use crate::time::Timestamp;
 
@@ -24,9 +27,11 @@ pub const LOOKAHEAD: usize = 16 << 10;
 /// One file of the merge.
 struct Part<R> {
     rdr: R,
-    /// Bytes read and not passed on yet: `buf[at..]`.
+    /// Bytes read and not passed on yet: `buf[at..end]` (the buffer is
+    /// [`LOOKAHEAD`] bytes once first read into, never zeroed again).
     buf: Vec<u8>,
     at: usize,
+    end: usize,
     /// Its next line's time (or the last one's); `None` before any.
     time: Option<Timestamp>,
     /// `time` is that of the next line (not yet passed on).
@@ -40,8 +45,9 @@ impl<R: Read> Part<R> {
     fn new(rdr: R) -> Self {
         Part {
             rdr,
-            buf: Vec::with_capacity(LOOKAHEAD),
+            buf: Vec::new(),
             at: 0,
+            end: 0,
             time: None,
             dated: false,
             mid_line: false,
@@ -54,19 +60,19 @@ impl<R: Read> Part<R> {
     /// are dropped only then, so that short lines cost no copy each.
     fn fill(&mut self) -> io::Result<()> {
         loop {
-            let rest = &self.buf[self.at..];
+            let rest = &self.buf[self.at..self.end];
             if self.eof || rest.len() >= LOOKAHEAD || memchr::memchr(b'\n', rest).is_some() {
                 return Ok(());
             }
-            self.buf.drain(..self.at);
+            if self.buf.is_empty() {
+                self.buf = vec![0; LOOKAHEAD];
+            }
+            self.buf.copy_within(self.at..self.end, 0);
+            self.end -= self.at;
             self.at = 0;
-            let len = self.buf.len();
-            self.buf.resize(LOOKAHEAD, 0);
-            let read = self.rdr.read(&mut self.buf[len..]);
-            self.buf.truncate(len + *read.as_ref().unwrap_or(&0));
-            match read {
+            match self.rdr.read(&mut self.buf[self.end..]) {
                 Ok(0) => self.eof = true,
-                Ok(_) => {}
+                Ok(n) => self.end += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
@@ -78,7 +84,7 @@ impl<R: Read> Part<R> {
     fn next_line(&mut self) -> io::Result<bool> {
         if !self.dated {
             self.fill()?;
-            let rest = &self.buf[self.at..];
+            let rest = &self.buf[self.at..self.end];
             if rest.is_empty() {
                 return Ok(false);
             }
@@ -91,10 +97,10 @@ impl<R: Read> Part<R> {
 
     /// Pass on bytes of the current line into `out`, at most to its end.
     fn copy(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.at >= self.buf.len() {
+        if self.at >= self.end {
             self.fill()?;
         }
-        let rest = &self.buf[self.at..];
+        let rest = &self.buf[self.at..self.end];
         if rest.is_empty() {
             // The file ended in the middle of its last line: end it.
             self.mid_line = false;
@@ -116,8 +122,8 @@ impl<R: Read> Part<R> {
 
 /// The first `"timestamp":"…"` of `line` that is a time.
 fn time_in(line: &[u8]) -> Option<Timestamp> {
-    let key = b"\"timestamp\":\"";
-    let from = memchr::memmem::find(line, key)? + key.len();
+    static KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"timestamp\":\""));
+    let from = KEY.find(line)? + KEY.needle().len();
     let len = memchr::memchr(b'"', &line[from..])?;
     Timestamp::parse(std::str::from_utf8(&line[from..from + len]).ok()?)
 }
@@ -151,20 +157,26 @@ impl<R: Read> Interleave<R> {
 }
 
 impl<R: Read> Read for Interleave<R> {
+    /// As many lines as `out` holds (a reader above may clear its buffer
+    /// for each call: one line per call would cost that per line).
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if out.is_empty() {
-            return Ok(0);
-        }
-        let i = match self.current {
-            Some(i) => i,
-            None => match self.earliest()? {
+        let mut n = 0;
+        while n < out.len() {
+            let i = match self.current {
                 Some(i) => i,
-                None => return Ok(0),
-            },
-        };
-        let part = &mut self.parts[i];
-        let n = part.copy(out)?;
-        self.current = part.mid_line.then_some(i);
+                None => match self.earliest()? {
+                    Some(i) => i,
+                    None => break,
+                },
+            };
+            let part = &mut self.parts[i];
+            n += part.copy(&mut out[n..])?;
+            self.current = part.mid_line.then_some(i);
+            if self.current.is_some() {
+                // A line longer than `out`: the rest next time.
+                break;
+            }
+        }
         Ok(n)
     }
 }
