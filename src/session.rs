@@ -762,7 +762,10 @@ impl Session {
         if let Some(p) = ev.parent.as_deref() {
             let many = self.running.len() > 1;
             if let Some(a) = self.running.iter_mut().find(|r| r.call.id() == p) {
-                a.spoke = true;
+                // Its prompt (a transcript's sub-agent file begins with
+                // it, before a background launch is answered) is not a
+                // line of its own.
+                a.spoke |= !matches!(&ev.kind, EventKind::Text(t) if t.role == Role::User);
                 if many {
                     let key = a.call.text.get(a.call.id_len..).filter(|k| !k.is_empty());
                     let label = a.label.get_or_insert_with(|| agent_label(&a.name, key));

@@ -395,3 +395,41 @@ fn latest_looks_where_each_agent_keeps_its_sessions() {
     );
     fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn background_sub_agents_interleave_in_time_labelled() {
+    // Claude Code 2.1.330 launches both agents in the background: their
+    // calls are answered at once, and their lines come later, each
+    // labelled while both run.
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("library-{}-background", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    let agents = root.join("p/s/subagents");
+    fs::create_dir_all(&agents).unwrap();
+    let t = |n: &str| {
+        fixture(&format!(
+            "claude-transcript/v2.1.330_transcript_subagent{n}.jsonl"
+        ))
+    };
+    fs::copy(t(""), root.join("p/s.jsonl")).unwrap();
+    for id in ["a33c7066d6f0e2ac6", "ab9e7b6a40a741e9b"] {
+        fs::copy(
+            t(&format!(".agent-{id}")),
+            agents.join(format!("agent-{id}.jsonl")),
+        )
+        .unwrap();
+    }
+    let o = sv().args(["--color", "never"]).arg(&root).output().unwrap();
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(
+            "  │ [Inspect Python code] Reading the file.\n  │ [Inspect Rust code] ▸ Bash wc -l src/lib.rs\n  │ [Inspect Python code] ▸ Read hello.py\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("  │ [Inspect Rust code] ✗ Bash false failed\n"),
+        "{out}"
+    );
+    fs::remove_dir_all(&root).unwrap();
+}
