@@ -23,13 +23,17 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -i -v -q -h -V --follow --grep --ignore-case --latest --format --verbose --quiet --summary --color --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
+            opts="-f -i -v -q -h -V --follow --grep --prices --ignore-case --latest --format --verbose --quiet --summary --color --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --grep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prices)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

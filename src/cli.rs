@@ -348,6 +348,16 @@ pub struct Cli {
     #[arg(long, value_name = "PATTERN")]
     pub grep: Option<String>,
 
+    /// Estimate costs with the prices in FILE, added to the bundled table or replacing its
+    /// models of the same name ($STREAMVIEW_PRICES when not given).
+    ///
+    /// Logs that report no cost (transcripts, Codex, Gemini, OpenCode) get one estimated from
+    /// their tokens, marked `~` (JSONL: `cost_usd_estimated`). FILE is JSON, USD per million
+    /// tokens: {"as_of": "2026-11-24", "models": {"gpt-5.5": {"input": 2, "output": 16,
+    /// "cache_read": 0.2, "cache_write": 0}}}.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<std::path::PathBuf>,
+
     /// With --grep: match letters in either case.
     #[arg(short = 'i', long)]
     pub ignore_case: bool,
@@ -597,6 +607,30 @@ pub struct Options {
     /// Wrap nested lines and indented bodies at the terminal's width,
     /// keeping their bars (stdout is a terminal).
     pub wrap: bool,
+    /// The price table's file (`--prices`, else `$STREAMVIEW_PRICES`);
+    /// read by [`load_prices`].
+    pub prices_file: Option<std::path::PathBuf>,
+    /// The prices costs are estimated with (`None`: the bundled table).
+    pub prices: Option<std::sync::Arc<crate::session::Prices>>,
+}
+
+/// The bundled price table with the user's file added (see `--prices`).
+///
+/// # Errors
+/// The file cannot be read or is not a price table: one line saying which
+/// and what to do.
+pub fn load_prices(path: &std::path::Path) -> Result<crate::session::Prices, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "cannot read the prices in {shown}: {}",
+            crate::error::describe_io(&e)
+        )
+    })?;
+    let user = crate::session::Prices::parse(&text).map_err(|why| {
+        format!("{shown} is not a price table ({why}); fix it, or leave out --prices and $STREAMVIEW_PRICES")
+    })?;
+    Ok(crate::session::Prices::bundled().with(user))
 }
 
 /// The environment variables and terminal facts `resolve` depends on.
@@ -640,6 +674,8 @@ pub struct Env {
     pub tz: Option<OsString>,
     /// The time now, for `--since 2h` (`None`: read the clock)
     pub now: Option<Timestamp>,
+    /// `STREAMVIEW_PRICES`: a price table's file
+    pub prices: Option<OsString>,
 }
 
 impl Env {
@@ -665,6 +701,7 @@ impl Env {
             codex_home: std::env::var_os("CODEX_HOME"),
             tz: std::env::var_os("TZ"),
             now: Some(Timestamp::of(std::time::SystemTime::now())),
+            prices: std::env::var_os("STREAMVIEW_PRICES"),
         }
     }
 
@@ -803,6 +840,9 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         status_wait: Duration::from_secs(cli.status_wait),
         pager: paging.then(|| Pager::from_env(env)),
         wrap: env.stdout_tty,
+        prices_file: (cli.prices.clone())
+            .or_else(|| env.prices.clone().filter(|p| !p.is_empty()).map(Into::into)),
+        prices: None,
     }
 }
 
@@ -862,6 +902,8 @@ impl Default for Options {
             status_wait: crate::render::status::DEFAULT_WAIT,
             pager: None,
             wrap: false,
+            prices_file: None,
+            prices: None,
         }
     }
 }

@@ -322,6 +322,7 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
         .with_producer(opts.from)
         .with_grep(opts.grep.clone())
         .with_window(opts.window)
+        .with_prices(opts.prices.clone())
         .with_status(status);
     // --follow: the run says when the session has finished, so that
     // following can end.

@@ -53,7 +53,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    let opts = resolve(&cli, &env.with_inputs(&cli));
+    let mut opts = resolve(&cli, &env.with_inputs(&cli));
     if opts.window.is_empty() {
         use clap::CommandFactory;
         let e = streamview::cli::Cli::command().error(
@@ -64,6 +64,15 @@ fn main() -> ExitCode {
             ),
         );
         usage_error(&e);
+    }
+    if let Some(path) = &opts.prices_file {
+        match streamview::cli::load_prices(path) {
+            Ok(p) => opts.prices = Some(Arc::new(p)),
+            Err(why) => {
+                let _ = writeln!(std::io::stderr(), "streamview: {}", sanitize(&why));
+                return ExitCode::from(ExitStatus::Failure.code());
+            }
+        }
     }
     // Bare `streamview` at a prompt: say what it waits for, then wait.
     if !opts.follow

@@ -170,6 +170,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.sessions_outside += 1;
     }
 
+    /// Estimate costs with `prices` (`None`: the bundled table).
+    #[must_use]
+    pub fn with_prices(mut self, prices: Option<Arc<crate::session::Prices>>) -> Self {
+        if let Some(p) = prices {
+            self.session.set_prices(p);
+        }
+        self
+    }
+
     /// Read every input as `producer` instead of detecting it (`--from`).
     #[must_use]
     pub fn with_producer(mut self, producer: Option<Producer>) -> Self {

@@ -14,6 +14,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub use price::Prices;
 pub use tally::{Row, Tally};
 
 use crate::event::ToolKind;
@@ -162,6 +163,18 @@ pub struct ToolStats {
     /// Time from each call to its result, summed: by arrival, or in a
     /// replay by the events' timestamps (see [`Session::replaying`]).
     pub time: Duration,
+}
+
+/// What a session cost in USD, and how sure that is.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cost {
+    /// The cost; `None` when neither reported nor priced.
+    pub usd: Option<f64>,
+    /// Estimated from a price table: the producer reported none.
+    pub estimated: bool,
+    /// A lower bound: some tokens have no price (a model the table lacks,
+    /// output not counted).
+    pub partial: bool,
 }
 
 /// Usage of one model in a session.
@@ -327,6 +340,32 @@ impl SessionSummary {
         } else {
             &self.result_models
         }
+    }
+
+    /// The session's cost: as its results reported it, else the sum of
+    /// its models' tokens priced by `prices` (see [`Cost`]).
+    #[must_use]
+    pub fn cost(&self, prices: &Prices) -> Cost {
+        if let Some(usd) = self.cost_usd {
+            return Cost {
+                usd: Some(usd),
+                ..Cost::default()
+            };
+        }
+        let mut cost = Cost::default();
+        // A model with no token counted (an API error before any
+        // answer) costs nothing to estimate.
+        for m in self.models().into_iter().filter(|m| m.tokens.total() > 0) {
+            match m.cost_usd.or_else(|| prices.estimate(&m.model, &m.tokens)) {
+                Some(c) => cost.usd = Some(cost.usd.unwrap_or(0.0) + c),
+                None => cost.partial |= !m.tokens.is_empty(),
+            }
+        }
+        cost.estimated = cost.usd.is_some();
+        // Output counted nowhere (Claude's stream cut before its result):
+        // only the input is priced.
+        cost.partial = cost.estimated && (cost.partial || self.tokens().output.is_none());
+        cost
     }
 
     /// The session's tokens: the per-model totals of the result when
@@ -597,6 +636,8 @@ pub struct Session {
     left_out_of: Option<String>,
     /// Lines skipped before the first session began.
     pending_skipped: u64,
+    /// The prices a cost is estimated with; the bundled table when `None`.
+    prices: Option<Arc<Prices>>,
     note: Note,
     stats: Stats,
 }
@@ -606,6 +647,20 @@ impl Session {
     #[must_use]
     pub fn new() -> Self {
         Session::default()
+    }
+
+    /// Estimate costs with `prices` instead of the bundled table.
+    pub fn set_prices(&mut self, prices: Arc<Prices>) {
+        self.prices = Some(prices);
+    }
+
+    /// The prices a cost is estimated with (see [`price`]).
+    #[must_use]
+    pub fn prices(&self) -> &Prices {
+        match &self.prices {
+            Some(p) => p,
+            None => Prices::bundled(),
+        }
     }
 
     /// What was learned from the last observed event.
@@ -1148,6 +1203,7 @@ impl Session {
     }
 }
 
+pub mod price;
 mod tally;
 #[cfg(test)]
 mod tests;

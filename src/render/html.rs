@@ -268,7 +268,7 @@ impl<W: Write> Html<W> {
             Self::table(&mut page, &table);
         }
         page.push_str("</div>");
-        let notes = summary::notes(t);
+        let notes = summary::notes(summary);
         if !notes.is_empty() {
             let _ = write!(
                 page,

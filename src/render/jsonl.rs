@@ -182,6 +182,11 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.opt_str("message_id", u.message_id.as_deref());
             o.opt_str("model", u.model.as_deref());
             o.tokens("tokens", &u.tokens);
+            // Priced only when the output count is final.
+            let estimate = (u.model.as_deref())
+                .filter(|_| !u.preliminary_output)
+                .and_then(|m| s.prices().estimate(m, &u.tokens));
+            o.opt_f64("cost_usd_estimated", estimate);
         }
         EventKind::Notice(n) => {
             o.str("subtype", &n.subtype);
@@ -192,7 +197,15 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
                 None => o.null("raw"),
             }
         }
-        EventKind::Result(r) => result(&mut o, r),
+        EventKind::Result(r) => {
+            result(&mut o, r);
+            // No cost reported: the session's so far, priced.
+            let estimate = (r.cost_usd.is_none())
+                .then(|| s.current().map(|c| c.cost(s.prices())))
+                .flatten()
+                .and_then(|c| c.usd.filter(|_| c.estimated));
+            o.opt_f64("cost_usd_estimated", estimate);
+        }
         EventKind::Delta(d) => {
             o.name("delta_kind", d.kind.name());
             o.opt_num("index", d.index);

@@ -196,7 +196,7 @@ impl<W: Write> Markdown<W> {
         {
             self.table(&table)?;
         }
-        let notes = summary::notes(t);
+        let notes = summary::notes(summary);
         if !notes.is_empty() {
             writeln!(self.out, "{}\n", escape_inline(&notes.join(" · ")))?;
         }

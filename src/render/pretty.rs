@@ -27,7 +27,7 @@ use crate::event::{
     DeltaKind, Denial, Event, EventKind, Level, Notice, Producer, Role, SessionResult,
     SessionStart, Text, Thinking, Tokens, ToolCall, ToolResult, Usage,
 };
-use crate::session::{Outcome, Session};
+use crate::session::{Cost, Outcome, Session};
 use end::{End, Part};
 use streamed::Streamed;
 
@@ -636,7 +636,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             n > 0 && self.end.last && !self.end.is_held() && (self.end.failed || !r.is_error);
         match n {
             0 => {
-                end_line(l, r, &part.reasons, self.opts.verbosity);
+                end_line(l, r, &part.reasons, self.opts.verbosity, s);
                 self.end.failed = r.is_error;
             }
             _ if under => part.write(l, n),
@@ -646,7 +646,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if n > 0 && !under {
             let no_reasons: &[String] = &[];
             let totals = session_totals(s);
-            end_line(l, &totals, no_reasons, self.opts.verbosity);
+            end_line(l, &totals, no_reasons, self.opts.verbosity, s);
             self.end.failed = totals.is_error;
             self.end.write_parts(l);
         }
@@ -942,7 +942,13 @@ fn session_details(l: &mut Lines, st: &SessionStart<'_>, producer: Producer, s: 
 /// says after its outcome, as one span.
 /// `✓ done · …` or `✗ session failed (why) · …`, and the reasons of a
 /// failure under it.
-fn end_line(l: &mut Lines, r: &SessionResult<'_>, reasons: &[String], verbosity: Verbosity) {
+fn end_line(
+    l: &mut Lines,
+    r: &SessionResult<'_>,
+    reasons: &[String],
+    verbosity: Verbosity,
+    s: &Session,
+) {
     if r.is_error {
         l.push(Style::Error, "✗ ");
         l.push(Style::Error, "session failed");
@@ -961,7 +967,12 @@ fn end_line(l: &mut Lines, r: &SessionResult<'_>, reasons: &[String], verbosity:
         l.push(Style::Ok, "✓ ");
         l.push(Style::Ok, "done");
     }
-    result_stats(l, r, verbosity == Verbosity::Verbose);
+    // No cost reported: the session's, estimated from the price table.
+    let estimate = (r.cost_usd.is_none())
+        .then(|| s.current().map(|c| c.cost(s.prices())))
+        .flatten()
+        .filter(|c| c.estimated);
+    result_stats(l, r, estimate, verbosity == Verbosity::Verbose);
     l.end(0);
     for m in reasons {
         l.push(Style::Error, "  ⎿ ");
@@ -987,7 +998,7 @@ fn session_totals(s: &Session) -> SessionResult<'static> {
     }
 }
 
-fn result_stats(l: &mut Lines, r: &SessionResult<'_>, verbose: bool) {
+fn result_stats(l: &mut Lines, r: &SessionResult<'_>, estimate: Option<Cost>, verbose: bool) {
     let t = l.text();
     if let Some(n) = r.num_turns {
         let _ = write!(t, " · {}", Counted(n, "turn", "turns"));
@@ -1003,6 +1014,14 @@ fn result_stats(l: &mut Lines, r: &SessionResult<'_>, verbose: bool) {
     }
     if let Some(c) = r.cost_usd {
         t.push_str(" · ");
+        fmt_cost(t, c);
+    } else if let Some(Cost {
+        usd: Some(c),
+        partial,
+        ..
+    }) = estimate
+    {
+        t.push_str(if partial { " · ≥ ~" } else { " · ~" });
         fmt_cost(t, c);
     }
     if !r.tokens.is_empty() {

@@ -21,7 +21,8 @@ use super::sanitize::sanitize_line;
 use super::{LineEnd, Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{Event, Tokens};
 use crate::session::{
-    ModelStats, Outcome, Session, SessionSummary, Tally, ToolStats, add_opt_f64, add_opt_u64,
+    ModelStats, Outcome, Prices, Session, SessionSummary, Tally, ToolStats, add_opt_f64,
+    add_opt_u64,
 };
 
 /// Version of the `summary-json` object (its `v` field).
@@ -82,8 +83,11 @@ pub struct ModelRow {
     pub model: String,
     /// Tokens.
     pub tokens: TokenCounts,
-    /// Cost in USD; `null` when not reported.
+    /// Cost in USD: as reported, else estimated from the price table;
+    /// `null` when neither.
     pub cost_usd: Option<f64>,
+    /// The cost is an estimate (the producer reported none).
+    pub cost_estimated: bool,
 }
 
 /// The totals of one session, or of all of them (`total`).
@@ -111,9 +115,16 @@ pub struct Row {
     pub duration_ms: Option<u64>,
     /// Cost in USD (a session's cumulative cost; the total sums the sessions).
     pub cost_usd: Option<f64>,
-    /// The total's cost leaves out sessions whose cost is not known (they
-    /// are from producers that report none): it is a lower bound.
+    /// The cost leaves out tokens whose price is not known (a model the
+    /// price table lacks, a session cut before its output was counted):
+    /// it is a lower bound.
     pub cost_partial: bool,
+    /// The cost, or part of it, is estimated from the price table (the
+    /// producer reported none).
+    pub cost_estimated: bool,
+    /// Models whose tokens have no cost: the producer reported none and
+    /// the price table does not know them.
+    pub unpriced_models: Vec<String>,
     /// Tokens (see [`SessionSummary::tokens`]).
     pub tokens: TokenCounts,
     /// Percentage of input tokens read from the prompt cache.
@@ -143,6 +154,9 @@ pub struct Summary {
     pub sessions: Vec<Row>,
     /// Totals across all sessions.
     pub total: Row,
+    /// The date of the price table estimates come from (`null` when no
+    /// cost is estimated).
+    pub prices_as_of: Option<String>,
 }
 
 /// Sums of costs are rounded to 1e-10 dollars, so that adding producer
@@ -171,20 +185,39 @@ fn tool_rows(tools: &Tally<ToolStats>) -> Vec<ToolRow> {
     rows
 }
 
-fn model_rows(models: &[ModelStats]) -> Vec<ModelRow> {
+/// Each model's row, its cost estimated from `prices` when the producer
+/// reported none.
+fn model_rows(models: &[ModelStats], prices: &Prices) -> Vec<ModelRow> {
     models
         .iter()
-        .map(|m| ModelRow {
-            model: m.model.clone(),
-            tokens: m.tokens.into(),
-            cost_usd: m.cost_usd.map(round_cost),
+        .map(|m| {
+            let estimate = (m.cost_usd.is_none() && !m.tokens.is_empty())
+                .then(|| prices.estimate(&m.model, &m.tokens))
+                .flatten();
+            ModelRow {
+                model: m.model.clone(),
+                tokens: m.tokens.into(),
+                cost_usd: m.cost_usd.or(estimate).map(round_cost),
+                cost_estimated: estimate.is_some(),
+            }
         })
         .collect()
 }
 
+/// The models of `rows` that have tokens but no cost.
+fn unpriced(rows: &[ModelRow]) -> Vec<String> {
+    rows.iter()
+        .filter(|m| m.cost_usd.is_none() && m.tokens != TokenCounts::default())
+        .map(|m| m.model.clone())
+        .collect()
+}
+
 impl Row {
-    fn of_session(s: &SessionSummary) -> Row {
+    fn of_session(s: &SessionSummary, prices: &Prices) -> Row {
         let tokens = s.tokens();
+        let models = model_rows(s.models(), prices);
+        let unpriced_models = unpriced(&models);
+        let cost = s.cost(prices);
         Row {
             sessions: 1,
             session: s.id.clone(),
@@ -195,8 +228,10 @@ impl Row {
             results: s.results,
             turns: s.total_turns,
             duration_ms: s.total_duration_ms,
-            cost_usd: s.cost_usd,
-            cost_partial: false,
+            cost_usd: cost.usd.map(round_cost),
+            cost_partial: cost.partial,
+            cost_estimated: cost.estimated,
+            unpriced_models,
             tokens: tokens.into(),
             cache_read_pct: share(&tokens),
             tool_calls: s.tool_calls,
@@ -205,7 +240,7 @@ impl Row {
             unanswered: s.unanswered,
             skipped_lines: s.skipped_lines,
             tools: tool_rows(&s.tools),
-            models: model_rows(s.models()),
+            models,
         }
     }
 }
@@ -215,6 +250,7 @@ impl Summary {
     /// ended, when every outcome is decided).
     #[must_use]
     pub fn from_session(s: &Session) -> Summary {
+        let prices = s.prices();
         let earlier = s.earlier();
         // The folded sessions (see `Session::earlier`) count as one in the
         // sums: the aggregate holds their sums.
@@ -239,6 +275,8 @@ impl Summary {
             duration_ms: None,
             cost_usd: None,
             cost_partial: false,
+            cost_estimated: false,
+            unpriced_models: Vec::new(),
             tokens: TokenCounts::default(),
             cache_read_pct: None,
             tool_calls: 0,
@@ -250,11 +288,26 @@ impl Summary {
             tools: Vec::new(),
             models: Vec::new(),
         };
-        for one in &sessions {
+        let rows: Vec<Row> = sessions
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let mut row = Row::of_session(x, prices);
+                if i == 0
+                    && let Some(e) = earlier
+                {
+                    row.sessions = e.count;
+                }
+                row
+            })
+            .collect();
+        for (one, row) in sessions.iter().zip(&rows) {
             total.results += one.results;
             total.turns = add_opt_u64(total.turns, one.total_turns);
             total.duration_ms = add_opt_u64(total.duration_ms, one.total_duration_ms);
-            total.cost_usd = add_opt_f64(total.cost_usd, one.cost_usd);
+            total.cost_usd = add_opt_f64(total.cost_usd, row.cost_usd);
+            total.cost_estimated |= row.cost_estimated;
+            total.cost_partial |= row.cost_partial;
             tokens.add(&one.tokens());
             total.tool_calls += one.tool_calls;
             total.tool_errors += one.tool_errors;
@@ -274,28 +327,18 @@ impl Summary {
         total.producer = same(&|x| x.producer.map(|p| p.name().to_string()));
         total.model = same(&|x| x.model.clone());
         total.cost_usd = total.cost_usd.map(round_cost);
-        total.cost_partial =
-            total.cost_usd.is_some() && sessions.iter().any(|x| x.cost_usd.is_none());
+        total.cost_partial |= total.cost_usd.is_some() && rows.iter().any(|x| x.cost_usd.is_none());
         total.tokens = tokens.into();
         total.cache_read_pct = share(&tokens);
         total.tools = tool_rows(&tools);
-        total.models = model_rows(&models);
+        total.models = model_rows(&models, prices);
+        total.unpriced_models = unpriced(&total.models);
+        let estimated = total.cost_estimated || total.models.iter().any(|m| m.cost_estimated);
         Summary {
             v: SUMMARY_VERSION,
-            sessions: sessions
-                .iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    let mut row = Row::of_session(x);
-                    if i == 0
-                        && let Some(e) = earlier
-                    {
-                        row.sessions = e.count;
-                    }
-                    row
-                })
-                .collect(),
+            sessions: rows,
             total,
+            prices_as_of: prices.as_of.clone().filter(|_| estimated),
         }
     }
 }
@@ -473,6 +516,9 @@ fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
             if r.cost_partial {
                 out.push_str("≥ ");
             }
+            if r.cost_estimated {
+                out.push('~');
+            }
             fmt_cost(out, c);
         }),
         count(input_tokens(&r.tokens)),
@@ -502,7 +548,7 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
         w.write_all(b"\n")?;
         table.write(w)?;
     }
-    let notes = notes(t);
+    let notes = notes(summary);
     if !notes.is_empty() {
         w.write_all(b"\n")?;
         w.write_all(notes.join(" · ").as_bytes())?;
@@ -603,7 +649,12 @@ pub(crate) fn model_table(t: &Row) -> Option<Table> {
             count(m.tokens.output),
             count(m.tokens.cache_read),
             count(m.tokens.cache_creation),
-            opt(m.cost_usd, fmt_cost),
+            opt(m.cost_usd, |out, c| {
+                if m.cost_estimated {
+                    out.push('~');
+                }
+                fmt_cost(out, c);
+            }),
         ]
     })
 }
@@ -621,9 +672,18 @@ fn per_item<T>(
     })
 }
 
-/// What else the total says: calls never answered, denials, skipped lines.
-pub(crate) fn notes(t: &Row) -> Vec<String> {
+/// What else the total says: calls never answered, denials, skipped
+/// lines, where estimated costs come from and which models have none.
+pub(crate) fn notes(summary: &Summary) -> Vec<String> {
+    let t = &summary.total;
     let mut notes = Vec::new();
+    if let Some(date) = &summary.prices_as_of {
+        notes.push(format!("~ estimated from the prices of {date}"));
+    }
+    if !t.unpriced_models.is_empty() {
+        let names: Vec<String> = t.unpriced_models.iter().map(|m| cell(m, 40)).collect();
+        notes.push(format!("no price for {}", names.join(", ")));
+    }
     let mut note = |n: u64, one: &str, many: &str| {
         if n > 0 {
             notes.push(format!("{n} {}", if n == 1 { one } else { many }));

@@ -147,7 +147,7 @@ impl Part {
             tokens: self.tokens,
             ..SessionResult::default()
         };
-        super::result_stats(l, &stats, false);
+        super::result_stats(l, &stats, None, false);
         l.end(0);
         for m in &self.reasons {
             l.push(Style::Error, "      ");
