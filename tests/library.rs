@@ -5,6 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
 mod common;
+#[path = "../benches/support/generate.rs"]
+mod generate;
+#[path = "../benches/support/library.rs"]
+mod library_gen;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -432,4 +436,43 @@ fn background_sub_agents_interleave_in_time_labelled() {
         "{out}"
     );
     fs::remove_dir_all(&root).unwrap();
+}
+
+/// The generated library of the benchmarks (`examples/library.rs`, grown
+/// from the real captures) reads in full: every session file is a session,
+/// no line is skipped, every call is answered (the rewritten ids still
+/// pair), every sub-agent file is read, and the stderr is silent.
+#[test]
+fn the_generated_library_reads_in_full() {
+    let dir = std::env::temp_dir().join(format!("streamview-genlib-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let lib = library_gen::generate(&dir, 40, 4 << 20, 7).unwrap();
+    assert!(
+        lib.sessions > 30 && lib.agent_files > 0 && lib.streams > 0,
+        "{lib:?}"
+    );
+    let out = sv()
+        .args(["--format", "summary-json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let total = &summary["total"];
+    // A saved stream may hold several sessions.
+    assert!(
+        total["sessions"].as_u64().unwrap() >= lib.sessions + lib.streams,
+        "{total}"
+    );
+    assert_eq!(total["skipped_lines"], 0, "{total}");
+    assert_eq!(total["unanswered"], 0, "{total}");
+    assert!(total["tool_calls"].as_u64().unwrap() > 100, "{total}");
+    for tool in total["tools"].as_array().unwrap() {
+        assert!(
+            tool["calls"].as_u64().unwrap() > 0,
+            "a result without its call: {tool}"
+        );
+    }
+    assert!(err.is_empty(), "{err}");
+    let _ = fs::remove_dir_all(&dir);
 }

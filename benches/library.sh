@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The session library, timed (issue 17): a generated ~/.claude/projects and
+# ~/.codex/sessions (examples/library.rs: 2,000 files, 1 GiB by default) read
+# by streamview, in the same run as the tools people use on it today:
+#
+#   - `streamview --format summary-json LIB` against ccusage
+#     (`npx ccusage@18 daily --offline --json`, CLAUDE_CONFIG_DIR pointing at
+#     the library; it reads the Claude part only) and DuckDB summing the tokens
+#     of the same files (`read_json_auto` over a glob);
+#   - `streamview --grep PATTERN LIB` against `rg -c PATTERN LIB`.
+#
+# Prints a Markdown table on stdout: median wall time, MB/s, peak RSS, and
+# the ratio to streamview's. Tools that are missing are skipped, and said so.
+#
+#   benches/library.sh
+#
+# Environment:
+#   STREAMVIEW_LIBRARY  the library's directory (default /tmp/streamview-library;
+#                       generated when missing)
+#   FILES, SIZE, SEED   what to generate (default 2000, 1G, 1)
+#   RUNS                timed runs per command (default 5; ccusage: 3)
+#   PATTERN             what --grep and rg look for (default `permission`)
+#   STREAMVIEW          the binary to time (default: target/release/streamview, built here)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+lib=${STREAMVIEW_LIBRARY:-/tmp/streamview-library}
+files=${FILES:-2000}
+size=${SIZE:-1G}
+seed=${SEED:-1}
+runs=${RUNS:-5}
+pattern=${PATTERN:-permission}
+
+say() { printf '%s\n' "$*" >&2; }
+
+if [[ -z ${STREAMVIEW:-} ]]; then
+    say "building streamview and the library generator (release)…"
+    (cd "$root" && cargo build --release --quiet --bin streamview --example library)
+    STREAMVIEW=$root/target/release/streamview
+fi
+if [[ ! -d $lib ]]; then
+    say "generating $files session files, $size, in $lib…"
+    "$root/target/release/examples/library" --dir "$lib" --files "$files" --size "$size" --seed "$seed"
+fi
+bytes=$(du -sb "$lib" | cut -f1)
+say "library: $(find "$lib" -type f | wc -l) files, $((bytes >> 20)) MiB"
+# Warm the page cache: every command reads from memory.
+find "$lib" -type f -exec cat {} + >/dev/null
+
+# median wall seconds of $runs runs of "$@" (stdout and stderr to /dev/null)
+median() {
+    local n=$1
+    shift
+    local times=()
+    for ((i = 0; i < n; i++)); do
+        local t0 t1
+        t0=$(date +%s.%N)
+        "$@" >/dev/null 2>&1 || true
+        t1=$(date +%s.%N)
+        times+=("$(echo "$t1 - $t0" | bc -l)")
+    done
+    printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+rss() {
+    if [[ -x /usr/bin/time ]]; then
+        /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1
+    else
+        echo "?"
+    fi
+}
+
+rows=()
+base=""
+row() {
+    local name=$1 n=$2
+    shift 2
+    local t m
+    t=$(median "$n" "$@")
+    m=$(rss "$@")
+    [[ -z $base ]] && base=$t
+    rows+=("| $name | $(printf '%.3f' "$t") | $(echo "$bytes / $t / 1000000" | bc) | $((m / 1024)) | $(echo "scale=2; $t / $base" | bc) |")
+}
+
+row "streamview --format summary-json" "$runs" "$STREAMVIEW" --format summary-json "$lib"
+row "streamview --format summary" "$runs" "$STREAMVIEW" --format summary "$lib"
+row "streamview --grep $pattern" "$runs" "$STREAMVIEW" --grep "$pattern" --color never "$lib"
+if command -v rg >/dev/null 2>&1; then
+    row "rg -c $pattern" "$runs" rg -c "$pattern" "$lib"
+else
+    say "skipped: rg is not installed (Debian package ripgrep)"
+fi
+if command -v duckdb >/dev/null 2>&1; then
+    sql="select sum(message.usage.input_tokens), sum(message.usage.output_tokens) from read_json_auto('$lib/claude/projects/*/*.jsonl', format='newline_delimited', union_by_name=true, ignore_errors=true, maximum_object_size=67108864)"
+    row "duckdb: sum of Claude tokens" "$runs" duckdb -c "$sql"
+else
+    say "skipped: the DuckDB CLI is not installed"
+fi
+if command -v npx >/dev/null 2>&1 && npx -y ccusage@18 --version >/dev/null 2>&1; then
+    row "ccusage@18 daily --offline --json" 3 env CLAUDE_CONFIG_DIR="$lib/claude" npx -y ccusage@18 daily --offline --json
+else
+    say "skipped: ccusage (npx ccusage@18) cannot run here"
+fi
+
+echo "| command | median s | MB/s | peak RSS MiB | × streamview summary-json |"
+echo "|---|---:|---:|---:|---:|"
+printf '%s\n' "${rows[@]}"
