@@ -35,6 +35,8 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--tool-kind', '--tool-kind', [CompletionResultType]::ParameterName, 'Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool does, whatever the agent calls it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Which agent printed the input; `auto` detects it for each input from its first recognisable line')
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Read the files of the directories named on N threads (default: one per core)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Read the files of the directories named on N threads (default: one per core)')
             [CompletionResult]::new('--status-wait', '--status-wait', [CompletionResultType]::ParameterName, 'Seconds without an event before the status line says it is waiting')
             [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Lines of each tool result or error text to show before cutting (verbose shows results)')
             [CompletionResult]::new('--generate', '--generate', [CompletionResultType]::ParameterName, 'Print the man page or a shell''s completions and exit')

@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -i -v -q -h -V --follow --grep --prices --ignore-case --latest --format --verbose --quiet --summary --color --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --no-status --status-wait --max-lines --no-config --generate --help --version"
+            opts="-f -i -v -q -j -h -V --follow --grep --prices --ignore-case --latest --format --verbose --quiet --summary --color --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --jobs --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -82,6 +82,14 @@ _streamview() {
                     return 0
                     ;;
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -32,6 +32,8 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --tool-kind 'Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool does, whatever the agent calls it'
             cand --from 'Which agent printed the input; `auto` detects it for each input from its first recognisable line'
             cand --max-line-bytes 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them'
+            cand -j 'Read the files of the directories named on N threads (default: one per core)'
+            cand --jobs 'Read the files of the directories named on N threads (default: one per core)'
             cand --status-wait 'Seconds without an event before the status line says it is waiting'
             cand --max-lines 'Lines of each tool result or error text to show before cutting (verbose shows results)'
             cand --generate 'Print the man page or a shell''s completions and exit'

@@ -71,6 +71,7 @@ qwen\t'Qwen Code `--output-format stream-json`'
 amp\t'Amp `--stream-json`'
 cursor\t'Cursor Agent `--output-format stream-json`'"
 complete -c streamview -l max-line-bytes -d 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them' -r
+complete -c streamview -s j -l jobs -d 'Read the files of the directories named on N threads (default: one per core)' -r
 complete -c streamview -l status-wait -d 'Seconds without an event before the status line says it is waiting' -r
 complete -c streamview -l max-lines -d 'Lines of each tool result or error text to show before cutting (verbose shows results)' -r
 complete -c streamview -l generate -d 'Print the man page or a shell\'s completions and exit' -r -f -a "man\t'The man page (roff), as in `man/streamview.1`'

@@ -501,6 +501,15 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value = "64M", value_parser = parse_size, help_heading = "Input")]
     pub max_line_bytes: usize,
 
+    /// Read the files of the directories named on N threads (default: one per core).
+    ///
+    /// The output is the same as with -j1, in the same order: each file of a session library
+    /// is read on a thread of its own and what it gives is written in the library's order. For
+    /// JSONL, the summaries and --grep; the other formats, the filters, --follow and standard
+    /// input read on one thread.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Input")]
+    pub jobs: Option<u16>,
+
     /// Do not show the live status line.
     ///
     /// On a terminal, a line at the bottom says what is happening now: the running tool and its
@@ -587,6 +596,8 @@ pub struct Options {
     pub grep: Option<Grep>,
     /// `--since`, `--until`: the events and sessions shown.
     pub window: Window,
+    /// Threads for the files of a library (`-j`; 1: the calling thread).
+    pub jobs: usize,
     /// Line length limit.
     pub max_line_bytes: usize,
     /// Lines of tool output to show.
@@ -676,6 +687,8 @@ pub struct Env {
     pub now: Option<Timestamp>,
     /// `STREAMVIEW_PRICES`: a price table's file
     pub prices: Option<OsString>,
+    /// Processor cores available (the default of `-j`; 0: unknown, one).
+    pub cores: usize,
 }
 
 impl Env {
@@ -702,6 +715,7 @@ impl Env {
             tz: std::env::var_os("TZ"),
             now: Some(Timestamp::of(std::time::SystemTime::now())),
             prices: std::env::var_os("STREAMVIEW_PRICES"),
+            cores: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         }
     }
 
@@ -821,6 +835,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         grep: (cli.grep.as_deref()).and_then(|p| Grep::new(p, cli.ignore_case).ok()),
         window: window(cli, env),
         max_line_bytes: cli.max_line_bytes,
+        jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
         max_lines: cli.max_lines,
         filter: Filter::new(&cli.only, &cli.hide, &cli.tools).with_tool_kinds(&cli.tool_kinds),
         summary: cli.summary,
@@ -894,6 +909,7 @@ impl Default for Options {
             grep: None,
             window: Window::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            jobs: 1,
             max_lines: 10,
             filter: Filter::default(),
             summary: false,

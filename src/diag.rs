@@ -47,6 +47,12 @@ impl<E: Write> Diag<E> {
         self.skipped
     }
 
+    /// Count lines skipped and reported elsewhere (`-j`: by the diagnostics
+    /// of another thread, whose lines were passed on).
+    pub fn add_skipped(&mut self, n: u64) {
+        self.skipped += n;
+    }
+
     /// True when notes about lines are wanted (`-v`).
     #[must_use]
     pub fn is_verbose(&self) -> bool {

@@ -45,7 +45,10 @@ pub mod error;
 pub mod event;
 pub mod filter;
 pub mod input;
+mod jobs;
 mod json;
+mod output;
+pub mod parallel;
 pub mod render;
 pub mod run;
 pub mod session;
@@ -53,8 +56,6 @@ pub mod time;
 
 use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
-
-use termcolor::{Ansi, NoColor, WriteColor};
 
 pub use cli::{Format, Options};
 pub use error::{Error, ExitStatus};
@@ -64,8 +65,7 @@ use input::ReadAhead;
 pub use run::{Feeder, Runner};
 pub use session::{Outcome, Session};
 
-use filter::Filtered;
-use render::{Jsonl, Pretty, PrettyOptions, ResultText, Sink, SummaryAfter, SummarySink};
+use render::Sink;
 
 /// Output buffer size: big enough that a saved log is written in large
 /// blocks; the run loop flushes whenever input pauses.
@@ -183,82 +183,24 @@ fn pipe_of(stdin: std::process::ChildStdin) -> std::fs::File {
 
 /// [`run`] into `to`.
 fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<ExitStatus, Error> {
-    let stdout = BufWriter::with_capacity(OUT_BUFFER, to.stdout());
-    let colored = |w: Box<dyn Write>, on: bool| -> Box<dyn WriteColor> {
-        if on {
-            Box::new(Ansi::new(w))
-        } else {
-            Box::new(NoColor::new(w))
-        }
-    };
-    // Buffered: an alert is written span by span, then flushed as one line.
-    let stderr = || colored(Box::new(BufWriter::new(to.stderr())), opts.color_stderr);
+    let stdout = jobs::Shared::new(BufWriter::with_capacity(OUT_BUFFER, to.stdout()));
     let mut diag = diag::Diag::new(to.stderr(), opts.verbosity == render::Verbosity::Verbose);
-    // Errors and denials of the formats whose stdout carries something else.
-    let alerts = || Pretty::alerts_only(stderr(), opts.max_lines).with_alerts(opts.alerts);
-    // Quiet means nothing on stdout in every format: the pretty sink in quiet
-    // mode sends errors and denials (and the --summary tables) to stderr.
-    let format = if opts.verbosity == render::Verbosity::Quiet {
-        Format::Pretty
-    } else {
-        opts.format
-    };
     let matched = std::rc::Rc::new(std::cell::Cell::new(0));
-    let mut sink: Box<dyn Sink> = match (format, opts.grep.clone()) {
-        (Format::Jsonl, Some(grep)) => {
-            let jsonl = Jsonl::new(stdout);
-            Box::new(filter::grep::Matching::new(jsonl, grep, matched.clone()))
-        }
-        (_, Some(grep)) => {
-            let out = colored(Box::new(stdout), opts.color_stdout);
-            Box::new(filter::grep::GrepLines::new(out, grep, matched.clone()))
-        }
-        (Format::Jsonl, None) => Box::new(Jsonl::new(stdout)),
-        (Format::Pretty, None) => {
-            let popts = PrettyOptions {
-                verbosity: opts.verbosity,
-                max_lines: opts.max_lines,
-                mirror_errors: opts.mirror_errors,
-            };
-            let out = colored(Box::new(stdout), opts.color_stdout);
-            let mut pretty = Pretty::new(out, stderr(), popts).with_summary(opts.summary);
-            if opts.wrap {
-                pretty = pretty.with_width(Box::new(|| {
-                    terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
-                }));
-            }
-            // Quiet: stderr is the only output.
-            let alerts = if opts.verbosity == render::Verbosity::Quiet {
-                opts.alerts
-            } else {
-                render::Alerts::All
-            };
-            Box::new(pretty.with_alerts(alerts))
-        }
-        (Format::Result, None) => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
-        (Format::Markdown, None) => Box::new(render::Markdown::sink(stdout)),
-        (Format::Html, None) => Box::new(render::Html::sink(stdout)),
-        (Format::Summary | Format::SummaryJson, None) => {
-            let out = colored(Box::new(stdout), opts.color_stdout);
-            Box::new(SummarySink::new(
-                out,
-                alerts(),
-                format == Format::SummaryJson,
-            ))
-        }
-    };
-    if opts.summary && matches!(format, Format::Jsonl | Format::Result) {
-        sink = Box::new(SummaryAfter::new(sink, stderr()));
-    }
-    if !opts.filter.is_all()
-        && matches!(
-            format,
-            Format::Pretty | Format::Jsonl | Format::Markdown | Format::Html
-        )
-    {
-        sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(to.stderr()));
-    }
-    let status = run_sink_with(opts, &mut sink, &mut diag, Some(interrupt))?;
+    let stderr = || to.stderr();
+    let mut sink = output::sink(
+        opts,
+        output::Writers {
+            stdout: Box::new(stdout.clone()),
+            stderr: &stderr,
+            matched: matched.clone(),
+        },
+    );
+    let jobs = output::parallel(opts).then(|| jobs::Jobs {
+        stdout: stdout.clone(),
+        stderr: &stderr,
+        matched: matched.clone(),
+    });
+    let status = run_jobs(opts, &mut sink, &mut diag, Some(interrupt), jobs.as_ref())?;
     // A search tells whether something matched, as grep does.
     Ok(match status {
         _ if opts.grep.is_none() => status,
@@ -310,6 +252,18 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
     diag: &mut diag::Diag<E>,
     interrupt: Option<&Arc<Interrupt>>,
 ) -> Result<ExitStatus, Error> {
+    run_jobs(opts, sink, diag, interrupt, None)
+}
+
+/// [`run_sink_with`], reading the files of the directories named on
+/// several threads when `jobs` says where their outputs go (`-j`).
+fn run_jobs<S: Sink + ?Sized, E: Write>(
+    opts: &Options,
+    sink: &mut S,
+    diag: &mut diag::Diag<E>,
+    interrupt: Option<&Arc<Interrupt>>,
+    jobs: Option<&jobs::Jobs<'_>>,
+) -> Result<ExitStatus, Error> {
     // The live status line is drawn on standard output, which `opts.status`
     // says is a terminal.
     let status = if opts.status {
@@ -341,7 +295,7 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
     for src in &opts.sources {
         let res = match src {
             input::Source::Path(dir) if !opts.follow && dir.is_dir() => {
-                read_directory(&mut runner, opts, dir, interrupt)
+                read_directory(&mut runner, opts, dir, interrupt, jobs)
             }
             _ => read_source(&mut runner, opts, src, interrupt, tick, &finished),
         };
@@ -362,6 +316,7 @@ fn read_directory<S: Sink + ?Sized, E: Write>(
     opts: &Options,
     dir: &std::path::Path,
     interrupt: Option<&Arc<Interrupt>>,
+    jobs: Option<&jobs::Jobs<'_>>,
 ) -> Result<(), Error> {
     let name = dir.display().to_string();
     let found = input::library::sessions_below(dir);
@@ -375,6 +330,7 @@ fn read_directory<S: Sink + ?Sized, E: Write>(
     let before = runner.found_without_session();
     // `--since`, `--until`: sessions wholly outside are not read.
     let (mut files, mut outside) = (0, 0);
+    let mut sessions = Vec::with_capacity(found.sessions.len());
     for session in &found.sessions {
         if !session.may_overlap(&opts.window) {
             runner.session_outside();
@@ -382,7 +338,15 @@ fn read_directory<S: Sink + ?Sized, E: Write>(
             continue;
         }
         files += session.files();
-        read_session(runner, session, true, interrupt)?;
+        sessions.push(session);
+    }
+    match jobs {
+        Some(jobs) => jobs.read(runner, opts, &sessions, interrupt)?,
+        None => {
+            for session in sessions {
+                read_session(runner, session, true, interrupt)?;
+            }
+        }
     }
     if opts.verbosity == render::Verbosity::Verbose {
         let empty = runner.found_without_session() - before;
@@ -458,7 +422,7 @@ fn read_latest<S: Sink + ?Sized, E: Write>(
 /// Read one session of a library: its file and its sub-agents' as one
 /// input (see [`input::library::Session::open`]); `found` below a
 /// directory (see [`Runner::source_found`]) or asked for (`--latest`).
-fn read_session<S: Sink + ?Sized, E: Write>(
+pub(crate) fn read_session<S: Sink + ?Sized, E: Write>(
     runner: &mut Runner<'_, S, E>,
     session: &input::library::Session,
     found: bool,

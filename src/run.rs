@@ -69,6 +69,20 @@ struct Current {
     found: bool,
 }
 
+/// What a [`Runner`] counted besides its session (see
+/// [`Runner::into_counted`]).
+#[derive(Debug, Default)]
+pub struct Counted {
+    lines: u64,
+    inputs: u64,
+    without_session: u64,
+    notes: Vec<String>,
+    found_without_session: u64,
+    io_failed: bool,
+    outside: u64,
+    skipped: u64,
+}
+
 /// Drives one or more inputs through a sink.
 pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     session: Session,
@@ -163,6 +177,40 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     pub fn with_window(mut self, window: Window) -> Self {
         self.window = window;
         self
+    }
+
+    /// Stop here without finishing (no summary, no closing message): the
+    /// session and what was counted, for another runner to take in with
+    /// [`Runner::absorb`] (`-j`: a library file read on a thread of its
+    /// own).
+    pub fn into_counted(self) -> (Session, Counted) {
+        let counted = Counted {
+            lines: self.lines,
+            inputs: self.inputs,
+            without_session: self.without_session,
+            notes: self.notes,
+            found_without_session: self.found_without_session,
+            io_failed: self.io_failed,
+            outside: self.outside,
+            skipped: self.diag.skipped(),
+        };
+        (self.session, counted)
+    }
+
+    /// Take in what another runner read after this one's inputs (see
+    /// [`Runner::into_counted`]): its sessions and counts, as if this
+    /// runner had read its inputs itself. Its output was written by the
+    /// caller.
+    pub fn absorb(&mut self, session: Session, c: Counted) {
+        self.session.absorb(session);
+        self.lines += c.lines;
+        self.inputs += c.inputs;
+        self.without_session += c.without_session;
+        self.notes.extend(c.notes);
+        self.found_without_session += c.found_without_session;
+        self.io_failed |= c.io_failed;
+        self.outside += c.outside;
+        self.diag.add_skipped(c.skipped);
     }
 
     /// A session of a library was skipped: it lies outside the window.
@@ -330,6 +378,10 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// An input was read to its end (or given up): if it held no session,
     /// count it and keep its note (unless it was given up, which said so).
     fn end_of_input(&mut self, name: &str) {
+        // A file of a library is one session: it ends with the file.
+        if self.current.found {
+            self.session.end_input();
+        }
         if self.json_events() != self.current.events_before {
             return;
         }

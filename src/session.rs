@@ -537,6 +537,16 @@ pub struct Earlier {
 }
 
 impl Earlier {
+    /// Fold in another fold, as if its sessions were folded one by one.
+    fn merge(&mut self, other: &Earlier) {
+        if other.count == 0 {
+            return;
+        }
+        let count = self.count;
+        self.fold(&other.summary);
+        self.count = count + other.count;
+    }
+
     fn fold(&mut self, s: &SessionSummary) {
         let a = &mut self.summary;
         if self.count == 0 {
@@ -638,6 +648,9 @@ pub struct Session {
     pending_skipped: u64,
     /// The prices a cost is estimated with; the bundled table when `None`.
     prices: Option<Arc<Prices>>,
+    /// The session closed at the end of the last input was incomplete:
+    /// the next event's note says so ([`Session::end_input`]).
+    ended_incomplete: bool,
     note: Note,
     stats: Stats,
 }
@@ -749,7 +762,7 @@ impl Session {
     /// or arrives live (`false`, the default). A replay arrives all at
     /// once: a tool call's duration is then the time between the
     /// timestamps of the call and of its result, where the producer gives
-    /// both (else, as live, by arrival).
+    /// both (else it has none: its arrival times mean nothing).
     pub fn replaying(&mut self, replay: bool) {
         self.replaying = replay;
     }
@@ -807,6 +820,7 @@ impl Session {
     /// [`Session::observe`] with the event's arrival time given (tests).
     pub fn observe_at(&mut self, ev: &Event<'_>, now: Instant) {
         self.note = Note::default();
+        self.note.previous_incomplete = std::mem::take(&mut self.ended_incomplete);
         self.stats.events += 1;
         if let EventKind::PlainText(_) = ev.kind {
             self.stats.plain_text += 1;
@@ -949,13 +963,15 @@ impl Session {
             cur.tool_errors += 1;
         }
         if let Some(call) = self.calls.get_mut(r.id.as_ref()) {
-            let stamped = match (self.replaying, call.time, time) {
-                (true, Some(a), Some(b)) => u64::try_from(b.millis() - a.millis()).ok(),
-                _ => None,
+            // A replay arrives at once: its arrival times say nothing
+            // (and differ from one run to the next), its timestamps do.
+            let elapsed = match (self.replaying, call.time, time) {
+                (true, Some(a), Some(b)) => u64::try_from(b.millis() - a.millis())
+                    .ok()
+                    .map(Duration::from_millis),
+                (true, ..) => None,
+                (false, ..) => call.arrived.map(|a| now.saturating_duration_since(a)),
             };
-            let elapsed = stamped
-                .map(Duration::from_millis)
-                .or_else(|| Some(now.saturating_duration_since(call.arrived?)));
             if !call.answered
                 && let Some(elapsed) = elapsed
             {
@@ -1125,6 +1141,47 @@ impl Session {
         }
     }
 
+    /// A file of a session library has ended: its session ends with it
+    /// (the next file is another session, even under the same id: a
+    /// resumed session's copy), and lines skipped before it began belong
+    /// to no session (the total counts them).
+    pub fn end_input(&mut self) {
+        self.note.previous_incomplete = false;
+        self.close_current();
+        // Said with the next event (the next file's session start).
+        self.ended_incomplete = self.note.previous_incomplete;
+        self.pending_skipped = 0;
+    }
+
+    /// Take in what `other` observed after this state's inputs, as if it
+    /// had read them itself: its finished sessions after ours (folded
+    /// beyond [`KEEP_SESSIONS`] as [`Session::finish`] folds them), its
+    /// counters added. Both must be between inputs ([`Session::end_input`]):
+    /// this is how `-j` puts together the library files read in parallel.
+    pub fn absorb(&mut self, mut other: Session) {
+        other.end_input();
+        self.end_input();
+        if let Some(e) = other.earlier.take() {
+            // `other` alone had more than `KEEP_SESSIONS`: everything
+            // before its kept ones is folded, ours first.
+            let ours = self.earlier.get_or_insert_default();
+            for s in self.done.drain(..) {
+                ours.fold(&s);
+            }
+            ours.merge(&e);
+        }
+        for s in other.done {
+            self.keep(s);
+        }
+        let (a, b) = (&mut self.stats, &other.stats);
+        a.events += b.events;
+        a.deltas += b.deltas;
+        a.unknown += b.unknown;
+        a.plain_text += b.plain_text;
+        a.skipped += b.skipped;
+        self.interrupted |= other.interrupted;
+    }
+
     /// The worst outcome over all sessions; `None` when there was none.
     #[must_use]
     pub fn worst_outcome(&self) -> Option<Outcome> {
@@ -1177,9 +1234,16 @@ impl Session {
         }
         let starts = matches!(ev.kind, EventKind::SessionStart(_));
         if starts || cur.results > 0 {
-            // A cut recorded so far belongs to the session being closed.
-            let mut old = self.current.take().unwrap_or_default();
+            self.close_current();
+        }
+    }
+
+    /// Close the session in progress and forget its calls: the next event
+    /// begins another.
+    fn close_current(&mut self) {
+        if let Some(mut old) = self.current.take() {
             self.close(&mut old);
+            // A cut recorded so far belongs to the session being closed.
             self.cut = false;
             self.note.previous_incomplete = old.outcome == Some(Outcome::Incomplete);
             self.keep(old);

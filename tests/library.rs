@@ -476,3 +476,69 @@ fn the_generated_library_reads_in_full() {
     assert!(err.is_empty(), "{err}");
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// `-j N` (issue 17): the files of a library read on several threads give
+/// the same bytes on stdout and stderr, and the same status, as one
+/// thread, for every format that reads in parallel; with bad lines,
+/// files without a session and `-v` among them.
+#[test]
+fn jobs_give_the_same_output_as_one_thread() {
+    let dir = std::env::temp_dir().join(format!("streamview-jobs-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    library_gen::generate(&dir, 30, 3 << 20, 11).unwrap();
+    let project = dir.join("claude/projects/-home-dev-work-broken");
+    fs::create_dir_all(&project).unwrap();
+    fs::write(
+        project.join("broken.jsonl"),
+        [
+            read(&fixture("claude/tool_errors.jsonl")),
+            b"{not json\n\xff\xfe binary\n".to_vec(),
+        ]
+        .concat(),
+    )
+    .unwrap();
+    fs::write(project.join("empty.jsonl"), b"").unwrap();
+    fs::write(project.join("notes.txt"), b"not a session\n").unwrap();
+    let runs: [&[&str]; 7] = [
+        &["--format", "summary"],
+        &["--format", "summary-json"],
+        &["--format", "jsonl"],
+        &["--format", "jsonl", "--summary"],
+        &["--grep", "permission|error", "--color", "always"],
+        &["--grep", "Bash", "--format", "jsonl"],
+        &["--format", "summary", "-v"],
+    ];
+    for args in runs {
+        let run = |jobs: &str| {
+            let out = sv()
+                .args(["-j", jobs])
+                .args(args)
+                .arg(&dir)
+                .output()
+                .unwrap();
+            (out.status.code(), out.stdout, out.stderr)
+        };
+        let one = run("1");
+        assert!(!one.1.is_empty(), "{args:?}: no output");
+        for jobs in ["2", "4"] {
+            let many = run(jobs);
+            assert_eq!(many.0, one.0, "{args:?} -j{jobs}: status");
+            assert!(many.1 == one.1, "{args:?} -j{jobs}: stdout differs");
+            assert_eq!(
+                String::from_utf8_lossy(&many.2),
+                String::from_utf8_lossy(&one.2),
+                "{args:?} -j{jobs}: stderr"
+            );
+        }
+    }
+    // The bad lines were reported, once each, with their line numbers.
+    let out = sv()
+        .args(["-j", "3", "--format", "summary"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("broken.jsonl:").count(), 2, "{err}");
+    assert!(err.contains("2 lines skipped"), "{err}");
+    let _ = fs::remove_dir_all(&dir);
+}

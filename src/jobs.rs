@@ -1,0 +1,163 @@
+//! `-j N`: the files of a session library read on N threads.
+//!
+//! Each file (a session, with its sub-agents' files) is read on a thread
+//! of its own by a [`Runner`] of its own, into a sink built by the same
+//! [`output::sink`] as the main one but writing to memory. The results are
+//! taken in the library's order ([`parallel::ordered`]): what the file's
+//! run wrote to stdout and stderr is passed on, and its session and counts
+//! are added to the main runner's ([`Runner::absorb`]), which then ends
+//! the run as if it had read every file itself: the summary, the closing
+//! messages and the exit status come from the sum. Since a library file is
+//! a session of its own ([`Session::end_input`]), the output is the same
+//! byte for byte as with `-j1`. Only the sinks that write each event as it
+//! comes take part ([`output::parallel`]).
+
+use std::cell::{Cell, RefCell};
+use std::io::{self, BufWriter, Write};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::cli::Options;
+use crate::diag::Diag;
+use crate::error::Error;
+use crate::input::{Interrupt, library};
+use crate::render::Sink;
+use crate::run::{Counted, Runner};
+use crate::session::Session;
+use crate::{output, parallel};
+
+/// Results waiting to be passed on, per thread: bounds the memory of a run
+/// to that many files' outputs.
+const AHEAD_PER_JOB: usize = 4;
+
+/// Standard output shared by the main sink and the results passed on.
+#[derive(Clone)]
+pub(crate) struct Shared(Rc<RefCell<BufWriter<Box<dyn Write>>>>);
+
+impl Shared {
+    /// `w`, shared.
+    pub(crate) fn new(w: BufWriter<Box<dyn Write>>) -> Shared {
+        Shared(Rc::new(RefCell::new(w)))
+    }
+}
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.borrow_mut().write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
+
+/// A file's run's output, kept in memory.
+#[derive(Clone, Default)]
+struct Buf(Rc<RefCell<Vec<u8>>>);
+
+impl Buf {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut self.0.borrow_mut())
+    }
+}
+
+impl Write for Buf {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Where the results go: the main run's outputs.
+pub(crate) struct Jobs<'a> {
+    /// Standard output.
+    pub stdout: Shared,
+    /// Standard error.
+    pub stderr: &'a dyn Fn() -> Box<dyn Write>,
+    /// `--grep`'s count of matches.
+    pub matched: Rc<Cell<u64>>,
+}
+
+/// One file's run.
+struct Item {
+    out: Vec<u8>,
+    err: Vec<u8>,
+    session: Session,
+    counted: Counted,
+    matched: u64,
+    res: Result<(), Error>,
+}
+
+impl Jobs<'_> {
+    /// Read `sessions` on `opts.jobs` threads into `runner`, in order.
+    ///
+    /// # Errors
+    /// The output cannot be written, or the run was interrupted.
+    pub(crate) fn read<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        opts: &Options,
+        sessions: &[&library::Session],
+        interrupt: Option<&Arc<Interrupt>>,
+    ) -> Result<(), Error> {
+        let stop = || interrupt.is_some_and(|i| i.is_set());
+        let work = |s: &&library::Session| read_one(opts, s, interrupt);
+        let mut give = |item: Item| -> Result<(), Error> {
+            if !item.err.is_empty() {
+                let _ = (self.stderr)().write_all(&item.err);
+            }
+            self.stdout
+                .clone()
+                .write_all(&item.out)
+                .map_err(Error::Write)?;
+            self.matched.set(self.matched.get() + item.matched);
+            runner.absorb(item.session, item.counted);
+            item.res
+        };
+        let ahead = opts.jobs * AHEAD_PER_JOB;
+        parallel::ordered(sessions, opts.jobs, ahead, &stop, &work, &mut give)
+    }
+}
+
+/// Read one library file as the main run would, into memory.
+fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interrupt>>) -> Item {
+    let (out, err) = (Buf::default(), Buf::default());
+    let matched = Rc::new(Cell::new(0));
+    let stderr = {
+        let err = err.clone();
+        move || Box::new(err.clone()) as Box<dyn Write>
+    };
+    let mut sink = output::sink(
+        opts,
+        output::Writers {
+            stdout: Box::new(out.clone()),
+            stderr: &stderr,
+            matched: matched.clone(),
+        },
+    );
+    let mut diag = Diag::new(
+        err.clone(),
+        opts.verbosity == crate::render::Verbosity::Verbose,
+    );
+    let mut runner = Runner::new(&mut *sink, &mut diag, opts.max_line_bytes)
+        .with_producer(opts.from)
+        .with_grep(opts.grep.clone())
+        .with_window(opts.window)
+        .with_prices(opts.prices.clone());
+    let res = crate::read_session(&mut runner, s, true, interrupt);
+    let (session, counted) = runner.into_counted();
+    let res = res.and_then(|()| sink.flush().map_err(Error::Write));
+    Item {
+        out: out.take(),
+        err: err.take(),
+        session,
+        counted,
+        matched: matched.get(),
+        res,
+    }
+}

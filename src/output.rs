@@ -1,0 +1,130 @@
+//! Which sink a run writes with: the format, `--grep`, `--summary`, the
+//! filters and `-q` decide it. One place, used by the main run and by
+//! each of `-j`'s threads (`jobs.rs`), so that a library file read on a
+//! thread of its own is rendered by the same sink as on the main one.
+
+use std::cell::Cell;
+use std::io::{BufWriter, Write};
+use std::rc::Rc;
+
+use termcolor::{Ansi, NoColor, WriteColor};
+
+use crate::cli::{Format, Options};
+use crate::filter::{self, Filtered};
+use crate::render::{
+    self, Jsonl, Pretty, PrettyOptions, ResultText, Sink, SummaryAfter, SummarySink,
+};
+
+/// Where a sink writes.
+pub(crate) struct Writers<'a> {
+    /// Standard output (buffered by the caller).
+    pub stdout: Box<dyn Write>,
+    /// A new handle on standard error, for each part that writes there.
+    pub stderr: &'a dyn Fn() -> Box<dyn Write>,
+    /// Counts the events `--grep` matched.
+    pub matched: Rc<Cell<u64>>,
+}
+
+/// The format the sink writes: `-q` is the pretty sink's quiet mode in
+/// every format (nothing on stdout).
+pub(crate) fn format(opts: &Options) -> Format {
+    if opts.verbosity == render::Verbosity::Quiet {
+        Format::Pretty
+    } else {
+        opts.format
+    }
+}
+
+/// `w` with colour (ANSI escapes) or without.
+fn colored(w: Box<dyn Write>, on: bool) -> Box<dyn WriteColor> {
+    if on {
+        Box::new(Ansi::new(w))
+    } else {
+        Box::new(NoColor::new(w))
+    }
+}
+
+/// The sink `opts` ask for, over `to`.
+pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
+    let Writers {
+        stdout,
+        stderr,
+        matched,
+    } = to;
+    // Buffered: an alert is written span by span, then flushed as one line.
+    let err = || colored(Box::new(BufWriter::new(stderr())), opts.color_stderr);
+    // Errors and denials of the formats whose stdout carries something else.
+    let alerts = || Pretty::alerts_only(err(), opts.max_lines).with_alerts(opts.alerts);
+    let format = format(opts);
+    let mut sink: Box<dyn Sink> = match (format, opts.grep.clone()) {
+        (Format::Jsonl, Some(grep)) => Box::new(filter::grep::Matching::new(
+            Jsonl::new(stdout),
+            grep,
+            matched,
+        )),
+        (_, Some(grep)) => {
+            let out = colored(stdout, opts.color_stdout);
+            Box::new(filter::grep::GrepLines::new(out, grep, matched))
+        }
+        (Format::Jsonl, None) => Box::new(Jsonl::new(stdout)),
+        (Format::Pretty, None) => {
+            let popts = PrettyOptions {
+                verbosity: opts.verbosity,
+                max_lines: opts.max_lines,
+                mirror_errors: opts.mirror_errors,
+            };
+            let out = colored(stdout, opts.color_stdout);
+            let mut pretty = Pretty::new(out, err(), popts).with_summary(opts.summary);
+            if opts.wrap {
+                pretty = pretty.with_width(Box::new(|| {
+                    terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
+                }));
+            }
+            // Quiet: stderr is the only output.
+            let alerts = if opts.verbosity == render::Verbosity::Quiet {
+                opts.alerts
+            } else {
+                render::Alerts::All
+            };
+            Box::new(pretty.with_alerts(alerts))
+        }
+        (Format::Result, None) => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
+        (Format::Markdown, None) => Box::new(render::Markdown::sink(stdout)),
+        (Format::Html, None) => Box::new(render::Html::sink(stdout)),
+        (Format::Summary | Format::SummaryJson, None) => {
+            let out = colored(stdout, opts.color_stdout);
+            Box::new(SummarySink::new(
+                out,
+                alerts(),
+                format == Format::SummaryJson,
+            ))
+        }
+    };
+    if opts.summary && matches!(format, Format::Jsonl | Format::Result) {
+        sink = Box::new(SummaryAfter::new(sink, err()));
+    }
+    if !opts.filter.is_all()
+        && matches!(
+            format,
+            Format::Pretty | Format::Jsonl | Format::Markdown | Format::Html
+        )
+    {
+        sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(stderr()));
+    }
+    sink
+}
+
+/// True when the files of a library can be read on several threads
+/// (`-j`) with the same output as on one: the sink writes each event as
+/// it comes and holds nothing across files but what the session state
+/// holds (JSONL, the summaries, `--grep`); the pretty view, the reports
+/// and `--format result` hold a session's end, and the filters count what
+/// matched over the whole run.
+pub(crate) fn parallel(opts: &Options) -> bool {
+    let per_event = opts.grep.is_some()
+        || matches!(
+            format(opts),
+            Format::Jsonl | Format::Summary | Format::SummaryJson
+        );
+    opts.jobs > 1 && per_event && opts.filter.is_all() && !opts.follow && !opts.status
+}

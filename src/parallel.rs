@@ -1,0 +1,233 @@
+//! `-j N`: work on N threads, results in order.
+//!
+//! [`ordered`] hands the items of a list to `jobs` threads and gives their
+//! results back on the calling thread in the list's order, each as soon as
+//! it and every one before it are done: the output of a parallel run is
+//! the output of a run on one thread, written while the work goes on. At
+//! most `ahead` results wait to be given back (a thread that would run
+//! further ahead waits), so memory is bounded by that many items' results,
+//! whatever the length of the list. This is how hl and ripgrep keep their
+//! output in order; std's scoped threads, a mutex and a condition variable
+//! are all it takes.
+
+use std::collections::BTreeMap;
+use std::sync::{Condvar, Mutex, PoisonError};
+
+/// What the threads share.
+struct State<R> {
+    /// The next item to start.
+    next: usize,
+    /// The next result to give back.
+    given: usize,
+    /// Results done, not yet given back.
+    done: BTreeMap<usize, R>,
+    /// Stop starting items: the caller failed, or `stop` said so.
+    stopped: bool,
+}
+
+/// Run `work` on each item of `items` on `jobs` threads (1: on this one)
+/// and pass each result to `give`, in the order of `items`. `stop` is
+/// asked before each item is started: once it says `true`, no more are,
+/// and the results of those started are still given. An error of `give`
+/// stops the run and is returned.
+///
+/// # Errors
+/// The first error of `give`.
+pub fn ordered<T, R, E>(
+    items: &[T],
+    jobs: usize,
+    ahead: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+    work: &(dyn Fn(&T) -> R + Sync),
+    give: &mut dyn FnMut(R) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Sync,
+    R: Send,
+{
+    if jobs <= 1 || items.len() <= 1 {
+        for item in items {
+            if stop() {
+                break;
+            }
+            give(work(item))?;
+        }
+        return Ok(());
+    }
+    let ahead = ahead.max(jobs);
+    let state = Mutex::new(State {
+        next: 0,
+        given: 0,
+        done: BTreeMap::new(),
+        stopped: false,
+    });
+    let changed = Condvar::new();
+    let lock = || state.lock().unwrap_or_else(PoisonError::into_inner);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(items.len()) {
+            scope.spawn(|| {
+                loop {
+                    let i = {
+                        let mut s = lock();
+                        while !s.stopped && s.next < items.len() && s.next >= s.given + ahead {
+                            s = changed.wait(s).unwrap_or_else(PoisonError::into_inner);
+                        }
+                        if s.stopped || s.next >= items.len() || stop() {
+                            s.stopped = true;
+                            changed.notify_all();
+                            return;
+                        }
+                        s.next += 1;
+                        s.next - 1
+                    };
+                    let r = work(&items[i]);
+                    lock().done.insert(i, r);
+                    changed.notify_all();
+                }
+            });
+        }
+        // Give back in order, on this thread.
+        let mut res = Ok(());
+        loop {
+            let r = {
+                let mut s = lock();
+                loop {
+                    let first = s.given;
+                    if let Some(r) = s.done.remove(&first) {
+                        s.given += 1;
+                        break Some(r);
+                    }
+                    // Every item started is given back; none is left.
+                    if (s.stopped || s.next >= items.len()) && s.given >= s.next {
+                        break None;
+                    }
+                    s = changed.wait(s).unwrap_or_else(PoisonError::into_inner);
+                }
+            };
+            changed.notify_all();
+            let Some(r) = r else { break };
+            if res.is_ok() {
+                res = give(r);
+                if res.is_err() {
+                    lock().stopped = true;
+                    changed.notify_all();
+                }
+            }
+        }
+        res
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn run(n: usize, jobs: usize, ahead: usize) -> Vec<usize> {
+        let items: Vec<usize> = (0..n).collect();
+        let mut got = Vec::new();
+        let res: Result<(), ()> = ordered(
+            &items,
+            jobs,
+            ahead,
+            &|| false,
+            // Later items finish first: the order must be restored.
+            &|&i| {
+                std::thread::sleep(std::time::Duration::from_micros(((n - i) % 7) as u64 * 50));
+                i * 10
+            },
+            &mut |r| {
+                got.push(r);
+                Ok(())
+            },
+        );
+        assert!(res.is_ok());
+        got
+    }
+
+    #[test]
+    fn results_come_in_order() {
+        for (n, jobs, ahead) in [
+            (0, 4, 8),
+            (1, 4, 8),
+            (100, 1, 1),
+            (100, 2, 2),
+            (100, 4, 3),
+            (257, 8, 64),
+        ] {
+            let want: Vec<usize> = (0..n).map(|i| i * 10).collect();
+            assert_eq!(run(n, jobs, ahead), want, "{n} {jobs} {ahead}");
+        }
+    }
+
+    #[test]
+    fn no_thread_runs_further_ahead_than_allowed() {
+        let items: Vec<usize> = (0..200).collect();
+        let given = AtomicUsize::new(0);
+        let res: Result<(), ()> = ordered(
+            &items,
+            4,
+            6,
+            &|| false,
+            &|&i| {
+                let g = given.load(Ordering::SeqCst);
+                assert!(i < g + 6 + 1, "item {i} started with {g} given");
+                i
+            },
+            &mut |_| {
+                given.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            },
+        );
+        assert!(res.is_ok());
+    }
+
+    #[test]
+    fn an_error_stops_the_run() {
+        let items: Vec<usize> = (0..1000).collect();
+        let started = AtomicUsize::new(0);
+        let mut given = 0;
+        let res = ordered(
+            &items,
+            3,
+            4,
+            &|| false,
+            &|&i| {
+                started.fetch_add(1, Ordering::SeqCst);
+                i
+            },
+            &mut |i| {
+                given += 1;
+                if i == 10 { Err("full") } else { Ok(()) }
+            },
+        );
+        assert_eq!(res, Err("full"));
+        assert_eq!(given, 11);
+        assert!(started.load(Ordering::SeqCst) < 30);
+    }
+
+    #[test]
+    fn stop_starts_no_more_items() {
+        let items: Vec<usize> = (0..1000).collect();
+        let started = AtomicUsize::new(0);
+        let mut got = Vec::new();
+        let res: Result<(), ()> = ordered(
+            &items,
+            2,
+            4,
+            &|| started.load(Ordering::SeqCst) >= 20,
+            &|&i| {
+                started.fetch_add(1, Ordering::SeqCst);
+                i
+            },
+            &mut |i| {
+                got.push(i);
+                Ok(())
+            },
+        );
+        assert!(res.is_ok());
+        // What was started is given back, in order, without a gap.
+        assert!(got.len() >= 20 && got.len() < 30, "{}", got.len());
+        assert_eq!(got, (0..got.len()).collect::<Vec<_>>());
+    }
+}
