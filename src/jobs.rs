@@ -120,7 +120,12 @@ impl Jobs<'_> {
             item.res
         };
         let ahead = opts.jobs * AHEAD_PER_JOB;
-        parallel::ordered(sessions, opts.jobs, ahead, &stop, &work, &mut give)
+        parallel::ordered(sessions, opts.jobs, ahead, &stop, &work, &mut give)?;
+        // Ctrl-C: the files begun were written; the rest were not started.
+        if stop() {
+            return Err(Error::Interrupted);
+        }
+        Ok(())
     }
 }
 

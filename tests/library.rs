@@ -542,3 +542,41 @@ fn jobs_give_the_same_output_as_one_thread() {
     assert!(err.contains("2 lines skipped"), "{err}");
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Ctrl-C during `-j`: no file is started after it, those begun are
+/// written, then the summary so far, and the status is 130, as with one
+/// thread.
+#[test]
+fn jobs_stop_on_ctrl_c_with_the_summary_so_far() {
+    use std::process::Stdio;
+    use std::time::Duration;
+    let dir = std::env::temp_dir().join(format!("streamview-jobs-int-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let lib = library_gen::generate(&dir, 300, 30 << 20, 5).unwrap();
+    let mut child = common::sv_std()
+        .args(["-j", "2", "--format", "summary-json"])
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = common::drain(child.stdout.take().unwrap());
+    std::thread::sleep(Duration::from_millis(300));
+    let ok = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let status = common::wait_deadline(&mut child, Duration::from_secs(30));
+    assert_eq!(status.code(), Some(130));
+    let summary: serde_json::Value = serde_json::from_slice(&out.join().unwrap()).unwrap();
+    let n = summary["total"]["sessions"].as_u64().unwrap();
+    assert!(
+        n > 0 && n < lib.sessions,
+        "{n} sessions of {}",
+        lib.sessions
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
