@@ -315,22 +315,35 @@ fn edits_are_shown_as_their_diff() {
     let page = load(&b, &report(&input), "");
     page.assert_clean("edit_write");
     let mut edits = 0;
+    // A line of the page's diff of `class` (`del`, `add`) holding `text`:
+    // the tool's patch shows whole lines, the edit a fragment of them.
+    let shown = |class: &str, text: &str| {
+        let open = format!("<span class=\"{class}\">");
+        page.dom.match_indices(&open).any(|(i, _)| {
+            let rest = &page.dom[i + open.len()..];
+            rest[..rest.find("</span>").unwrap()].contains(&escaped(text))
+        })
+    };
     for e in events(&input)
         .iter()
         .filter(|e| e["kind"] == "tool_call" && e["name"] == "Edit")
     {
         let input = &e["input"];
         for line in input["old_string"].as_str().unwrap().lines() {
-            let row = format!("<span class=\"del\">-{}</span>", escaped(line));
-            assert!(page.dom.contains(&row), "{row} is not on the page");
+            assert!(shown("del", line), "-{line} is not on the page");
         }
         for line in input["new_string"].as_str().unwrap().lines() {
-            let row = format!("<span class=\"add\">+{}</span>", escaped(line));
-            assert!(page.dom.contains(&row), "{row} is not on the page");
+            assert!(shown("add", line), "+{line} is not on the page");
         }
         edits += 1;
     }
     assert_eq!(edits, 2);
+    // The edit's hunk as the tool's patch numbers it, with its context.
+    assert!(
+        page.dom
+            .contains("<span class=\"dh\">@@ -1,4 +1,4 @@</span>")
+    );
+    assert!(page.dom.contains("<span class=\"dc\"> # TODO</span>"));
     // The new file's lines, all added, under a hunk header with numbers.
     assert!(
         page.dom

@@ -515,6 +515,8 @@ impl<W: Write> Document for Html<W> {
     fn output(&mut self, o: &Output<'_>, at: At<'_>) -> io::Result<()> {
         let bad = o.status != Status::Ok;
         let mut html = String::new();
+        // The diff of what was done (the call showed only its count).
+        diff(&mut html, &o.changes);
         if !o.text.text.trim().is_empty() {
             let _ = write!(
                 html,
@@ -541,6 +543,7 @@ impl<W: Write> Document for Html<W> {
             return Ok(());
         };
         c.status = Some(o.status);
+        c.diff |= !o.changes.lines.is_empty();
         if let Some(ms) = o.took_ms {
             let mut d = String::new();
             fmt_duration(&mut d, ms);

@@ -318,6 +318,23 @@ impl<W: Write> Document for Markdown<W> {
 
     fn output(&mut self, o: &Output<'_>, _at: At<'_>) -> io::Result<()> {
         let follows = self.last_call.as_deref() == Some(o.id);
+        // The diff of what was done: under its call when the output
+        // follows it, else on its own after the call's name.
+        if !o.changes.lines.is_empty() {
+            if follows {
+                let indent = self.list.map_or(0, |(level, _)| level) + 1;
+                self.diff(&o.changes, &"  ".repeat(indent))?;
+            } else {
+                self.block()?;
+                write!(self.out, "Changes of **{}**", escape_inline(&o.tool))?;
+                if let Some(k) = &o.key {
+                    write!(self.out, " {}", code_span(k))?;
+                }
+                self.out.write_all(b"\n")?;
+                self.diff(&o.changes, "")?;
+                self.out.write_all(b"\n")?;
+            }
+        }
         if o.status == Status::Ok && o.text.text.trim().is_empty() {
             return Ok(());
         }

@@ -17,7 +17,7 @@
 //! [`MAX_TEXT_BYTES`], each cut said with how much was left out.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
 
@@ -207,6 +207,9 @@ pub struct Output<'a> {
     /// From call to result, in ms, when it took a second or more (a log
     /// replayed arrives at once: its times mean nothing).
     pub took_ms: Option<u64>,
+    /// What the tool says it changed (Claude's patch of an edit, with its
+    /// line numbers): shown instead of the call's diff.
+    pub changes: Changes,
 }
 
 /// Text cut to a bound: what is kept, and how much was left out.
@@ -388,6 +391,10 @@ pub struct Report<D: Document> {
     /// The last error notice's text: a failed result repeats it.
     last_error: Option<u64>,
     differ: Differ,
+    /// The diff of calls whose result may say what was done instead
+    /// (`ToolCall::changes_in_result`), until it comes (kept up to
+    /// [`KEEP_DENIED`]).
+    held: HashMap<String, (Vec<(Mark, String)>, usize)>,
 }
 
 /// Denied calls remembered at most (see `Report::denied`).
@@ -405,6 +412,7 @@ impl<D: Document> Report<D> {
             denied: HashSet::new(),
             last_error: None,
             differ: Differ::new(),
+            held: HashMap::new(),
         }
     }
 
@@ -516,6 +524,19 @@ impl<D: Document> Report<D> {
             items,
             changes: Changes::of(&c.changes, &mut self.differ),
         };
+        if c.changes_in_result && !call.changes.lines.is_empty() {
+            // The result says what was done, with its line numbers: the
+            // diff is shown with it, the call keeps what was asked as its
+            // `+12 −3`. A result that says nothing shows the call's.
+            if self.held.len() >= KEEP_DENIED {
+                self.held.clear();
+            }
+            let mut call = call;
+            let lines = std::mem::take(&mut call.changes.lines);
+            let more = std::mem::take(&mut call.changes.more);
+            self.held.insert(c.id.to_string(), (lines, more));
+            return self.doc.call(&call, at);
+        }
         self.doc.call(&call, at)
     }
 
@@ -563,6 +584,14 @@ impl<D: Document> Report<D> {
                 .elapsed
                 .filter(|d| d.as_secs() >= 1)
                 .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            changes: match self.held.remove(r.id.as_ref()) {
+                Some((lines, more)) if r.changes.is_empty() => Changes {
+                    stat: None,
+                    lines,
+                    more,
+                },
+                _ => Changes::of(&r.changes, &mut self.differ),
+            },
         };
         self.doc.output(&o, at)
     }
