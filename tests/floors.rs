@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The floors, lowest first. A module may name the modules of lower floors
 /// only.
 const FLOORS: &[&[&str]] = &[
-    &["time"],
+    &["time", "parallel"],
     &["json", "input"],
     &["event"],
     &["decode"],
@@ -22,6 +22,8 @@ const FLOORS: &[&[&str]] = &[
     &["filter", "diag", "error"],
     &["run"],
     &["cli"],
+    &["output"],
+    &["jobs"],
 ];
 
 /// The floor of a top-level module.

@@ -164,7 +164,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
                 inner.str("answer", &a.answer);
             });
             // `[]` but where the result reports the changes made (Claude Code).
-            changes(&mut o, &r.changes);
+            changes(&mut o, &r.changes, true);
             // Last: a long content is written straight from the line.
             o.content("content", &r.content);
         }
@@ -253,7 +253,8 @@ fn tool_call(o: &mut Obj<'_>, c: &ToolCall<'_>) {
         inner.str("question", &q.question);
         inner.str_list("options", &q.options);
     });
-    changes(o, &c.changes);
+    // What was done is the result's diff: the call's counts suffice.
+    changes(o, &c.changes, !c.changes_in_result);
     o.bool("changes_in_result", c.changes_in_result);
     o.opt_str("message_id", c.message_id.as_deref());
 }
@@ -265,13 +266,24 @@ fn tool_call(o: &mut Obj<'_>, c: &ToolCall<'_>) {
 /// change: its path when it has one of its own, its counts and its diff
 /// as unified text (or the action alone, `add`, `update`, `delete`, when
 /// that is all the producer said).
-fn changes(o: &mut Obj<'_>, changes: &[FileChange<'_>]) {
+fn changes(o: &mut Obj<'_>, changes: &[FileChange<'_>], with_diff: bool) {
     super::diff::with_differ(|differ, text| {
         let mut total: Option<Stat> = None;
         o.objects("changes", changes, |inner, ch| {
             inner.opt_str("path", ch.path.as_deref());
             if let Edit::Action(a) = &ch.edit {
                 inner.str("action", a);
+                return;
+            }
+            if !with_diff {
+                // Counts alone: Myers' operations, no hunks, no text.
+                if let Some(stat) = differ.stat(&ch.edit) {
+                    let t = total.get_or_insert_default();
+                    t.added += stat.added;
+                    t.removed += stat.removed;
+                    inner.num("lines_added", stat.added);
+                    inner.num("lines_removed", stat.removed);
+                }
                 return;
             }
             let diff = differ.diff(&ch.edit, DIFF_CONTEXT);
