@@ -154,7 +154,7 @@ fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interru
         .with_grep(opts.grep.clone())
         .with_window(opts.window)
         .with_prices(opts.prices.clone());
-    let res = crate::read_session(&mut runner, s, true, interrupt);
+    let res = runner.library_session(s, true, interrupt);
     let (session, counted) = runner.into_counted();
     let res = res.and_then(|()| sink.flush().map_err(Error::Write));
     Item {

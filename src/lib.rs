@@ -344,7 +344,7 @@ fn read_directory<S: Sink + ?Sized, E: Write>(
         Some(jobs) => jobs.read(runner, opts, &sessions, interrupt)?,
         None => {
             for session in sessions {
-                read_session(runner, session, true, interrupt)?;
+                runner.library_session(session, true, interrupt)?;
             }
         }
     }
@@ -416,32 +416,7 @@ fn read_latest<S: Sink + ?Sized, E: Write>(
         return read_source(runner, opts, &src, interrupt, tick, finished);
     }
     runner.note(&name, "the latest session");
-    read_session(runner, &session, false, interrupt)
-}
-
-/// Read one session of a library: its file and its sub-agents' as one
-/// input (see [`input::library::Session::open`]); `found` below a
-/// directory (see [`Runner::source_found`]) or asked for (`--latest`).
-pub(crate) fn read_session<S: Sink + ?Sized, E: Write>(
-    runner: &mut Runner<'_, S, E>,
-    session: &input::library::Session,
-    found: bool,
-    interrupt: Option<&Arc<Interrupt>>,
-) -> Result<(), Error> {
-    let name = session.file.display().to_string();
-    runner.replaying(true);
-    let opened = session.open().map(|rdr| match interrupt {
-        Some(intr) => Box::new(input::Checked::new(rdr, intr)) as Box<dyn io::Read>,
-        None => rdr as Box<dyn io::Read>,
-    });
-    match opened {
-        Ok(rdr) if found => runner.source_found(&name, rdr),
-        Ok(rdr) => runner.source(&name, rdr),
-        Err(e) => {
-            runner.open_failed(&name, &e);
-            Ok(())
-        }
-    }
+    runner.library_session(&session, false, interrupt)
 }
 
 /// Open one input and read it to its end.

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::event::{Event, EventKind, Producer};
 use crate::filter::grep::Grep;
-use crate::input::{Frame, Line, LineReader, Source, ahead};
+use crate::input::{Checked, Frame, Interrupt, Line, LineReader, Source, ahead, library};
 use crate::render::{LineEnd, Sink, StatusLine};
 use crate::session::Session;
 use crate::time::window::Window;
@@ -292,6 +292,34 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// input and makes the exit status 2, but is not fatal.
     pub fn source<R: Read>(&mut self, name: &str, rdr: R) -> Result<(), Error> {
         self.read(name, rdr, false)
+    }
+
+    /// Read one session of a library: its file and its sub-agents' as one
+    /// input (see [`library::Session::open`]); `found` below a directory
+    /// (see [`Runner::source_found`]) or asked for (`--latest`).
+    ///
+    /// # Errors
+    /// As [`Runner::source`].
+    pub fn library_session(
+        &mut self,
+        session: &library::Session,
+        found: bool,
+        interrupt: Option<&Arc<Interrupt>>,
+    ) -> Result<(), Error> {
+        let name = session.file.display().to_string();
+        self.replaying(true);
+        let opened = session.open().map(|rdr| match interrupt {
+            Some(intr) => Box::new(Checked::new(rdr, intr)) as Box<dyn Read>,
+            None => rdr as Box<dyn Read>,
+        });
+        match opened {
+            Ok(rdr) if found => self.source_found(&name, rdr),
+            Ok(rdr) => self.source(&name, rdr),
+            Err(e) => {
+                self.open_failed(&name, &e);
+                Ok(())
+            }
+        }
     }
 
     /// Process a file found below a directory named as input, as
