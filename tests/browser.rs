@@ -225,11 +225,7 @@ fn events(input: &[u8]) -> Vec<Value> {
         .write_stdin(input)
         .output()
         .unwrap();
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::json_lines(&out.stdout)
 }
 
 /// `s` escaped as the page escapes text.

@@ -390,12 +390,7 @@ fn ctrl_c_while_waiting_for_a_missing_file() {
         .unwrap();
     let err = common::drain(child.stderr.take().unwrap());
     std::thread::sleep(Duration::from_millis(400));
-    let ok = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
+    common::sigint(child.id());
     let status = common::wait_deadline(&mut child, Duration::from_secs(10));
     assert_eq!(status.code(), Some(130));
     let err = String::from_utf8(err.join().unwrap()).unwrap();

@@ -563,12 +563,7 @@ fn jobs_stop_on_ctrl_c_with_the_summary_so_far() {
         .unwrap();
     let out = common::drain(child.stdout.take().unwrap());
     std::thread::sleep(Duration::from_millis(300));
-    let ok = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
+    common::sigint(child.id());
     let status = common::wait_deadline(&mut child, Duration::from_secs(30));
     assert_eq!(status.code(), Some(130));
     let summary: serde_json::Value = serde_json::from_slice(&out.join().unwrap()).unwrap();

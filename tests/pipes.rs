@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{RUN_LIMIT, drain, fixture, read, sv, sv_std, temp_file, wait_deadline};
+use common::{RUN_LIMIT, drain, fixture, read, sigint, sv, sv_std, temp_file, wait_deadline};
 
 /// One fixture per producer (each ends with a result; none has an error
 /// that would be mirrored to stderr), and what they are made of.
@@ -162,15 +162,6 @@ fn a_closed_stdout_is_like_dev_null() {
 }
 
 // ---------------------------------------------------------------- Ctrl-C
-
-fn sigint(pid: u32) {
-    let ok = Command::new("kill")
-        .args(["-INT", &pid.to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "kill -INT {pid}");
-}
 
 /// Start streamview on a pipe, write `lines`, wait until `ready` shows up
 /// on stdout, press Ctrl-C; return status, stdout, stderr.

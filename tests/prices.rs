@@ -27,11 +27,17 @@ fn jsonl(args: &[&str], file: &str) -> Vec<Value> {
         .arg(fixture(file))
         .output()
         .unwrap();
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::json_lines(&out.stdout)
+}
+
+/// `--format summary` of `files`.
+fn table(files: &[&str]) -> String {
+    let out = sv()
+        .args(["--format", "summary"])
+        .args(files.iter().map(|f| fixture(f)))
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -81,12 +87,7 @@ fn costs_not_reported_are_estimated_from_the_table() {
     assert_eq!(s["prices_as_of"], "2026-11-24");
 
     // The table says so: `~` before each estimate, the date in a note.
-    let out = sv()
-        .args(["--format", "summary"])
-        .args(files.map(fixture))
-        .output()
-        .unwrap();
-    let table = String::from_utf8(out.stdout).unwrap();
+    let table = table(&files);
     assert_eq!(table.matches("~$").count(), 5, "{table}");
     assert!(
         table.contains("~ estimated from the prices of 2026-11-24"),
@@ -153,12 +154,7 @@ fn unknown_models_are_named_not_priced_at_zero() {
         serde_json::json!(["gpt-5.5"])
     );
     assert_eq!(s["total"]["cost_partial"], true);
-    let out = sv()
-        .args(["--format", "summary"])
-        .args(files.map(fixture))
-        .output()
-        .unwrap();
-    let table = String::from_utf8(out.stdout).unwrap();
+    let table = table(&files);
     assert!(table.contains("≥ ~$0.0029"), "{table}");
     assert!(table.contains("no price for gpt-5.5"), "{table}");
 }

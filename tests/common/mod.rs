@@ -337,3 +337,20 @@ pub fn numbers_as_floats(v: serde_json::Value) -> serde_json::Value {
         other => other,
     }
 }
+
+/// Each line of a JSONL output, parsed.
+pub fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// Ctrl-C to the process `pid` (`kill -INT`).
+pub fn sigint(pid: u32) {
+    let ok = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "kill -INT {pid}");
+}
