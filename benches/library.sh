@@ -19,7 +19,9 @@
 #                       generated when missing)
 #   FILES, SIZE, SEED   what to generate (default 2000, 1G, 1)
 #   RUNS                timed runs per command (default 5; ccusage: 3)
-#   PATTERN             what --grep and rg look for (default `permission`)
+#   PATTERN             what --grep and rg look for (default `No such file`: words of the
+#                       conversation; a word in every line's keys, like `permission`
+#                       in `permissionMode`, makes every line decoded)
 #   STREAMVIEW          the binary to time (default: target/release/streamview, built here)
 set -euo pipefail
 
@@ -29,7 +31,7 @@ files=${FILES:-2000}
 size=${SIZE:-1G}
 seed=${SEED:-1}
 runs=${RUNS:-5}
-pattern=${PATTERN:-permission}
+pattern=${PATTERN:-No such file}
 
 say() { printf '%s\n' "$*" >&2; }
 
