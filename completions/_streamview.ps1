@@ -23,6 +23,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
         'streamview' {
             [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Show only the events whose words match PATTERN (a regular expression): text, tool calls and their key arguments, tool output, errors. One line per match, `FILE:LINE:SESSION:` first, as ripgrep writes them (JSONL events with --format jsonl). Status 0 when something matched, 1 when nothing did, 2 on an error')
             [CompletionResult]::new('--prices', '--prices', [CompletionResultType]::ParameterName, 'Estimate costs with the prices in FILE, added to the bundled table or replacing its models of the same name ($STREAMVIEW_PRICES when not given)')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Add to the summary a table of the sessions'' totals by the day, week or month they began (local time, $TZ), by project (working directory) or by agent')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour')
             [CompletionResult]::new('--paging', '--paging', [CompletionResultType]::ParameterName, 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)')

@@ -280,6 +280,34 @@ pub enum ColorWhen {
     Never,
 }
 
+/// What `--by` groups the sessions of a summary by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ByArg {
+    /// The local day each session began.
+    Day,
+    /// The week (from Monday) it began, named by its Monday.
+    Week,
+    /// The month it began.
+    Month,
+    /// Its working directory.
+    Project,
+    /// The agent that wrote it.
+    Agent,
+}
+
+impl From<ByArg> for crate::session::group::By {
+    fn from(b: ByArg) -> Self {
+        use crate::session::group::By;
+        match b {
+            ByArg::Day => By::Day,
+            ByArg::Week => By::Week,
+            ByArg::Month => By::Month,
+            ByArg::Project => By::Project,
+            ByArg::Agent => By::Agent,
+        }
+    }
+}
+
 /// When to send the output through a pager.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Paging {
@@ -357,6 +385,15 @@ pub struct Cli {
     /// "cache_read": 0.2, "cache_write": 0}}}.
     #[arg(long, value_name = "FILE")]
     pub prices: Option<std::path::PathBuf>,
+
+    /// Add to the summary a table of the sessions' totals by the day, week or month they
+    /// began (local time, $TZ), by project (working directory) or by agent.
+    ///
+    /// For --format summary, summary-json (`by`) and --summary: sessions, tokens, cost
+    /// (reported or estimated), calls and errors per group; every session counts, also those
+    /// beyond the 1000 the table lists.
+    #[arg(long, value_enum, value_name = "KEY")]
+    pub by: Option<ByArg>,
 
     /// With --grep: match letters in either case.
     #[arg(short = 'i', long)]
@@ -596,6 +633,8 @@ pub struct Options {
     pub grep: Option<Grep>,
     /// `--since`, `--until`: the events and sessions shown.
     pub window: Window,
+    /// `--by`: the groups of the summary, days in the local zone.
+    pub by: Option<(crate::session::group::By, Zone)>,
     /// Threads for the files of a library (`-j`; 1: the calling thread).
     pub jobs: usize,
     /// Line length limit.
@@ -834,6 +873,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         // Checked by `main` before: a bad pattern is a usage error.
         grep: (cli.grep.as_deref()).and_then(|p| Grep::new(p, cli.ignore_case).ok()),
         window: window(cli, env),
+        by: cli.by.map(|b| (b.into(), Zone::from_tz(env.tz.as_deref()))),
         max_line_bytes: cli.max_line_bytes,
         jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
         max_lines: cli.max_lines,
@@ -908,6 +948,7 @@ impl Default for Options {
             latest: false,
             grep: None,
             window: Window::default(),
+            by: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             jobs: 1,
             max_lines: 10,

@@ -153,7 +153,8 @@ fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interru
         .with_producer(opts.from)
         .with_grep(opts.grep.clone())
         .with_window(opts.window)
-        .with_prices(opts.prices.clone());
+        .with_prices(opts.prices.clone())
+        .with_groups(opts.by.clone());
     let res = runner.library_session(s, true, interrupt);
     let (session, counted) = runner.into_counted();
     let res = res.and_then(|()| sink.flush().map_err(Error::Write));

@@ -277,6 +277,7 @@ fn run_jobs<S: Sink + ?Sized, E: Write>(
         .with_grep(opts.grep.clone())
         .with_window(opts.window)
         .with_prices(opts.prices.clone())
+        .with_groups(opts.by.clone())
         .with_status(status);
     // --follow: the run says when the session has finished, so that
     // following can end.

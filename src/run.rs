@@ -218,6 +218,19 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.sessions_outside += 1;
     }
 
+    /// Add up the sessions by day, project… too (`--by`).
+    #[must_use]
+    pub fn with_groups(
+        mut self,
+        by: Option<(crate::session::group::By, crate::time::zone::Zone)>,
+    ) -> Self {
+        if let Some((by, zone)) = by {
+            self.session
+                .group_by(crate::session::group::Groups::new(by, zone));
+        }
+        self
+    }
+
     /// Estimate costs with `prices` (`None`: the bundled table).
     #[must_use]
     pub fn with_prices(mut self, prices: Option<Arc<crate::session::Prices>>) -> Self {

@@ -269,6 +269,8 @@ pub struct SessionSummary {
     pub model: Option<String>,
     /// Working directory from the main agent's session start.
     pub cwd: Option<String>,
+    /// The time of its first event that has one.
+    pub started: Option<Timestamp>,
     /// How it ended; `None` while it is still running.
     pub outcome: Option<Outcome>,
     /// Number of `result` events seen.
@@ -648,6 +650,8 @@ pub struct Session {
     pending_skipped: u64,
     /// The prices a cost is estimated with; the bundled table when `None`.
     prices: Option<Arc<Prices>>,
+    /// `--by`: the sessions' totals by day, project…
+    groups: Option<group::Groups>,
     /// The session closed at the end of the last input was incomplete:
     /// the next event's note says so ([`Session::end_input`]).
     ended_incomplete: bool,
@@ -660,6 +664,17 @@ impl Session {
     #[must_use]
     pub fn new() -> Self {
         Session::default()
+    }
+
+    /// Add up the sessions by `by` too (`--by`).
+    pub fn group_by(&mut self, groups: group::Groups) {
+        self.groups = Some(groups);
+    }
+
+    /// The sessions' totals by day, project… (`--by`).
+    #[must_use]
+    pub fn groups(&self) -> Option<&group::Groups> {
+        self.groups.as_ref()
     }
 
     /// Estimate costs with `prices` instead of the bundled table.
@@ -718,6 +733,18 @@ impl Session {
     /// Keep a finished session; fold the oldest kept one when there are
     /// too many.
     fn keep(&mut self, s: SessionSummary) {
+        if let Some(g) = self.groups.as_mut() {
+            let prices = match &self.prices {
+                Some(p) => p,
+                None => Prices::bundled(),
+            };
+            g.add(&s, prices);
+        }
+        self.keep_counted(s);
+    }
+
+    /// Keep a session already added to the groups.
+    fn keep_counted(&mut self, s: SessionSummary) {
         self.done.push_back(s);
         if self.done.len() > KEEP_SESSIONS
             && let Some(old) = self.done.pop_front()
@@ -852,6 +879,9 @@ impl Session {
         });
         if cur.id.is_none() {
             cur.id = ev.session.as_deref().map(str::to_string);
+        }
+        if cur.started.is_none() {
+            cur.started = ev.time;
         }
         match &ev.kind {
             EventKind::SessionStart(s) => self.session_start(s),
@@ -1170,8 +1200,11 @@ impl Session {
             }
             ours.merge(&e);
         }
+        if let (Some(ours), Some(theirs)) = (self.groups.as_mut(), other.groups.as_ref()) {
+            ours.merge(theirs);
+        }
         for s in other.done {
-            self.keep(s);
+            self.keep_counted(s);
         }
         let (a, b) = (&mut self.stats, &other.stats);
         a.events += b.events;
@@ -1267,6 +1300,7 @@ impl Session {
     }
 }
 
+pub mod group;
 pub mod price;
 mod tally;
 #[cfg(test)]

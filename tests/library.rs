@@ -499,7 +499,7 @@ fn jobs_give_the_same_output_as_one_thread() {
     .unwrap();
     fs::write(project.join("empty.jsonl"), b"").unwrap();
     fs::write(project.join("notes.txt"), b"not a session\n").unwrap();
-    let runs: [&[&str]; 7] = [
+    let runs: [&[&str]; 9] = [
         &["--format", "summary"],
         &["--format", "summary-json"],
         &["--format", "jsonl"],
@@ -507,6 +507,8 @@ fn jobs_give_the_same_output_as_one_thread() {
         &["--grep", "permission|error", "--color", "always"],
         &["--grep", "Bash", "--format", "jsonl"],
         &["--format", "summary", "-v"],
+        &["--format", "summary", "--by", "day"],
+        &["--format", "summary-json", "--by", "project"],
     ];
     for args in runs {
         let run = |jobs: &str| {
@@ -573,5 +575,78 @@ fn jobs_stop_on_ctrl_c_with_the_summary_so_far() {
         "{n} sessions of {}",
         lib.sessions
     );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// `--by` (issue 17): the sessions' totals by the local day they began
+/// (moved by `TZ`), by month and by project add up to the total, and
+/// count every session.
+#[test]
+fn by_groups_the_totals_and_they_add_up() {
+    let dir = std::env::temp_dir().join(format!("streamview-by-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    library_gen::generate(&dir, 30, 3 << 20, 3).unwrap();
+    let summary = |by: &str, tz: &str| -> serde_json::Value {
+        let out = sv()
+            .env("TZ", tz)
+            .args(["--format", "summary-json", "--by", by])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    for (by, tz) in [
+        ("day", "UTC"),
+        ("month", "UTC"),
+        ("project", "UTC"),
+        ("agent", "UTC"),
+    ] {
+        let s = summary(by, tz);
+        let total = &s["total"];
+        let rows = s["by"]["rows"].as_array().unwrap();
+        assert_eq!(s["by"]["key"], by);
+        let sum = |f: &dyn Fn(&serde_json::Value) -> u64| rows.iter().map(f).sum::<u64>();
+        assert_eq!(
+            sum(&|r| r["sessions"].as_u64().unwrap()),
+            total["sessions"].as_u64().unwrap()
+        );
+        assert_eq!(
+            sum(&|r| r["tool_calls"].as_u64().unwrap()),
+            total["tool_calls"].as_u64().unwrap()
+        );
+        for k in ["input", "output", "cache_read"] {
+            let got = sum(&|r| r["tokens"][k].as_u64().unwrap_or(0));
+            assert_eq!(got, total["tokens"][k].as_u64().unwrap_or(0), "{by} {k}");
+        }
+        let cost: f64 = rows.iter().filter_map(|r| r["cost_usd"].as_f64()).sum();
+        assert!(
+            (cost - total["cost_usd"].as_f64().unwrap()).abs() < 1e-6,
+            "{by}"
+        );
+        assert!(rows.len() > 1, "{by}: {rows:?}");
+    }
+    // The generated sessions begin at the hour of their template (04:47 UTC
+    // and later): six hours west, some are a day earlier.
+    let days = |tz: &str| -> Vec<(String, u64)> {
+        summary("day", tz)["by"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["group"].as_str().unwrap().to_string(),
+                    r["sessions"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let (utc, west) = (days("UTC"), days("UTC+6"));
+    assert_ne!(utc, west);
+    assert_eq!(
+        utc.iter().map(|r| r.1).sum::<u64>(),
+        west.iter().map(|r| r.1).sum::<u64>()
+    );
+    // In order of the days.
+    assert!(utc.windows(2).all(|w| w[0].0 < w[1].0), "{utc:?}");
     let _ = fs::remove_dir_all(&dir);
 }

@@ -157,6 +157,62 @@ pub struct Summary {
     /// The date of the price table estimates come from (`null` when no
     /// cost is estimated).
     pub prices_as_of: Option<String>,
+    /// `--by`: the totals by day, week, month, project or agent (`null`
+    /// without it).
+    pub by: Option<Groups>,
+}
+
+/// The totals of `--by`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Groups {
+    /// `day`, `week`, `month`, `project` or `agent`.
+    pub key: &'static str,
+    /// One row per group, in order (dates ascending, `–` last).
+    pub rows: Vec<GroupRow>,
+}
+
+/// The totals of one group of sessions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupRow {
+    /// The day (`2026-11-24`), the week's Monday, the month (`2026-11`),
+    /// the project's directory or the agent; `–` when a session does not
+    /// say.
+    pub group: String,
+    /// Sessions in it.
+    pub sessions: u64,
+    /// Their tokens.
+    pub tokens: TokenCounts,
+    /// Their cost, reported or estimated.
+    pub cost_usd: Option<f64>,
+    /// Some of it is estimated.
+    pub cost_estimated: bool,
+    /// A lower bound: some sessions' cost is unknown.
+    pub cost_partial: bool,
+    /// Tool calls.
+    pub tool_calls: u64,
+    /// Tool results that were errors.
+    pub tool_errors: u64,
+}
+
+impl Groups {
+    fn of(g: &crate::session::group::Groups) -> Groups {
+        Groups {
+            key: g.by().name(),
+            rows: g
+                .iter()
+                .map(|(k, x)| GroupRow {
+                    group: k.to_string(),
+                    sessions: x.sessions,
+                    tokens: x.tokens.into(),
+                    cost_usd: x.cost.usd.map(round_cost),
+                    cost_estimated: x.cost.estimated,
+                    cost_partial: x.cost.partial,
+                    tool_calls: x.tool_calls,
+                    tool_errors: x.tool_errors,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Sums of costs are rounded to 1e-10 dollars, so that adding producer
@@ -339,6 +395,7 @@ impl Summary {
             sessions: rows,
             total,
             prices_as_of: prices.as_of.clone().filter(|_| estimated),
+            by: s.groups().map(Groups::of),
         }
     }
 }
@@ -512,15 +569,7 @@ fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
         r.outcome.unwrap_or(ABSENT).to_string(),
         r.turns.map_or(ABSENT.to_string(), |t| t.to_string()),
         opt(r.duration_ms, fmt_duration),
-        opt(r.cost_usd, |out, c| {
-            if r.cost_partial {
-                out.push_str("≥ ");
-            }
-            if r.cost_estimated {
-                out.push('~');
-            }
-            fmt_cost(out, c);
-        }),
+        cost_cell(r.cost_usd, r.cost_partial, r.cost_estimated),
         count(input_tokens(&r.tokens)),
         count(r.tokens.output),
         r.cache_read_pct
@@ -544,7 +593,10 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
         None => w.write_all(b"no session in the input\n")?,
     }
     let t = &summary.total;
-    for table in [tool_table(t), model_table(t)].into_iter().flatten() {
+    for table in [group_table(summary), tool_table(t), model_table(t)]
+        .into_iter()
+        .flatten()
+    {
         w.write_all(b"\n")?;
         table.write(w)?;
     }
@@ -649,12 +701,51 @@ pub(crate) fn model_table(t: &Row) -> Option<Table> {
             count(m.tokens.output),
             count(m.tokens.cache_read),
             count(m.tokens.cache_creation),
-            opt(m.cost_usd, |out, c| {
-                if m.cost_estimated {
-                    out.push('~');
-                }
-                fmt_cost(out, c);
-            }),
+            cost_cell(m.cost_usd, false, m.cost_estimated),
+        ]
+    })
+}
+
+/// A cost: `$0.05`, `~$0.05` estimated, `≥ $0.05` a lower bound, `–`
+/// unknown.
+fn cost_cell(usd: Option<f64>, partial: bool, estimated: bool) -> String {
+    opt(usd, |out, c| {
+        if partial {
+            out.push_str("≥ ");
+        }
+        if estimated {
+            out.push('~');
+        }
+        fmt_cost(out, c);
+    })
+}
+
+/// The totals by day, week, month, project or agent (`--by`); `None`
+/// without `--by`.
+pub(crate) fn group_table(summary: &Summary) -> Option<Table> {
+    let by = summary.by.as_ref()?;
+    let head = vec![
+        (by.key, Align::Left),
+        ("sessions", Align::Right),
+        ("in", Align::Right),
+        ("out", Align::Right),
+        ("cache read", Align::Right),
+        ("cache write", Align::Right),
+        ("cost", Align::Right),
+        ("calls", Align::Right),
+        ("errors", Align::Right),
+    ];
+    per_item(&by.rows, head, |g| {
+        vec![
+            cell(&g.group, 60),
+            g.sessions.to_string(),
+            count(input_tokens(&g.tokens)),
+            count(g.tokens.output),
+            count(g.tokens.cache_read),
+            count(g.tokens.cache_creation),
+            cost_cell(g.cost_usd, g.cost_partial, g.cost_estimated),
+            g.tool_calls.to_string(),
+            g.tool_errors.to_string(),
         ]
     })
 }
