@@ -389,9 +389,9 @@ pub struct Cli {
     /// Add to the summary a table of the sessions' totals by the day, week or month they
     /// began (local time, $TZ), by project (working directory) or by agent.
     ///
-    /// For --format summary, summary-json (`by`) and --summary: sessions, tokens, cost
-    /// (reported or estimated), calls and errors per group; every session counts, also those
-    /// beyond the 1000 the table lists.
+    /// For --format summary, summary-json (`by`), --summary and the Markdown and HTML reports:
+    /// sessions, tokens, cost (reported or estimated), calls and errors per group; every
+    /// session counts, also those beyond the 1000 the table lists.
     #[arg(long, value_enum, value_name = "KEY")]
     pub by: Option<ByArg>,
 

@@ -648,5 +648,19 @@ fn by_groups_the_totals_and_they_add_up() {
     );
     // In order of the days.
     assert!(utc.windows(2).all(|w| w[0].0 < w[1].0), "{utc:?}");
+    // The reports show the same groups: a Markdown table, an HTML one.
+    for (format, head) in [("markdown", "| day | sessions |"), ("html", "<th>day</th>")] {
+        let out = sv()
+            .env("TZ", "UTC")
+            .args(["--format", format, "--by", "day"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let page = String::from_utf8(out.stdout).unwrap();
+        assert!(page.contains(head), "{format}");
+        for (day, _) in &utc {
+            assert!(page.contains(day.as_str()), "{format}: {day}");
+        }
+    }
     let _ = fs::remove_dir_all(&dir);
 }

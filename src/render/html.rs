@@ -261,9 +261,13 @@ impl<W: Write> Html<W> {
         }
         let t = &summary.total;
         page.push_str("<div class=\"tables\">");
-        for table in [summary::tool_table(t), summary::model_table(t)]
-            .into_iter()
-            .flatten()
+        for table in [
+            summary::group_table(summary),
+            summary::tool_table(t),
+            summary::model_table(t),
+        ]
+        .into_iter()
+        .flatten()
         {
             Self::table(&mut page, &table);
         }

@@ -190,9 +190,13 @@ impl<W: Write> Markdown<W> {
             None => self.out.write_all(b"No session in the input.\n\n")?,
         }
         let t = &summary.total;
-        for table in [summary::tool_table(t), summary::model_table(t)]
-            .into_iter()
-            .flatten()
+        for table in [
+            summary::group_table(summary),
+            summary::tool_table(t),
+            summary::model_table(t),
+        ]
+        .into_iter()
+        .flatten()
         {
             self.table(&table)?;
         }
