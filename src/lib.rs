@@ -413,11 +413,43 @@ fn read_latest<S: Sink + ?Sized, E: Write>(
     let name = session.file.display().to_string();
     if opts.follow {
         runner.note(&name, "the latest session; following it");
-        let src = input::Source::Path(session.file.clone());
-        return read_source(runner, opts, &src, interrupt, tick, finished);
+        return follow_session(runner, &session, interrupt, tick, finished);
     }
     runner.note(&name, "the latest session");
     runner.library_session(&session, false, interrupt)
+}
+
+/// `--latest -f`: follow a session's file with its sub-agents' files,
+/// those created later too (see [`input::follow::FollowSession`]).
+fn follow_session<S: Sink + ?Sized, E: Write>(
+    runner: &mut Runner<'_, S, E>,
+    session: &input::library::Session,
+    interrupt: Option<&Arc<Interrupt>>,
+    tick: Option<std::time::Duration>,
+    finished: &Arc<std::sync::atomic::AtomicBool>,
+) -> Result<(), Error> {
+    let name = session.file.display().to_string();
+    runner.replaying(false);
+    // `<session>.jsonl` keeps its sub-agents in `<session>/subagents/`.
+    let agents = session.file.with_extension("").join("subagents");
+    let notice = follow_notice(&name);
+    let opened =
+        input::follow::FollowSession::open(session.file.clone(), agents, Arc::clone(finished))
+            .map(|f| f.with_notice(notice))
+            .and_then(|f| match interrupt {
+                Some(intr) => Ok(
+                    Box::new(ReadAhead::spawn(Box::new(f), intr)?.with_tick(tick))
+                        as Box<dyn io::Read>,
+                ),
+                None => Ok(Box::new(f) as Box<dyn io::Read>),
+            });
+    match opened {
+        Ok(rdr) => runner.source(&name, rdr),
+        Err(e) => {
+            runner.open_failed(&name, &e);
+            Ok(())
+        }
+    }
 }
 
 /// Open one input and read it to its end.

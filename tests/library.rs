@@ -664,3 +664,92 @@ fn by_groups_the_totals_and_they_add_up() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// `--latest -f` (issue 17) follows the session's file and its
+/// sub-agents' files as they grow, a sub-agent file created after it
+/// started included: its lines come under their call as they are written.
+#[test]
+fn latest_follows_sub_agent_files_created_later() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let root = std::env::temp_dir().join(format!("streamview-latest-f-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    fs::create_dir_all(root.join("p")).unwrap();
+    let t = |n: &str| {
+        read(&fixture(&format!(
+            "claude-transcript/v2.1.330_transcript_subagent{n}.jsonl"
+        )))
+    };
+    let main = t("");
+    // Up to the two Agent calls, their answers (background agents) and
+    // the lines after them (the reader holds a message until the next).
+    let cut = main
+        .split(|&b| b == b'\n')
+        .take(30)
+        .map(|l| l.len() + 1)
+        .sum::<usize>();
+    let file = root.join("p/s.jsonl");
+    fs::write(&file, &main[..cut]).unwrap();
+    /// Killed when the test fails: no follower is left running.
+    struct KillOnDrop(std::process::Child);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = KillOnDrop(
+        common::sv_std()
+            .args(["--latest", "-f", "--color", "never"])
+            .arg(&root)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let (tx, rx) = mpsc::channel();
+    let stdout = child.0.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let wait_for = |what: &str| {
+        let mut seen = Vec::new();
+        while let Ok(l) = rx.recv_timeout(Duration::from_secs(20)) {
+            let found = l.contains(what);
+            seen.push(l);
+            if found {
+                return seen;
+            }
+        }
+        panic!("{what:?} never came: {seen:#?}");
+    };
+    wait_for("◂ Agent general-purpose: Inspect Rust code");
+    // The sub-agent's file appears, then the rest of the session's.
+    let agents = root.join("p/s/subagents");
+    fs::create_dir_all(&agents).unwrap();
+    fs::write(
+        agents.join("agent-a33c7066d6f0e2ac6.jsonl"),
+        t(".agent-a33c7066d6f0e2ac6"),
+    )
+    .unwrap();
+    let lines = wait_for("▸ Bash wc -l src/lib.rs");
+    assert!(lines.last().unwrap().starts_with("  │ "), "{lines:#?}");
+    fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, &main[cut..]))
+        .unwrap();
+    wait_for("Both agents reported back");
+    // A transcript never says it has ended: Ctrl-C ends the following.
+    common::sigint(child.0.id());
+    let status = common::wait_deadline(&mut child.0, Duration::from_secs(10));
+    assert_eq!(status.code(), Some(130));
+    let _ = fs::remove_dir_all(&root);
+}

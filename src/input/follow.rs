@@ -276,24 +276,27 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
     a.created().ok() == b.created().ok()
 }
 
-impl Read for Follow {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if buf.is_empty() {
-            return Ok(0);
-        }
+impl Follow {
+    /// One look at the file without waiting: complete lines into `buf`
+    /// (`Some(n)`), or `None` at the end of what was written so far (or
+    /// before the file exists).
+    ///
+    /// # Errors
+    /// The file cannot be read.
+    pub fn poll(&mut self, buf: &mut [u8]) -> io::Result<Option<usize>> {
         loop {
             if self.file.is_none() {
                 // Not created yet: look again after a while.
                 match open_file(&self.path) {
                     Ok(f) => self.file = Some(f),
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => std::thread::sleep(POLL),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
                     Err(e) => return Err(e),
                 }
                 continue;
             }
             let n = self.give(buf, false);
             if n > 0 {
-                return Ok(n);
+                return Ok(Some(n));
             }
             // Before reading on where the last read ended: the file may
             // have been cut, rewritten or replaced meanwhile (three system
@@ -313,13 +316,139 @@ impl Read for Follow {
                 self.quiet_since = None;
                 continue;
             }
+            return Ok(None);
+        }
+    }
+
+    /// The session has finished and the file stayed quiet for the grace
+    /// period since (the clock starts at the first call).
+    fn done(&mut self) -> bool {
+        if !self.finished.load(Ordering::Relaxed) {
+            return false;
+        }
+        let since = *self.quiet_since.get_or_insert_with(Instant::now);
+        since.elapsed() >= GRACE
+    }
+
+    /// The end: what is held, an unterminated last line too.
+    fn give_rest(&mut self, buf: &mut [u8]) -> usize {
+        self.give(buf, true)
+    }
+}
+
+impl Read for Follow {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            if let Some(n) = self.poll(buf)? {
+                return Ok(n);
+            }
             // At the end of what was written so far.
-            if self.finished.load(Ordering::Relaxed) {
-                let since = *self.quiet_since.get_or_insert_with(Instant::now);
-                if since.elapsed() >= GRACE {
-                    // The end: an unterminated last line too.
-                    return Ok(self.give(buf, true));
+            if self.file.is_some() && self.done() {
+                return Ok(self.give_rest(buf));
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+}
+
+/// `--latest -f`: a session's file and its sub-agents' files
+/// (`<session>/subagents/agent-*.jsonl`) followed together, as one input:
+/// complete lines of each as they are written, the session's first, and
+/// sub-agent files created later picked up (the directory is looked at
+/// again every [`RESCAN`]). A sub-agent's line thus comes when it was
+/// written, under its call, as a live stream shows it.
+pub struct FollowSession {
+    parts: Vec<Follow>,
+    /// Where sub-agent files appear.
+    agents: PathBuf,
+    finished: Arc<AtomicBool>,
+    last_scan: Option<Instant>,
+}
+
+/// How often [`FollowSession`] looks for new sub-agent files.
+const RESCAN: Duration = Duration::from_millis(250);
+
+impl FollowSession {
+    /// Follow the session file `main` and the sub-agent files below
+    /// `agents` (which may not exist yet).
+    ///
+    /// # Errors
+    /// `main` cannot be opened.
+    pub fn open(main: PathBuf, agents: PathBuf, finished: Arc<AtomicBool>) -> io::Result<Self> {
+        let main = Follow::open(main, Arc::clone(&finished))?;
+        Ok(FollowSession {
+            parts: vec![main],
+            agents,
+            finished,
+            last_scan: None,
+        })
+    }
+
+    /// Say through `notice` when the session's file is read again from its
+    /// start.
+    #[must_use]
+    pub fn with_notice(mut self, notice: Notice) -> Self {
+        if let Some(main) = self.parts.first_mut() {
+            main.notice = Some(notice);
+        }
+        self
+    }
+
+    /// Pick up the sub-agent files not followed yet, in the order of their
+    /// names.
+    fn scan(&mut self) {
+        if self.last_scan.is_some_and(|t| t.elapsed() < RESCAN) {
+            return;
+        }
+        self.last_scan = Some(Instant::now());
+        let Ok(dir) = std::fs::read_dir(&self.agents) else {
+            return;
+        };
+        let mut new: Vec<PathBuf> = dir
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_stem().and_then(|n| n.to_str());
+                let ext = p.extension().and_then(|e| e.to_str());
+                name.is_some_and(|n| n.starts_with("agent-"))
+                    && ext.is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
+            })
+            .filter(|p| !self.parts.iter().any(|f| f.path == *p))
+            .collect();
+        new.sort();
+        for p in new {
+            if let Ok(f) = Follow::open(p, Arc::clone(&self.finished)) {
+                self.parts.push(f);
+            }
+        }
+    }
+}
+
+impl Read for FollowSession {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            self.scan();
+            for part in &mut self.parts {
+                if let Some(n) = part.poll(buf)? {
+                    return Ok(n);
                 }
+            }
+            // Every file at its end: done once all stayed quiet after the
+            // session's result, each unterminated last line ended.
+            if self.parts.iter_mut().all(Follow::done) {
+                for part in &mut self.parts {
+                    let n = part.give_rest(buf);
+                    if n > 0 {
+                        return Ok(n);
+                    }
+                }
+                return Ok(0);
             }
             std::thread::sleep(POLL);
         }
