@@ -665,6 +665,17 @@ fn by_groups_the_totals_and_they_add_up() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// A child killed when the test that started it fails: no follower is
+/// left running.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `--latest -f` (issue 17) follows the session's file and its
 /// sub-agents' files as they grow, a sub-agent file created after it
 /// started included: its lines come under their call as they are written.
@@ -692,14 +703,6 @@ fn latest_follows_sub_agent_files_created_later() {
         .sum::<usize>();
     let file = root.join("p/s.jsonl");
     fs::write(&file, &main[..cut]).unwrap();
-    /// Killed when the test fails: no follower is left running.
-    struct KillOnDrop(std::process::Child);
-    impl Drop for KillOnDrop {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
     let mut child = KillOnDrop(
         common::sv_std()
             .args(["--latest", "-f", "--color", "never"])
