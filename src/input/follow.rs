@@ -358,7 +358,7 @@ impl Read for Follow {
 /// (`<session>/subagents/agent-*.jsonl`) followed together, as one input:
 /// complete lines of each as they are written, the session's first, and
 /// sub-agent files created later picked up (the directory is looked at
-/// again every [`RESCAN`]). A sub-agent's line thus comes when it was
+/// again every 250 ms). A sub-agent's line thus comes when it was
 /// written, under its call, as a live stream shows it.
 pub struct FollowSession {
     parts: Vec<Follow>,
