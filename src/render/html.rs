@@ -259,16 +259,8 @@ impl<W: Write> Html<W> {
             Some(t) => Self::table(&mut page, &t),
             None => page.push_str("<p>No session in the input.</p>\n"),
         }
-        let t = &summary.total;
         page.push_str("<div class=\"tables\">");
-        for table in [
-            summary::group_table(summary),
-            summary::tool_table(t),
-            summary::model_table(t),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for table in summary::tables_after_sessions(summary) {
             Self::table(&mut page, &table);
         }
         page.push_str("</div>");

@@ -189,15 +189,7 @@ impl<W: Write> Markdown<W> {
             Some(t) => self.table(&t)?,
             None => self.out.write_all(b"No session in the input.\n\n")?,
         }
-        let t = &summary.total;
-        for table in [
-            summary::group_table(summary),
-            summary::tool_table(t),
-            summary::model_table(t),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for table in summary::tables_after_sessions(summary) {
             self.table(&table)?;
         }
         let notes = summary::notes(summary);

@@ -592,11 +592,7 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
         Some(t) => t.write(w)?,
         None => w.write_all(b"no session in the input\n")?,
     }
-    let t = &summary.total;
-    for table in [group_table(summary), tool_table(t), model_table(t)]
-        .into_iter()
-        .flatten()
-    {
+    for table in tables_after_sessions(summary) {
         w.write_all(b"\n")?;
         table.write(w)?;
     }
@@ -704,6 +700,15 @@ pub(crate) fn model_table(t: &Row) -> Option<Table> {
             cost_cell(m.cost_usd, false, m.cost_estimated),
         ]
     })
+}
+
+/// The tables after the sessions': the groups of `--by`, the tools, the
+/// models (those that have rows).
+pub(crate) fn tables_after_sessions(summary: &Summary) -> impl Iterator<Item = Table> {
+    let t = &summary.total;
+    [group_table(summary), tool_table(t), model_table(t)]
+        .into_iter()
+        .flatten()
 }
 
 /// A cost: `$0.05`, `~$0.05` estimated, `≥ $0.05` a lower bound, `–`
