@@ -425,6 +425,43 @@ pub fn with_differ<R>(f: impl FnOnce(&mut Differ, &mut String) -> R) -> R {
     SCRATCH.with_borrow_mut(|(d, text)| f(d, text))
 }
 
+/// A line of what the views show of a call's changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown<'d> {
+    /// The file the lines after it change (a patch of several files
+    /// names each).
+    Path(&'d str),
+    /// A line of its diff.
+    Line(DiffLine<'d>),
+}
+
+/// Pass `f` each line the views show of `changes`: their diffs with
+/// `context` unchanged lines around each change. A change that has no
+/// lines to show (an action, counts) adds nothing: the call's line says
+/// it; nor does a fragment's lone hunk header without numbers.
+pub fn each_shown(
+    differ: &mut Differ,
+    changes: &[FileChange<'_>],
+    context: usize,
+    mut f: impl FnMut(Shown<'_>),
+) {
+    for change in changes {
+        if matches!(change.edit, Edit::Action(_) | Edit::Counted { .. }) {
+            continue;
+        }
+        if let Some(path) = &change.path {
+            f(Shown::Path(path));
+        }
+        let d = differ.diff(&change.edit, context);
+        for (i, line) in d.lines().enumerate() {
+            if i == 0 && line == DiffLine::Hunk(None) {
+                continue;
+            }
+            f(Shown::Line(line));
+        }
+    }
+}
+
 /// The lines all of `changes` add and remove together; `None` when the
 /// stream says for none of them (no change, or paths only).
 pub fn stat(changes: &[FileChange<'_>]) -> Option<Stat> {

@@ -21,13 +21,13 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
 
-use super::diff::{self, DiffLine, Differ, Stat};
+use super::diff::{self, DiffLine, Differ, Shown, Stat};
 use super::sanitize::{sanitize, sanitize_line};
 use super::summary::Summary;
 use super::{Sink, fmt_cost, fmt_count, fmt_duration, shown_key};
 use crate::event::{
-    Denial, Edit, Event, EventKind, FileChange, Level, Producer, Role, SessionResult, SessionStart,
-    Text, ToolCall, ToolKind, ToolResult, is_subagent_tool,
+    Denial, Event, EventKind, FileChange, Level, Producer, Role, SessionResult, SessionStart, Text,
+    ToolCall, ToolKind, ToolResult, is_subagent_tool,
 };
 use crate::session::Session;
 
@@ -136,27 +136,15 @@ impl Changes {
                 out.more += 1;
             }
         };
-        for change in changes {
-            if matches!(change.edit, Edit::Action(_) | Edit::Counted { .. }) {
-                continue;
-            }
-            if let Some(path) = &change.path {
-                push(&mut out, Mark::Path, path);
-            }
-            let d = differ.diff(&change.edit, DIFF_CONTEXT);
-            for (i, line) in d.lines().enumerate() {
-                match line {
-                    // A fragment's one hunk needs no header without numbers.
-                    DiffLine::Hunk(None) if i == 0 => {}
-                    DiffLine::Hunk(None) => push(&mut out, Mark::Hunk, "@@"),
-                    DiffLine::Hunk(Some(r)) => push(&mut out, Mark::Hunk, &r.to_string()),
-                    DiffLine::Header(t) => push(&mut out, Mark::Header, t),
-                    DiffLine::Context(t) => push(&mut out, Mark::Context, t),
-                    DiffLine::Added(t) => push(&mut out, Mark::Added, t),
-                    DiffLine::Removed(t) => push(&mut out, Mark::Removed, t),
-                }
-            }
-        }
+        diff::each_shown(differ, changes, DIFF_CONTEXT, |shown| match shown {
+            Shown::Path(p) => push(&mut out, Mark::Path, p),
+            Shown::Line(DiffLine::Hunk(None)) => push(&mut out, Mark::Hunk, "@@"),
+            Shown::Line(DiffLine::Hunk(Some(r))) => push(&mut out, Mark::Hunk, &r.to_string()),
+            Shown::Line(DiffLine::Header(t)) => push(&mut out, Mark::Header, t),
+            Shown::Line(DiffLine::Context(t)) => push(&mut out, Mark::Context, t),
+            Shown::Line(DiffLine::Added(t)) => push(&mut out, Mark::Added, t),
+            Shown::Line(DiffLine::Removed(t)) => push(&mut out, Mark::Removed, t),
+        });
         out
     }
 

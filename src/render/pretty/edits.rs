@@ -4,9 +4,9 @@
 //! `--max-lines`. Every line of it is sanitized: a file's text is the
 //! agent's, and may hold escape sequences.
 
-use super::super::diff::{DiffLine, Differ, Stat};
+use super::super::diff::{DiffLine, Differ, Shown, Stat, each_shown};
 use super::super::lines::{Lines, Style};
-use crate::event::{Edit, FileChange};
+use crate::event::FileChange;
 
 /// Unchanged lines shown around each change (as `diff -u`).
 const CONTEXT: usize = 3;
@@ -37,36 +37,24 @@ pub(super) fn diff(
 ) {
     let max = max_lines.max(1);
     let (mut shown, mut cut) = (0, 0);
-    for change in changes {
-        if matches!(change.edit, Edit::Action(_) | Edit::Counted { .. }) {
-            continue;
+    each_shown(differ, changes, CONTEXT, |line| {
+        if shown == max {
+            cut += 1;
+            return;
         }
-        // A patch of several files names each.
-        if let Some(path) = &change.path {
-            if shown < max {
+        shown += 1;
+        match line {
+            Shown::Path(path) => {
                 l.push(Style::Dim, "    ");
                 l.one_line(Style::Dim, path, usize::MAX);
                 l.end(depth);
-                shown += 1;
-            } else {
-                cut += 1;
+            }
+            Shown::Line(line) => {
+                diff_line(l, line);
+                l.end_hanging(depth, 5);
             }
         }
-        let d = differ.diff(&change.edit, CONTEXT);
-        for (i, line) in d.lines().enumerate() {
-            // A fragment's one hunk needs no header without numbers.
-            if i == 0 && line == DiffLine::Hunk(None) {
-                continue;
-            }
-            if shown == max {
-                cut += 1;
-                continue;
-            }
-            shown += 1;
-            diff_line(l, line);
-            l.end_hanging(depth, 5);
-        }
-    }
+    });
     if cut > 0 {
         let lines = if cut == 1 { "line" } else { "lines" };
         l.fmt(
