@@ -275,30 +275,25 @@ fn changes(o: &mut Obj<'_>, changes: &[FileChange<'_>], with_diff: bool) {
                 inner.str("action", a);
                 return;
             }
-            if !with_diff {
-                // Counts alone: Myers' operations, no hunks, no text.
-                if let Some(stat) = differ.stat(&ch.edit) {
-                    let t = total.get_or_insert_default();
-                    t.added += stat.added;
-                    t.removed += stat.removed;
-                    inner.num("lines_added", stat.added);
-                    inner.num("lines_removed", stat.removed);
+            // The counts alone (Myers' operations, no hunks, no text), or
+            // the diff and its counts.
+            text.clear();
+            let stat = if with_diff {
+                let diff = differ.diff(&ch.edit, DIFF_CONTEXT);
+                diff.write_unified(text);
+                match ch.edit {
+                    Edit::Counted { added, removed } => Stat { added, removed },
+                    _ => diff.stat(),
                 }
-                return;
-            }
-            let diff = differ.diff(&ch.edit, DIFF_CONTEXT);
-            let stat = match ch.edit {
-                Edit::Counted { added, removed } => Stat { added, removed },
-                _ => diff.stat(),
+            } else {
+                differ.stat(&ch.edit).unwrap_or_default()
             };
             let t = total.get_or_insert_default();
             t.added += stat.added;
             t.removed += stat.removed;
             inner.num("lines_added", stat.added);
             inner.num("lines_removed", stat.removed);
-            if !diff.is_empty() {
-                text.clear();
-                diff.write_unified(text);
+            if !text.is_empty() {
                 inner.str("diff", text);
             }
         });
