@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use super::price::Prices;
-use super::{Cost, SessionSummary};
+use super::{Cost, SessionSummary, add_opt_f64};
 use crate::event::Tokens;
 use crate::time::zone::Zone;
 use crate::time::{Timestamp, civil_from_days};
@@ -64,10 +64,7 @@ impl Group {
     fn add(&mut self, other: &Group) {
         self.sessions += other.sessions;
         self.tokens.add(&other.tokens);
-        self.cost.usd = match (self.cost.usd, other.cost.usd) {
-            (None, None) => None,
-            (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
-        };
+        self.cost.usd = add_opt_f64(self.cost.usd, other.cost.usd);
         // A session of unknown cost makes the sum a lower bound.
         self.cost.partial |= other.cost.partial;
         self.cost.estimated |= other.cost.estimated;
