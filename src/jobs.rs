@@ -149,12 +149,7 @@ fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interru
         err.clone(),
         opts.verbosity == crate::render::Verbosity::Verbose,
     );
-    let mut runner = Runner::new(&mut *sink, &mut diag, opts.max_line_bytes)
-        .with_producer(opts.from)
-        .with_grep(opts.grep.clone())
-        .with_window(opts.window)
-        .with_prices(opts.prices.clone())
-        .with_groups(opts.by.clone());
+    let mut runner = output::runner(opts, &mut *sink, &mut diag);
     let res = runner.library_session(s, true, interrupt);
     let (session, counted) = runner.into_counted();
     let res = res.and_then(|()| sink.flush().map_err(Error::Write));

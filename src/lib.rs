@@ -272,13 +272,7 @@ fn run_jobs<S: Sink + ?Sized, E: Write>(
         None
     };
     let tick = status.as_ref().map(|_| render::status::TICK);
-    let mut runner = Runner::new(sink, diag, opts.max_line_bytes)
-        .with_producer(opts.from)
-        .with_grep(opts.grep.clone())
-        .with_window(opts.window)
-        .with_prices(opts.prices.clone())
-        .with_groups(opts.by.clone())
-        .with_status(status);
+    let mut runner = output::runner(opts, sink, diag).with_status(status);
     // --follow: the run says when the session has finished, so that
     // following can end.
     let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));

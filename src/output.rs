@@ -1,7 +1,8 @@
-//! Which sink a run writes with: the format, `--grep`, `--summary`, the
-//! filters and `-q` decide it. One place, used by the main run and by
-//! each of `-j`'s threads (`jobs.rs`), so that a library file read on a
-//! thread of its own is rendered by the same sink as on the main one.
+//! What a run is built of: the sink it writes with (the format, `--grep`,
+//! `--summary`, the filters and `-q` decide it) and the runner that reads
+//! for it. One place, used by the main run and by each of `-j`'s threads
+//! (`jobs.rs`), so that a library file read on a thread of its own is
+//! read and rendered as on the main one.
 
 use std::cell::Cell;
 use std::io::{BufWriter, Write};
@@ -10,10 +11,12 @@ use std::rc::Rc;
 use termcolor::{Ansi, NoColor, WriteColor};
 
 use crate::cli::{Format, Options};
+use crate::diag::Diag;
 use crate::filter::{self, Filtered};
 use crate::render::{
     self, Jsonl, Pretty, PrettyOptions, ResultText, Sink, SummaryAfter, SummarySink,
 };
+use crate::run::Runner;
 
 /// Where a sink writes.
 pub(crate) struct Writers<'a> {
@@ -112,6 +115,21 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
         sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(stderr()));
     }
     sink
+}
+
+/// A runner into `sink` and `diag` reading as `opts` say: the producer,
+/// `--grep`, `--since`/`--until`, `--prices`, `--by`.
+pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
+    opts: &Options,
+    sink: &'a mut S,
+    diag: &'a mut Diag<E>,
+) -> Runner<'a, S, E> {
+    Runner::new(sink, diag, opts.max_line_bytes)
+        .with_producer(opts.from)
+        .with_grep(opts.grep.clone())
+        .with_window(opts.window)
+        .with_prices(opts.prices.clone())
+        .with_groups(opts.by.clone())
 }
 
 /// True when the files of a library can be read on several threads
