@@ -307,9 +307,8 @@ fn bounds_a_session(line: &[u8]) -> bool {
 /// Called from the one test (see below).
 fn decoding_allocates_nothing_within_a_session() {
     let mut report = String::new();
-    for profile in Profile::ALL {
-        let (data, _) = generate_vec(profile, 1 << 20, 5);
-        let lines: Vec<Line<'_>> = split_lines(&data)
+    let mut second_pass = |name: &str, data: &[u8]| {
+        let lines: Vec<Line<'_>> = split_lines(data)
             .into_iter()
             .filter(|l| !bounds_a_session(l.bytes))
             .collect();
@@ -321,32 +320,17 @@ fn decoding_allocates_nothing_within_a_session() {
         for line in &lines {
             p.line(line);
         }
-        let after = dhat::HeapStats::get();
-        let n = after.total_blocks - before.total_blocks;
+        let n = dhat::HeapStats::get().total_blocks - before.total_blocks;
         report.push_str(&format!(
-            "{}: {n} allocations over {} lines\n",
-            profile.name(),
+            "{name}: {n} allocations over {} lines\n",
             lines.len()
         ));
+    };
+    for profile in Profile::ALL {
+        let (data, _) = generate_vec(profile, 1 << 20, 5);
+        second_pass(profile.name(), &data);
     }
-    let data = rollout_data(1);
-    let lines: Vec<Line<'_>> = split_lines(&data)
-        .into_iter()
-        .filter(|l| !bounds_a_session(l.bytes))
-        .collect();
-    let mut p = Pipeline::new("decode");
-    for line in &lines {
-        p.line(line);
-    }
-    let before = dhat::HeapStats::get();
-    for line in &lines {
-        p.line(line);
-    }
-    let n = dhat::HeapStats::get().total_blocks - before.total_blocks;
-    report.push_str(&format!(
-        "codex-rollout: {n} allocations over {} lines\n",
-        lines.len()
-    ));
+    second_pass("codex-rollout", &rollout_data(1));
     assert!(
         !report.lines().any(|l| !l.contains(": 0 allocations")),
         "decoding allocated:\n{report}"

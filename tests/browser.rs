@@ -235,25 +235,6 @@ fn escaped(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// Real captures of every producer, Claude transcripts and Codex rollouts
-/// included.
-const CAPTURES: [&str; 14] = [
-    "claude/tool_errors.jsonl",
-    "claude/permission_denied.jsonl",
-    "claude/edit_write.jsonl",
-    "claude-2.1.330/subagent.jsonl",
-    "claude-transcript/v2.1.330_transcript_subagent.jsonl",
-    "codex/apply_patch.jsonl",
-    "codex-rollout/mixed.rollout.jsonl",
-    "gemini/parallel.jsonl",
-    "gemini/tool_error.jsonl",
-    "opencode/tool_error.jsonl",
-    "qwen/todos.jsonl",
-    "amp/subagent.jsonl",
-    "cursor/tool_errors.jsonl",
-    "claude/api_error_500.jsonl",
-];
-
 /// Each capture's page loads without a console message, and shows each of
 /// the stream's tool calls (its tool's name), each failed call marked
 /// failed and each denied one denied, as many as the JSONL of the same
@@ -261,7 +242,7 @@ const CAPTURES: [&str; 14] = [
 #[test]
 fn reports_of_every_producer_show_their_calls_and_errors() {
     let Some(b) = browser() else { return };
-    for rel in CAPTURES {
+    for rel in common::REPORT_CAPTURES {
         let input = fixture(rel);
         let page = load(&b, &report(&input), "");
         page.assert_clean(rel);

@@ -9,6 +9,8 @@
 
 use std::path::Path;
 
+mod common;
+
 use streamview::diag::Diag;
 use streamview::filter::{Filter, Filtered, Kind};
 use streamview::render::summary::{Summary, write_json, write_table};
@@ -467,32 +469,12 @@ fn tool_kinds_select_the_tool_events_of_their_kind() {
     assert!(kept > 500, "{kept} tool events kept by their kind");
 }
 
-/// Real captures of every producer the report formats are shown on.
-const REPORT_CAPTURES: [&str; 13] = [
-    "claude-2.1.330/subagent.jsonl",
-    "claude/tool_errors.jsonl",
-    "claude/permission_denied.jsonl",
-    "claude/hook_events.jsonl",
-    "claude/edit_write.jsonl",
-    "claude-transcript/v2.1.330_transcript_subagent.jsonl",
-    "codex/apply_patch.jsonl",
-    "gemini/parallel.jsonl",
-    "opencode/tool_error.jsonl",
-    "qwen/todos.jsonl",
-    "amp/subagent.jsonl",
-    "cursor/tool_errors.jsonl",
-    "claude/api_error_500.jsonl",
-];
-
 /// `--format markdown` (issue 16) of real captures of every producer:
 /// header, prompts, text, calls with their key argument, outputs folded,
 /// errors and denials quoted, sub-agents nested, the summary tables.
 #[test]
 fn markdown_format() {
-    for rel in REPORT_CAPTURES
-        .iter()
-        .filter(|r| **r != "claude/edit_write.jsonl")
-    {
+    for rel in common::REPORT_CAPTURES {
         let input = read(rel);
         let mut sink = Markdown::sink(Vec::new());
         let (status, _) = drive(&[("fixture", &input)], &mut sink);
@@ -506,10 +488,7 @@ fn markdown_format() {
 /// (`<main>`) of each page; tests/browser.rs loads them in a browser.
 #[test]
 fn html_format() {
-    for rel in REPORT_CAPTURES
-        .iter()
-        .filter(|r| **r != "claude/hook_events.jsonl")
-    {
+    for rel in common::REPORT_CAPTURES {
         let input = read(rel);
         let mut sink = Html::sink(Vec::new());
         let (status, _) = drive(&[("fixture", &input)], &mut sink);

@@ -354,3 +354,24 @@ pub fn sigint(pid: u32) {
         .is_ok_and(|s| s.success());
     assert!(ok, "kill -INT {pid}");
 }
+
+/// Real captures of every producer, Claude transcripts and Codex rollouts
+/// included, that the report formats are shown on (tests/formats.rs
+/// snapshots them, tests/browser.rs loads them in a browser).
+pub const REPORT_CAPTURES: [&str; 15] = [
+    "claude-2.1.330/subagent.jsonl",
+    "claude/tool_errors.jsonl",
+    "claude/permission_denied.jsonl",
+    "claude/hook_events.jsonl",
+    "claude/edit_write.jsonl",
+    "claude-transcript/v2.1.330_transcript_subagent.jsonl",
+    "codex/apply_patch.jsonl",
+    "codex-rollout/mixed.rollout.jsonl",
+    "gemini/parallel.jsonl",
+    "gemini/tool_error.jsonl",
+    "opencode/tool_error.jsonl",
+    "qwen/todos.jsonl",
+    "amp/subagent.jsonl",
+    "cursor/tool_errors.jsonl",
+    "claude/api_error_500.jsonl",
+];
