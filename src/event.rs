@@ -1152,6 +1152,18 @@ impl Tokens {
         self.cache_read = sum(self.cache_read, other.cache_read);
         self.cache_creation = sum(self.cache_creation, other.cache_creation);
     }
+
+    /// Take another count away field by field (what `add` added): a count
+    /// stays absent, and none goes below zero.
+    pub fn sub(&mut self, other: &Tokens) {
+        fn diff(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+            a.map(|a| a.saturating_sub(b.unwrap_or(0)))
+        }
+        self.input = diff(self.input, other.input);
+        self.output = diff(self.output, other.output);
+        self.cache_read = diff(self.cache_read, other.cache_read);
+        self.cache_creation = diff(self.cache_creation, other.cache_creation);
+    }
 }
 
 /// Usage of one model response.
@@ -1159,6 +1171,9 @@ impl Tokens {
 pub struct Usage<'a> {
     /// API message id.
     pub message_id: Option<Cow<'a, str>>,
+    /// API request id (Claude transcripts' `requestId`): with the message
+    /// id, what tells a copy of a message a resumed session saved again.
+    pub request_id: Option<Cow<'a, str>>,
     /// Model that answered.
     pub model: Option<Cow<'a, str>>,
     /// Token counts as reported on the message.
@@ -1175,6 +1190,7 @@ impl Usage<'_> {
     pub fn into_owned(self) -> Usage<'static> {
         Usage {
             message_id: own_opt(self.message_id),
+            request_id: own_opt(self.request_id),
             model: own_opt(self.model),
             tokens: self.tokens,
             preliminary_output: self.preliminary_output,

@@ -150,6 +150,8 @@ fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interru
         opts.verbosity == crate::render::Verbosity::Verbose,
     );
     let mut runner = output::runner(opts, &mut *sink, &mut diag);
+    // Copies of API messages are told in the library's order (`absorb`).
+    runner.check_copies_later();
     let res = runner.library_session(s, true, interrupt);
     let (session, counted) = runner.into_counted();
     let res = res.and_then(|()| sink.flush().map_err(Error::Write));

@@ -213,6 +213,12 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.diag.add_skipped(c.skipped);
     }
 
+    /// Leave the check for copies of API messages to the runner this one
+    /// is absorbed into (`-j`, see [`Session::check_copies_later`]).
+    pub fn check_copies_later(&mut self) {
+        self.session.check_copies_later();
+    }
+
     /// A session of a library was skipped: it lies outside the window.
     pub fn session_outside(&mut self) {
         self.sessions_outside += 1;

@@ -330,6 +330,15 @@ pub struct SessionSummary {
     /// [`Usage::preliminary_output`](crate::event::Usage)): the sums over
     /// messages keep the input side only.
     pub preliminary_output: bool,
+    /// API messages that were copies of one counted before (a resumed
+    /// session's file saves them again): not in the totals (see
+    /// `session::copies`).
+    pub copies: u64,
+    /// The main agent's tokens in those copies: taken off the totals of
+    /// a reconstructed result ([`SessionSummary::tokens`]).
+    copied: Tokens,
+    /// Messages not yet checked for copies ([`copies::Check::Later`]).
+    keyed: Vec<copies::Keyed>,
 }
 
 impl SessionSummary {
@@ -384,7 +393,11 @@ impl SessionSummary {
             return t;
         }
         if !self.total_result_tokens.is_empty() {
-            return self.total_result_tokens;
+            // A transcript's result is rebuilt from its messages: copies
+            // come off it.
+            let mut t = self.total_result_tokens;
+            t.sub(&self.copied);
+            return t;
         }
         let mut t = self.message_tokens;
         if self.preliminary_output {
@@ -576,6 +589,7 @@ impl Earlier {
         a.forgotten_calls += s.forgotten_calls;
         a.messages += s.messages;
         a.skipped_lines += s.skipped_lines;
+        a.copies += s.copies;
         a.total_turns = add_opt_u64(a.total_turns, s.total_turns);
         a.total_duration_ms = add_opt_u64(a.total_duration_ms, s.total_duration_ms);
         a.cost_usd = add_opt_f64(a.cost_usd, s.cost_usd);
@@ -652,6 +666,9 @@ pub struct Session {
     prices: Option<Arc<Prices>>,
     /// `--by`: the sessions' totals by day, project…
     groups: Option<group::Groups>,
+    /// When API messages are checked for copies, and those seen.
+    check: copies::Check,
+    seen_messages: copies::Seen,
     /// The session closed at the end of the last input was incomplete:
     /// the next event's note says so ([`Session::end_input`]).
     ended_incomplete: bool,
@@ -669,6 +686,12 @@ impl Session {
     /// Add up the sessions by `by` too (`--by`).
     pub fn group_by(&mut self, groups: group::Groups) {
         self.groups = Some(groups);
+    }
+
+    /// Leave the check for copies of API messages to the run that takes
+    /// this one's sessions in (`-j`: see `session::copies`).
+    pub fn check_copies_later(&mut self) {
+        self.check = copies::Check::Later;
     }
 
     /// The sessions' totals by day, project… (`--by`).
@@ -733,22 +756,37 @@ impl Session {
     /// Keep a finished session; fold the oldest kept one when there are
     /// too many.
     fn keep(&mut self, s: SessionSummary) {
+        if let copies::Check::Now = self.check {
+            self.add_to_groups(&s);
+        }
+        self.keep_counted(s);
+    }
+
+    /// Add a finished session to the groups (`--by`).
+    fn add_to_groups(&mut self, s: &SessionSummary) {
         if let Some(g) = self.groups.as_mut() {
             let prices = match &self.prices {
                 Some(p) => p,
                 None => Prices::bundled(),
             };
-            g.add(&s, prices);
+            g.add(s, prices);
         }
-        self.keep_counted(s);
     }
 
-    /// Keep a session already added to the groups.
+    /// Keep a session already added to the groups (or, when copies are
+    /// checked later, to be added then).
     fn keep_counted(&mut self, s: SessionSummary) {
         self.done.push_back(s);
         if self.done.len() > KEEP_SESSIONS
-            && let Some(old) = self.done.pop_front()
+            && let Some(mut old) = self.done.pop_front()
         {
+            if let copies::Check::Later = self.check {
+                // One file of more than KEEP_SESSIONS sessions under -j
+                // (saved streams, which name no requests): what the
+                // oldest keeps is not checked, and counts as it is.
+                old.keyed = Vec::new();
+                self.add_to_groups(&old);
+            }
             self.earlier.get_or_insert_default().fold(&old);
         }
     }
@@ -1086,12 +1124,24 @@ impl Session {
             cur.message_tokens.add(&u.tokens);
         }
         cur.preliminary_output |= u.preliminary_output;
-        if let Some(model) = u.model.as_deref() {
-            let mut tokens = u.tokens;
-            if u.preliminary_output {
-                tokens.output = None;
+        let mut model_tokens = u.tokens;
+        if u.preliminary_output {
+            model_tokens.output = None;
+        }
+        let slot = u.model.as_deref().map(|model| {
+            let slot = cur.message_models.slot(model);
+            if let Some(row) = cur.message_models.at_mut(slot) {
+                row.tokens.add(&model_tokens);
             }
-            cur.message_models.get_mut(model).tokens.add(&tokens);
+            slot
+        });
+        // Counted, then taken back if it is a copy (see `copies`).
+        if let Some(key) = copies::Keyed::key(u) {
+            let k = copies::Keyed::new(key, slot, model_tokens, main.then_some(u.tokens));
+            match self.check {
+                copies::Check::Now => self.seen_messages.check(cur, &k),
+                copies::Check::Later => cur.keyed.push(k),
+            }
         }
     }
 
@@ -1203,7 +1253,13 @@ impl Session {
         if let (Some(ours), Some(theirs)) = (self.groups.as_mut(), other.groups.as_ref()) {
             ours.merge(theirs);
         }
-        for s in other.done {
+        for mut s in other.done {
+            // Checked for copies here, in the library's order, and then
+            // added up (see `copies`).
+            for k in std::mem::take(&mut s.keyed) {
+                self.seen_messages.check(&mut s, &k);
+            }
+            self.add_to_groups(&s);
             self.keep_counted(s);
         }
         let (a, b) = (&mut self.stats, &other.stats);
@@ -1300,6 +1356,7 @@ impl Session {
     }
 }
 
+mod copies;
 pub mod group;
 pub mod price;
 mod tally;

@@ -466,6 +466,12 @@ fn the_generated_library_reads_in_full() {
     );
     assert_eq!(total["skipped_lines"], 0, "{total}");
     assert_eq!(total["unanswered"], 0, "{total}");
+    // Each resumed session copied at least one API message.
+    assert!(lib.resumed > 0, "{lib:?}");
+    assert!(
+        total["copies_folded"].as_u64().unwrap() >= lib.resumed,
+        "{total}"
+    );
     assert!(total["tool_calls"].as_u64().unwrap() > 100, "{total}");
     for tool in total["tools"].as_array().unwrap() {
         assert!(
@@ -754,5 +760,110 @@ fn latest_follows_sub_agent_files_created_later() {
     common::sigint(child.0.id());
     let status = common::wait_deadline(&mut child.0, Duration::from_secs(10));
     assert_eq!(status.code(), Some(130));
+    let _ = fs::remove_dir_all(&root);
+}
+
+/// The tokens of the main agent's API messages in `files`, each message
+/// counted at its first line in the first file it appears in (by message
+/// id and request id, as ccusage counts them), and the number of keyed
+/// messages seen again: what the totals over a library must say,
+/// computed from the raw lines.
+fn tokens_once(files: &[&[u8]]) -> (u64, u64, u64) {
+    let mut seen = std::collections::HashSet::new();
+    let (mut input, mut output, mut copies) = (0, 0, 0);
+    for file in files {
+        let mut in_file = std::collections::HashSet::new();
+        for line in text(file).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let (Some(m), Some(r)) = (v["message"]["id"].as_str(), v["requestId"].as_str()) else {
+                continue;
+            };
+            if v["isSidechain"] == true || !in_file.insert((m.to_string(), r.to_string())) {
+                continue;
+            }
+            if !seen.insert((m.to_string(), r.to_string())) {
+                copies += 1;
+                continue;
+            }
+            let u = &v["message"]["usage"];
+            input += u["input_tokens"].as_u64().unwrap();
+            output += u["output_tokens"].as_u64().unwrap();
+        }
+    }
+    (input, output, copies)
+}
+
+/// A resumed session (issue 17): its file begins with copies of the
+/// messages of the session it resumes; the totals over both count each
+/// API message once and say how many copies they left out, the resumed
+/// session's row counts its own messages only, and `-j` agrees.
+#[test]
+fn a_resumed_sessions_copies_count_once() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("library-{}-resumed", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    let project = root.join("-home-dev-work-project");
+    fs::create_dir_all(&project).unwrap();
+    let first = read(&fixture("claude-transcript/transcript_tools_basic.jsonl"));
+    let own = read(&fixture("claude-transcript/transcript_thinking.jsonl"));
+    let (sid, own_sid) = (
+        "3440a326-acd4-467c-bf1b-7139bca449bd",
+        "03287857-51f7-4867-9605-dd0c0946e785",
+    );
+    let resumed_sid = "9e2b7c1d-0000-4000-8000-000000000001";
+    // The copy keeps every id but the session's; then come the entries of
+    // the resumed session's own.
+    let resumed = [
+        text(&first).replace(sid, resumed_sid),
+        text(&own).replace(own_sid, resumed_sid),
+    ]
+    .concat();
+    fs::write(project.join("a.jsonl"), &first).unwrap();
+    fs::write(project.join("b.jsonl"), &resumed).unwrap();
+    let (input, output, copies) = tokens_once(&[&first, resumed.as_bytes()]);
+    assert!(copies > 0);
+
+    let summary = |jobs: &str| {
+        let out = sv()
+            .args(["-j", jobs, "--format", "summary-json"])
+            .arg(&root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let s = summary("1");
+    let total = &s["total"];
+    assert_eq!(total["copies_folded"], copies, "{total}");
+    assert_eq!(total["tokens"]["input"], input, "{total}");
+    assert_eq!(total["tokens"]["output"], output, "{total}");
+    // The resumed session counts what it added: as much as its own
+    // entries read alone.
+    let alone = run(
+        &["--format", "summary-json"],
+        &text(&own).replace(own_sid, resumed_sid).into_bytes(),
+    );
+    let alone: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
+    let rows = s["sessions"].as_array().unwrap();
+    let row = rows.iter().find(|r| r["session"] == resumed_sid).unwrap();
+    assert_eq!(row["tokens"], alone["total"]["tokens"], "{row}");
+    assert_eq!(row["cost_usd"], alone["total"]["cost_usd"], "{row}");
+    assert_eq!(row["copies_folded"], copies, "{row}");
+    for jobs in ["2", "3"] {
+        assert_eq!(summary(jobs), s, "-j{jobs}");
+    }
+    // The table says it too.
+    let out = sv()
+        .args(["--format", "summary"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let table = text(&out.stdout);
+    assert!(
+        table.contains(&format!(
+            "{copies} API messages copied by resumed sessions counted once"
+        )),
+        "{table}"
+    );
     let _ = fs::remove_dir_all(&root);
 }

@@ -5,8 +5,11 @@
 //! a few saved streams. Each file is a copy of a template whose ids are
 //! made its own (session ids per file, message, request, call and entry
 //! ids per repetition), its dates spread over 60 days, and its
-//! conversation repeated to reach the file's size. The same seed, count
-//! and size always give the same bytes.
+//! conversation repeated to reach the file's size. One Claude session in
+//! 16 is resumed, as `claude --resume` does it: a second file, under a
+//! session id of its own, begins with a copy of the first one's entries
+//! (the same message and request ids) and goes on with entries of its own.
+//! The same seed, count and size always give the same bytes.
 
 use std::fmt::Write as _;
 use std::io;
@@ -97,6 +100,9 @@ pub struct Library {
     pub agent_files: u64,
     /// Saved streams.
     pub streams: u64,
+    /// Sessions resumed: files that copy an earlier one's entries (also
+    /// counted in `sessions`).
+    pub resumed: u64,
     /// Bytes written.
     pub bytes: u64,
 }
@@ -233,6 +239,22 @@ pub fn generate(dir: &Path, files: u64, size: u64, seed: u64) -> io::Result<Libr
         write(&path, out.as_bytes())?;
         lib.sessions += 1;
         lib.bytes += out.len() as u64;
+        if !t.rollout && t.agents.is_empty() && file % 16 == 5 {
+            // Resumed: the copy, then as many entries of its own.
+            let resumed_sid = new_uuid(sid, file, u64::MAX);
+            let mut more = out.replace(&new_sid, &resumed_sid);
+            for rep in reps..2 * reps {
+                let own = rewrite(&ids, body(t.main, head), sid, file, rep, day);
+                more.push_str(&own.replace(&new_sid, &resumed_sid));
+            }
+            write(
+                &path.with_file_name(format!("{resumed_sid}.jsonl")),
+                more.as_bytes(),
+            )?;
+            lib.sessions += 1;
+            lib.resumed += 1;
+            lib.bytes += more.len() as u64;
+        }
         for (agent, text) in t.agents {
             let mut a = String::new();
             for rep in 0..reps {

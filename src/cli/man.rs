@@ -242,7 +242,8 @@ fn schema(r: &mut Roff) {
         "--format summary-json writes {\"v\":1,\"sessions\":[ROW...],\"total\":ROW}, where \
          a ROW has sessions, session, source, producer, model, outcome, results, turns, \
          duration_ms, cost_usd, tokens, cache_read_pct, tool_calls, tool_errors, denials, \
-         unanswered, skipped_lines, tools ([{name, calls, errors, denials}]) and models \
+         unanswered, skipped_lines, copies_folded (API messages a resumed session copied, \
+         counted once by message and request id), tools ([{name, calls, errors, denials}]) and models \
          ([{model, tokens, cost_usd}]).",
     );
 }

@@ -266,6 +266,7 @@ fn assistant<'v>(
             ctx,
             EventKind::Usage(Usage {
                 message_id: message_id.clone(),
+                request_id: None,
                 model: msg.and_then(|m| cow_at(m, "model")),
                 tokens: tokens(u),
                 preliminary_output: false,

@@ -640,6 +640,8 @@ pub(crate) fn assistant<'v>(
     {
         emit(&base.event(EventKind::Usage(Usage {
             message_id: message_id.clone(),
+            // Transcripts name the request (stream-json does not).
+            request_id: cow_at(v, "requestId"),
             model: model.map(Cow::Borrowed),
             tokens: tokens(u),
             // Claude Code's own stream; Qwen and Amp, which share its

@@ -403,6 +403,7 @@ fn usage(
     };
     emit(&base.event(EventKind::Usage(Usage {
         message_id: id,
+        request_id: None,
         model: (!state.model.is_empty()).then_some(Cow::Borrowed(state.model.as_str())),
         tokens,
         preliminary_output: false,

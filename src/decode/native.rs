@@ -81,6 +81,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
         }),
         "usage" => EventKind::Usage(Usage {
             message_id: cow_at(v, "message_id"),
+            request_id: cow_at(v, "request_id"),
             model: cow_at(v, "model"),
             tokens: get(v, "tokens").map(tokens).unwrap_or_default(),
             // Not in the schema: as it was for the producer named.

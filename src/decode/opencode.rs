@@ -361,6 +361,7 @@ fn step_finish<'v>(
     }
     emit(&base.event(EventKind::Usage(Usage {
         message_id: cow_at(p, "messageID"),
+        request_id: None,
         model: cow_at(p, "modelID"),
         tokens,
         preliminary_output: false,

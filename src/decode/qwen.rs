@@ -222,6 +222,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
             ctx,
             EventKind::Usage(Usage {
                 message_id: message_id.clone(),
+                request_id: None,
                 model: msg.and_then(|m| cow_at(m, "model")),
                 tokens: tokens(u),
                 preliminary_output: false,

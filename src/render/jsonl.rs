@@ -180,6 +180,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
         }
         EventKind::Usage(u) => {
             o.opt_str("message_id", u.message_id.as_deref());
+            o.opt_str("request_id", u.request_id.as_deref());
             o.opt_str("model", u.model.as_deref());
             o.tokens("tokens", &u.tokens);
             // Priced only when the output count is final.

@@ -139,6 +139,9 @@ pub struct Row {
     pub unanswered: u64,
     /// Input lines skipped.
     pub skipped_lines: u64,
+    /// API messages left out of the totals as copies of one counted
+    /// before (a resumed session's file saves them again).
+    pub copies_folded: u64,
     /// Per tool, most called first.
     pub tools: Vec<ToolRow>,
     /// Per model.
@@ -295,6 +298,7 @@ impl Row {
             denials: s.denials,
             unanswered: s.unanswered,
             skipped_lines: s.skipped_lines,
+            copies_folded: s.copies,
             tools: tool_rows(&s.tools),
             models,
         }
@@ -341,6 +345,7 @@ impl Summary {
             unanswered: 0,
             // Lines skipped before any session began belong to none.
             skipped_lines: s.stats().skipped,
+            copies_folded: 0,
             tools: Vec::new(),
             models: Vec::new(),
         };
@@ -369,6 +374,7 @@ impl Summary {
             total.tool_errors += one.tool_errors;
             total.denials += one.denials;
             total.unanswered += one.unanswered;
+            total.copies_folded += one.copies;
             tools.merge(&one.tools);
             models.merge(one.models());
         }
@@ -792,6 +798,11 @@ pub(crate) fn notes(summary: &Summary) -> Vec<String> {
     );
     note(t.denials, "permission denial", "permission denials");
     note(t.skipped_lines, "input line skipped", "input lines skipped");
+    note(
+        t.copies_folded,
+        "API message copied by a resumed session counted once",
+        "API messages copied by resumed sessions counted once",
+    );
     notes
 }
 

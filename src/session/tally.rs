@@ -85,6 +85,20 @@ impl<R: Row> Tally<R> {
         &mut self.rows[i]
     }
 
+    /// The position of `key`'s row (see [`Tally::get_mut`]), to find it
+    /// again with [`Tally::at_mut`].
+    pub fn slot(&mut self, key: &str) -> usize {
+        match self.find(key) {
+            Some(i) => i,
+            None => self.push(R::named(key)),
+        }
+    }
+
+    /// The row at `slot` (see [`Tally::slot`]).
+    pub fn at_mut(&mut self, slot: usize) -> Option<&mut R> {
+        self.rows.get_mut(slot)
+    }
+
     /// Add `row` to the row of its name (a new one, or "other").
     fn add_row(&mut self, row: R) {
         match self.find(row.key()) {

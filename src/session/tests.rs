@@ -1131,6 +1131,7 @@ fn preliminary_output_counts_are_left_out_of_the_message_sums_only_when_marked()
         time: None,
         kind: EventKind::Usage(crate::event::Usage {
             message_id: Some("m1".into()),
+            request_id: None,
             model: Some("m".into()),
             tokens: Tokens {
                 input: Some(10),

@@ -1,0 +1,125 @@
+//! Copies of API messages: a resumed Claude Code session saves the
+//! messages it resumes from again in its new file, so totals over a
+//! library would count them twice. A message is known by its message id
+//! and request id together, as ccusage knows it (a message without both is
+//! never a copy); the first sighting in the run's order keeps it, and each
+//! later one is a copy: its tokens are taken back out of its session's
+//! totals ([`take_back`]) and counted in [`SessionSummary::copies`].
+//!
+//! Only the totals rebuilt from messages change (the sums over messages,
+//! and a transcript's reconstructed result, see [`SessionSummary::tokens`]);
+//! what a producer reported itself (`modelUsage`, a cost) stands.
+//!
+//! The check depends on the order sessions are read in, so it is made on
+//! the thread that sees them in the library's order: the main run checks
+//! each message as it comes ([`Check::Now`]); a file read on a thread of
+//! its own under `-j` keeps its messages' keys ([`Check::Later`]) and the
+//! main run checks them when it takes the file's sessions in
+//! ([`Session::absorb`](super::Session::absorb)). Either way the session
+//! adds a message's tokens first and takes them back when it is a copy, so
+//! the totals are the same byte for byte.
+//!
+//! Memory: the run keeps 8 bytes (a hash of the two ids; a collision over
+//! a million messages has odds of 1 in 10^7) per distinct keyed message.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
+
+use super::SessionSummary;
+use crate::event::{Tokens, Usage};
+
+/// A keyed message a session counted: what to take back if it is a copy.
+#[derive(Clone, Debug)]
+pub(super) struct Keyed {
+    key: u64,
+    /// The row of its model in [`SessionSummary::message_models`].
+    model: Option<usize>,
+    /// Its tokens as the model's row counted them.
+    model_tokens: Tokens,
+    /// Its tokens as the main agent's sums counted them (`None`: a
+    /// sub-agent's message).
+    main: Option<Tokens>,
+}
+
+impl Keyed {
+    /// The key of `u`, when it names both its message and its request.
+    pub(super) fn key(u: &Usage<'_>) -> Option<u64> {
+        let (m, r) = (u.message_id.as_deref()?, u.request_id.as_deref()?);
+        // SipHash with fixed keys: the same key in every run and thread.
+        let mut h = DefaultHasher::new();
+        (m, r).hash(&mut h);
+        Some(h.finish())
+    }
+
+    /// A message counted under key `key`.
+    pub(super) fn new(
+        key: u64,
+        model: Option<usize>,
+        model_tokens: Tokens,
+        main: Option<Tokens>,
+    ) -> Keyed {
+        Keyed {
+            key,
+            model,
+            model_tokens,
+            main,
+        }
+    }
+}
+
+/// When messages are checked; see the module docs.
+#[derive(Debug, Default)]
+pub(super) enum Check {
+    /// Against the run's messages, as they come.
+    #[default]
+    Now,
+    /// By the run that takes this one's sessions in.
+    Later,
+}
+
+/// The keys of the messages seen in the run. The keys are hashes already:
+/// the set does not hash them again.
+#[derive(Debug, Default)]
+pub(super) struct Seen(HashSet<u64, BuildHasherDefault<KeyHasher>>);
+
+impl Seen {
+    /// Check `k` of session `s`: the first sighting is kept, a later one
+    /// taken back.
+    pub(super) fn check(&mut self, s: &mut SessionSummary, k: &Keyed) {
+        if !self.0.insert(k.key) {
+            take_back(s, k);
+        }
+    }
+}
+
+/// Take a copy's tokens back out of its session's totals.
+fn take_back(s: &mut SessionSummary, k: &Keyed) {
+    s.copies += 1;
+    if let Some(row) = k.model.and_then(|i| s.message_models.at_mut(i)) {
+        row.tokens.sub(&k.model_tokens);
+    }
+    if let Some(t) = &k.main {
+        s.messages = s.messages.saturating_sub(1);
+        s.message_tokens.sub(t);
+        s.copied.add(t);
+    }
+}
+
+/// The identity over a key that is a hash already.
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; anything else folds in FNV-style.
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
