@@ -77,6 +77,21 @@ fn lines_skipped_unread_change_nothing() {
     let (_, fast, _) = grep(&["-i", "--grep", "HELLO"]);
     let (_, slow, _) = grep(&["--ignore-case", "--grep", r"HELL\x4f"]);
     assert_eq!(fast, slow);
+    // Words in the keys of every transcript line (`permissionMode`,
+    // `sessionId`): a line that holds them nowhere else is skipped too.
+    for (fast, slow) in [
+        ("permission", r"permissio\x6e"),
+        ("session", r"sessio\x6e"),
+        ("Uuid|version", r"Uui\x64|version"),
+    ] {
+        for case in [&[][..], &["-i"][..]] {
+            let (_, fast, _) = grep(&[case, &["--grep", fast]].concat());
+            let (_, slow, _) = grep(&[case, &["--grep", slow]].concat());
+            assert_eq!(fast, slow, "{case:?} {fast}");
+        }
+    }
+    let (_, out, _) = grep(&["-i", "--grep", "permission"]);
+    assert!(out.lines().count() > 3, "{out}");
 }
 
 #[test]

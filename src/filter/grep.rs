@@ -13,10 +13,23 @@
 //! and a line it does not match is skipped unread. That is exact when the
 //! pattern is plain (ASCII, no backslash, no quote): JSON writes such
 //! characters as they are. Any other pattern is looked for in every
-//! decoded line. A line read alone lacks what earlier lines said (a tool
-//! result does not know its call's name), so the search shows each match
-//! by itself; the exit status is grep's: 0 when something matched, 1 when
-//! nothing did, 2 on an error.
+//! decoded line. A line is skipped too when every raw match lies in what
+//! is never searched: a key of the line's top-level object that says who,
+//! when or where (`permissionMode`, `parentUuid`, `timestamp`, `version`:
+//! the words of the metadata every transcript line repeats), or its string
+//! value. Deeper keys are searched (a tool call's input is searched as
+//! JSON text), and so are the other top-level keys (some decoders write
+//! their names into a text). Each match's string is told key or value by
+//! reading the line forward once from its start, escapes skipped, as far
+//! as the last match (see `unsearched`); a match that is not wholly inside
+//! such a string keeps the line.
+//!
+//! Words a decoder writes itself ("context compacted") and texts gathered
+//! from earlier lines (the errors of an `OpenCode` result) are found only
+//! when the line that gives them holds the pattern too. A line read alone
+//! lacks what earlier lines said (a tool result does not know its call's
+//! name), so the search shows each match by itself; the exit status is
+//! grep's: 0 when something matched, 1 when nothing did, 2 on an error.
 
 use std::cell::Cell;
 use std::io;
@@ -29,6 +42,7 @@ use crate::event::{Event, EventKind};
 use crate::render::Sink;
 use crate::render::sanitize::sanitize_line;
 use crate::session::Session;
+use unsearched::Unsearched;
 
 /// Columns of a matched line shown at most around its match.
 const CONTEXT: usize = 100;
@@ -69,7 +83,20 @@ impl Grep {
     /// The raw bytes of a line can hold a match: it is worth decoding.
     #[must_use]
     pub fn line_may_match(&self, line: &[u8]) -> bool {
-        self.raw.as_ref().is_none_or(|r| r.is_match(line))
+        let Some(raw) = &self.raw else {
+            return true;
+        };
+        let mut matches = raw.find_iter(line);
+        let Some(first) = matches.next() else {
+            return false;
+        };
+        let Some(mut unsearched) = Unsearched::new(line) else {
+            return true;
+        };
+        // A line whose every match lies in what is never searched cannot match.
+        !std::iter::once(first)
+            .chain(matches)
+            .all(|m| !m.is_empty() && unsearched.covers(m.start(), m.end()))
     }
 
     /// The first searched field of `ev` that matches: its text, and where
@@ -282,3 +309,4 @@ fn cut_after(s: &str, n: usize) -> &str {
 
 #[cfg(test)]
 mod tests;
+mod unsearched;

@@ -67,3 +67,255 @@ fn a_bad_pattern_is_one_line() {
     assert!(e.starts_with("invalid --grep pattern: "), "{e}");
     assert!(!e.contains('\n'), "{e}");
 }
+
+/// `line_may_match` of `pattern` (`-i`: `ignore_case`) on `line`.
+fn may_match(pattern: &str, ignore_case: bool, line: &str) -> bool {
+    let g = Grep::new(pattern, ignore_case).unwrap();
+    assert!(g.raw.is_some(), "{pattern}: no raw pre-check");
+    g.line_may_match(line.as_bytes())
+}
+
+#[test]
+fn a_line_that_matches_only_in_unsearched_keys_is_skipped() {
+    let line = r#"{"parentUuid":null,"type":"user","message":{"role":"user","content":"hi"},"permissionMode":"default","sessionId":"s1","permissionDecision":{"decision":"accept"}}"#;
+    assert!(!may_match("permission", false, line));
+    // Not `sessionId`: see `unsearched`.
+    assert!(may_match("session", false, line));
+    assert!(!may_match("Uuid", false, line));
+    // Case-insensitive: the key, and its value (`bypassPermissions`).
+    let bypass = line.replace("\"default\"", "\"bypassPermissions\"");
+    assert!(!may_match("PERMISSION", true, &bypass));
+    assert!(!may_match("permission", true, &bypass));
+    assert!(may_match(
+        "Permission",
+        false,
+        &bypass.replace("permissionMode", "mode")
+    ));
+    // Whitespace between a key and its colon.
+    assert!(!may_match(
+        "permission",
+        false,
+        r#"{ "permissionMode" : "x" , "a" : 1 }"#
+    ));
+    assert!(!may_match(
+        "permission",
+        false,
+        "\u{feff}  {\"permissionMode\":\"x\"}"
+    ));
+    // Every match in a key: several keys, a key and its value.
+    assert!(!may_match(
+        "permission",
+        true,
+        r#"{"permissionMode":"x","permissionDecision":"permission"}"#
+    ));
+    // The line is read to the end for its last match: no earlier string
+    // leaves it.
+    let long = format!(
+        r#"{{"a":"{}","b":[{{"c":"d"}}],"uuid":"u","permissionMode":"x"}}"#,
+        "lorem \\\" ipsum ".repeat(10_000)
+    );
+    assert!(!may_match("permission|uuid", false, &long));
+}
+
+#[test]
+fn a_match_outside_unsearched_keys_is_decoded() {
+    let key = r#""permissionMode":"default""#;
+    // Also in a value, before or after the key.
+    for line in [
+        format!(r#"{{{key},"message":{{"content":"ask for permission"}}}}"#),
+        format!(r#"{{"message":{{"content":"ask for permission"}},{key}}}"#),
+        format!(r#"{{"content":"permission",{key}}}"#),
+        // A key below the top level: a tool call's input is searched
+        // with its keys.
+        format!(r#"{{{key},"input":{{"permissionMode":"plan"}}}}"#),
+        // Top-level keys that decoders write into what is searched.
+        format!(r#"{{{key},"permission":1}}"#),
+        // Text that looks like a key inside a string: escaped quotes.
+        format!(r#"{{{key},"text":"a \"permissionMode\": b"}}"#),
+        format!(r#"{{{key},"text":"permission\": x"}}"#),
+        format!(r#"{{"text":"a\":b permission",{key}}}"#),
+        format!(r#"{{"text":"\\\"permission\":\\",{key}}}"#),
+        // A value of an unsearched key holds no key after it.
+        format!(r#"{{"cwd":"a\":b","x":"permission",{key}}}"#),
+        // Not one JSON object.
+        format!(r#"{{{key}}} {{{key},"text":"permission"}}"#),
+        r#"{"a":1} "permissionMode":1"#.to_string(),
+        r#""permissionMode": 1"#.to_string(),
+        format!(r"[{{{key}}}]"),
+        r#"{"permissionMode"#.to_string(),
+    ] {
+        assert!(may_match("permission", false, &line), "{line}");
+        assert!(may_match("PERMISSION", true, &line), "{line}");
+    }
+    // An escaped backslash ends the string before the quote.
+    let line = r#"{"text":"x\\","permissionMode":"p"}"#;
+    assert!(!may_match("permission", false, line));
+    let line = r#"{"text":"x\\\"permissionMode\":1","permissionMode":"p"}"#;
+    assert!(may_match("permission", false, line));
+    // A match that spans a quote or a colon is not inside a key.
+    assert!(may_match("Mode.:", false, r#"{"permissionMode":"x"}"#));
+    // A pattern that matches the empty string matches every text.
+    assert!(may_match("x*", false, r#"{"permissionMode":"x"}"#));
+}
+
+/// The lines of every fixture, and per line the texts `--grep` searches in
+/// the events it gave (in `Some` when the run asks `line_may_match` of
+/// it: the producer known, its text whole on each line).
+fn fixture_lines() -> Vec<(Vec<u8>, Option<Vec<String>>)> {
+    use crate::decode::Decoder;
+    use crate::input::Line;
+    fn walk(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+        &mut files,
+    );
+    files.sort();
+    let mut all = Vec::new();
+    for file in files {
+        let bytes = std::fs::read(&file).unwrap();
+        let first = all.len();
+        let mut dec = Decoder::new();
+        let mut scratch = String::new();
+        let mut fields: Vec<(u64, String)> = Vec::new();
+        let mut asked = Vec::new();
+        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            asked.push(dec.producer().is_some() && !dec.text_spans_lines());
+            let line = Line {
+                number: i as u64 + 1,
+                bytes: line,
+                partial: false,
+            };
+            dec.decode(&line, &mut |ev: &Event<'_>| {
+                each_field(ev, &mut scratch, &mut |f: &str| {
+                    fields.push((ev.line, f.to_string()));
+                });
+                Ok(())
+            })
+            .unwrap();
+            all.push((line.bytes.to_vec(), None));
+        }
+        dec.finish(&mut |ev: &Event<'_>| {
+            each_field(ev, &mut scratch, &mut |f: &str| {
+                fields.push((ev.line, f.to_string()));
+            });
+            Ok(())
+        })
+        .unwrap();
+        for (n, i) in asked.iter().zip(first..) {
+            if *n {
+                all[i].1 = Some(Vec::new());
+            }
+        }
+        for (line, f) in fields {
+            if let Some(texts) = all[first + usize::try_from(line).unwrap() - 1].1.as_mut() {
+                texts.push(f);
+            }
+        }
+    }
+    all
+}
+
+/// A line of the fixtures where `find` would match is never skipped unread:
+/// for words in keys and ids, plain and `-i`; and for every word of every
+/// text searched, when the raw line holds it at all (the raw check before
+/// unsearched keys were known; the words a decoder writes itself, like
+/// "context compacted", are not always in the line they come from).
+#[test]
+fn no_line_of_the_fixtures_that_matches_is_skipped() {
+    let lines = fixture_lines();
+    let asked = lines.iter().filter(|(_, t)| t.is_some()).count();
+    assert!(asked > 2000, "{asked} lines asked of {}", lines.len());
+    let mut checked = 0;
+    for pattern in [
+        "permission",
+        "Permission",
+        "type",
+        "session",
+        "Session",
+        "tool_use",
+        "content",
+        "mode",
+        "uuid",
+        "id",
+        "cwd",
+        "version",
+        "timestamp",
+        "time",
+        "parent",
+        "request",
+        "prompt",
+        "agent",
+        "side",
+        "branch",
+        "user",
+        "entry",
+        "source",
+        "decision",
+        "error",
+        "e",
+        "x*",
+        "permission|error",
+        "session.id",
+        "a.b",
+    ] {
+        for ignore_case in [false, true] {
+            let g = Grep::new(pattern, ignore_case).unwrap();
+            for (line, texts) in &lines {
+                let Some(texts) = texts else { continue };
+                if texts.iter().any(|t| g.text.is_match(t)) {
+                    if !g.raw.as_ref().is_none_or(|r| r.is_match(line)) {
+                        // Not in the line at all: the errors of OpenCode's
+                        // result, gathered from the lines before it.
+                        continue;
+                    }
+                    checked += 1;
+                    assert!(
+                        g.line_may_match(line),
+                        "{pattern} (-i: {ignore_case}): {}",
+                        String::from_utf8_lossy(line)
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 4000, "{checked}");
+    let mut words: std::collections::HashMap<String, Grep> = std::collections::HashMap::new();
+    let mut checked = 0;
+    for (line, texts) in &lines {
+        let Some(texts) = texts else { continue };
+        let mut seen = std::collections::HashSet::new();
+        for t in texts {
+            let cap = if t.len() > 500 { 30 } else { usize::MAX };
+            let each = t
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .filter(|w| w.len() > 1);
+            for w in each.take(cap) {
+                if !seen.insert(w) {
+                    continue;
+                }
+                let g = words
+                    .entry(w.to_string())
+                    .or_insert_with(|| Grep::new(w, false).unwrap());
+                if g.raw.as_ref().unwrap().is_match(line) {
+                    checked += 1;
+                    assert!(
+                        g.line_may_match(line),
+                        "{w}: {}",
+                        String::from_utf8_lossy(line)
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 4000, "{checked}");
+}
