@@ -1,10 +1,14 @@
 complete -c streamview -l grep -d 'Show only the events whose words match PATTERN (a regular expression): text, tool calls and their key arguments, tool output, errors. One line per match, `FILE:LINE:SESSION:` first, as ripgrep writes them (JSONL events with --format jsonl). Status 0 when something matched, 1 when nothing did, 2 on an error' -r
 complete -c streamview -l prices -d 'Estimate costs with the prices in FILE, added to the bundled table or replacing its models of the same name ($STREAMVIEW_PRICES when not given)' -r -F
-complete -c streamview -l by -d 'Add to the summary a table of the sessions\' totals by the day, week or month they began (local time, $TZ), by project (working directory) or by agent' -r -f -a "day\t'The local day each session began'
+complete -c streamview -l by -d 'Add to the summary a table of the sessions\' totals by the day, week or month they began (local time: --tz), by session id, project (working directory), model or agent, or by Claude\'s 5-hour usage blocks' -r -f -a "day\t'The local day each session began'
 week\t'The week (from Monday) it began, named by its Monday'
 month\t'The month it began'
+session\t'Its session id (a session resumed under its id: its files together)'
 project\t'Its working directory'
-agent\t'The agent that wrote it'"
+model\t'The models that answered (a session of two models counts in both)'
+agent\t'The agent that wrote it'
+block\t'Claude\'s 5-hour usage blocks: each API message in the block of the hour it was answered in'"
+complete -c streamview -l tz -l timezone -d 'The time zone of --by\'s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system\'s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)' -r
 complete -c streamview -l format -d 'Output format' -r -f -a "pretty\t'Human-readable progress lines'
 jsonl\t'One normalized JSON event per line (schema: docs/schema.md)'
 result\t'Only the final answer: the text of each session\'s last successful result'

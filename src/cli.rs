@@ -289,10 +289,17 @@ pub enum ByArg {
     Week,
     /// The month it began.
     Month,
+    /// Its session id (a session resumed under its id: its files together).
+    Session,
     /// Its working directory.
     Project,
+    /// The models that answered (a session of two models counts in both).
+    Model,
     /// The agent that wrote it.
     Agent,
+    /// Claude's 5-hour usage blocks: each API message in the block of the hour it was
+    /// answered in.
+    Block,
 }
 
 impl From<ByArg> for crate::session::group::By {
@@ -302,8 +309,11 @@ impl From<ByArg> for crate::session::group::By {
             ByArg::Day => By::Day,
             ByArg::Week => By::Week,
             ByArg::Month => By::Month,
+            ByArg::Session => By::Session,
             ByArg::Project => By::Project,
+            ByArg::Model => By::Model,
             ByArg::Agent => By::Agent,
+            ByArg::Block => By::Block,
         }
     }
 }
@@ -387,13 +397,20 @@ pub struct Cli {
     pub prices: Option<std::path::PathBuf>,
 
     /// Add to the summary a table of the sessions' totals by the day, week or month they
-    /// began (local time, $TZ), by project (working directory) or by agent.
+    /// began (local time: --tz), by session id, project (working directory), model or agent,
+    /// or by Claude's 5-hour usage blocks.
     ///
     /// For --format summary, summary-json (`by`), --summary and the Markdown and HTML reports:
     /// sessions, tokens, cost (reported or estimated), calls and errors per group; every
     /// session counts, also those beyond the 1000 the table lists.
     #[arg(long, value_enum, value_name = "KEY")]
     pub by: Option<ByArg>,
+
+    /// The time zone of --by's days, weeks, months and blocks and of --since and --until
+    /// (default: $TZ, else the system's): a name (Europe/Paris), UTC, or a POSIX offset
+    /// (CET-1).
+    #[arg(long, visible_alias = "timezone", value_name = "ZONE", value_parser = Zone::named)]
+    pub tz: Option<Zone>,
 
     /// With --grep: match letters in either case.
     #[arg(short = 'i', long)]
@@ -873,7 +890,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         // Checked by `main` before: a bad pattern is a usage error.
         grep: (cli.grep.as_deref()).and_then(|p| Grep::new(p, cli.ignore_case).ok()),
         window: window(cli, env),
-        by: cli.by.map(|b| (b.into(), Zone::from_tz(env.tz.as_deref()))),
+        by: cli.by.map(|b| (b.into(), zone(cli, env))),
         max_line_bytes: cli.max_line_bytes,
         jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
         max_lines: cli.max_lines,
@@ -901,8 +918,16 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
     }
 }
 
-/// The times `--since` and `--until` name, `now` and in the zone the
-/// environment gives.
+/// The zone of `--tz`, else the one the environment gives.
+fn zone(cli: &Cli, env: &Env) -> Zone {
+    match &cli.tz {
+        Some(z) => z.clone(),
+        None => Zone::from_tz(env.tz.as_deref()),
+    }
+}
+
+/// The times `--since` and `--until` name, `now` and in the zone of
+/// [`zone`].
 fn window(cli: &Cli, env: &Env) -> Window {
     if cli.since.is_none() && cli.until.is_none() {
         return Window::default();
@@ -910,7 +935,7 @@ fn window(cli: &Cli, env: &Env) -> Window {
     let now = env
         .now
         .unwrap_or_else(|| Timestamp::of(std::time::SystemTime::now()));
-    let zone = Zone::from_tz(env.tz.as_deref());
+    let zone = zone(cli, env);
     Window {
         since: cli.since.map(|w| w.at(End::Since, now, &zone)),
         until: cli.until.map(|w| w.at(End::Until, now, &zone)),

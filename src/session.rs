@@ -339,6 +339,10 @@ pub struct SessionSummary {
     copied: Tokens,
     /// Messages not yet checked for copies ([`copies::Check::Later`]).
     keyed: Vec<copies::Keyed>,
+    /// `--by block`: the tokens of its API messages by the hour (since
+    /// the epoch, UTC) they were answered in and the row of their model
+    /// in `message_models`.
+    hours: std::collections::BTreeMap<(i64, Option<usize>), Tokens>,
 }
 
 impl SessionSummary {
@@ -380,14 +384,24 @@ impl SessionSummary {
     }
 
     /// The session's tokens: the per-model totals of the result when
-    /// reported (they cover sub-agents, as the cost does), else the sum of
-    /// the results' totals, else the sum over API messages (input only when
-    /// their output counts are preliminary, as Claude Code's are).
+    /// reported (they cover sub-agents, as the cost does), else the sums
+    /// over the API messages of every agent per model when their counts
+    /// are final (the same the estimated cost prices: a transcript's
+    /// sub-agents, a rollout), else the sum of the results' totals, else
+    /// the sum over the main agent's API messages (input only when their
+    /// output counts are preliminary, as Claude Code's are).
     #[must_use]
     pub fn tokens(&self) -> Tokens {
         if !self.result_models.is_empty() {
             let mut t = Tokens::default();
             for m in &self.result_models {
+                t.add(&m.tokens);
+            }
+            return t;
+        }
+        if !self.preliminary_output && !self.message_models.is_empty() {
+            let mut t = Tokens::default();
+            for m in &self.message_models {
                 t.add(&m.tokens);
             }
             return t;
@@ -932,7 +946,7 @@ impl Session {
             EventKind::ToolCall(c) => self.tool_call(c, (now, ev.time)),
             EventKind::ToolResult(r) => self.tool_result(r, (now, ev.time)),
             EventKind::PermissionDenied(d) => self.denial(d),
-            EventKind::Usage(u) => self.usage(u, ev.parent.is_none()),
+            EventKind::Usage(u) => self.usage(u, ev.parent.is_none(), ev.time),
             EventKind::Result(r) => self.result(r),
             EventKind::Delta(_) => self.stats.deltas += 1,
             EventKind::Unknown(_) => self.stats.unknown += 1,
@@ -1115,10 +1129,14 @@ impl Session {
 
     /// The usage of one API message: summed for the main agent, per model
     /// for every agent.
-    fn usage(&mut self, u: &Usage<'_>, main: bool) {
+    fn usage(&mut self, u: &Usage<'_>, main: bool, time: Option<Timestamp>) {
         let Some(cur) = self.current.as_mut() else {
             return;
         };
+        let by_hour = self
+            .groups
+            .as_ref()
+            .is_some_and(|g| g.by() == group::By::Block);
         if main {
             cur.messages += 1;
             cur.message_tokens.add(&u.tokens);
@@ -1135,9 +1153,17 @@ impl Session {
             }
             slot
         });
+        let hour = time
+            .or(cur.started)
+            .filter(|_| by_hour)
+            .map(|t| t.millis().div_euclid(group::HOUR_MS));
+        if let Some(h) = hour {
+            cur.hours.entry((h, slot)).or_default().add(&model_tokens);
+        }
         // Counted, then taken back if it is a copy (see `copies`).
         if let Some(key) = copies::Keyed::key(u) {
-            let k = copies::Keyed::new(key, slot, model_tokens, main.then_some(u.tokens));
+            let main = main.then_some(u.tokens);
+            let k = copies::Keyed::new(key, (slot, hour), model_tokens, main);
             match self.check {
                 copies::Check::Now => self.seen_messages.check(cur, &k),
                 copies::Check::Later => cur.keyed.push(k),

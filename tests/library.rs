@@ -505,7 +505,7 @@ fn jobs_give_the_same_output_as_one_thread() {
     .unwrap();
     fs::write(project.join("empty.jsonl"), b"").unwrap();
     fs::write(project.join("notes.txt"), b"not a session\n").unwrap();
-    let runs: [&[&str]; 9] = [
+    let runs: [&[&str]; 11] = [
         &["--format", "summary"],
         &["--format", "summary-json"],
         &["--format", "jsonl"],
@@ -515,6 +515,8 @@ fn jobs_give_the_same_output_as_one_thread() {
         &["--format", "summary", "-v"],
         &["--format", "summary", "--by", "day"],
         &["--format", "summary-json", "--by", "project"],
+        &["--format", "summary-json", "--by", "block"],
+        &["--format", "summary", "--by", "model"],
     ];
     for args in runs {
         let run = |jobs: &str| {
@@ -604,7 +606,9 @@ fn by_groups_the_totals_and_they_add_up() {
     for (by, tz) in [
         ("day", "UTC"),
         ("month", "UTC"),
+        ("session", "UTC"),
         ("project", "UTC"),
+        ("model", "UTC"),
         ("agent", "UTC"),
     ] {
         let s = summary(by, tz);
@@ -864,6 +868,95 @@ fn a_resumed_sessions_copies_count_once() {
             "{copies} API messages copied by resumed sessions counted once"
         )),
         "{table}"
+    );
+    let _ = fs::remove_dir_all(&root);
+}
+
+/// `--by block` (issue 17): each API message in the 5-hour block of the
+/// hour it was answered in, a block beginning at the hour of the first
+/// message after the last one ended, named in the zone of `--tz`; the
+/// blocks add up to the total.
+#[test]
+fn blocks_are_five_hours_from_their_first_message() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("library-{}-blocks", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    let project = root.join("-home-dev-work-project");
+    fs::create_dir_all(&project).unwrap();
+    let stamp = regex::Regex::new(r#""timestamp":"[^"]*""#).unwrap();
+    let uuid = regex::Regex::new(r"[0-9a-f]{8}-[0-9a-f]{4}-").unwrap();
+    // Every entry of a session at one time: 10:20, 14:59 (the same block),
+    // 15:30 (after it: a new one from 15:00), the next day 09:10.
+    let times = [
+        ("transcript_tools_basic", "2026-11-22T10:20:00.000Z"),
+        ("transcript_thinking", "2026-11-22T14:59:00.000Z"),
+        ("transcript_tools_basic", "2026-11-22T15:30:00.000Z"),
+        ("transcript_thinking", "2026-11-23T09:10:00.000Z"),
+    ];
+    for (i, (name, at)) in times.iter().enumerate() {
+        let t = read(&fixture(&format!("claude-transcript/{name}.jsonl")));
+        let t = stamp.replace_all(text(&t), format!(r#""timestamp":"{at}""#).as_str());
+        // Ids of its own: no copies.
+        let t = uuid.replace_all(&t, format!("{i:08x}-0000-"));
+        let t = t
+            .replace("msg_", &format!("msg_{i}"))
+            .replace("req_", &format!("req_{i}"));
+        fs::write(project.join(format!("s{i}.jsonl")), t).unwrap();
+    }
+    let blocks = |tz: &str| -> (Vec<(String, u64)>, serde_json::Value) {
+        let out = sv()
+            .args(["--format", "summary-json", "--by", "block", "--tz", tz])
+            .arg(&root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = s["by"]["rows"].as_array().unwrap();
+        let names = rows
+            .iter()
+            .map(|r| {
+                let g = r["group"].as_str().unwrap().to_string();
+                (g, r["sessions"].as_u64().unwrap())
+            })
+            .collect();
+        (names, s)
+    };
+    let (utc, s) = blocks("UTC");
+    let want = [
+        ("2026-11-22 10:00", 2),
+        ("2026-11-22 15:00", 1),
+        ("2026-11-23 09:00", 1),
+    ];
+    let want: Vec<(String, u64)> = want.iter().map(|(g, n)| (g.to_string(), *n)).collect();
+    assert_eq!(utc, want);
+    // Transcripts that report nothing themselves: the blocks add up to
+    // the total, tokens and estimated cost.
+    let rows = s["by"]["rows"].as_array().unwrap();
+    for k in ["input", "output"] {
+        let sum: u64 = rows.iter().map(|r| r["tokens"][k].as_u64().unwrap()).sum();
+        assert_eq!(sum, s["total"]["tokens"][k].as_u64().unwrap(), "{k}");
+    }
+    let cost: f64 = rows.iter().map(|r| r["cost_usd"].as_f64().unwrap()).sum();
+    assert!((cost - s["total"]["cost_usd"].as_f64().unwrap()).abs() < 1e-9);
+    // Named in the zone asked for: India is 5:30 ahead (in POSIX
+    // notation: a machine may lack the zone files).
+    let (india, _) = blocks("<+0530>-5:30");
+    let names: Vec<&str> = india.iter().map(|(g, _)| g.as_str()).collect();
+    assert_eq!(
+        names,
+        ["2026-11-22 15:30", "2026-11-22 20:30", "2026-11-23 14:30"]
+    );
+    // A zone that does not exist is a usage error, said in one line.
+    let out = sv()
+        .args(["--by", "block", "--tz", "Mars/Olympus"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown time zone"),
+        "{}",
+        text(&out.stderr)
     );
     let _ = fs::remove_dir_all(&root);
 }

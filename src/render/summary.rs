@@ -168,7 +168,8 @@ pub struct Summary {
 /// The totals of `--by`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Groups {
-    /// `day`, `week`, `month`, `project` or `agent`.
+    /// `day`, `week`, `month`, `session`, `project`, `model`, `agent` or
+    /// `block`.
     pub key: &'static str,
     /// One row per group, in order (dates ascending, `–` last).
     pub rows: Vec<GroupRow>,
@@ -178,7 +179,8 @@ pub struct Groups {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GroupRow {
     /// The day (`2026-11-24`), the week's Monday, the month (`2026-11`),
-    /// the project's directory or the agent; `–` when a session does not
+    /// the session id, the project's directory, the model, the agent or
+    /// the block's start (`2026-11-24 10:00`); `–` when a session does not
     /// say.
     pub group: String,
     /// Sessions in it.
@@ -202,9 +204,10 @@ impl Groups {
         Groups {
             key: g.by().name(),
             rows: g
-                .iter()
+                .rows()
+                .into_iter()
                 .map(|(k, x)| GroupRow {
-                    group: k.to_string(),
+                    group: k,
                     sessions: x.sessions,
                     tokens: x.tokens.into(),
                     cost_usd: x.cost.usd.map(round_cost),

@@ -34,6 +34,8 @@ pub(super) struct Keyed {
     key: u64,
     /// The row of its model in [`SessionSummary::message_models`].
     model: Option<usize>,
+    /// The hour it counts in for `--by block`.
+    hour: Option<i64>,
     /// Its tokens as the model's row counted them.
     model_tokens: Tokens,
     /// Its tokens as the main agent's sums counted them (`None`: a
@@ -51,16 +53,18 @@ impl Keyed {
         Some(h.finish())
     }
 
-    /// A message counted under key `key`.
+    /// A message counted under key `key`, in the row of its model and
+    /// (`--by block`) its hour.
     pub(super) fn new(
         key: u64,
-        model: Option<usize>,
+        (model, hour): (Option<usize>, Option<i64>),
         model_tokens: Tokens,
         main: Option<Tokens>,
     ) -> Keyed {
         Keyed {
             key,
             model,
+            hour,
             model_tokens,
             main,
         }
@@ -97,6 +101,9 @@ fn take_back(s: &mut SessionSummary, k: &Keyed) {
     s.copies += 1;
     if let Some(row) = k.model.and_then(|i| s.message_models.at_mut(i)) {
         row.tokens.sub(&k.model_tokens);
+    }
+    if let Some(t) = k.hour.and_then(|h| s.hours.get_mut(&(h, k.model))) {
+        t.sub(&k.model_tokens);
     }
     if let Some(t) = &k.main {
         s.messages = s.messages.saturating_sub(1);

@@ -1,6 +1,7 @@
 //! `--by`: the sessions' totals grouped by the day, week or month they
-//! began (in the local time zone), by project (working directory) or by
-//! agent: "what did I spend this week, on which project".
+//! began (in the local time zone), by session id, project (working
+//! directory), model or agent, or by Claude's 5-hour usage blocks: "what
+//! did I spend this week, on which project, with which model".
 //!
 //! A session is added to its group when it closes ([`Groups::add`]), so
 //! the groups count every session, also those folded beyond the sessions
@@ -8,6 +9,15 @@
 //! ([`Groups::merge`]). A session's cost is its reported one, else its
 //! estimate ([`SessionSummary::cost`]); a session without a timestamp is
 //! in the group `–`.
+//!
+//! By model, a session's usage is split by its models (a session of two
+//! models counts in both; its calls count with its main model's). By
+//! block, each API message counts in the hour (UTC) it was answered in,
+//! and the hours make blocks as Claude's usage limits do (and ccusage
+//! shows them): a block begins at the hour of the first message after the
+//! last block ended, and lasts 5 hours. A session's count and calls go to
+//! the block it began in; a session whose messages have no time, to the
+//! hour it began, else to `–`.
 
 use std::collections::BTreeMap;
 
@@ -26,10 +36,17 @@ pub enum By {
     Week,
     /// The month it began: `2026-11`.
     Month,
+    /// Its session id (the files of a session resumed under its id
+    /// together).
+    Session,
     /// Its working directory.
     Project,
+    /// The models that answered.
+    Model,
     /// The agent (producer) that wrote it.
     Agent,
+    /// Claude's 5-hour usage blocks (see the module docs).
+    Block,
 }
 
 impl By {
@@ -39,8 +56,11 @@ impl By {
             By::Day => "day",
             By::Week => "week",
             By::Month => "month",
+            By::Session => "session",
             By::Project => "project",
+            By::Model => "model",
             By::Agent => "agent",
+            By::Block => "block",
         }
     }
 }
@@ -61,6 +81,18 @@ pub struct Group {
 }
 
 impl Group {
+    /// Add tokens of `model` (`None`: unnamed), priced by `prices`.
+    fn add_usage(&mut self, model: Option<&str>, tokens: &Tokens, prices: &Prices) {
+        self.tokens.add(tokens);
+        match model.and_then(|m| prices.estimate(m, tokens)) {
+            Some(c) => {
+                self.cost.usd = add_opt_f64(self.cost.usd, Some(c));
+                self.cost.estimated = true;
+            }
+            None => self.cost.partial |= tokens.total() > 0,
+        }
+    }
+
     fn add(&mut self, other: &Group) {
         self.sessions += other.sessions;
         self.tokens.add(&other.tokens);
@@ -79,7 +111,15 @@ pub struct Groups {
     by: By,
     zone: Zone,
     rows: BTreeMap<String, Group>,
+    /// By block: the usage of each hour (since the epoch, UTC) with any.
+    hours: BTreeMap<i64, Group>,
 }
+
+/// Hours in a usage block.
+const BLOCK_HOURS: i64 = 5;
+
+/// Milliseconds in an hour.
+pub(super) const HOUR_MS: i64 = 3_600_000;
 
 /// The group of sessions without what the grouping needs.
 pub const UNKNOWN: &str = "–";
@@ -91,6 +131,7 @@ impl Groups {
             by,
             zone,
             rows: BTreeMap::new(),
+            hours: BTreeMap::new(),
         }
     }
 
@@ -99,16 +140,56 @@ impl Groups {
         self.by
     }
 
-    /// The groups, in order (dates ascending, `–` last).
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Group)> {
-        self.rows.iter().map(|(k, g)| (k.as_str(), g))
+    /// The groups, in order (dates and blocks ascending, `–` last).
+    pub fn rows(&self) -> Vec<(String, Group)> {
+        let mut rows = self.blocks();
+        rows.extend(self.rows.iter().map(|(k, g)| (k.clone(), g.clone())));
+        rows
+    }
+
+    /// The usage blocks the hours make (see the module docs), named by
+    /// the local time they began.
+    fn blocks(&self) -> Vec<(String, Group)> {
+        let mut blocks: Vec<(i64, Group)> = Vec::new();
+        for (&hour, g) in &self.hours {
+            match blocks.last_mut() {
+                Some((start, block)) if hour < *start + BLOCK_HOURS => block.add(g),
+                _ => blocks.push((hour, g.clone())),
+            }
+        }
+        blocks
+            .into_iter()
+            .filter_map(|(hour, g)| {
+                let t = Timestamp::from_millis(hour.checked_mul(HOUR_MS)?)?;
+                let local = t.millis() + self.zone.offset_at(t) * 1000;
+                let (y, m, d) = civil_from_days(local.div_euclid(86_400_000));
+                let mins = local.rem_euclid(86_400_000) / 60_000;
+                let key = format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", mins / 60, mins % 60);
+                Some((key, g))
+            })
+            .collect()
     }
 
     /// Add a closed session to its group.
     pub fn add(&mut self, s: &SessionSummary, prices: &Prices) {
+        match self.by {
+            By::Model => return self.add_by_model(s, prices),
+            By::Block if !s.hours.is_empty() || s.started.is_some() => {
+                return self.add_by_hour(s, prices);
+            }
+            _ => {}
+        }
         let key = self.key(s);
+        self.rows
+            .entry(key)
+            .or_default()
+            .add(&Self::whole(s, prices));
+    }
+
+    /// A session's totals as one group's.
+    fn whole(s: &SessionSummary, prices: &Prices) -> Group {
         let cost = s.cost(prices);
-        let one = Group {
+        Group {
             sessions: 1,
             tokens: s.tokens(),
             cost: Cost {
@@ -118,14 +199,79 @@ impl Groups {
             },
             tool_calls: s.tool_calls,
             tool_errors: s.tool_errors,
+        }
+    }
+
+    /// By model: each model's usage in its group; the session and its
+    /// calls with its main model (the header's, else its first).
+    fn add_by_model(&mut self, s: &SessionSummary, prices: &Prices) {
+        let models = s.models();
+        if models.len() <= 1 {
+            // One model (or none): the session's totals, its reported cost.
+            let key = models.first().map_or(UNKNOWN, |m| m.model.as_str());
+            let key = key.to_string();
+            return self
+                .rows
+                .entry(key)
+                .or_default()
+                .add(&Self::whole(s, prices));
+        }
+        let main = (s.model.as_deref())
+            .filter(|m| models.iter().any(|x| x.model == *m))
+            .unwrap_or(&models[0].model);
+        for m in models {
+            let g = self.rows.entry(m.model.clone()).or_default();
+            match m.cost_usd {
+                Some(c) => {
+                    g.tokens.add(&m.tokens);
+                    g.cost.usd = add_opt_f64(g.cost.usd, Some(c));
+                }
+                None => g.add_usage(Some(&m.model), &m.tokens, prices),
+            }
+            if m.model == main {
+                g.sessions += 1;
+                g.tool_calls += s.tool_calls;
+                g.tool_errors += s.tool_errors;
+            }
+        }
+    }
+
+    /// By block: each hour's usage, the session with the hour it began.
+    fn add_by_hour(&mut self, s: &SessionSummary, prices: &Prices) {
+        let first = s.hours.keys().next().map(|&(h, _)| h);
+        let began = s.started.map(|t| t.millis().div_euclid(HOUR_MS));
+        let Some(hour) = began.or(first) else {
+            return;
         };
-        self.rows.entry(key).or_default().add(&one);
+        if s.hours.is_empty() {
+            // No message has a time: the session's totals, when it began.
+            self.hours
+                .entry(hour)
+                .or_default()
+                .add(&Self::whole(s, prices));
+            return;
+        }
+        for (&(h, slot), tokens) in &s.hours {
+            let model = slot.and_then(|i| s.message_models.get(i));
+            let model = model.map(|m| m.model.as_str());
+            self.hours
+                .entry(h)
+                .or_default()
+                .add_usage(model, tokens, prices);
+        }
+        let g = self.hours.entry(hour).or_default();
+        g.sessions += 1;
+        g.tool_calls += s.tool_calls;
+        g.tool_errors += s.tool_errors;
     }
 
     /// Add the groups of a run that read after this one (`-j`).
     pub fn merge(&mut self, other: &Groups) {
         for (k, g) in &other.rows {
             self.rows.entry(k.clone()).or_default().add(g);
+        }
+        for (h, g) in &other.hours {
+            self.hours.entry(*h).or_default().add(g);
         }
     }
 
@@ -151,9 +297,11 @@ impl Groups {
                 let (y, m, _) = date(t);
                 format!("{y:04}-{m:02}")
             }
+            (By::Session, _) => s.id.clone().unwrap_or_else(|| UNKNOWN.to_string()),
             (By::Project, _) => s.cwd.clone().unwrap_or_else(|| UNKNOWN.to_string()),
             (By::Agent, _) => s.producer.map_or(UNKNOWN, |p| p.name()).to_string(),
-            (By::Day | By::Week | By::Month, None) => UNKNOWN.to_string(),
+            (By::Model, _) => s.model.clone().unwrap_or_else(|| UNKNOWN.to_string()),
+            (By::Day | By::Week | By::Month, None) | (By::Block, _) => UNKNOWN.to_string(),
         }
     }
 }

@@ -63,6 +63,37 @@ impl Zone {
         Zone::from_file(&Path::new("/usr/share/zoneinfo").join(tz))
     }
 
+    /// The zone `name` names (`--tz`): a name of the system's zone
+    /// database (`Europe/Paris`), a POSIX `TZ` value (`UTC`, `CET-1`) or a
+    /// path to a `TZif` file.
+    ///
+    /// # Errors
+    /// No such zone: the message says what is accepted.
+    pub fn named(name: &str) -> Result<Zone, String> {
+        let bad = || {
+            format!(
+                "unknown time zone {name:?}: give a name of /usr/share/zoneinfo (Europe/Paris), \
+                 UTC, or a POSIX offset (CET-1)"
+            )
+        };
+        let tz = name.strip_prefix(':').unwrap_or(name);
+        if let Some(offset) = posix_offset(tz) {
+            return Ok(Zone::fixed(offset));
+        }
+        if tz.is_empty() || tz.split('/').any(|part| part == "..") {
+            return Err(bad());
+        }
+        let path = if tz.starts_with('/') {
+            Path::new(tz).to_path_buf()
+        } else {
+            Path::new("/usr/share/zoneinfo").join(tz)
+        };
+        std::fs::read(path)
+            .ok()
+            .and_then(|b| tzif(&b))
+            .ok_or_else(bad)
+    }
+
     /// The zone of a `TZif` file (UTC when it cannot be read).
     #[must_use]
     pub fn from_file(path: &Path) -> Zone {
