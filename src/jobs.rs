@@ -10,7 +10,8 @@
 //! messages and the exit status come from the sum. Since a library file is
 //! a session of its own ([`Session::end_input`]), the output is the same
 //! byte for byte as with `-j1`. Only the sinks that write each event as it
-//! comes take part ([`output::parallel`]).
+//! comes, and say a session's end with its file, take part
+//! ([`output::parallel`]).
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, BufWriter, Write};

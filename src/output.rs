@@ -135,14 +135,15 @@ pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
 /// True when the files of a library can be read on several threads
 /// (`-j`) with the same output as on one: the sink writes each event as
 /// it comes and holds nothing across files but what the session state
-/// holds (JSONL, the summaries, `--grep`); the pretty view, the reports
-/// and `--format result` hold a session's end, and the filters count what
-/// matched over the whole run.
+/// holds (the pretty view, which says a session's end at its file's end:
+/// [`Sink::input_end`](crate::render::Sink::input_end); JSONL, the
+/// summaries, `--grep`); the reports and `--format result` add up over
+/// the run, and the filters count what matched over the whole run.
 pub(crate) fn parallel(opts: &Options) -> bool {
     let per_event = opts.grep.is_some()
         || matches!(
             format(opts),
-            Format::Jsonl | Format::Summary | Format::SummaryJson
+            Format::Jsonl | Format::Summary | Format::SummaryJson | Format::Pretty
         );
     opts.jobs > 1 && per_event && opts.filter.is_all() && !opts.follow && !opts.status
 }

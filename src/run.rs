@@ -374,8 +374,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             }
             if rdr.is_eof() {
                 self.finish_decoder(&mut dec, false)?;
-                self.end_of_input(name);
-                return Ok(());
+                return self.end_of_input(name);
             }
             // About to block on read: whatever was rendered goes out now.
             self.sink.flush().map_err(Error::Write)?;
@@ -418,27 +417,27 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
              or JSON); the rest of it is skipped",
             self.current.skipped
         ));
-        self.end_of_input(name);
-        Ok(())
+        self.end_of_input(name)
     }
 
     /// An input was read to its end (or given up): if it held no session,
     /// count it and keep its note (unless it was given up, which said so).
-    fn end_of_input(&mut self, name: &str) {
+    fn end_of_input(&mut self, name: &str) -> Result<(), Error> {
         // A file of a library is one session: it ends with the file.
         if self.current.found {
+            self.sink.input_end(&self.session).map_err(Error::Write)?;
             self.session.end_input();
         }
         if self.json_events() != self.current.events_before {
-            return;
+            return Ok(());
         }
         if self.current.found {
             self.found_without_session += 1;
-            return;
+            return Ok(());
         }
         self.without_session += 1;
         if self.current.give_up {
-            return;
+            return Ok(());
         }
         let lines = self.lines - self.current.frames_before;
         let plain = self.session.stats().plain_text - self.current.plain_before;
@@ -453,6 +452,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             "every line was blank or skipped".to_string()
         };
         self.notes.push(format!("{name}: no session ({why})"));
+        Ok(())
     }
 
     /// End of one input: the decoder emits what it held back (joined text,

@@ -1332,9 +1332,20 @@ impl Session {
     fn close(&mut self, cur: &mut SessionSummary) {
         cur.unanswered =
             self.calls.values().filter(|c| !c.answered).count() as u64 + cur.forgotten_calls;
-        if cur.results == 0 || self.active_since_result || self.cut {
+        if self.unfinished(cur) {
             cur.outcome = Some(Outcome::Incomplete);
         }
+    }
+
+    fn unfinished(&self, cur: &SessionSummary) -> bool {
+        cur.results == 0 || self.active_since_result || self.cut
+    }
+
+    /// The session in progress would be incomplete if its input ended
+    /// now: no result, or work after its last one.
+    #[must_use]
+    pub fn incomplete_if_ended(&self) -> bool {
+        self.current.as_ref().is_some_and(|c| self.unfinished(c))
     }
 
     fn switch_session_if_needed(&mut self, ev: &Event<'_>) {

@@ -505,7 +505,10 @@ fn jobs_give_the_same_output_as_one_thread() {
     .unwrap();
     fs::write(project.join("empty.jsonl"), b"").unwrap();
     fs::write(project.join("notes.txt"), b"not a session\n").unwrap();
-    let runs: [&[&str]; 11] = [
+    let runs: [&[&str]; 14] = [
+        &["--color", "always"],
+        &["-v", "--summary"],
+        &["-q"],
         &["--format", "summary"],
         &["--format", "summary-json"],
         &["--format", "jsonl"],
@@ -529,7 +532,11 @@ fn jobs_give_the_same_output_as_one_thread() {
             (out.status.code(), out.stdout, out.stderr)
         };
         let one = run("1");
-        assert!(!one.1.is_empty(), "{args:?}: no output");
+        // Quiet: stderr is the only output.
+        assert!(
+            !one.1.is_empty() || !one.2.is_empty(),
+            "{args:?}: no output"
+        );
         for jobs in ["2", "4"] {
             let many = run(jobs);
             assert_eq!(many.0, one.0, "{args:?} -j{jobs}: status");
@@ -958,5 +965,48 @@ fn blocks_are_five_hours_from_their_first_message() {
         "{}",
         text(&out.stderr)
     );
+    let _ = fs::remove_dir_all(&root);
+}
+
+/// The pretty view of a library (issue 17): a session whose file ends
+/// without a result says so at the end of its file, with the call left
+/// open, before the next session begins, once; and `-j` writes the same.
+#[test]
+fn a_library_file_ending_mid_turn_says_so_where_it_ends() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("library-{}-midturn", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    let project = root.join("-home-dev-work-project");
+    fs::create_dir_all(&project).unwrap();
+    let basic = read(&fixture("claude-transcript/transcript_tools_basic.jsonl"));
+    // Up to its first tool call (line 7), which gets no result.
+    let cut = text(&basic).lines().take(7).collect::<Vec<_>>().join("\n") + "\n";
+    fs::write(project.join("a.jsonl"), cut).unwrap();
+    fs::copy(
+        fixture("claude-transcript/transcript_thinking.jsonl"),
+        project.join("b.jsonl"),
+    )
+    .unwrap();
+    let run = |jobs: &str| {
+        let out = sv()
+            .args(["-j", jobs, "--color", "never"])
+            .arg(&root)
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out.stdout).to_string())
+    };
+    let (status, out) = run("1");
+    // The worst outcome decides: incomplete.
+    assert_ne!(status, Some(0), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let end = lines
+        .iter()
+        .position(|l| *l == "✗ stream ended without a result")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(lines[end + 1].contains("interrupted: Read"), "{out}");
+    let second = lines.iter().rposition(|l| l.starts_with("● ")).unwrap();
+    assert!(end < second, "{out}");
+    assert_eq!(out.matches("without a result").count(), 1, "{out}");
+    assert_eq!(run("2"), (status, out));
     let _ = fs::remove_dir_all(&root);
 }

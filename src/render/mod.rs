@@ -66,6 +66,18 @@ pub trait Sink {
     fn end_line(&mut self) -> io::Result<()> {
         Ok(())
     }
+
+    /// A file of a session library has ended, and with it its session
+    /// (the next input begins another): `s` still holds it, not yet
+    /// closed. What a sink says about a session's end, it says here, so
+    /// that each file's output is the same whichever thread reads it
+    /// (`-j`).
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    fn input_end(&mut self, _s: &Session) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Where a sink's output stops (see [`Sink::line_end`]).
@@ -102,6 +114,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     fn end_line(&mut self) -> io::Result<()> {
         (**self).end_line()
     }
+
+    fn input_end(&mut self, s: &Session) -> io::Result<()> {
+        (**self).input_end(s)
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for Box<S> {
@@ -123,6 +139,10 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
 
     fn end_line(&mut self) -> io::Result<()> {
         (**self).end_line()
+    }
+
+    fn input_end(&mut self, s: &Session) -> io::Result<()> {
+        (**self).input_end(s)
     }
 }
 

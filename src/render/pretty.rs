@@ -118,6 +118,10 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     /// The last event was an estimate ([`Notice::estimate`]): the next
     /// updates of it are not shown.
     estimate_noted: bool,
+    /// The session of the input that just ended was said to be incomplete
+    /// ([`Sink::input_end`]): not again at the next session's start, nor
+    /// at the end of the run.
+    said_incomplete: bool,
     /// The call whose line was shown last (its id's hash), until a result:
     /// a result that does not answer it names its own call.
     last_call: Option<u64>,
@@ -189,6 +193,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             alerts: Alerts::All,
             unshown_errors: 0,
             estimate_noted: false,
+            said_incomplete: false,
             last_call: None,
             width: None,
         }
@@ -271,7 +276,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     ) -> io::Result<()> {
         let note = s.note();
         if note.new_session {
-            if note.previous_incomplete {
+            if note.previous_incomplete && !self.said_incomplete {
                 self.incomplete_previous()?;
             }
             self.shown_texts.clear();
@@ -1111,7 +1116,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         if !matches!(ev.kind, EventKind::Notice(_)) {
             self.estimate_noted = false;
         }
-        match &ev.kind {
+        let shown = match &ev.kind {
             EventKind::SessionStart(st) => self.session_start(st, ev.producer, s),
             EventKind::Text(t) => self.text(t, depth),
             EventKind::Thinking(t) => self.thinking(t, depth),
@@ -1137,7 +1142,22 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
                 l.end(depth);
                 self.emit(To::Out)
             }
+        };
+        self.said_incomplete = false;
+        shown
+    }
+
+    fn input_end(&mut self, s: &Session) -> io::Result<()> {
+        // Nothing more comes for a held end, a streamed line or this
+        // session: said here, as `finish` says it for the last input, so
+        // the output of each file of a library is its own (`-j`).
+        self.write_end()?;
+        self.end_stream_line()?;
+        if s.incomplete_if_ended() {
+            self.incomplete(s)?;
+            self.said_incomplete = true;
         }
+        Ok(())
     }
 
     fn finish(&mut self, s: &Session) -> io::Result<()> {
@@ -1152,7 +1172,8 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
             l.end(0);
             self.emit(To::Alert)?;
         }
-        if s.current().and_then(|c| c.outcome) == Some(Outcome::Incomplete) {
+        if s.current().and_then(|c| c.outcome) == Some(Outcome::Incomplete) && !self.said_incomplete
+        {
             self.incomplete(s)?;
         }
         if self.summary {
