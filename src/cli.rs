@@ -559,8 +559,8 @@ pub struct Cli {
     ///
     /// The output is the same as with -j1, in the same order: each file of a session library
     /// is read on a thread of its own and what it gives is written in the library's order. For
-    /// the pretty view, JSONL, the summaries and --grep; the reports, --format result, the
-    /// filters, --follow, the status line and standard input read on one thread.
+    /// the pretty view, JSONL, the summaries, --grep and the filters; the reports, --format
+    /// result, --follow, the status line and standard input read on one thread.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Input")]
     pub jobs: Option<u16>,
 

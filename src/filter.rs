@@ -18,7 +18,7 @@ use clap::ValueEnum;
 
 use crate::event::{DeltaKind, Event, EventKind, Level, Role, ToolKind};
 use crate::render::sanitize::sanitize_line;
-use crate::render::{LineEnd, Sink};
+use crate::render::{LineEnd, RunCount, Sink};
 use crate::session::Session;
 
 /// A kind of event, as named by `--only` and `--hide`. Every event belongs
@@ -412,6 +412,26 @@ impl ToolsSeen {
         }
     }
 
+    /// Add what a run that read after this one saw: as if it had seen
+    /// its calls itself (once every pattern matched, which names were
+    /// kept no longer matters: nothing is reported).
+    fn merge(&mut self, other: &ToolsSeen) {
+        for (m, o) in self.matched.iter_mut().zip(&other.matched) {
+            *m |= *o;
+        }
+        for name in &other.names {
+            if self.names.contains(name) {
+                continue;
+            }
+            if self.names.len() < MAX_SEEN_TOOLS {
+                self.names.push(name.clone());
+            } else {
+                self.more = true;
+            }
+        }
+        self.more |= other.more;
+    }
+
     /// One line per pattern that matched no call:
     /// `streamview: --tool 'x' matched no tool call (tools seen: Bash, Read)`.
     fn report(&self, tools: &[Glob], w: &mut dyn io::Write) -> io::Result<()> {
@@ -520,6 +540,23 @@ impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
 
     fn end_line(&mut self) -> io::Result<()> {
         self.inner.end_line()
+    }
+
+    fn input_end(&mut self, s: &Session) -> io::Result<()> {
+        // The view says how the session ended; the alerts write a failed
+        // end they held (it must not take the next file's results in).
+        self.inner.input_end(s)?;
+        self.alerts.input_end(s)
+    }
+
+    fn take_count(&mut self) -> Option<RunCount> {
+        Some(Box::new(std::mem::take(&mut self.seen)))
+    }
+
+    fn add_count(&mut self, count: RunCount) {
+        if let Ok(seen) = count.downcast::<ToolsSeen>() {
+            self.seen.merge(&seen);
+        }
     }
 }
 

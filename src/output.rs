@@ -137,13 +137,15 @@ pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
 /// it comes and holds nothing across files but what the session state
 /// holds (the pretty view, which says a session's end at its file's end:
 /// [`Sink::input_end`](crate::render::Sink::input_end); JSONL, the
-/// summaries, `--grep`); the reports and `--format result` add up over
-/// the run, and the filters count what matched over the whole run.
+/// summaries, `--grep`), and which counts over the run only what it can
+/// hand over ([`Sink::take_count`](crate::render::Sink::take_count): the
+/// filters' tools seen); the reports and `--format result` add up over
+/// the run.
 pub(crate) fn parallel(opts: &Options) -> bool {
     let per_event = opts.grep.is_some()
         || matches!(
             format(opts),
             Format::Jsonl | Format::Summary | Format::SummaryJson | Format::Pretty
         );
-    opts.jobs > 1 && per_event && opts.filter.is_all() && !opts.follow && !opts.status
+    opts.jobs > 1 && per_event && !opts.follow && !opts.status
 }

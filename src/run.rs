@@ -81,6 +81,8 @@ pub struct Counted {
     io_failed: bool,
     outside: u64,
     skipped: u64,
+    /// What the sink counted to say at the end ([`Sink::take_count`]).
+    count: Option<crate::render::RunCount>,
 }
 
 /// Drives one or more inputs through a sink.
@@ -184,6 +186,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// [`Runner::absorb`] (`-j`: a library file read on a thread of its
     /// own).
     pub fn into_counted(self) -> (Session, Counted) {
+        let count = self.sink.take_count();
         let counted = Counted {
             lines: self.lines,
             inputs: self.inputs,
@@ -193,6 +196,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             io_failed: self.io_failed,
             outside: self.outside,
             skipped: self.diag.skipped(),
+            count,
         };
         (self.session, counted)
     }
@@ -211,6 +215,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.io_failed |= c.io_failed;
         self.outside += c.outside;
         self.diag.add_skipped(c.skipped);
+        if let Some(count) = c.count {
+            self.sink.add_count(count);
+        }
     }
 
     /// Leave the check for copies of API messages to the runner this one

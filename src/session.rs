@@ -683,9 +683,6 @@ pub struct Session {
     /// When API messages are checked for copies, and those seen.
     check: copies::Check,
     seen_messages: copies::Seen,
-    /// The session closed at the end of the last input was incomplete:
-    /// the next event's note says so ([`Session::end_input`]).
-    ended_incomplete: bool,
     note: Note,
     stats: Stats,
 }
@@ -899,7 +896,6 @@ impl Session {
     /// [`Session::observe`] with the event's arrival time given (tests).
     pub fn observe_at(&mut self, ev: &Event<'_>, now: Instant) {
         self.note = Note::default();
-        self.note.previous_incomplete = std::mem::take(&mut self.ended_incomplete);
         self.stats.events += 1;
         if let EventKind::PlainText(_) = ev.kind {
             self.stats.plain_text += 1;
@@ -1250,12 +1246,13 @@ impl Session {
     /// A file of a session library has ended: its session ends with it
     /// (the next file is another session, even under the same id: a
     /// resumed session's copy), and lines skipped before it began belong
-    /// to no session (the total counts them).
+    /// to no session (the total counts them). Whether it ended complete
+    /// is for the sinks to say before ([`Session::incomplete_if_ended`],
+    /// [`Sink::input_end`](crate::render::Sink::input_end)): the next
+    /// file's note does not.
     pub fn end_input(&mut self) {
-        self.note.previous_incomplete = false;
         self.close_current();
-        // Said with the next event (the next file's session start).
-        self.ended_incomplete = self.note.previous_incomplete;
+        self.note.previous_incomplete = false;
         self.pending_skipped = 0;
     }
 

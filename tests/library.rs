@@ -505,7 +505,10 @@ fn jobs_give_the_same_output_as_one_thread() {
     .unwrap();
     fs::write(project.join("empty.jsonl"), b"").unwrap();
     fs::write(project.join("notes.txt"), b"not a session\n").unwrap();
-    let runs: [&[&str]; 14] = [
+    let runs: [&[&str]; 17] = [
+        &["--only", "tools", "--color", "always"],
+        &["--tool", "Bash", "--tool", "nosuch*", "-q"],
+        &["--only", "errors", "--format", "jsonl"],
         &["--color", "always"],
         &["-v", "--summary"],
         &["-q"],

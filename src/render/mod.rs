@@ -78,7 +78,23 @@ pub trait Sink {
     fn input_end(&mut self, _s: &Session) -> io::Result<()> {
         Ok(())
     }
+
+    /// What this sink counted over its run to say at the run's end (the
+    /// `--tool` patterns that matched nothing), taken out: under `-j` the
+    /// run of each file hands it to the main run's sink, in the library's
+    /// order ([`Sink::add_count`]).
+    fn take_count(&mut self) -> Option<RunCount> {
+        None
+    }
+
+    /// Add what [`Sink::take_count`] took from the run of a file read
+    /// after this sink's inputs.
+    fn add_count(&mut self, _count: RunCount) {}
 }
+
+/// What [`Sink::take_count`] hands over: the sink that took it knows its
+/// type.
+pub type RunCount = Box<dyn std::any::Any + Send>;
 
 /// Where a sink's output stops (see [`Sink::line_end`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +134,14 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     fn input_end(&mut self, s: &Session) -> io::Result<()> {
         (**self).input_end(s)
     }
+
+    fn take_count(&mut self) -> Option<RunCount> {
+        (**self).take_count()
+    }
+
+    fn add_count(&mut self, count: RunCount) {
+        (**self).add_count(count);
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for Box<S> {
@@ -143,6 +167,14 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
 
     fn input_end(&mut self, s: &Session) -> io::Result<()> {
         (**self).input_end(s)
+    }
+
+    fn take_count(&mut self) -> Option<RunCount> {
+        (**self).take_count()
+    }
+
+    fn add_count(&mut self, count: RunCount) {
+        (**self).add_count(count);
     }
 }
 

@@ -119,9 +119,11 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     /// updates of it are not shown.
     estimate_noted: bool,
     /// The session of the input that just ended was said to be incomplete
-    /// ([`Sink::input_end`]): not again at the next session's start, nor
-    /// at the end of the run.
+    /// ([`Sink::input_end`]): not again at the end of the run.
     said_incomplete: bool,
+    /// The alert channel of another sink ([`Pretty::alerts_only`]), which
+    /// says how a session ended.
+    alerts_only: bool,
     /// The call whose line was shown last (its id's hash), until a result:
     /// a result that does not answer it names its own call.
     last_call: Option<u64>,
@@ -135,7 +137,7 @@ impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
     /// `err`, as quiet mode does: the alert channel of the formats whose
     /// stdout carries something else (a filtered view, a result, a summary).
     pub fn alerts_only(err: E, max_lines: usize) -> Self {
-        Pretty::new(
+        let mut p = Pretty::new(
             termcolor::NoColor::new(io::sink()),
             err,
             PrettyOptions {
@@ -143,7 +145,9 @@ impl<E: WriteColor> Pretty<termcolor::NoColor<io::Sink>, E> {
                 max_lines,
                 mirror_errors: true,
             },
-        )
+        );
+        p.alerts_only = true;
+        p
     }
 }
 
@@ -194,6 +198,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             unshown_errors: 0,
             estimate_noted: false,
             said_incomplete: false,
+            alerts_only: false,
             last_call: None,
             width: None,
         }
@@ -276,7 +281,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     ) -> io::Result<()> {
         let note = s.note();
         if note.new_session {
-            if note.previous_incomplete && !self.said_incomplete {
+            if note.previous_incomplete {
                 self.incomplete_previous()?;
             }
             self.shown_texts.clear();
@@ -1153,7 +1158,11 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         // the output of each file of a library is its own (`-j`).
         self.write_end()?;
         self.end_stream_line()?;
-        if s.incomplete_if_ended() {
+        // The next file's results are another session's, even when its
+        // start is filtered out.
+        self.end.reset();
+        self.end.last = false;
+        if s.incomplete_if_ended() && !self.alerts_only {
             self.incomplete(s)?;
             self.said_incomplete = true;
         }
