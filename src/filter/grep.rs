@@ -10,10 +10,14 @@
 //!
 //! A line is decoded only when its raw bytes can hold a match
 //! ([`Grep::line_may_match`]): the pattern runs over the line as it came,
-//! and a line it does not match is skipped unread. That is exact when the
-//! pattern is plain (ASCII, no backslash, no quote): JSON writes such
-//! characters as they are. Any other pattern is looked for in every
-//! decoded line. A line is skipped too when every raw match lies in what
+//! and a line it does not match is skipped unread. That is done when the
+//! pattern is plain (ASCII, no control character, no backslash, no quote),
+//! rewritten for what JSON escapes (see `raw`): `<`, `>`, `&`, `/` may be
+//! written `\u003c`, `\u003e`, `\u0026`, `\/`; what matches any one
+//! character (`.`, `[^a]`) may meet an escape (`\t`, `\"`, `\u00e9`);
+//! `^` and `$` are left out (they say where a decoded string starts and
+//! ends, not the line). Any other pattern is looked for in every decoded
+//! line. A line is skipped too when every raw match lies in what
 //! is never searched: a key of the line's top-level object that says who,
 //! when or where (`permissionMode`, `parentUuid`, `timestamp`, `version`:
 //! the words of the metadata every transcript line repeats), or its string
@@ -69,14 +73,15 @@ impl Grep {
             .bytes()
             .all(|b| b.is_ascii() && !b.is_ascii_control() && b != b'\\' && b != b'"');
         let raw = plain
-            .then(|| {
-                regex::bytes::RegexBuilder::new(pattern)
+            .then(|| raw::raw_pattern(pattern, ignore_case))
+            .flatten()
+            .and_then(|raw| {
+                regex::bytes::RegexBuilder::new(&raw)
                     .case_insensitive(ignore_case)
                     .unicode(false)
                     .build()
                     .ok()
-            })
-            .flatten();
+            });
         Ok(Grep { text, raw })
     }
 
@@ -307,6 +312,7 @@ fn cut_after(s: &str, n: usize) -> &str {
     s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
 }
 
+mod raw;
 #[cfg(test)]
 mod tests;
 mod unsearched;

@@ -319,3 +319,150 @@ fn no_line_of_the_fixtures_that_matches_is_skipped() {
     }
     assert!(checked > 4000, "{checked}");
 }
+
+/// `s` as JSON writes it with every character beyond ASCII escaped
+/// (Python's `json.dumps`, `ensure_ascii`): surrogate pairs beyond the BMP.
+fn ensure_ascii(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || !c.is_ascii() => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The ways producers write `s` in JSON: as it is (`serde_json`, Node),
+/// `ensure_ascii`, Go's `<`, `>`, `&` as `\u003c`…, and `/` as `\/`.
+fn written(s: &str) -> Vec<String> {
+    let plain = serde_json::to_string(s).unwrap();
+    let go = plain
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003E")
+        .replace('&', "\\u0026");
+    let slash = plain.replace('/', "\\/");
+    vec![plain, ensure_ascii(s), go, slash]
+}
+
+/// Plain patterns (the raw pre-check runs) with what may meet an escape:
+/// `.`, classes, anchors, quantifiers, `<>&/`, and `k`/`s` under `-i`.
+const PLAIN: &[&str] = &[
+    "a.b",
+    ".",
+    "a.*b",
+    "a.+",
+    "x.{2}y",
+    "[^a]",
+    "a[^b]c",
+    "[^a-z]+",
+    "[ -~]",
+    "a[ -~]b",
+    "^a",
+    "b$",
+    "^a.b$",
+    "^$",
+    "^.",
+    ".$",
+    "<b>",
+    "a&b",
+    "a/b",
+    "x<",
+    "k",
+    "s",
+    "ks",
+    "[ks]",
+    "(?i)sk",
+    "(?i:k)",
+    "(a|.)b",
+    "a(?:.b)*c",
+    "[[:alpha:]]x",
+    "[a-z&&[^b]]",
+    "(?P<name>a.)",
+    "(?<n>&)",
+    "a.b|c<d",
+];
+
+/// [`PLAIN`] compiled, plain and `-i`.
+static COMPILED: std::sync::LazyLock<Vec<(&str, bool, Grep)>> = std::sync::LazyLock::new(|| {
+    PLAIN
+        .iter()
+        .flat_map(|p| [false, true].map(|i| (*p, i, Grep::new(p, i).unwrap())))
+        .collect()
+});
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+    /// Whatever a plain pattern matches in a decoded string, its raw
+    /// pre-check matches in the line that holds the string, however the
+    /// string was written.
+    #[test]
+    fn the_raw_check_matches_every_way_json_writes_a_match(
+        chars in proptest::collection::vec(
+            proptest::sample::select(vec![
+                'a', 'b', 'c', 'x', 'y', 'k', 'K', 's', ' ', '\t', '\n', '"', '\\',
+                '<', '>', '&', '/', 'é', '\u{212a}', '\u{17f}', '😀', '\u{1}', '.',
+            ]),
+            0..8,
+        ),
+    ) {
+        let decoded: String = chars.into_iter().collect();
+        for (pattern, ignore_case, g) in COMPILED.iter() {
+            proptest::prop_assert!(g.raw.is_some(), "{pattern}: no raw check");
+            if !g.text.is_match(&decoded) {
+                continue;
+            }
+            for json in written(&decoded) {
+                let line = format!(r#"{{"type":"assistant","text":{json},"n":1}}"#);
+                proptest::prop_assert!(
+                    g.line_may_match(line.as_bytes()),
+                    "{pattern} (-i: {ignore_case}) matches {decoded:?}, not {line}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn escapes_in_the_line_are_matched_by_the_raw_check() {
+    let line = |text: &str| format!(r#"{{"type":"assistant","text":"{text}"}}"#);
+    for (pattern, ignore_case, text) in [
+        ("a.b", false, r"a\tb"),
+        ("a.b", false, r"a\u00e9b"),
+        ("a.b", false, "a\u{e9}b"),
+        ("a.b", false, r"a\ud83d\ude00b"),
+        ("a[^x]b", false, r#"a\"b"#),
+        ("a.*b", false, r"a\\ \n b"),
+        ("x.{2}y", false, r"x\t\u00e9y"),
+        ("<div>", false, r"\u003cdiv\u003e"),
+        ("a&b", false, r"a\u0026b"),
+        ("a/b", false, r"a\/b"),
+        ("^main", false, "fn main"),
+        ("rs$", false, "main.rs is here"),
+        ("k", true, r"\u212a"),
+        ("s", true, "\u{17f}"),
+    ] {
+        assert!(
+            may_match(pattern, ignore_case, &line(text)),
+            "{pattern} {text}"
+        );
+    }
+    // Common patterns keep a raw check, and it still leaves lines out.
+    for pattern in ["foo.rs", "No such file", "a.b", "[^a]q", "^fn"] {
+        assert!(
+            !may_match(pattern, false, &line("nothing here")),
+            "{pattern}"
+        );
+    }
+}
