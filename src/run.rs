@@ -362,7 +362,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     fn read<R: Read>(&mut self, name: &str, rdr: R, found: bool) -> Result<(), Error> {
         self.session.set_source(name);
         let mut rdr = LineReader::new(rdr, self.max_line);
-        let mut dec = Decoder::with_producer(self.from);
+        let mut dec = Decoder::with_producer(self.from).lines_may_be_skipped(self.grep.is_some());
         self.arrived = Instant::now();
         self.inputs += 1;
         self.current = Current {

@@ -76,6 +76,8 @@ pub struct Decoder {
     stream: Option<(Producer, Box<dyn Stream>)>,
     /// A line with its lone surrogate escapes replaced (reused).
     repaired: Vec<u8>,
+    /// Lines may be left unread (`--grep`): see [`Decoder::lines_may_be_skipped`].
+    skipping: bool,
 }
 
 impl Default for Decoder {
@@ -102,7 +104,19 @@ impl Decoder {
             latched: None,
             stream: None,
             repaired: Vec::new(),
+            skipping: false,
         }
+    }
+
+    /// Some lines of the input may be left unread (`--grep` skips the
+    /// lines that cannot match): no event may then depend on what another
+    /// line said, or it would depend on which lines were read. A
+    /// transcript's sub-agent is not nested under its `Agent` call (nor
+    /// said to be un-nested): a search shows each match by itself.
+    #[must_use]
+    pub fn lines_may_be_skipped(mut self, skipping: bool) -> Self {
+        self.skipping = skipping;
+        self
     }
 
     /// Lines at least `min_line` bytes long have their string values of
@@ -204,8 +218,10 @@ impl Decoder {
             forced,
             latched,
             stream,
+            skipping,
             ..
         } = self;
+        let skipping = *skipping;
         parser.parse(bytes, |parsed| {
             let value = match parsed {
                 Ok(value) => value,
@@ -224,6 +240,7 @@ impl Decoder {
                 producer,
                 arena,
                 time,
+                skipping,
             };
             let decoded = dispatch(value, ctx, *forced, latched, stream, emit);
             Ok(match decoded {

@@ -147,6 +147,8 @@ pub(crate) struct Ctx<'a> {
     pub arena: &'a Arena,
     /// When the line says it happened (its events' [`Event::time`]).
     pub time: Option<Timestamp>,
+    /// Other lines may be left unread: see `Decoder::lines_may_be_skipped`.
+    pub skipping: bool,
 }
 
 impl<'a> Ctx<'a> {

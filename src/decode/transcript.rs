@@ -22,7 +22,8 @@
 //! * sub-agent lines (`isSidechain`) carry no parent tool id: they are nested
 //!   under their `Agent`/`Task` call when this input links them (the call's
 //!   result names the `agentId`, or the sub-agent's first prompt equals the
-//!   call's `prompt`), and shown un-nested with a notice saying so otherwise.
+//!   call's `prompt`), and shown un-nested with a notice saying so otherwise
+//!   (neither when lines may be left unread: `--grep`).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -406,7 +407,8 @@ fn entry<'v>(
     if let Some(u) = uuid {
         link(v, ctx, u, side, &e, &mut state.tree, &mut out)?;
     }
-    let parent = if side {
+    // Lines may be left unread (`--grep`): the links would depend on which.
+    let parent = if side && !ctx.skipping {
         let mut links = Links {
             agents: &mut state.agents,
             side_parent: &mut state.side_parent,
