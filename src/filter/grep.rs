@@ -1,12 +1,17 @@
 //! `--grep PATTERN`: the events whose words match a regular expression, in
 //! ripgrep's manner (`FILE:LINE:SESSION: ▸ Bash npm test`), or as JSONL.
 //!
-//! What is searched is what a person reads: the text of the assistant, the
-//! user and the reasoning, a tool call's name, key argument and input, a
-//! tool's output, an error, a denial, a notice, a result's errors
-//! ([`Grep::find`]); not ids, keys or the JSON around them, and not what
-//! repeats a text already searched (streamed fragments, the final answer a
-//! result repeats).
+//! What is searched is what a person reads that the line wrote: the text
+//! of the assistant, the user and the reasoning, a tool call's name, key
+//! argument (when its input holds it as it is) and input, a tool's output,
+//! a denial ([`Grep::find`]); not ids, keys or the JSON around them, not
+//! what repeats a text already searched (streamed fragments, the final
+//! answer a result repeats), and not what streamview writes itself:
+//! notices ("context compacted", "turn started", "sub-agent … shown
+//! un-nested"), results (their errors are gathered from other lines, or
+//! made up at the end), a call's summary of its own making (`3 items`).
+//! Those words are in no line a raw pre-check could find, and some depend
+//! on lines a search leaves unread: searching them could not be exact.
 //!
 //! A line is decoded only when its raw bytes can hold a match
 //! ([`Grep::line_may_match`]): the pattern runs over the line as it came,
@@ -28,12 +33,18 @@
 //! as the last match (see `unsearched`); a match that is not wholly inside
 //! such a string keeps the line.
 //!
-//! Words a decoder writes itself ("context compacted") and texts gathered
-//! from earlier lines (the errors of an `OpenCode` result) are found only
-//! when the line that gives them holds the pattern too. A line read alone
-//! lacks what earlier lines said (a tool result does not know its call's
-//! name), so the search shows each match by itself; the exit status is
-//! grep's: 0 when something matched, 1 when nothing did, 2 on an error.
+//! Lines may be left unread, so the decoders are told (see
+//! `Decoder::lines_may_be_skipped`): a transcript's sub-agent is not
+//! linked to its `Agent` call, whose line may be unread. A line read
+//! alone lacks what earlier lines said (a tool result does not know its
+//! call's name), so the search shows each match by itself. Not yet exact:
+//! words some decoders write into a call's name or a tool's output (Codex
+//! names its commands `shell` and `apply_patch`; `exit code 1` before a
+//! failed command's output from Amp, Codex, Qwen; Codex's `searched: …`),
+//! and with `--format jsonl` a result's `name` and what a call's two lines
+//! (Codex's started and completed) make of it, which depend on the lines
+//! read. The exit status is grep's: 0 when something matched, 1 when
+//! nothing did, 2 on an error.
 
 use std::cell::Cell;
 use std::io;
@@ -129,17 +140,21 @@ fn one_line(s: &str) -> String {
         .join(" ")
 }
 
-/// Call `f` with each text of `ev` that a person reads.
+/// Call `f` with each text of `ev` that a person reads and the line
+/// wrote (see the module docs: not a notice, not a result).
 fn each_field(ev: &Event<'_>, scratch: &mut String, f: &mut dyn FnMut(&str)) {
     match &ev.kind {
         EventKind::Text(t) => f(&t.text),
         EventKind::Thinking(t) => f(&t.text),
         EventKind::ToolCall(c) => {
             f(&c.name);
-            if let Some(k) = &c.key_arg {
+            let input = c.input.text();
+            // The key argument as the input holds it (`npm test`), not a
+            // summary of the decoder's making (`3 items`, `add src/a.rs`).
+            if let Some(k) = c.key_arg.as_deref().filter(|k| input.contains(k)) {
                 f(k);
             }
-            f(&c.input.text());
+            f(&input);
         }
         EventKind::ToolResult(r) => {
             f(r.content.text_with(scratch));
@@ -152,14 +167,11 @@ fn each_field(ev: &Event<'_>, scratch: &mut String, f: &mut dyn FnMut(&str)) {
                 f(s);
             }
         }
-        EventKind::Notice(n) => f(&n.text),
-        EventKind::Result(r) => {
-            for e in &r.errors {
-                f(e);
-            }
-        }
         EventKind::PlainText(t) => f(t),
-        EventKind::SessionStart(_)
+        // Written by the decoder, or gathered from other lines.
+        EventKind::Notice(_)
+        | EventKind::Result(_)
+        | EventKind::SessionStart(_)
         | EventKind::Usage(_)
         | EventKind::Delta(_)
         | EventKind::Unknown(_) => {}

@@ -466,3 +466,36 @@ fn escapes_in_the_line_are_matched_by_the_raw_check() {
         );
     }
 }
+
+#[test]
+fn notices_results_and_summaries_of_streamviews_making_are_not_searched() {
+    let stream = concat!(
+        r#"{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":[]}"#,
+        "\n",
+        r#"{"type":"system","subtype":"compact_boundary","session_id":"s1","compact_metadata":{"trigger":"auto","pre_tokens":9}}"#,
+        "\n",
+        r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"a","status":"pending"}]}},{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"npm test"}}]}}"#,
+        "\n",
+        r#"{"type":"result","subtype":"error_during_execution","session_id":"s1","is_error":true,"errors":["boom failed"]}"#,
+        "\n",
+    );
+    for word in ["compact", "item", "boom"] {
+        assert_eq!(
+            finds(&Grep::new(word, false).unwrap(), stream),
+            Vec::<String>::new(),
+            "{word}"
+        );
+    }
+    // A key argument the input holds as it is: searched first.
+    assert_eq!(
+        finds(&Grep::new("npm", false).unwrap(), stream),
+        ["tool_call:npm"]
+    );
+    let mut scratch = String::new();
+    let mut feeder = Feeder::new();
+    let mut fields = Vec::new();
+    feeder.feed(stream.as_bytes(), &mut |ev: &Event<'_>, _: &Session| {
+        each_field(ev, &mut scratch, &mut |f: &str| fields.push(f.to_string()));
+    });
+    assert!(fields.contains(&"npm test".to_string()), "{fields:?}");
+}
