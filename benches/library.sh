@@ -3,10 +3,13 @@
 # ~/.codex/sessions (examples/library.rs: 2,000 files, 1 GiB by default) read
 # by streamview, in the same run as the tools people use on it today:
 #
-#   - `streamview --format summary-json LIB` against ccusage
-#     (`npx ccusage@18 daily --offline --json`, CLAUDE_CONFIG_DIR pointing at
-#     the library; it reads the Claude part only) and DuckDB summing the tokens
-#     of the same files (`read_json_auto` over a glob);
+#   - `streamview --format summary-json LIB` and, like for like, what ccusage
+#     does (`--by day` over the Claude part only, each API message counted
+#     once) against ccusage (`npx ccusage@18 daily --offline --json`,
+#     CLAUDE_CONFIG_DIR pointing at the library) and DuckDB summing the tokens
+#     of the same files (`read_json_auto` over a glob); the tokens of
+#     streamview's usage blocks (API messages as saved) and ccusage's total
+#     are compared;
 #   - `streamview --grep PATTERN LIB` against `rg -c PATTERN LIB`.
 #
 # Prints a Markdown table on stdout: median wall time, MB/s, peak RSS, and
@@ -20,8 +23,8 @@
 #   FILES, SIZE, SEED   what to generate (default 2000, 1G, 1)
 #   RUNS                timed runs per command (default 5; ccusage: 3)
 #   PATTERN             what --grep and rg look for (default `No such file`: words of the
-#                       conversation; a word in every line's keys, like `permission`
-#                       in `permissionMode`, makes every line decoded)
+#                       conversation; `permission` is also in the values of attachments
+#                       and request shapes that no view shows, so more lines are decoded)
 #   STREAMVIEW          the binary to time (default: target/release/streamview, built here)
 set -euo pipefail
 
@@ -86,6 +89,7 @@ row() {
 
 row "streamview --format summary-json" "$runs" "$STREAMVIEW" --format summary-json "$lib"
 row "streamview --format summary" "$runs" "$STREAMVIEW" --format summary "$lib"
+row "streamview --format summary-json --by day LIB/claude" "$runs" "$STREAMVIEW" --format summary-json --by day "$lib/claude/projects"
 row "streamview --grep $pattern" "$runs" "$STREAMVIEW" --grep "$pattern" --color never "$lib"
 if command -v rg >/dev/null 2>&1; then
     row "rg -c $pattern" "$runs" rg -c "$pattern" "$lib"
@@ -100,6 +104,11 @@ else
 fi
 if command -v npx >/dev/null 2>&1 && npx -y ccusage@18 --version >/dev/null 2>&1; then
     row "ccusage@18 daily --offline --json" 3 env CLAUDE_CONFIG_DIR="$lib/claude" npx -y ccusage@18 daily --offline --json
+    ours=$("$STREAMVIEW" --format summary-json --by block "$lib/claude/projects" |
+        jq -r '[([.by.rows[].tokens.input] | add), ([.by.rows[].tokens.output] | add), .total.copies_folded] | @tsv')
+    theirs=$(CLAUDE_CONFIG_DIR="$lib/claude" npx -y ccusage@18 daily --offline --json |
+        jq -r '[.totals.inputTokens, .totals.outputTokens] | @tsv')
+    say "tokens in/out: streamview's blocks $ours (copies folded), ccusage $theirs"
 else
     say "skipped: ccusage (npx ccusage@18) cannot run here"
 fi

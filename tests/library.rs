@@ -480,6 +480,45 @@ fn the_generated_library_reads_in_full() {
         );
     }
     assert!(err.is_empty(), "{err}");
+    // The API messages of the Claude part, each counted once as ccusage
+    // counts them (every file, sub-agents' too, by message and request
+    // id), are what the usage blocks add up to.
+    let claude = dir.join("claude/projects");
+    let mut files = Vec::new();
+    let mut todo = vec![claude.clone()];
+    while let Some(d) = todo.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                files.push(p);
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let (mut input, mut output) = (0, 0);
+    for f in &files {
+        for line in text(&read(f)).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let (Some(m), Some(r)) = (v["message"]["id"].as_str(), v["requestId"].as_str()) else {
+                continue;
+            };
+            if v["type"] == "assistant" && seen.insert(format!("{m}:{r}")) {
+                input += v["message"]["usage"]["input_tokens"].as_u64().unwrap();
+                output += v["message"]["usage"]["output_tokens"].as_u64().unwrap();
+            }
+        }
+    }
+    let out = sv()
+        .args(["--format", "summary-json", "--by", "block"])
+        .arg(&claude)
+        .output()
+        .unwrap();
+    let blocks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = blocks["by"]["rows"].as_array().unwrap();
+    let sum = |k: &str| -> u64 { rows.iter().map(|r| r["tokens"][k].as_u64().unwrap()).sum() };
+    assert_eq!((sum("input"), sum("output")), (input, output));
     let _ = fs::remove_dir_all(&dir);
 }
 
