@@ -1149,10 +1149,16 @@ impl Session {
             }
             slot
         });
-        let hour = time
-            .or(cur.started)
-            .filter(|_| by_hour)
-            .map(|t| t.millis().div_euclid(group::HOUR_MS));
+        let hour_of = |t: Timestamp| t.millis().div_euclid(group::HOUR_MS);
+        let mut hour = time.or(cur.started).filter(|_| by_hour).map(hour_of);
+        if let Some(h) = hour
+            && cur.hours.len() >= group::MAX_HOURS
+            && !cur.hours.contains_key(&(h, slot))
+        {
+            // A session active in more hours than a bound (a crafted
+            // one): what follows counts in the hour it began.
+            hour = cur.started.map(hour_of);
+        }
         if let Some(h) = hour {
             cur.hours.entry((h, slot)).or_default().add(&model_tokens);
         }

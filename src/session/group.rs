@@ -121,6 +121,15 @@ const BLOCK_HOURS: i64 = 5;
 /// Milliseconds in an hour.
 pub(super) const HOUR_MS: i64 = 3_600_000;
 
+/// Hours (with their models) one session keeps its usage by at most,
+/// about a year of use every hour: a crafted session's timestamps cannot
+/// make memory grow without end (see `Session::usage`).
+pub(super) const MAX_HOURS: usize = 8192;
+
+/// Hours the usage blocks of a run are made of at most (15 years of use
+/// every hour).
+const MAX_GROUP_HOURS: usize = 1 << 17;
+
 /// The group of sessions without what the grouping needs.
 pub const UNKNOWN: &str = "–";
 
@@ -245,24 +254,27 @@ impl Groups {
         };
         if s.hours.is_empty() {
             // No message has a time: the session's totals, when it began.
-            self.hours
-                .entry(hour)
-                .or_default()
-                .add(&Self::whole(s, prices));
+            self.hour(hour).add(&Self::whole(s, prices));
             return;
         }
         for (&(h, slot), tokens) in &s.hours {
             let model = slot.and_then(|i| s.message_models.get(i));
             let model = model.map(|m| m.model.as_str());
-            self.hours
-                .entry(h)
-                .or_default()
-                .add_usage(model, tokens, prices);
+            self.hour(h).add_usage(model, tokens, prices);
         }
-        let g = self.hours.entry(hour).or_default();
+        let g = self.hour(hour);
         g.sessions += 1;
         g.tool_calls += s.tool_calls;
         g.tool_errors += s.tool_errors;
+    }
+
+    /// The usage of hour `h`; beyond [`MAX_GROUP_HOURS`] hours (crafted
+    /// timestamps), the group `–`.
+    fn hour(&mut self, h: i64) -> &mut Group {
+        if self.hours.len() >= MAX_GROUP_HOURS && !self.hours.contains_key(&h) {
+            return self.rows.entry(UNKNOWN.to_string()).or_default();
+        }
+        self.hours.entry(h).or_default()
     }
 
     /// Add the groups of a run that read after this one (`-j`).
@@ -271,7 +283,7 @@ impl Groups {
             self.rows.entry(k.clone()).or_default().add(g);
         }
         for (h, g) in &other.hours {
-            self.hours.entry(*h).or_default().add(g);
+            self.hour(*h).add(g);
         }
     }
 

@@ -1152,6 +1152,47 @@ fn preliminary_output_counts_are_left_out_of_the_message_sums_only_when_marked()
     }
 }
 
+/// `--by block` keeps a session's usage by hour, and at most
+/// `group::MAX_HOURS` of them: a session active in more hours (a crafted
+/// one) counts the rest in the hour it began, none of it lost.
+#[test]
+fn the_hours_of_a_session_are_bounded_and_nothing_is_lost() {
+    let mut s = Session::new();
+    s.group_by(group::Groups::new(
+        group::By::Block,
+        crate::time::zone::Zone::utc(),
+    ));
+    let n = group::MAX_HOURS as u64 + 100;
+    for i in 0..n {
+        s.observe(&Event {
+            producer: Producer::ClaudeTranscript,
+            line: 1,
+            source: None,
+            session: Some("s".into()),
+            parent: None,
+            time: Timestamp::from_millis(i64::try_from(i).unwrap() * group::HOUR_MS),
+            kind: EventKind::Usage(crate::event::Usage {
+                message_id: None,
+                request_id: None,
+                model: Some("claude-opus-4-8".into()),
+                tokens: Tokens {
+                    input: Some(1),
+                    output: Some(1),
+                    ..Tokens::default()
+                },
+                preliminary_output: false,
+            }),
+        });
+    }
+    assert_eq!(s.current().unwrap().hours.len(), group::MAX_HOURS);
+    s.finish();
+    let rows = s.groups().unwrap().rows();
+    let input: u64 = rows.iter().map(|(_, g)| g.tokens.input.unwrap()).sum();
+    assert_eq!(input, n);
+    // The first hour took in what came beyond the bound.
+    assert_eq!(rows.len(), group::MAX_HOURS.div_ceil(5));
+}
+
 #[test]
 fn the_oldest_open_call_is_the_tool_a_sub_agent_waits_for() {
     // claude/subagent.jsonl: two Agent calls (lines 3, 6), then the
