@@ -987,6 +987,18 @@ fn blocks_are_five_hours_from_their_first_message() {
     }
     let cost: f64 = rows.iter().map(|r| r["cost_usd"].as_f64().unwrap()).sum();
     assert!((cost - s["total"]["cost_usd"].as_f64().unwrap()).abs() < 1e-9);
+    // Each block's models add up to it, as ccusage's breakdowns do.
+    for r in rows {
+        let models = r["models"].as_array().unwrap();
+        assert!(!models.is_empty(), "{r}");
+        let input: u64 = models
+            .iter()
+            .map(|m| m["tokens"]["input"].as_u64().unwrap())
+            .sum();
+        let cost: f64 = models.iter().map(|m| m["cost_usd"].as_f64().unwrap()).sum();
+        assert_eq!(input, r["tokens"]["input"].as_u64().unwrap(), "{r}");
+        assert!((cost - r["cost_usd"].as_f64().unwrap()).abs() < 1e-9, "{r}");
+    }
     // Named in the zone asked for: India is 5:30 ahead (in POSIX
     // notation: a machine may lack the zone files).
     let (india, _) = blocks("<+0530>-5:30");

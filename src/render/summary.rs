@@ -197,10 +197,13 @@ pub struct GroupRow {
     pub tool_calls: u64,
     /// Tool results that were errors.
     pub tool_errors: u64,
+    /// The tokens and cost by model, in the order they first answered
+    /// (ccusage's breakdown).
+    pub models: Vec<ModelRow>,
 }
 
 impl Groups {
-    fn of(g: &crate::session::group::Groups) -> Groups {
+    fn of(g: &crate::session::group::Groups, prices: &Prices) -> Groups {
         Groups {
             key: g.by().name(),
             rows: g
@@ -215,6 +218,7 @@ impl Groups {
                     cost_partial: x.cost.partial,
                     tool_calls: x.tool_calls,
                     tool_errors: x.tool_errors,
+                    models: model_rows(&x.models, prices),
                 })
                 .collect(),
         }
@@ -404,7 +408,7 @@ impl Summary {
             sessions: rows,
             total,
             prices_as_of: prices.as_of.clone().filter(|_| estimated),
-            by: s.groups().map(Groups::of),
+            by: s.groups().map(|g| Groups::of(g, prices)),
         }
     }
 }
@@ -738,7 +742,7 @@ fn cost_cell(usd: Option<f64>, partial: bool, estimated: bool) -> String {
 /// without `--by`.
 pub(crate) fn group_table(summary: &Summary) -> Option<Table> {
     let by = summary.by.as_ref()?;
-    let head = vec![
+    let mut head = vec![
         (by.key, Align::Left),
         ("sessions", Align::Right),
         ("in", Align::Right),
@@ -749,7 +753,13 @@ pub(crate) fn group_table(summary: &Summary) -> Option<Table> {
         ("calls", Align::Right),
         ("errors", Align::Right),
     ];
+    // By model, the group is its model.
+    let models = by.key != "model";
+    if models {
+        head.push(("models", Align::Left));
+    }
     per_item(&by.rows, head, |g| {
+        let names: Vec<&str> = g.models.iter().map(|m| m.model.as_str()).collect();
         vec![
             cell(&g.group, 60),
             g.sessions.to_string(),
@@ -761,6 +771,9 @@ pub(crate) fn group_table(summary: &Summary) -> Option<Table> {
             g.tool_calls.to_string(),
             g.tool_errors.to_string(),
         ]
+        .into_iter()
+        .chain(models.then(|| cell(&names.join(", "), 60)))
+        .collect()
     })
 }
 

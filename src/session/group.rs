@@ -22,7 +22,7 @@
 use std::collections::BTreeMap;
 
 use super::price::Prices;
-use super::{Cost, SessionSummary, add_opt_f64};
+use super::{Cost, ModelStats, SessionSummary, Tally, add_opt_f64};
 use crate::event::Tokens;
 use crate::time::zone::Zone;
 use crate::time::{Timestamp, civil_from_days};
@@ -66,7 +66,7 @@ impl By {
 }
 
 /// One group's totals.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Group {
     /// Sessions in it.
     pub sessions: u64,
@@ -78,12 +78,18 @@ pub struct Group {
     pub tool_calls: u64,
     /// Tool results that were errors.
     pub tool_errors: u64,
+    /// The tokens by model (and the cost a producer reported for them),
+    /// as ccusage's breakdowns give them.
+    pub models: Tally<ModelStats>,
 }
 
 impl Group {
     /// Add tokens of `model` (`None`: unnamed), priced by `prices`.
     fn add_usage(&mut self, model: Option<&str>, tokens: &Tokens, prices: &Prices) {
         self.tokens.add(tokens);
+        if let Some(m) = model {
+            self.models.get_mut(m).tokens.add(tokens);
+        }
         match model.and_then(|m| prices.estimate(m, tokens)) {
             Some(c) => {
                 self.cost.usd = add_opt_f64(self.cost.usd, Some(c));
@@ -102,6 +108,7 @@ impl Group {
         self.cost.estimated |= other.cost.estimated;
         self.tool_calls += other.tool_calls;
         self.tool_errors += other.tool_errors;
+        self.models.merge(&other.models);
     }
 }
 
@@ -208,6 +215,7 @@ impl Groups {
             },
             tool_calls: s.tool_calls,
             tool_errors: s.tool_errors,
+            models: s.models().clone(),
         }
     }
 
@@ -234,6 +242,7 @@ impl Groups {
                 Some(c) => {
                     g.tokens.add(&m.tokens);
                     g.cost.usd = add_opt_f64(g.cost.usd, Some(c));
+                    g.models.get_mut(&m.model).add(m);
                 }
                 None => g.add_usage(Some(&m.model), &m.tokens, prices),
             }
