@@ -186,7 +186,6 @@ fn words_streamview_writes_itself_are_not_searched() {
         "injected by",
         "plan updated",
         "compacted",
-        "rate limit",
         "API retry",
         "items",
         "still running",
@@ -200,6 +199,15 @@ fn words_streamview_writes_itself_are_not_searched() {
     }
     let (code, out, _) = grep(&["--grep", "turn started"]);
     assert_eq!((code, out.as_str()), (Some(1), ""));
+    // A notice in the producer's words (an API error's text) is found, as
+    // reading every line finds it.
+    for word in ["rate limit", "Request rejected"] {
+        let (code, fast, _) = grep(&["--grep", word]);
+        let (_, slow, _) = grep(&["--grep", &every_line(word)]);
+        assert_eq!(fast, slow, "{word}");
+        assert_eq!(code, Some(0), "{word}");
+        assert!(fast.contains(" · API Error"), "{word}: {fast}");
+    }
 }
 
 #[test]

@@ -4,12 +4,13 @@
 //! What is searched is what a person reads that the line wrote: the text
 //! of the assistant, the user and the reasoning, a tool call's name, key
 //! argument (when its input holds it as it is) and input, a tool's output,
-//! a denial ([`Grep::find`]); not ids, keys or the JSON around them, not
+//! a denial, a notice (an API error, a retry) when its line holds the match
+//! as it came ([`Grep::find`]); not ids, keys or the JSON around them, not
 //! what repeats a text already searched (streamed fragments, the final
-//! answer a result repeats), and not what streamview writes itself:
-//! notices ("context compacted", "turn started", "sub-agent … shown
-//! un-nested"), results (their errors are gathered from other lines, or
-//! made up at the end), a call's summary of its own making (`3 items`).
+//! answer a result repeats), and not what streamview writes itself: a
+//! notice's own words ("context compacted", "turn started", "sub-agent …
+//! shown un-nested"), results (their errors are gathered from other lines,
+//! or made up at the end), a call's summary of its own making (`3 items`).
 //! Those words are in no line a raw pre-check could find, and some depend
 //! on lines a search leaves unread: searching them could not be exact.
 //!
@@ -115,12 +116,28 @@ impl Grep {
             .all(|m| !m.is_empty() && unsearched.covers(m.start(), m.end()))
     }
 
+    /// The pattern matches line `raw` as it is, outside what is never
+    /// searched (see the module docs): a notice of that line is searched.
+    /// The same whether or not the pattern has a raw pre-check, and no
+    /// line it holds for is skipped by one (the pre-check matches more).
+    fn line_holds(&self, raw: &str) -> bool {
+        let mut matches = self.text.find_iter(raw).peekable();
+        if matches.peek().is_none() {
+            return false;
+        }
+        let Some(mut unsearched) = Unsearched::new(raw.as_bytes()) else {
+            return true;
+        };
+        !matches.all(|m| !m.is_empty() && unsearched.covers(m.start(), m.end()))
+    }
+
     /// The first searched field of `ev` that matches: its text, and where
     /// the match is in it.
     #[must_use]
     pub fn find(&self, ev: &Event<'_>, scratch: &mut String) -> Option<(String, usize, usize)> {
         let mut hit = None;
-        each_field(ev, scratch, &mut |field: &str| {
+        let line_ok = |raw: &str| self.line_holds(raw);
+        each_field(ev, scratch, &line_ok, &mut |field: &str| {
             if hit.is_none()
                 && let Some(m) = self.text.find(field)
             {
@@ -141,8 +158,14 @@ fn one_line(s: &str) -> String {
 }
 
 /// Call `f` with each text of `ev` that a person reads and the line
-/// wrote (see the module docs: not a notice, not a result).
-fn each_field(ev: &Event<'_>, scratch: &mut String, f: &mut dyn FnMut(&str)) {
+/// wrote (see the module docs: a notice when its line, `line_ok`, could
+/// hold the match; not a result).
+fn each_field(
+    ev: &Event<'_>,
+    scratch: &mut String,
+    line_ok: &dyn Fn(&str) -> bool,
+    f: &mut dyn FnMut(&str),
+) {
     match &ev.kind {
         EventKind::Text(t) => f(&t.text),
         EventKind::Thinking(t) => f(&t.text),
@@ -168,9 +191,17 @@ fn each_field(ev: &Event<'_>, scratch: &mut String, f: &mut dyn FnMut(&str)) {
             }
         }
         EventKind::PlainText(t) => f(t),
+        // An API error, a retry, a hook's failure: the producer's words,
+        // searched when its line could hold the match, as a line left
+        // unread could not (a notice of streamview's own words, "context
+        // compacted", is then not found by them).
+        EventKind::Notice(n) => {
+            if n.raw.as_deref().is_some_and(line_ok) {
+                f(&n.text);
+            }
+        }
         // Written by the decoder, or gathered from other lines.
-        EventKind::Notice(_)
-        | EventKind::Result(_)
+        EventKind::Result(_)
         | EventKind::SessionStart(_)
         | EventKind::Usage(_)
         | EventKind::Delta(_)

@@ -196,7 +196,9 @@ fn fixture_lines() -> Vec<(Vec<u8>, Option<Vec<String>>)> {
                 partial: false,
             };
             dec.decode(&line, &mut |ev: &Event<'_>| {
-                each_field(ev, &mut scratch, &mut |f: &str| {
+                // A notice is searched only when its line passes the
+                // pre-check: not a field the pre-check must find.
+                each_field(ev, &mut scratch, &|_: &str| false, &mut |f: &str| {
                     fields.push((ev.line, f.to_string()));
                 });
                 Ok(())
@@ -205,7 +207,7 @@ fn fixture_lines() -> Vec<(Vec<u8>, Option<Vec<String>>)> {
             all.push((line.bytes.to_vec(), None));
         }
         dec.finish(&mut |ev: &Event<'_>| {
-            each_field(ev, &mut scratch, &mut |f: &str| {
+            each_field(ev, &mut scratch, &|_: &str| false, &mut |f: &str| {
                 fields.push((ev.line, f.to_string()));
             });
             Ok(())
@@ -467,8 +469,11 @@ fn escapes_in_the_line_are_matched_by_the_raw_check() {
     }
 }
 
+/// A notice is searched when its line could hold the match (the
+/// producer's words), as a search that leaves lines unread finds it; its
+/// words of streamview's making are not; nor are results and summaries.
 #[test]
-fn notices_results_and_summaries_of_streamviews_making_are_not_searched() {
+fn notices_are_searched_by_their_lines_and_results_and_summaries_are_not() {
     let stream = concat!(
         r#"{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":[]}"#,
         "\n",
@@ -476,16 +481,28 @@ fn notices_results_and_summaries_of_streamviews_making_are_not_searched() {
         "\n",
         r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"a","status":"pending"}]}},{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"npm test"}}]}}"#,
         "\n",
+        r#"{"type":"assistant","session_id":"s1","error":"rate_limit","message":{"id":"m2","model":"<synthetic>","content":[{"type":"text","text":"API Error: Rate limit reached"}]}}"#,
+        "\n",
         r#"{"type":"result","subtype":"error_during_execution","session_id":"s1","is_error":true,"errors":["boom failed"]}"#,
         "\n",
     );
-    for word in ["compact", "item", "boom"] {
+    for word in ["compacted", "item", "boom"] {
         assert_eq!(
             finds(&Grep::new(word, false).unwrap(), stream),
             Vec::<String>::new(),
             "{word}"
         );
     }
+    // The producer's words: the compaction's line says `compact`, the
+    // API error's its text.
+    assert_eq!(
+        finds(&Grep::new("compact", false).unwrap(), stream),
+        ["notice:compact"]
+    );
+    assert_eq!(
+        finds(&Grep::new("rate limit", true).unwrap(), stream),
+        ["notice:Rate limit"]
+    );
     // A key argument the input holds as it is: searched first.
     assert_eq!(
         finds(&Grep::new("npm", false).unwrap(), stream),
@@ -495,7 +512,9 @@ fn notices_results_and_summaries_of_streamviews_making_are_not_searched() {
     let mut feeder = Feeder::new();
     let mut fields = Vec::new();
     feeder.feed(stream.as_bytes(), &mut |ev: &Event<'_>, _: &Session| {
-        each_field(ev, &mut scratch, &mut |f: &str| fields.push(f.to_string()));
+        each_field(ev, &mut scratch, &|_: &str| true, &mut |f: &str| {
+            fields.push(f.to_string());
+        });
     });
     assert!(fields.contains(&"npm test".to_string()), "{fields:?}");
 }
