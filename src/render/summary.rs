@@ -759,7 +759,12 @@ pub(crate) fn group_table(summary: &Summary) -> Option<Table> {
         head.push(("models", Align::Left));
     }
     per_item(&by.rows, head, |g| {
-        let names: Vec<&str> = g.models.iter().map(|m| m.model.as_str()).collect();
+        // The first model, and how many more (summary-json lists them).
+        let names = match g.models.as_slice() {
+            [] => "–".to_string(),
+            [one] => cell(&one.model, 30),
+            [one, more @ ..] => format!("{} +{}", cell(&one.model, 30), more.len()),
+        };
         vec![
             cell(&g.group, 60),
             g.sessions.to_string(),
@@ -772,7 +777,7 @@ pub(crate) fn group_table(summary: &Summary) -> Option<Table> {
             g.tool_errors.to_string(),
         ]
         .into_iter()
-        .chain(models.then(|| cell(&names.join(", "), 60)))
+        .chain(models.then_some(names))
         .collect()
     })
 }
