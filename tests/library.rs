@@ -48,6 +48,16 @@ fn library(name: &str) -> PathBuf {
     root
 }
 
+/// An empty projects folder with one project: (the folder, the project).
+fn empty_project(name: &str) -> (PathBuf, PathBuf) {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("library-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    let project = root.join("-home-dev-work-project");
+    fs::create_dir_all(&project).unwrap();
+    (root, project)
+}
+
 fn text(b: &[u8]) -> &str {
     std::str::from_utf8(b).unwrap()
 }
@@ -852,11 +862,7 @@ fn tokens_once(files: &[&[u8]]) -> (u64, u64, u64) {
 /// session's row counts its own messages only, and `-j` agrees.
 #[test]
 fn a_resumed_sessions_copies_count_once() {
-    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("library-{}-resumed", std::process::id()));
-    let _ = fs::remove_dir_all(&root);
-    let project = root.join("-home-dev-work-project");
-    fs::create_dir_all(&project).unwrap();
+    let (root, project) = empty_project("resumed");
     let first = read(&fixture("claude-transcript/transcript_tools_basic.jsonl"));
     let own = read(&fixture("claude-transcript/transcript_thinking.jsonl"));
     let (sid, own_sid) = (
@@ -927,11 +933,7 @@ fn a_resumed_sessions_copies_count_once() {
 /// blocks add up to the total.
 #[test]
 fn blocks_are_five_hours_from_their_first_message() {
-    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("library-{}-blocks", std::process::id()));
-    let _ = fs::remove_dir_all(&root);
-    let project = root.join("-home-dev-work-project");
-    fs::create_dir_all(&project).unwrap();
+    let (root, project) = empty_project("blocks");
     let stamp = regex::Regex::new(r#""timestamp":"[^"]*""#).unwrap();
     let uuid = regex::Regex::new(r"[0-9a-f]{8}-[0-9a-f]{4}-").unwrap();
     // Every entry of a session at one time: 10:20, 14:59 (the same block),
@@ -1027,11 +1029,7 @@ fn blocks_are_five_hours_from_their_first_message() {
 /// open, before the next session begins, once; and `-j` writes the same.
 #[test]
 fn a_library_file_ending_mid_turn_says_so_where_it_ends() {
-    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("library-{}-midturn", std::process::id()));
-    let _ = fs::remove_dir_all(&root);
-    let project = root.join("-home-dev-work-project");
-    fs::create_dir_all(&project).unwrap();
+    let (root, project) = empty_project("midturn");
     let basic = read(&fixture("claude-transcript/transcript_tools_basic.jsonl"));
     // Up to its first tool call (line 7), which gets no result.
     let cut = text(&basic).lines().take(7).collect::<Vec<_>>().join("\n") + "\n";

@@ -110,73 +110,46 @@ pub enum LineEnd {
     Held,
 }
 
-impl<S: Sink + ?Sized> Sink for &mut S {
-    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
-        (**self).event(ev, s)
-    }
+/// A sink lent (`&mut S`) or boxed (`Box<dyn Sink>`) is the sink it holds.
+macro_rules! forward_sink {
+    ($($t:ty),*) => {$(
+        impl<S: Sink + ?Sized> Sink for $t {
+            fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
+                (**self).event(ev, s)
+            }
 
-    fn finish(&mut self, s: &Session) -> io::Result<()> {
-        (**self).finish(s)
-    }
+            fn finish(&mut self, s: &Session) -> io::Result<()> {
+                (**self).finish(s)
+            }
 
-    fn flush(&mut self) -> io::Result<()> {
-        (**self).flush()
-    }
+            fn flush(&mut self) -> io::Result<()> {
+                (**self).flush()
+            }
 
-    fn line_end(&self) -> LineEnd {
-        (**self).line_end()
-    }
+            fn line_end(&self) -> LineEnd {
+                (**self).line_end()
+            }
 
-    fn end_line(&mut self) -> io::Result<()> {
-        (**self).end_line()
-    }
+            fn end_line(&mut self) -> io::Result<()> {
+                (**self).end_line()
+            }
 
-    fn input_end(&mut self, s: &Session) -> io::Result<()> {
-        (**self).input_end(s)
-    }
+            fn input_end(&mut self, s: &Session) -> io::Result<()> {
+                (**self).input_end(s)
+            }
 
-    fn take_count(&mut self) -> Option<RunCount> {
-        (**self).take_count()
-    }
+            fn take_count(&mut self) -> Option<RunCount> {
+                (**self).take_count()
+            }
 
-    fn add_count(&mut self, count: RunCount) {
-        (**self).add_count(count);
-    }
+            fn add_count(&mut self, count: RunCount) {
+                (**self).add_count(count);
+            }
+        }
+    )*};
 }
 
-impl<S: Sink + ?Sized> Sink for Box<S> {
-    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
-        (**self).event(ev, s)
-    }
-
-    fn finish(&mut self, s: &Session) -> io::Result<()> {
-        (**self).finish(s)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        (**self).flush()
-    }
-
-    fn line_end(&self) -> LineEnd {
-        (**self).line_end()
-    }
-
-    fn end_line(&mut self) -> io::Result<()> {
-        (**self).end_line()
-    }
-
-    fn input_end(&mut self, s: &Session) -> io::Result<()> {
-        (**self).input_end(s)
-    }
-
-    fn take_count(&mut self) -> Option<RunCount> {
-        (**self).take_count()
-    }
-
-    fn add_count(&mut self, count: RunCount) {
-        (**self).add_count(count);
-    }
-}
+forward_sink!(&mut S, Box<S>);
 
 /// A file tool's key argument as the pretty view and the status line show
 /// it: a path under the session's working directory relative to it (the
