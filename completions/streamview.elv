@@ -20,7 +20,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
         &'streamview'= {
             cand --grep 'Show only the events whose words match PATTERN (a regular expression): text, tool calls and their key arguments, tool output, errors. One line per match, `FILE:LINE:SESSION:` first, as ripgrep writes them (JSONL events with --format jsonl). Status 0 when something matched, 1 when nothing did, 2 on an error'
             cand --prices 'Estimate costs with the prices in FILE, added to the bundled table or replacing its models of the same name ($STREAMVIEW_PRICES when not given)'
-            cand --by 'Add to the summary a table of the sessions'' totals by the day, week or month they began (local time: --tz), by session id, project (working directory), model or agent, or by Claude''s 5-hour usage blocks'
+            cand --by 'Add to the summary a table of the totals by day, week or month (local time: --tz; each API message when it was answered, as ccusage counts), by session id, project (working directory), model or agent, or by Claude''s 5-hour usage blocks'
             cand --tz 'The time zone of --by''s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system''s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)'
             cand --timezone 'The time zone of --by''s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system''s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)'
             cand --format 'Output format'

@@ -1,8 +1,8 @@
 complete -c streamview -l grep -d 'Show only the events whose words match PATTERN (a regular expression): text, tool calls and their key arguments, tool output, errors. One line per match, `FILE:LINE:SESSION:` first, as ripgrep writes them (JSONL events with --format jsonl). Status 0 when something matched, 1 when nothing did, 2 on an error' -r
 complete -c streamview -l prices -d 'Estimate costs with the prices in FILE, added to the bundled table or replacing its models of the same name ($STREAMVIEW_PRICES when not given)' -r -F
-complete -c streamview -l by -d 'Add to the summary a table of the sessions\' totals by the day, week or month they began (local time: --tz), by session id, project (working directory), model or agent, or by Claude\'s 5-hour usage blocks' -r -f -a "day\t'The local day each session began'
-week\t'The week (from Monday) it began, named by its Monday'
-month\t'The month it began'
+complete -c streamview -l by -d 'Add to the summary a table of the totals by day, week or month (local time: --tz; each API message when it was answered, as ccusage counts), by session id, project (working directory), model or agent, or by Claude\'s 5-hour usage blocks' -r -f -a "day\t'The local day each API message was answered (a session counts on the day it began)'
+week\t'The week (from Monday), named by its Monday'
+month\t'The month'
 session\t'Its session id (a session resumed under its id: its files together)'
 project\t'Its working directory'
 model\t'The models that answered (a session of two models counts in both)'

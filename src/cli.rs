@@ -283,11 +283,11 @@ pub enum ColorWhen {
 /// What `--by` groups the sessions of a summary by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ByArg {
-    /// The local day each session began.
+    /// The local day each API message was answered (a session counts on the day it began).
     Day,
-    /// The week (from Monday) it began, named by its Monday.
+    /// The week (from Monday), named by its Monday.
     Week,
-    /// The month it began.
+    /// The month.
     Month,
     /// Its session id (a session resumed under its id: its files together).
     Session,
@@ -396,9 +396,9 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub prices: Option<std::path::PathBuf>,
 
-    /// Add to the summary a table of the sessions' totals by the day, week or month they
-    /// began (local time: --tz), by session id, project (working directory), model or agent,
-    /// or by Claude's 5-hour usage blocks.
+    /// Add to the summary a table of the totals by day, week or month (local time: --tz; each
+    /// API message when it was answered, as ccusage counts), by session id, project (working
+    /// directory), model or agent, or by Claude's 5-hour usage blocks.
     ///
     /// For --format summary, summary-json (`by`), --summary and the Markdown and HTML reports:
     /// sessions, tokens, cost (reported or estimated), calls and errors per group; every

@@ -339,10 +339,11 @@ pub struct SessionSummary {
     copied: Tokens,
     /// Messages not yet checked for copies ([`copies::Check::Later`]).
     keyed: Vec<copies::Keyed>,
-    /// `--by block`: the tokens of its API messages by the hour (since
-    /// the epoch, UTC) they were answered in and the row of their model
-    /// in `message_models`.
-    hours: std::collections::BTreeMap<(i64, Option<usize>), Tokens>,
+    /// `--by day|week|month|block`: the tokens of its API messages by
+    /// the time they were answered (the local day, or for blocks the UTC
+    /// hour: [`group::Groups::bucket`]) and the row of their model in
+    /// `message_models`.
+    buckets: std::collections::BTreeMap<(i64, Option<usize>), Tokens>,
 }
 
 impl SessionSummary {
@@ -399,7 +400,7 @@ impl SessionSummary {
             }
             return t;
         }
-        if !self.preliminary_output && !self.message_models.is_empty() {
+        if self.result_models.is_empty() && self.messages_final() {
             let mut t = Tokens::default();
             for m in &self.message_models {
                 t.add(&m.tokens);
@@ -418,6 +419,15 @@ impl SessionSummary {
             t.output = None;
         }
         t
+    }
+
+    /// The counts on its API messages are final (not Claude Code's
+    /// stream, whose output counts before the result are preliminary):
+    /// its usage can be split by when each message was answered (`--by
+    /// day`, `block`).
+    #[must_use]
+    pub fn messages_final(&self) -> bool {
+        !self.preliminary_output && !self.message_models.is_empty()
     }
 
     /// The statistics of tool `name`, created on first use (of `kind`).
@@ -1129,10 +1139,6 @@ impl Session {
         let Some(cur) = self.current.as_mut() else {
             return;
         };
-        let by_hour = self
-            .groups
-            .as_ref()
-            .is_some_and(|g| g.by() == group::By::Block);
         if main {
             cur.messages += 1;
             cur.message_tokens.add(&u.tokens);
@@ -1149,18 +1155,18 @@ impl Session {
             }
             slot
         });
-        let hour_of = |t: Timestamp| t.millis().div_euclid(group::HOUR_MS);
-        let mut hour = time.or(cur.started).filter(|_| by_hour).map(hour_of);
+        let bucket_of = |t: Timestamp| self.groups.as_ref().and_then(|g| g.bucket(t));
+        let mut hour = time.or(cur.started).and_then(bucket_of);
         if let Some(h) = hour
-            && cur.hours.len() >= group::MAX_HOURS
-            && !cur.hours.contains_key(&(h, slot))
+            && cur.buckets.len() >= group::MAX_BUCKETS
+            && !cur.buckets.contains_key(&(h, slot))
         {
-            // A session active in more hours than a bound (a crafted
-            // one): what follows counts in the hour it began.
-            hour = cur.started.map(hour_of);
+            // A session active at more times than a bound (a crafted
+            // one): what follows counts when it began.
+            hour = cur.started.and_then(bucket_of);
         }
         if let Some(h) = hour {
-            cur.hours.entry((h, slot)).or_default().add(&model_tokens);
+            cur.buckets.entry((h, slot)).or_default().add(&model_tokens);
         }
         // Counted, then taken back if it is a copy (see `copies`).
         if let Some(key) = copies::Keyed::key(u) {

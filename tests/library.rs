@@ -1009,6 +1009,47 @@ fn blocks_are_five_hours_from_their_first_message() {
         names,
         ["2026-11-22 15:30", "2026-11-22 20:30", "2026-11-23 14:30"]
     );
+    // By day each message counts on its own day, as ccusage counts: a
+    // session that goes on past midnight adds to both days, and counts
+    // (with its calls) on the day it began.
+    let (night, dir) = empty_project("midnight");
+    let t = read(&fixture("claude-transcript/transcript_tools_basic.jsonl"));
+    let lines: Vec<String> = text(&t)
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let at = if i < 8 {
+                "2026-11-24T23:50:00.000Z"
+            } else {
+                "2026-11-25T00:10:00.000Z"
+            };
+            stamp
+                .replace_all(l, format!(r#""timestamp":"{at}""#).as_str())
+                .into_owned()
+        })
+        .collect();
+    fs::write(dir.join("late.jsonl"), lines.join("\n") + "\n").unwrap();
+    let out = sv()
+        .args(["--format", "summary-json", "--by", "day", "--tz", "UTC"])
+        .arg(&night)
+        .output()
+        .unwrap();
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = s["by"]["rows"].as_array().unwrap();
+    let days: Vec<(&str, u64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["group"].as_str().unwrap(),
+                r["sessions"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(days, [("2026-11-24", 1), ("2026-11-25", 0)]);
+    let input = |r: &serde_json::Value| r["tokens"]["input"].as_u64().unwrap();
+    assert!(rows.iter().all(|r| input(r) > 0), "{rows:?}");
+    assert_eq!(rows.iter().map(input).sum::<u64>(), input(&s["total"]));
+    let _ = fs::remove_dir_all(&night);
     // A zone that does not exist is a usage error, said in one line.
     let out = sv()
         .args(["--by", "block", "--tz", "Mars/Olympus"])

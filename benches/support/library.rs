@@ -215,10 +215,18 @@ pub fn generate(dir: &Path, files: u64, size: u64, seed: u64) -> io::Result<Libr
         // average, so that sizes vary as real ones do).
         let target = per_file / 2 + rng.next_u64() % (per_file + 1);
         let head = if t.rollout { 1 } else { 2 };
-        let reps = (target / t.main.len().max(1) as u64).max(1);
-        let mut out = rewrite(&ids, t.main, sid, file, 0, day);
+        // A transcript's `cost-state` line totals its session: repeated
+        // with the conversation it would report one repetition's.
+        let mut main = String::with_capacity(t.main.len());
+        for l in t.main.lines().filter(|l| !l.contains(r#""type":"cost-state""#)) {
+            main.push_str(l);
+            main.push('\n');
+        }
+        let main = main.as_str();
+        let reps = (target / main.len().max(1) as u64).max(1);
+        let mut out = rewrite(&ids, main, sid, file, 0, day);
         for rep in 1..reps {
-            out.push_str(&rewrite(&ids, body(t.main, head), sid, file, rep, day));
+            out.push_str(&rewrite(&ids, body(main, head), sid, file, rep, day));
         }
         let new_sid = new_uuid(sid, file, 0);
         let path = if t.rollout {
@@ -244,7 +252,7 @@ pub fn generate(dir: &Path, files: u64, size: u64, seed: u64) -> io::Result<Libr
             let resumed_sid = new_uuid(sid, file, u64::MAX);
             let mut more = out.replace(&new_sid, &resumed_sid);
             for rep in reps..2 * reps {
-                let own = rewrite(&ids, body(t.main, head), sid, file, rep, day);
+                let own = rewrite(&ids, body(main, head), sid, file, rep, day);
                 more.push_str(&own.replace(&new_sid, &resumed_sid));
             }
             write(

@@ -102,7 +102,7 @@ fn take_back(s: &mut SessionSummary, k: &Keyed) {
     if let Some(row) = k.model.and_then(|i| s.message_models.at_mut(i)) {
         row.tokens.sub(&k.model_tokens);
     }
-    if let Some(t) = k.hour.and_then(|h| s.hours.get_mut(&(h, k.model))) {
+    if let Some(t) = k.hour.and_then(|h| s.buckets.get_mut(&(h, k.model))) {
         t.sub(&k.model_tokens);
     }
     if let Some(t) = &k.main {

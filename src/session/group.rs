@@ -1,23 +1,27 @@
-//! `--by`: the sessions' totals grouped by the day, week or month they
-//! began (in the local time zone), by session id, project (working
-//! directory), model or agent, or by Claude's 5-hour usage blocks: "what
-//! did I spend this week, on which project, with which model".
+//! `--by`: the totals of a run grouped by time (day, week, month in the
+//! local time zone, or Claude's 5-hour usage blocks), by session id,
+//! project (working directory), model or agent: "what did I spend this
+//! week, on which project, with which model".
 //!
-//! A session is added to its group when it closes ([`Groups::add`]), so
+//! A session is added to its groups when it closes ([`Groups::add`]), so
 //! the groups count every session, also those folded beyond the sessions
 //! a summary lists, and the groups of runs on other threads add up
-//! ([`Groups::merge`]). A session's cost is its reported one, else its
-//! estimate ([`SessionSummary::cost`]); a session without a timestamp is
-//! in the group `–`.
+//! ([`Groups::merge`]). By session, project or agent a session counts
+//! whole: its cost is its reported one, else its estimate
+//! ([`SessionSummary::cost`]).
+//!
+//! By time, as ccusage counts, each API message counts when it was
+//! answered: the session keeps its usage by time bucket
+//! ([`Groups::bucket`]: the local day, or for blocks the UTC hour), and
+//! its cost is estimated from those tokens. A session's count and calls go
+//! to the bucket it began in; a session whose messages carry no time
+//! counts whole when it began, else in `–`. Blocks are made of the hours
+//! as Claude's usage limits make them (and ccusage shows them): a block
+//! begins at the hour of the first message after the last block ended,
+//! and lasts 5 hours.
 //!
 //! By model, a session's usage is split by its models (a session of two
-//! models counts in both; its calls count with its main model's). By
-//! block, each API message counts in the hour (UTC) it was answered in,
-//! and the hours make blocks as Claude's usage limits do (and ccusage
-//! shows them): a block begins at the hour of the first message after the
-//! last block ended, and lasts 5 hours. A session's count and calls go to
-//! the block it began in; a session whose messages have no time, to the
-//! hour it began, else to `–`.
+//! models counts in both; its calls count with its main model's).
 
 use std::collections::BTreeMap;
 
@@ -118,8 +122,8 @@ pub struct Groups {
     by: By,
     zone: Zone,
     rows: BTreeMap<String, Group>,
-    /// By block: the usage of each hour (since the epoch, UTC) with any.
-    hours: BTreeMap<i64, Group>,
+    /// By time: the usage of each time bucket with any ([`Groups::bucket`]).
+    buckets: BTreeMap<i64, Group>,
 }
 
 /// Hours in a usage block.
@@ -128,14 +132,16 @@ const BLOCK_HOURS: i64 = 5;
 /// Milliseconds in an hour.
 pub(super) const HOUR_MS: i64 = 3_600_000;
 
-/// Hours (with their models) one session keeps its usage by at most,
-/// about a year of use every hour: a crafted session's timestamps cannot
-/// make memory grow without end (see `Session::usage`).
-pub(super) const MAX_HOURS: usize = 8192;
+/// Milliseconds in a day.
+const DAY_MS: i64 = 86_400_000;
 
-/// Hours the usage blocks of a run are made of at most (15 years of use
-/// every hour).
-const MAX_GROUP_HOURS: usize = 1 << 17;
+/// Time buckets (with their models) one session keeps its usage by at
+/// most, about a year of use every hour: a crafted session's timestamps
+/// cannot make memory grow without end (see `Session::usage`).
+pub(super) const MAX_BUCKETS: usize = 8192;
+
+/// Time buckets a run keeps at most (15 years of use every hour).
+const MAX_GROUP_BUCKETS: usize = 1 << 17;
 
 /// The group of sessions without what the grouping needs.
 pub const UNKNOWN: &str = "–";
@@ -147,7 +153,7 @@ impl Groups {
             by,
             zone,
             rows: BTreeMap::new(),
-            hours: BTreeMap::new(),
+            buckets: BTreeMap::new(),
         }
     }
 
@@ -156,18 +162,58 @@ impl Groups {
         self.by
     }
 
+    /// The time bucket `t` counts in: for blocks its hour (since the
+    /// epoch, UTC), for days, weeks and months its local day (since the
+    /// epoch); `None` when the groups are not by time.
+    pub fn bucket(&self, t: Timestamp) -> Option<i64> {
+        match self.by {
+            By::Block => Some(t.millis().div_euclid(HOUR_MS)),
+            By::Day | By::Week | By::Month => {
+                Some((t.millis() + self.zone.offset_at(t) * 1000).div_euclid(DAY_MS))
+            }
+            By::Session | By::Project | By::Model | By::Agent => None,
+        }
+    }
+
     /// The groups, in order (dates and blocks ascending, `–` last).
     pub fn rows(&self) -> Vec<(String, Group)> {
-        let mut rows = self.blocks();
+        let mut rows = match self.by {
+            By::Block => self.blocks(),
+            _ => self.dates(),
+        };
         rows.extend(self.rows.iter().map(|(k, g)| (k.clone(), g.clone())));
         rows
+    }
+
+    /// The days, weeks or months the local days make.
+    fn dates(&self) -> Vec<(String, Group)> {
+        let mut dates: BTreeMap<String, Group> = BTreeMap::new();
+        for (&day, g) in &self.buckets {
+            let key = match self.by {
+                By::Week => {
+                    // 1970-01-01 was a Thursday: Monday is 3 days before.
+                    let (y, m, d) = civil_from_days(day - (day + 3).rem_euclid(7));
+                    format!("{y:04}-{m:02}-{d:02}")
+                }
+                By::Month => {
+                    let (y, m, _) = civil_from_days(day);
+                    format!("{y:04}-{m:02}")
+                }
+                _ => {
+                    let (y, m, d) = civil_from_days(day);
+                    format!("{y:04}-{m:02}-{d:02}")
+                }
+            };
+            dates.entry(key).or_default().add(g);
+        }
+        dates.into_iter().collect()
     }
 
     /// The usage blocks the hours make (see the module docs), named by
     /// the local time they began.
     fn blocks(&self) -> Vec<(String, Group)> {
         let mut blocks: Vec<(i64, Group)> = Vec::new();
-        for (&hour, g) in &self.hours {
+        for (&hour, g) in &self.buckets {
             match blocks.last_mut() {
                 Some((start, block)) if hour < *start + BLOCK_HOURS => block.add(g),
                 _ => blocks.push((hour, g.clone())),
@@ -178,8 +224,8 @@ impl Groups {
             .filter_map(|(hour, g)| {
                 let t = Timestamp::from_millis(hour.checked_mul(HOUR_MS)?)?;
                 let local = t.millis() + self.zone.offset_at(t) * 1000;
-                let (y, m, d) = civil_from_days(local.div_euclid(86_400_000));
-                let mins = local.rem_euclid(86_400_000) / 60_000;
+                let (y, m, d) = civil_from_days(local.div_euclid(DAY_MS));
+                let mins = local.rem_euclid(DAY_MS) / 60_000;
                 let key = format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", mins / 60, mins % 60);
                 Some((key, g))
             })
@@ -190,9 +236,7 @@ impl Groups {
     pub fn add(&mut self, s: &SessionSummary, prices: &Prices) {
         match self.by {
             By::Model => return self.add_by_model(s, prices),
-            By::Block if !s.hours.is_empty() || s.started.is_some() => {
-                return self.add_by_hour(s, prices);
-            }
+            By::Block | By::Day | By::Week | By::Month => return self.add_by_time(s, prices),
             _ => {}
         }
         let key = self.key(s);
@@ -254,36 +298,43 @@ impl Groups {
         }
     }
 
-    /// By block: each hour's usage, the session with the hour it began.
-    fn add_by_hour(&mut self, s: &SessionSummary, prices: &Prices) {
-        let first = s.hours.keys().next().map(|&(h, _)| h);
-        let began = s.started.map(|t| t.millis().div_euclid(HOUR_MS));
-        let Some(hour) = began.or(first) else {
+    /// By time: the usage of each bucket, the session in the bucket it
+    /// began in; a session whose messages' counts are not final (Claude
+    /// Code's stream: its result reports them), or have no time, whole
+    /// when it began.
+    fn add_by_time(&mut self, s: &SessionSummary, prices: &Prices) {
+        let first = s.buckets.keys().next().map(|&(b, _)| b);
+        let began = s.started.and_then(|t| self.bucket(t));
+        let Some(bucket) = began.or(first) else {
+            let key = self.key(s);
+            self.rows
+                .entry(key)
+                .or_default()
+                .add(&Self::whole(s, prices));
             return;
         };
-        if s.hours.is_empty() {
-            // No message has a time: the session's totals, when it began.
-            self.hour(hour).add(&Self::whole(s, prices));
+        if s.buckets.is_empty() || !s.messages_final() {
+            self.at(bucket).add(&Self::whole(s, prices));
             return;
         }
-        for (&(h, slot), tokens) in &s.hours {
+        for (&(b, slot), tokens) in &s.buckets {
             let model = slot.and_then(|i| s.message_models.get(i));
             let model = model.map(|m| m.model.as_str());
-            self.hour(h).add_usage(model, tokens, prices);
+            self.at(b).add_usage(model, tokens, prices);
         }
-        let g = self.hour(hour);
+        let g = self.at(bucket);
         g.sessions += 1;
         g.tool_calls += s.tool_calls;
         g.tool_errors += s.tool_errors;
     }
 
-    /// The usage of hour `h`; beyond [`MAX_GROUP_HOURS`] hours (crafted
-    /// timestamps), the group `–`.
-    fn hour(&mut self, h: i64) -> &mut Group {
-        if self.hours.len() >= MAX_GROUP_HOURS && !self.hours.contains_key(&h) {
+    /// The usage of time bucket `h`; beyond [`MAX_GROUP_BUCKETS`] of them
+    /// (crafted timestamps), the group `–`.
+    fn at(&mut self, h: i64) -> &mut Group {
+        if self.buckets.len() >= MAX_GROUP_BUCKETS && !self.buckets.contains_key(&h) {
             return self.rows.entry(UNKNOWN.to_string()).or_default();
         }
-        self.hours.entry(h).or_default()
+        self.buckets.entry(h).or_default()
     }
 
     /// Add the groups of a run that read after this one (`-j`).
@@ -291,38 +342,21 @@ impl Groups {
         for (k, g) in &other.rows {
             self.rows.entry(k.clone()).or_default().add(g);
         }
-        for (h, g) in &other.hours {
-            self.hour(*h).add(g);
+        for (h, g) in &other.buckets {
+            self.at(*h).add(g);
         }
     }
 
+    /// The group of a session that counts whole (a session of no time
+    /// counts in `–` by time).
     fn key(&self, s: &SessionSummary) -> String {
-        let date = |t: Timestamp| {
-            let local = t.millis() + self.zone.offset_at(t) * 1000;
-            civil_from_days(local.div_euclid(86_400_000))
-        };
-        match (self.by, s.started) {
-            (By::Day, Some(t)) => {
-                let (y, m, d) = date(t);
-                format!("{y:04}-{m:02}-{d:02}")
-            }
-            (By::Week, Some(t)) => {
-                let local = t.millis() + self.zone.offset_at(t) * 1000;
-                let days = local.div_euclid(86_400_000);
-                // 1970-01-01 was a Thursday: Monday is 3 days before.
-                let monday = days - (days + 3).rem_euclid(7);
-                let (y, m, d) = civil_from_days(monday);
-                format!("{y:04}-{m:02}-{d:02}")
-            }
-            (By::Month, Some(t)) => {
-                let (y, m, _) = date(t);
-                format!("{y:04}-{m:02}")
-            }
-            (By::Session, _) => s.id.clone().unwrap_or_else(|| UNKNOWN.to_string()),
-            (By::Project, _) => s.cwd.clone().unwrap_or_else(|| UNKNOWN.to_string()),
-            (By::Agent, _) => s.producer.map_or(UNKNOWN, |p| p.name()).to_string(),
-            (By::Model, _) => s.model.clone().unwrap_or_else(|| UNKNOWN.to_string()),
-            (By::Day | By::Week | By::Month, None) | (By::Block, _) => UNKNOWN.to_string(),
+        match self.by {
+            By::Session => s.id.clone(),
+            By::Project => s.cwd.clone(),
+            By::Agent => s.producer.map(|p| p.name().to_string()),
+            By::Model => s.model.clone(),
+            By::Day | By::Week | By::Month | By::Block => None,
         }
+        .unwrap_or_else(|| UNKNOWN.to_string())
     }
 }

@@ -1153,7 +1153,7 @@ fn preliminary_output_counts_are_left_out_of_the_message_sums_only_when_marked()
 }
 
 /// `--by block` keeps a session's usage by hour, and at most
-/// `group::MAX_HOURS` of them: a session active in more hours (a crafted
+/// `group::MAX_BUCKETS` of them: a session active in more hours (a crafted
 /// one) counts the rest in the hour it began, none of it lost.
 #[test]
 fn the_hours_of_a_session_are_bounded_and_nothing_is_lost() {
@@ -1162,7 +1162,7 @@ fn the_hours_of_a_session_are_bounded_and_nothing_is_lost() {
         group::By::Block,
         crate::time::zone::Zone::utc(),
     ));
-    let n = group::MAX_HOURS as u64 + 100;
+    let n = group::MAX_BUCKETS as u64 + 100;
     for i in 0..n {
         s.observe(&Event {
             producer: Producer::ClaudeTranscript,
@@ -1184,13 +1184,13 @@ fn the_hours_of_a_session_are_bounded_and_nothing_is_lost() {
             }),
         });
     }
-    assert_eq!(s.current().unwrap().hours.len(), group::MAX_HOURS);
+    assert_eq!(s.current().unwrap().buckets.len(), group::MAX_BUCKETS);
     s.finish();
     let rows = s.groups().unwrap().rows();
     let input: u64 = rows.iter().map(|(_, g)| g.tokens.input.unwrap()).sum();
     assert_eq!(input, n);
     // The first hour took in what came beyond the bound.
-    assert_eq!(rows.len(), group::MAX_HOURS.div_ceil(5));
+    assert_eq!(rows.len(), group::MAX_BUCKETS.div_ceil(5));
 }
 
 #[test]
