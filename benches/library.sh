@@ -106,9 +106,15 @@ if command -v npx >/dev/null 2>&1 && npx -y ccusage@18 --version >/dev/null 2>&1
     row "ccusage@18 daily --offline --json" 3 env CLAUDE_CONFIG_DIR="$lib/claude" npx -y ccusage@18 daily --offline --json
     ours=$("$STREAMVIEW" --format summary-json --by block "$lib/claude/projects" |
         jq -r '[([.by.rows[].tokens.input] | add), ([.by.rows[].tokens.output] | add), .total.copies_folded] | @tsv')
-    theirs=$(CLAUDE_CONFIG_DIR="$lib/claude" npx -y ccusage@18 daily --offline --json |
-        jq -r '[.totals.inputTokens, .totals.outputTokens] | @tsv')
+    ccusage=$(CLAUDE_CONFIG_DIR="$lib/claude" TZ=UTC npx -y ccusage@18 daily --offline --json)
+    theirs=$(jq -r '[.totals.inputTokens, .totals.outputTokens] | @tsv' <<<"$ccusage")
     say "tokens in/out: streamview's blocks $ours (copies folded), ccusage $theirs"
+    # Day by day (UTC): date, tokens in, out.
+    days_ours=$(TZ=UTC "$STREAMVIEW" --format summary-json --by day "$lib/claude/projects" |
+        jq -r '.by.rows[] | [.group, .tokens.input, .tokens.output] | @tsv')
+    days_theirs=$(jq -r '.daily[] | [.date, .inputTokens, .outputTokens] | @tsv' <<<"$ccusage")
+    same=$(comm -12 <(sort <<<"$days_ours") <(sort <<<"$days_theirs") | wc -l)
+    say "days with the same tokens as ccusage: $same of $(wc -l <<<"$days_theirs")"
 else
     say "skipped: ccusage (npx ccusage@18) cannot run here"
 fi
