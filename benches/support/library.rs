@@ -218,7 +218,11 @@ pub fn generate(dir: &Path, files: u64, size: u64, seed: u64) -> io::Result<Libr
         // A transcript's `cost-state` line totals its session: repeated
         // with the conversation it would report one repetition's.
         let mut main = String::with_capacity(t.main.len());
-        for l in t.main.lines().filter(|l| !l.contains(r#""type":"cost-state""#)) {
+        for l in t
+            .main
+            .lines()
+            .filter(|l| !l.contains(r#""type":"cost-state""#))
+        {
             main.push_str(l);
             main.push('\n');
         }
