@@ -31,6 +31,15 @@ use crate::{output, parallel};
 /// to that many files' outputs.
 const AHEAD_PER_JOB: usize = 4;
 
+/// A session of more bytes than this (its files, a compressed one counted
+/// [`COMPRESSION`] times) is read by the main run itself, in its turn,
+/// writing as it reads: its output is not held in memory. With
+/// [`AHEAD_PER_JOB`], what waits stays within about 32 MiB per thread.
+const BIG: u64 = 8 << 20;
+
+/// How much larger than its file a compressed log is taken to be.
+const COMPRESSION: u64 = 8;
+
 /// Standard output shared by the main sink and the results passed on.
 #[derive(Clone)]
 pub(crate) struct Shared(Rc<RefCell<BufWriter<Box<dyn Write>>>>);
@@ -108,26 +117,66 @@ impl Jobs<'_> {
     ) -> Result<(), Error> {
         let stop = || interrupt.is_some_and(|i| i.is_set());
         let work = |s: &&library::Session| read_one(opts, s, interrupt);
-        let mut give = |item: Item| -> Result<(), Error> {
-            if !item.err.is_empty() {
-                let _ = (self.stderr)().write_all(&item.err);
-            }
-            self.stdout
-                .clone()
-                .write_all(&item.out)
-                .map_err(Error::Write)?;
-            self.matched.set(self.matched.get() + item.matched);
-            runner.absorb(item.session, item.counted);
-            item.res
-        };
         let ahead = opts.jobs * AHEAD_PER_JOB;
-        parallel::ordered(sessions, opts.jobs, ahead, &stop, &work, &mut give)?;
+        // The small sessions between two big ones on the threads, each big
+        // one by the main run: the same order, bounded memory.
+        for part in sessions.split_inclusive(|s| is_big(s)) {
+            let (small, big) = match part.split_last() {
+                Some((last, rest)) if is_big(last) => (rest, Some(last)),
+                _ => (part, None),
+            };
+            let mut give = |item: Item| self.pass_on(runner, item);
+            parallel::ordered(small, opts.jobs, ahead, &stop, &work, &mut give)?;
+            if let Some(s) = big
+                && !stop()
+            {
+                runner.library_session(s, true, interrupt)?;
+            }
+        }
         // Ctrl-C: the files begun were written; the rest were not started.
         if stop() {
             return Err(Error::Interrupted);
         }
         Ok(())
     }
+}
+
+impl Jobs<'_> {
+    /// Write what a file's run wrote, and take in its session and counts.
+    fn pass_on<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        item: Item,
+    ) -> Result<(), Error> {
+        if !item.err.is_empty() {
+            let _ = (self.stderr)().write_all(&item.err);
+        }
+        self.stdout
+            .clone()
+            .write_all(&item.out)
+            .map_err(Error::Write)?;
+        self.matched.set(self.matched.get() + item.matched);
+        runner.absorb(item.session, item.counted);
+        item.res
+    }
+}
+
+/// The session's files hold more than [`BIG`] bytes.
+fn is_big(s: &library::Session) -> bool {
+    let size = |p: &std::path::Path| {
+        let len = std::fs::metadata(p).map_or(0, |m| m.len());
+        let compressed = p.extension().is_some_and(|e| e == "gz" || e == "zst");
+        if compressed {
+            len.saturating_mul(COMPRESSION)
+        } else {
+            len
+        }
+    };
+    let total = std::iter::once(&s.file)
+        .chain(&s.subagents)
+        .map(|p| size(p))
+        .fold(0u64, u64::saturating_add);
+    total > BIG
 }
 
 /// Read one library file as the main run would, into memory.

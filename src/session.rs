@@ -776,11 +776,20 @@ impl Session {
 
     /// Keep a finished session; fold the oldest kept one when there are
     /// too many.
-    fn keep(&mut self, s: SessionSummary) {
+    fn keep(&mut self, mut s: SessionSummary) {
         if let copies::Check::Now = self.check {
+            self.check_copies(&mut s);
             self.add_to_groups(&s);
         }
         self.keep_counted(s);
+    }
+
+    /// Take the copies of messages seen before out of `s`'s totals (see
+    /// `session::copies`).
+    fn check_copies(&mut self, s: &mut SessionSummary) {
+        for k in std::mem::take(&mut s.keyed) {
+            self.seen_messages.check(s, &k);
+        }
     }
 
     /// Add a finished session to the groups (`--by`).
@@ -1172,10 +1181,7 @@ impl Session {
         if let Some(key) = copies::Keyed::key(u) {
             let main = main.then_some(u.tokens);
             let k = copies::Keyed::new(key, (slot, hour), model_tokens, main);
-            match self.check {
-                copies::Check::Now => self.seen_messages.check(cur, &k),
-                copies::Check::Later => cur.keyed.push(k),
-            }
+            cur.keyed.push(k);
         }
     }
 
@@ -1291,9 +1297,7 @@ impl Session {
         for mut s in other.done {
             // Checked for copies here, in the library's order, and then
             // added up (see `copies`).
-            for k in std::mem::take(&mut s.keyed) {
-                self.seen_messages.check(&mut s, &k);
-            }
+            self.check_copies(&mut s);
             self.add_to_groups(&s);
             self.keep_counted(s);
         }

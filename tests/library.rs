@@ -612,6 +612,54 @@ fn jobs_give_the_same_output_as_one_thread() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// `-j N` with a session too big to hold its output in memory (more than
+/// 8 MiB): the main run reads it in its turn, between the others read on
+/// the threads, and the output is still the same as one thread's.
+#[test]
+fn jobs_read_a_big_session_in_its_turn() {
+    let dir = std::env::temp_dir().join(format!("streamview-jobs-big-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    library_gen::generate(&dir, 12, 1 << 20, 5).unwrap();
+    let projects = dir.join("claude/projects");
+    let project = fs::read_dir(&projects)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let some = fs::read_dir(&project)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    // The same session again and again, past 8 MiB: it begins when that
+    // one does, so it comes between the others.
+    let one = read(&some);
+    let big = one.repeat((9 << 20) / one.len() + 1);
+    fs::write(project.join("big.jsonl"), big).unwrap();
+    for args in [
+        &["--format", "summary-json", "--by", "day"][..],
+        &["--format", "jsonl"],
+        &["--color", "always"],
+    ] {
+        let run = |jobs: &str| {
+            let out = sv()
+                .args(["-j", jobs])
+                .args(args)
+                .arg(&dir)
+                .output()
+                .unwrap();
+            (out.status.code(), out.stdout, out.stderr)
+        };
+        let one = run("1");
+        let two = run("2");
+        assert_eq!(one.0, two.0, "{args:?}");
+        assert!(one.1 == two.1, "{args:?}: stdout differs");
+        assert_eq!(text(&one.2), text(&two.2), "{args:?}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// Ctrl-C during `-j`: no file is started after it, those begun are
 /// written, then the summary so far, and the status is 130, as with one
 /// thread.

@@ -10,14 +10,14 @@
 //! and a transcript's reconstructed result, see [`SessionSummary::tokens`]);
 //! what a producer reported itself (`modelUsage`, a cost) stands.
 //!
-//! The check depends on the order sessions are read in, so it is made on
-//! the thread that sees them in the library's order: the main run checks
-//! each message as it comes ([`Check::Now`]); a file read on a thread of
-//! its own under `-j` keeps its messages' keys ([`Check::Later`]) and the
-//! main run checks them when it takes the file's sessions in
-//! ([`Session::absorb`](super::Session::absorb)). Either way the session
-//! adds a message's tokens first and takes them back when it is a copy, so
-//! the totals are the same byte for byte.
+//! A session keeps its messages' keys while it is read, and the check is
+//! made once it has closed, in the order sessions are read: by the main
+//! run when the session closes ([`Check::Now`]), or, for a file read on a
+//! thread of its own under `-j` ([`Check::Later`]), when the main run
+//! takes the file's sessions in
+//! ([`Session::absorb`](super::Session::absorb)). So what is written
+//! while a session is read (a result's estimate, the pretty view's end) is
+//! the same on any thread, and so are the totals, byte for byte.
 //!
 //! Memory: the run keeps 8 bytes (a hash of the two ids; a collision over
 //! a million messages has odds of 1 in 10^7) per distinct keyed message.
@@ -74,7 +74,7 @@ impl Keyed {
 /// When messages are checked; see the module docs.
 #[derive(Debug, Default)]
 pub(super) enum Check {
-    /// Against the run's messages, as they come.
+    /// Against the run's messages, when the session closes.
     #[default]
     Now,
     /// By the run that takes this one's sessions in.
