@@ -22,6 +22,7 @@ use crate::filter::grep::Grep;
 use crate::filter::{Filter, Kind};
 use crate::input::Source;
 use crate::render::{Alerts, Verbosity};
+use crate::session::group::By;
 use crate::run::DEFAULT_MAX_LINE_BYTES;
 use crate::time::Timestamp;
 use crate::time::window::{End, When, Window};
@@ -280,44 +281,6 @@ pub enum ColorWhen {
     Never,
 }
 
-/// What `--by` groups the sessions of a summary by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ByArg {
-    /// The local day each API message was answered (a session counts on the day it began).
-    Day,
-    /// The week (from Monday), named by its Monday.
-    Week,
-    /// The month.
-    Month,
-    /// Its session id (a session resumed under its id: its files together).
-    Session,
-    /// Its working directory.
-    Project,
-    /// The models that answered (a session of two models counts in both).
-    Model,
-    /// The agent that wrote it.
-    Agent,
-    /// Claude's 5-hour usage blocks: each API message in the block of the hour it was
-    /// answered in.
-    Block,
-}
-
-impl From<ByArg> for crate::session::group::By {
-    fn from(b: ByArg) -> Self {
-        use crate::session::group::By;
-        match b {
-            ByArg::Day => By::Day,
-            ByArg::Week => By::Week,
-            ByArg::Month => By::Month,
-            ByArg::Session => By::Session,
-            ByArg::Project => By::Project,
-            ByArg::Model => By::Model,
-            ByArg::Agent => By::Agent,
-            ByArg::Block => By::Block,
-        }
-    }
-}
-
 /// When to send the output through a pager.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Paging {
@@ -404,7 +367,7 @@ pub struct Cli {
     /// sessions, tokens, cost (reported or estimated), calls and errors per group; every
     /// session counts, also those beyond the 1000 the table lists.
     #[arg(long, value_enum, value_name = "KEY")]
-    pub by: Option<ByArg>,
+    pub by: Option<By>,
 
     /// The time zone of --by's days, weeks, months and blocks and of --since and --until
     /// (default: $TZ, else the system's): a name (Europe/Paris), UTC, or a POSIX offset
@@ -651,7 +614,7 @@ pub struct Options {
     /// `--since`, `--until`: the events and sessions shown.
     pub window: Window,
     /// `--by`: the groups of the summary, days in the local zone.
-    pub by: Option<(crate::session::group::By, Zone)>,
+    pub by: Option<(By, Zone)>,
     /// Threads for the files of a library (`-j`; 1: the calling thread).
     pub jobs: usize,
     /// Line length limit.
@@ -890,7 +853,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         // Checked by `main` before: a bad pattern is a usage error.
         grep: (cli.grep.as_deref()).and_then(|p| Grep::new(p, cli.ignore_case).ok()),
         window: window(cli, env),
-        by: cli.by.map(|b| (b.into(), zone(cli, env))),
+        by: cli.by.map(|b| (b, zone(cli, env))),
         max_line_bytes: cli.max_line_bytes,
         jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
         max_lines: cli.max_lines,

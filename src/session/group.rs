@@ -31,25 +31,25 @@ use crate::event::Tokens;
 use crate::time::zone::Zone;
 use crate::time::{Timestamp, civil_from_days};
 
-/// What sessions are grouped by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What the totals are grouped by (`--by`; the docs are its help).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum By {
-    /// The local day the session began: `2026-11-24`.
+    /// The local day each API message was answered (a session counts on the day it began).
     Day,
-    /// The week (from Monday) it began, named by its Monday: `2026-11-23`.
+    /// The week (from Monday), named by its Monday.
     Week,
-    /// The month it began: `2026-11`.
+    /// The month.
     Month,
-    /// Its session id (the files of a session resumed under its id
-    /// together).
+    /// Its session id (a session resumed under its id: its files together).
     Session,
     /// Its working directory.
     Project,
-    /// The models that answered.
+    /// The models that answered (a session of two models counts in both).
     Model,
-    /// The agent (producer) that wrote it.
+    /// The agent that wrote it.
     Agent,
-    /// Claude's 5-hour usage blocks (see the module docs).
+    /// Claude's 5-hour usage blocks: each API message in the block of the hour it was
+    /// answered in.
     Block,
 }
 
