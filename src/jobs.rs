@@ -120,28 +120,30 @@ impl Jobs<'_> {
         let ahead = opts.jobs * AHEAD_PER_JOB;
         // The small sessions between two big ones on the threads, each big
         // one by the main run: the same order, bounded memory.
-        for part in sessions.split_inclusive(|s| is_big(s)) {
-            let (small, big) = match part.split_last() {
-                Some((last, rest)) if is_big(last) => (rest, Some(last)),
-                _ => (part, None),
-            };
-            let mut give = |item: Item| self.pass_on(runner, item);
-            parallel::ordered(small, opts.jobs, ahead, &stop, &work, &mut give)?;
-            if let Some(s) = big
-                && !stop()
-            {
-                runner.library_session(s, true, interrupt)?;
+        let mut small = 0;
+        for (i, s) in sessions.iter().enumerate() {
+            if !is_big(s) {
+                continue;
             }
+            let mut give = |item: Item| self.pass_on(runner, item);
+            let part = sessions.get(small..i).unwrap_or_default();
+            parallel::ordered(part, opts.jobs, ahead, &stop, &work, &mut give)?;
+            if stop() {
+                return Err(Error::Interrupted);
+            }
+            runner.library_session(s, true, interrupt)?;
+            small = i + 1;
         }
+        let mut give = |item: Item| self.pass_on(runner, item);
+        let rest = sessions.get(small..).unwrap_or_default();
+        parallel::ordered(rest, opts.jobs, ahead, &stop, &work, &mut give)?;
         // Ctrl-C: the files begun were written; the rest were not started.
         if stop() {
             return Err(Error::Interrupted);
         }
         Ok(())
     }
-}
 
-impl Jobs<'_> {
     /// Write what a file's run wrote, and take in its session and counts.
     fn pass_on<S: Sink + ?Sized, E: Write>(
         &self,
