@@ -430,6 +430,28 @@ impl SessionSummary {
         !self.preliminary_output && !self.message_models.is_empty()
     }
 
+    /// Count a message's `tokens` (of the model in row `slot`) in time
+    /// `bucket` for `--by` by time; in `began`, the session's own, once
+    /// it has [`group::MAX_BUCKETS`] (crafted timestamps). The bucket
+    /// counted in.
+    fn count_when(
+        &mut self,
+        bucket: Option<i64>,
+        began: Option<i64>,
+        slot: Option<usize>,
+        tokens: &Tokens,
+    ) -> Option<i64> {
+        let full =
+            |b| self.buckets.len() >= group::MAX_BUCKETS && !self.buckets.contains_key(&(b, slot));
+        let bucket = if bucket.is_some_and(full) {
+            began
+        } else {
+            bucket
+        }?;
+        self.buckets.entry((bucket, slot)).or_default().add(tokens);
+        Some(bucket)
+    }
+
     /// The statistics of tool `name`, created on first use (of `kind`).
     fn tool(&mut self, name: &Arc<str>, kind: ToolKind) -> &mut ToolStats {
         self.tools.entry(name, || ToolStats {
@@ -1165,22 +1187,16 @@ impl Session {
             slot
         });
         let bucket_of = |t: Timestamp| self.groups.as_ref().and_then(|g| g.bucket(t));
-        let mut hour = time.or(cur.started).and_then(bucket_of);
-        if let Some(h) = hour
-            && cur.buckets.len() >= group::MAX_BUCKETS
-            && !cur.buckets.contains_key(&(h, slot))
-        {
-            // A session active at more times than a bound (a crafted
-            // one): what follows counts when it began.
-            hour = cur.started.and_then(bucket_of);
-        }
-        if let Some(h) = hour {
-            cur.buckets.entry((h, slot)).or_default().add(&model_tokens);
-        }
+        let bucket = cur.count_when(
+            time.or(cur.started).and_then(bucket_of),
+            cur.started.and_then(bucket_of),
+            slot,
+            &model_tokens,
+        );
         // Counted, then taken back if it is a copy (see `copies`).
         if let Some(key) = copies::Keyed::key(u) {
             let main = main.then_some(u.tokens);
-            let k = copies::Keyed::new(key, (slot, hour), model_tokens, main);
+            let k = copies::Keyed::new(key, (slot, bucket), model_tokens, main);
             cur.keyed.push(k);
         }
     }

@@ -34,8 +34,8 @@ pub(super) struct Keyed {
     key: u64,
     /// The row of its model in [`SessionSummary::message_models`].
     model: Option<usize>,
-    /// The hour it counts in for `--by block`.
-    hour: Option<i64>,
+    /// The time bucket it counts in for `--by` by time.
+    bucket: Option<i64>,
     /// Its tokens as the model's row counted them.
     model_tokens: Tokens,
     /// Its tokens as the main agent's sums counted them (`None`: a
@@ -54,17 +54,17 @@ impl Keyed {
     }
 
     /// A message counted under key `key`, in the row of its model and
-    /// (`--by block`) its hour.
+    /// (`--by` by time) its time bucket.
     pub(super) fn new(
         key: u64,
-        (model, hour): (Option<usize>, Option<i64>),
+        (model, bucket): (Option<usize>, Option<i64>),
         model_tokens: Tokens,
         main: Option<Tokens>,
     ) -> Keyed {
         Keyed {
             key,
             model,
-            hour,
+            bucket,
             model_tokens,
             main,
         }
@@ -102,7 +102,7 @@ fn take_back(s: &mut SessionSummary, k: &Keyed) {
     if let Some(row) = k.model.and_then(|i| s.message_models.at_mut(i)) {
         row.tokens.sub(&k.model_tokens);
     }
-    if let Some(t) = k.hour.and_then(|h| s.buckets.get_mut(&(h, k.model))) {
+    if let Some(t) = k.bucket.and_then(|b| s.buckets.get_mut(&(b, k.model))) {
         t.sub(&k.model_tokens);
     }
     if let Some(t) = &k.main {

@@ -78,19 +78,21 @@ impl<R: Row> Tally<R> {
     /// [`Tally::get_mut`], with the row made by `make` when `key` is new
     /// (a tool's row shares the name its calls share: no allocation).
     pub fn entry(&mut self, key: &str, make: impl FnOnce() -> R) -> &mut R {
-        let i = match self.find(key) {
-            Some(i) => i,
-            None => self.push(make()),
-        };
+        let i = self.position(key, make);
         &mut self.rows[i]
     }
 
     /// The position of `key`'s row (see [`Tally::get_mut`]), to find it
     /// again with [`Tally::at_mut`].
     pub fn slot(&mut self, key: &str) -> usize {
+        self.position(key, || R::named(key))
+    }
+
+    /// Where the row of `key` is, made by `make` when `key` is new.
+    fn position(&mut self, key: &str, make: impl FnOnce() -> R) -> usize {
         match self.find(key) {
             Some(i) => i,
-            None => self.push(R::named(key)),
+            None => self.push(make()),
         }
     }
 
