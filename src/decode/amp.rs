@@ -61,6 +61,7 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "Amp `--stream-json`",
     stream: start::<State>,
     format: &Amp,
+    unsearched: &["cwd", "parent_tool_use_id"],
 };
 
 /// Amp `--execute … --stream-json` (the registry's entry).

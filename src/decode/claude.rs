@@ -197,6 +197,14 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "Claude Code `-p --output-format stream-json --verbose`",
     stream: start::<State>,
     format: &Claude,
+    unsearched: &[
+        "cwd",
+        "parent_tool_use_id",
+        "permissionMode",
+        "request_id",
+        "timestamp",
+        "uuid",
+    ],
 };
 
 /// Claude Code `--output-format stream-json --verbose` (the registry's entry).

@@ -139,6 +139,7 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "Codex `exec --json`",
     stream: start::<State>,
     format: &Codex,
+    unsearched: &[],
 };
 
 /// `codex exec --json` (the registry's entry).

@@ -89,6 +89,7 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "Codex session files (`~/.codex/sessions/…/rollout-*.jsonl`)",
     stream: start::<State>,
     format: &CodexRollout,
+    unsearched: &[],
 };
 
 /// Codex rollout files (the registry's entry).

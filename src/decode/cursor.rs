@@ -103,6 +103,7 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "Cursor Agent `--output-format stream-json`",
     stream: start::<State>,
     format: &Cursor,
+    unsearched: &["cwd", "permissionMode", "request_id"],
 };
 
 /// Cursor Agent `--output-format stream-json` (the registry's entry).

@@ -77,6 +77,7 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "Gemini CLI `--output-format stream-json`",
     stream: start::<State>,
     format: &Gemini,
+    unsearched: &[],
 };
 
 /// Gemini CLI `--output-format stream-json` (the registry's entry).

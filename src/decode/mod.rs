@@ -29,6 +29,7 @@ mod native;
 mod opencode;
 mod qwen;
 mod registry;
+pub(crate) use registry::unsearched_key;
 mod seen;
 mod transcript;
 

@@ -35,6 +35,10 @@ pub(crate) fn is_native(v: Value<'_>) -> bool {
     version && kind
 }
 
+/// Keys of streamview's own JSONL that `--grep` never searches (see
+/// [`super::registry::Entry::unsearched`]).
+pub(crate) const UNSEARCHED: &[&str] = &["request_id", "timestamp"];
+
 pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     let producer = str_at(v, "producer")
         .and_then(Producer::from_name)

@@ -201,6 +201,7 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "`OpenCode` `run --format json`",
     stream: start::<State>,
     format: &OpenCode,
+    unsearched: &[],
 };
 
 /// `opencode run --format json` (the registry's entry).

@@ -57,6 +57,7 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "Qwen Code `--output-format stream-json`",
     stream: start::<State>,
     format: &Qwen,
+    unsearched: &["cwd", "parent_tool_use_id", "uuid"],
 };
 
 /// Qwen Code `--output-format stream-json` (the registry's entry).

@@ -48,6 +48,20 @@ pub(crate) struct Entry {
     pub stream: fn() -> Box<dyn Stream>,
     /// How to recognise its lines.
     pub format: &'static dyn Format,
+    /// Keys of its lines' top-level object that say who, when or where
+    /// and that its decoder writes into nothing `--grep` searches, nor
+    /// their string values: a line whose every raw match lies in them is
+    /// skipped unread ([`unsearched_key`]). A key listed here must be
+    /// unsearched for every producer (the raw test does not know whose
+    /// line it reads).
+    pub unsearched: &'static [&'static str],
+}
+
+/// `key` (raw, unescaped bytes) is one of a producer's
+/// [`Entry::unsearched`] keys, or of streamview's own JSONL.
+pub(crate) fn unsearched_key(key: &[u8]) -> bool {
+    let listed = |keys: &[&str]| keys.iter().any(|k| k.as_bytes() == key);
+    listed(super::native::UNSEARCHED) || REGISTRY.iter().any(|e| listed(e.unsearched))
 }
 
 /// How strongly a line says which producer printed it, strongest first

@@ -200,6 +200,24 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "Claude Code saved transcripts (`~/.claude/projects/…/<session>.jsonl`)",
     stream: start::<State>,
     format: &Transcript,
+    unsearched: &[
+        "cwd",
+        "entrypoint",
+        "gitBranch",
+        "isSidechain",
+        "leafUuid",
+        "parentUuid",
+        "permissionDecision",
+        "permissionMode",
+        "promptId",
+        "promptSource",
+        "requestId",
+        "sourceToolAssistantUUID",
+        "timestamp",
+        "userType",
+        "uuid",
+        "version",
+    ],
 };
 
 /// Claude Code's saved session transcripts (the registry's entry).

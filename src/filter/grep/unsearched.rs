@@ -1,7 +1,8 @@
 //! The parts of a raw JSON line that `--grep` never searches, found as the
 //! raw matches ask: the keys of the line's top-level object that say who,
-//! when and where ([`unsearched_key`]: `permissionMode`, `sessionId`,
-//! `timestamp`, …), and their string values.
+//! when and where (each producer's list, `Entry::unsearched` in the
+//! decoder registry: `permissionMode`, `timestamp`, …), and their string
+//! values.
 //!
 //! Only the top-level object: a key deeper down may be searched (a tool
 //! call's input is searched as JSON text, its keys with it). Only these
@@ -18,35 +19,6 @@
 //! The line is read once, forward, as far as the last match asked about:
 //! strings (their escapes skipped), and outside them the brackets that
 //! nest. No allocation.
-
-/// A key of the top-level object that no decoder writes, nor its string
-/// value, into what `--grep` searches (ids, times, the session's
-/// settings: what a session start or the events' ids take from them),
-/// on the lines of Claude Code (stream and transcript), Qwen Code, Amp,
-/// Cursor and streamview's own JSONL.
-fn unsearched_key(key: &[u8]) -> bool {
-    matches!(
-        key,
-        b"cwd"
-            | b"entrypoint"
-            | b"gitBranch"
-            | b"isSidechain"
-            | b"leafUuid"
-            | b"parentUuid"
-            | b"parent_tool_use_id"
-            | b"permissionDecision"
-            | b"permissionMode"
-            | b"promptId"
-            | b"promptSource"
-            | b"requestId"
-            | b"request_id"
-            | b"sourceToolAssistantUUID"
-            | b"timestamp"
-            | b"userType"
-            | b"uuid"
-            | b"version"
-    )
-}
 
 /// A line read as far as the matches ask (see the module docs).
 pub(super) struct Unsearched<'a> {
@@ -135,7 +107,7 @@ impl<'a> Unsearched<'a> {
             .iter()
             .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
         if next == Some(&b':') {
-            self.skip_value = unsearched_key(&self.line[from..to]);
+            self.skip_value = crate::decode::unsearched_key(&self.line[from..to]);
             self.skip_value
         } else {
             std::mem::take(&mut self.skip_value)
