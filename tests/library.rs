@@ -775,6 +775,14 @@ fn by_groups_the_totals_and_they_add_up() {
             .unwrap();
         let page = String::from_utf8(out.stdout).unwrap();
         assert!(page.contains(head), "{format}");
+        if format == "html" {
+            // A library's page says how many sessions it shows.
+            let n: u64 = utc.iter().map(|r| r.1).sum();
+            assert!(
+                page.contains(&format!("<title>{n} sessions</title>")),
+                "title"
+            );
+        }
         for (day, _) in &utc {
             assert!(page.contains(day.as_str()), "{format}: {day}");
         }

@@ -33,7 +33,7 @@ use super::markdown::{escape_html, unsafe_url};
 use super::report::{
     At, Call, Changes, Cut, Document, End, Header, Mark, Notice, Output, Refusal, Report, Status,
 };
-use super::summary::{self, Align, Summary, Table};
+use super::summary::{self, Align, Row, Summary, Table};
 use crate::event::{Level, ToolKind};
 use crate::session::Session;
 
@@ -209,12 +209,15 @@ impl<W: Write> Html<W> {
         page.push_str("</div></details>\n");
     }
 
-    fn head(&mut self) -> io::Result<()> {
+    /// The page's head and title: the session's agent and model, or for
+    /// several (a library) how many, and whose when they share an agent.
+    fn head(&mut self, total: &Row) -> io::Result<()> {
         let (agent, detail) = self.first.clone().unwrap_or_default();
-        let title = if agent.is_empty() {
-            "streamview report".to_string()
-        } else {
-            format!("{agent} session{detail}")
+        let title = match (agent.is_empty(), total.sessions) {
+            (true, _) => "streamview report".to_string(),
+            (false, 0 | 1) => format!("{agent} session{detail}"),
+            (false, n) if total.producer.is_some() => format!("{n} {agent} sessions"),
+            (false, n) => format!("{n} sessions"),
         };
         write!(
             self.out,
@@ -613,7 +616,7 @@ impl<W: Write> Document for Html<W> {
     }
 
     fn finish(&mut self, summary: &Summary, session: &Session) -> io::Result<()> {
-        self.head()?;
+        self.head(&summary.total)?;
         let s = Self::summary(summary);
         self.out.write_all(s.as_bytes())?;
         let bar = self.bar();
