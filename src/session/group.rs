@@ -179,7 +179,8 @@ impl Groups {
     pub fn rows(&self) -> Vec<(String, Group)> {
         let mut rows = match self.by {
             By::Block => self.blocks(),
-            _ => self.dates(),
+            By::Day | By::Week | By::Month => self.dates(),
+            By::Session | By::Project | By::Model | By::Agent => Vec::new(),
         };
         rows.extend(self.rows.iter().map(|(k, g)| (k.clone(), g.clone())));
         rows
@@ -200,6 +201,7 @@ impl Groups {
                     format!("{y:04}-{m:02}")
                 }
                 _ => {
+                    // By day.
                     let (y, m, d) = civil_from_days(day);
                     format!("{y:04}-{m:02}-{d:02}")
                 }
