@@ -1286,7 +1286,6 @@ impl Session {
     /// file's note does not.
     pub fn end_input(&mut self) {
         self.close_current();
-        self.note.previous_incomplete = false;
         self.pending_skipped = 0;
     }
 
