@@ -1167,7 +1167,7 @@ impl Tokens {
 }
 
 /// Usage of one model response.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Usage<'a> {
     /// API message id.
     pub message_id: Option<Cow<'a, str>>,
