@@ -112,6 +112,8 @@ impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for List<'_, T> {
 pub enum Producer {
     /// Claude Code's saved session transcripts (`~/.claude/projects/…/<session>.jsonl`).
     ClaudeTranscript,
+    /// GitHub Copilot CLI `copilot -p … --output-format json`.
+    Copilot,
     /// `OpenAI` Codex `codex exec --json`.
     Codex,
     /// `OpenAI` Codex's saved sessions (`~/.codex/sessions/…/rollout-*.jsonl`).
@@ -132,7 +134,7 @@ pub enum Producer {
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 9] = [
+    pub const ALL: [Producer; 10] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -142,6 +144,7 @@ impl Producer {
         Producer::Qwen,
         Producer::Amp,
         Producer::Cursor,
+        Producer::Copilot,
     ];
 }
 

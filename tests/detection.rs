@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const DIRS: [(&str, &str); 11] = [
+const DIRS: [(&str, &str); 12] = [
     ("claude", "claude"),
     ("claude-2.1.330", "claude"),
     ("codex", "codex"),
@@ -23,6 +23,7 @@ const DIRS: [(&str, &str); 11] = [
     ("cursor", "cursor"),
     ("claude-transcript", "claude-transcript"),
     ("codex-rollout", "codex-rollout"),
+    ("copilot", "copilot"),
 ];
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

@@ -265,7 +265,7 @@ struct Shape {
     words: Vec<String>,
 }
 
-const DIRS: [(&str, Producer); 10] = [
+const DIRS: [(&str, Producer); 11] = [
     ("claude", Producer::Claude),
     ("claude-2.1.330", Producer::Claude),
     ("claude-transcript", Producer::ClaudeTranscript),
@@ -276,6 +276,7 @@ const DIRS: [(&str, Producer); 10] = [
     ("qwen-0.24.4", Producer::Qwen),
     ("amp", Producer::Amp),
     ("cursor", Producer::Cursor),
+    ("copilot", Producer::Copilot),
 ];
 
 const WORD_KEYS: [&str; 9] = [

@@ -526,6 +526,14 @@ codex-rollout shell shell
 codex-rollout update_plan todo
 codex-rollout view_image read
 codex-rollout web_search web_search
+copilot bash shell
+copilot create write
+copilot edit edit
+copilot glob search
+copilot grep search
+copilot no_such_tool other
+copilot sql todo
+copilot view read
 cursor edit edit
 cursor format other
 cursor glob search

@@ -32,7 +32,7 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 10] = [
+const PRODUCERS: [Option<Producer>; 11] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -43,6 +43,7 @@ const PRODUCERS: [Option<Producer>; 10] = [
     Some(Producer::Qwen),
     Some(Producer::Amp),
     Some(Producer::Cursor),
+    Some(Producer::Copilot),
 ];
 
 /// Hands out the data in pseudo-random read sizes (1 byte to 8 KiB).

@@ -22,6 +22,7 @@ mod args;
 mod claude;
 mod codex;
 mod codex_rollout;
+mod copilot;
 mod cursor;
 mod gemini;
 mod line;

@@ -15,15 +15,18 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io;
 
-use super::{Emit, amp, claude, codex, codex_rollout, cursor, gemini, opencode, qwen, transcript};
+use super::{
+    Emit, amp, claude, codex, codex_rollout, copilot, cursor, gemini, opencode, qwen, transcript,
+};
 use crate::event::{Event, EventKind, Producer, Unknown};
 use crate::json::{Arena, Value, str_at};
 use crate::time::Timestamp;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 9] = [
+pub(crate) static REGISTRY: [Entry; 10] = [
     transcript::ENTRY,
+    copilot::ENTRY,
     codex::ENTRY,
     codex_rollout::ENTRY,
     opencode::ENTRY,

@@ -32,7 +32,7 @@ pub const ENV_VARS: [&str; 5] = [
 pub const RUN_LIMIT: Duration = Duration::from_secs(60);
 
 /// Every `--from` value, `None` for detection.
-pub const PRODUCERS: [Option<Producer>; 10] = [
+pub const PRODUCERS: [Option<Producer>; 11] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -43,6 +43,7 @@ pub const PRODUCERS: [Option<Producer>; 10] = [
     Some(Producer::Qwen),
     Some(Producer::Amp),
     Some(Producer::Cursor),
+    Some(Producer::Copilot),
 ];
 
 /// The binary with a hermetic environment.

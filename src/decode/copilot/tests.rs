@@ -1,0 +1,281 @@
+//! GitHub Copilot CLI decoding: the real captures of 1.0.102
+//! (`tests/fixtures/copilot/`) and small inline lines, through the whole
+//! pipeline to JSONL.
+
+use serde_json::{Value as J, json};
+
+use crate::ExitStatus;
+use crate::diag::Diag;
+use crate::event::Producer;
+use crate::render::Jsonl;
+use crate::run::Runner;
+
+/// The JSONL events written for `input` (detected, or read as `from`) and
+/// the exit status.
+fn run(input: &str, from: Option<Producer>) -> (Vec<J>, ExitStatus) {
+    let mut sink = Jsonl::new(Vec::new());
+    let mut diag = Diag::new(Vec::new(), false);
+    let status = {
+        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20).with_producer(from);
+        runner.source("t", input.as_bytes()).unwrap();
+        runner.finish().unwrap().1
+    };
+    let out = String::from_utf8(sink.into_inner()).unwrap();
+    let evs = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (evs, status)
+}
+
+fn kind<'a>(evs: &'a [J], k: &str) -> Vec<&'a J> {
+    evs.iter().filter(|e| e["kind"] == k).collect()
+}
+
+fn fixture(name: &str) -> (Vec<J>, ExitStatus) {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/copilot/{name}.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    run(&text, None)
+}
+
+fn start(name: &str, args: &str) -> String {
+    format!(
+        r#"{{"type":"tool.execution_start","data":{{"toolCallId":"c1","toolName":"{name}","arguments":{args}}},"id":"x","timestamp":"2026-11-26T16:35:13.061Z","parentId":null}}"#
+    )
+}
+
+fn key(name: &str, args: &str) -> J {
+    let (evs, _) = run(&start(name, args), Some(Producer::Copilot));
+    kind(&evs, "tool_call")[0]["key_arg"].clone()
+}
+
+#[test]
+fn detected_and_answered_once() {
+    let (evs, status) = fixture("text");
+    assert_eq!(status, ExitStatus::Success);
+    assert!(evs.iter().all(|e| e["producer"] == "copilot"), "{evs:?}");
+    let s = kind(&evs, "session_start");
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0]["model"], "mock-model");
+    assert!(!s[0]["skills"].as_array().unwrap().is_empty());
+    assert_eq!(kind(&evs, "text")[0]["role"], "user");
+    let text = kind(&evs, "text")[1];
+    assert!(
+        text["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Hello! I am a scripted")
+    );
+    // The deltas join into the message's text.
+    let joined: String = kind(&evs, "delta")
+        .iter()
+        .map(|d| d["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(joined, text["text"].as_str().unwrap());
+    let r = kind(&evs, "result")[0];
+    assert_eq!(r["is_error"], false);
+    assert_eq!(r["text"], text["text"]);
+    assert_eq!(r["num_turns"], 1);
+    assert_eq!(r["duration_ms"], 489);
+    assert_eq!(r["session"], "51dcbfa2-f472-47bd-b950-b5985cedb67e");
+    assert!(kind(&evs, "unknown").is_empty(), "{evs:?}");
+}
+
+#[test]
+fn every_call_once_with_its_key_and_kind() {
+    let (evs, _) = fixture("files");
+    let calls: Vec<_> = kind(&evs, "tool_call")
+        .iter()
+        .map(|c| {
+            (
+                c["name"].clone(),
+                c["tool_kind"].clone(),
+                c["key_arg"].clone(),
+            )
+        })
+        .collect();
+    let w = "/home/dev/work/files/ws";
+    assert_eq!(
+        calls,
+        [
+            (
+                json!("create"),
+                json!("write"),
+                json!(format!("{w}/notes.txt"))
+            ),
+            (
+                json!("view"),
+                json!("read"),
+                json!(format!("{w}/notes.txt"))
+            ),
+            (
+                json!("edit"),
+                json!("edit"),
+                json!(format!("{w}/notes.txt"))
+            ),
+            (
+                json!("glob"),
+                json!("search"),
+                json!(format!("**/*.txt in {w}"))
+            ),
+            (
+                json!("grep"),
+                json!("search"),
+                json!(format!("BETA in {w}"))
+            ),
+            (json!("view"), json!("read"), json!(w)),
+        ]
+    );
+    let edit = kind(&evs, "tool_call")[2];
+    assert_eq!(edit["lines_added"], 1);
+    assert_eq!(edit["lines_removed"], 1);
+    assert_eq!(kind(&evs, "tool_result").len(), 6);
+    assert!(
+        kind(&evs, "tool_result")
+            .iter()
+            .all(|r| r["is_error"] == false)
+    );
+}
+
+#[test]
+fn parallel_calls_pair_by_id() {
+    let (evs, _) = fixture("parallel");
+    let calls = kind(&evs, "tool_call");
+    assert_eq!(calls.len(), 2);
+    let results = kind(&evs, "tool_result");
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["id"], calls[0]["id"]);
+    assert_eq!(results[1]["id"], calls[1]["id"]);
+}
+
+#[test]
+fn a_non_zero_exit_is_a_failure() {
+    let (evs, status) = fixture("shell_fail_allpaths");
+    let r = kind(&evs, "tool_result")[0];
+    assert_eq!(r["is_error"], true);
+    assert!(r["content"].as_str().unwrap().starts_with("exit code 3\n"));
+    assert_eq!(status, ExitStatus::Success, "the session itself succeeded");
+    let (evs, _) = fixture("shell_ok");
+    assert_eq!(kind(&evs, "tool_result")[0]["is_error"], false);
+}
+
+#[test]
+fn a_refused_permission_is_a_denial() {
+    let (evs, _) = fixture("shell_fail");
+    let r = kind(&evs, "tool_result")[0];
+    assert_eq!(r["is_error"], true);
+    assert_eq!(r["denied"], true);
+    let d = kind(&evs, "permission_denied")[0];
+    assert_eq!(d["tool"], "bash");
+    assert!(
+        d["key_arg"]
+            .as_str()
+            .unwrap()
+            .starts_with("ls /definitely/not/here")
+    );
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Permission denied")
+    );
+}
+
+#[test]
+fn tool_errors_keep_their_message() {
+    let (evs, _) = fixture("tool_error");
+    let errors: Vec<_> = kind(&evs, "tool_result")
+        .iter()
+        .filter(|r| r["is_error"] == true)
+        .map(|r| r["content"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(errors.len(), 3);
+    assert!(errors[1].contains("no_such_tool"), "{errors:?}");
+    assert_eq!(kind(&evs, "tool_call")[1]["tool_kind"], "other");
+}
+
+#[test]
+fn reasoning_once_before_the_answer() {
+    for name in ["reasoning", "mixed", "mixed_nostream"] {
+        let (evs, _) = fixture(name);
+        let thinking = kind(&evs, "thinking");
+        assert_eq!(thinking.len(), 1, "{name}");
+        let at = |e: &J| evs.iter().position(|x| x == e).unwrap();
+        let first_text = kind(&evs, "text")
+            .into_iter()
+            .find(|t| t["role"] == "assistant")
+            .unwrap();
+        assert!(at(thinking[0]) < at(first_text), "{name}");
+    }
+}
+
+#[test]
+fn api_errors_fail_the_session() {
+    for (name, status) in [
+        ("error_400", Some(400)),
+        ("error_500", Some(500)),
+        ("stream_error", None),
+    ] {
+        let (evs, exit) = fixture(name);
+        assert_eq!(exit, ExitStatus::SessionError, "{name}");
+        let r = kind(&evs, "result")[0];
+        assert_eq!(r["is_error"], true, "{name}");
+        assert_eq!(
+            r["api_error_status"],
+            status.map_or(J::Null, |s| json!(s)),
+            "{name}"
+        );
+        let errors: Vec<_> = kind(&evs, "notice")
+            .into_iter()
+            .filter(|n| n["level"] == "error")
+            .collect();
+        assert_eq!(errors.len(), 1, "{name}");
+    }
+    let (evs, _) = fixture("error_500");
+    let warnings = kind(&evs, "notice")
+        .into_iter()
+        .filter(|n| n["level"] == "warning")
+        .count();
+    assert!(warnings >= 6, "each failed attempt is a warning");
+}
+
+#[test]
+fn key_args_of_copilot_tools() {
+    assert_eq!(
+        key("bash", r#"{"command":"ls -la","description":"d"}"#),
+        "ls -la"
+    );
+    assert_eq!(key("view", r#"{"path":"/a","view_range":[1,2]}"#), "/a");
+    assert_eq!(key("create", r#"{"path":"/b","file_text":"x"}"#), "/b");
+    assert_eq!(
+        key("grep", r#"{"pattern":"p","path":"/w","glob":"*.rs"}"#),
+        "p in /w (*.rs)"
+    );
+    assert_eq!(key("web_fetch", r#"{"url":"https://x.y"}"#), "https://x.y");
+    assert_eq!(
+        key(
+            "sql",
+            r#"{"description":"Track","query":"INSERT INTO todos\nVALUES (1)"}"#
+        ),
+        "INSERT INTO todos"
+    );
+    assert_eq!(
+        key(
+            "task",
+            r#"{"agent_type":"explore","description":"look","prompt":"p"}"#
+        ),
+        "explore: look"
+    );
+    assert_eq!(key("some_mcp_tool", r#"{"q":"x"}"#), "x");
+    assert_eq!(key("bash", r#"{"command":7}"#), J::Null);
+    assert_eq!(key("view", "[]"), J::Null);
+}
+
+#[test]
+fn a_stream_cut_before_its_result_is_incomplete() {
+    let (_, status) = run(&start("bash", r#"{"command":"ls"}"#), None);
+    assert_eq!(status, ExitStatus::Incomplete);
+}
