@@ -114,6 +114,8 @@ pub enum Producer {
     ClaudeTranscript,
     /// GitHub Copilot CLI `copilot -p … --output-format json`.
     Copilot,
+    /// Factory Droid `droid exec -o stream-json`.
+    Droid,
     /// `OpenAI` Codex `codex exec --json`.
     Codex,
     /// `OpenAI` Codex's saved sessions (`~/.codex/sessions/…/rollout-*.jsonl`).
@@ -134,7 +136,7 @@ pub enum Producer {
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 10] = [
+    pub const ALL: [Producer; 11] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -145,6 +147,7 @@ impl Producer {
         Producer::Amp,
         Producer::Cursor,
         Producer::Copilot,
+        Producer::Droid,
     ];
 }
 

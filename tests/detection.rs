@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const DIRS: [(&str, &str); 12] = [
+const DIRS: [(&str, &str); 13] = [
     ("claude", "claude"),
     ("claude-2.1.330", "claude"),
     ("codex", "codex"),
@@ -24,6 +24,7 @@ const DIRS: [(&str, &str); 12] = [
     ("claude-transcript", "claude-transcript"),
     ("codex-rollout", "codex-rollout"),
     ("copilot", "copilot"),
+    ("droid", "droid"),
 ];
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

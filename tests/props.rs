@@ -265,7 +265,7 @@ struct Shape {
     words: Vec<String>,
 }
 
-const DIRS: [(&str, Producer); 11] = [
+const DIRS: [(&str, Producer); 12] = [
     ("claude", Producer::Claude),
     ("claude-2.1.330", Producer::Claude),
     ("claude-transcript", Producer::ClaudeTranscript),
@@ -277,6 +277,7 @@ const DIRS: [(&str, Producer); 11] = [
     ("amp", Producer::Amp),
     ("cursor", Producer::Cursor),
     ("copilot", Producer::Copilot),
+    ("droid", Producer::Droid),
 ];
 
 const WORD_KEYS: [&str; 9] = [

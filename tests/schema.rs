@@ -545,6 +545,14 @@ cursor shell shell
 cursor updateTodos todo
 cursor webFetch fetch
 cursor write write
+droid Create write
+droid Edit edit
+droid Execute shell
+droid Glob search
+droid Grep search
+droid LS search
+droid Read read
+droid no_such_tool other
 gemini glob search
 gemini grep_search search
 gemini list_directory search

@@ -32,7 +32,7 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 11] = [
+const PRODUCERS: [Option<Producer>; 12] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -44,6 +44,7 @@ const PRODUCERS: [Option<Producer>; 11] = [
     Some(Producer::Amp),
     Some(Producer::Cursor),
     Some(Producer::Copilot),
+    Some(Producer::Droid),
 ];
 
 /// Hands out the data in pseudo-random read sizes (1 byte to 8 KiB).

@@ -24,6 +24,7 @@ mod codex;
 mod codex_rollout;
 mod copilot;
 mod cursor;
+mod droid;
 mod gemini;
 mod line;
 mod native;

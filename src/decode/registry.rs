@@ -16,7 +16,8 @@ use std::fmt;
 use std::io;
 
 use super::{
-    Emit, amp, claude, codex, codex_rollout, copilot, cursor, gemini, opencode, qwen, transcript,
+    Emit, amp, claude, codex, codex_rollout, copilot, cursor, droid, gemini, opencode, qwen,
+    transcript,
 };
 use crate::event::{Event, EventKind, Producer, Unknown};
 use crate::json::{Arena, Value, str_at};
@@ -24,9 +25,10 @@ use crate::time::Timestamp;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 10] = [
+pub(crate) static REGISTRY: [Entry; 11] = [
     transcript::ENTRY,
     copilot::ENTRY,
+    droid::ENTRY,
     codex::ENTRY,
     codex_rollout::ENTRY,
     opencode::ENTRY,

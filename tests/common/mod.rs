@@ -32,7 +32,7 @@ pub const ENV_VARS: [&str; 5] = [
 pub const RUN_LIMIT: Duration = Duration::from_secs(60);
 
 /// Every `--from` value, `None` for detection.
-pub const PRODUCERS: [Option<Producer>; 11] = [
+pub const PRODUCERS: [Option<Producer>; 12] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -44,6 +44,7 @@ pub const PRODUCERS: [Option<Producer>; 11] = [
     Some(Producer::Amp),
     Some(Producer::Cursor),
     Some(Producer::Copilot),
+    Some(Producer::Droid),
 ];
 
 /// The binary with a hermetic environment.

@@ -178,3 +178,26 @@ fn ambiguous_lines_need_telltales() {
     assert_eq!(d(r#"{"type":"result","result":"x"}"#), None);
     assert_eq!(d(r#"{"no_type":1}"#), None);
 }
+
+#[test]
+fn droid_init_is_told_from_claude() {
+    let droid = r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"17922060-a244","tools":["Read"],"model":"custom:m","reasoning_effort":"none"}"#;
+    assert_eq!(d(droid), Some(Producer::Droid));
+    let claude = r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"0b1c","tools":[],"model":"m","claude_code_version":"2.1","uuid":"u"}"#;
+    assert_eq!(d(claude), Some(Producer::Claude));
+    // Droid's other lines: a numeric timestamp and `session_id`.
+    let call = r#"{"type":"tool_call","id":"c","toolName":"Read","parameters":{},"timestamp":1795710974349,"session_id":"s"}"#;
+    assert_eq!(d(call), Some(Producer::Droid));
+}
+
+#[test]
+fn copilot_envelopes_are_not_codex() {
+    let line = r#"{"type":"assistant.turn_start","data":{"turnId":"0"},"id":"x","timestamp":"2026-11-26T16:35:03.394Z","parentId":null}"#;
+    assert_eq!(d(line), Some(Producer::Copilot));
+    let result = r#"{"type":"result","timestamp":"2026-11-26T16:35:03.677Z","sessionId":"s","exitCode":0,"usage":{}}"#;
+    assert_eq!(d(result), Some(Producer::Copilot));
+    assert_eq!(
+        d(r#"{"type":"turn.completed","usage":{}}"#),
+        Some(Producer::Codex)
+    );
+}

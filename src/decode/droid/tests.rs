@@ -1,0 +1,214 @@
+//! Factory Droid decoding: the real captures of 0.215.0
+//! (`tests/fixtures/droid/`) and small inline lines, through the whole
+//! pipeline to JSONL.
+
+use serde_json::{Value as J, json};
+
+use crate::ExitStatus;
+use crate::diag::Diag;
+use crate::event::Producer;
+use crate::render::Jsonl;
+use crate::run::Runner;
+
+/// The JSONL events written for `input` (detected, or read as `from`) and
+/// the exit status.
+fn run(input: &str, from: Option<Producer>) -> (Vec<J>, ExitStatus) {
+    let mut sink = Jsonl::new(Vec::new());
+    let mut diag = Diag::new(Vec::new(), false);
+    let status = {
+        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20).with_producer(from);
+        runner.source("t", input.as_bytes()).unwrap();
+        runner.finish().unwrap().1
+    };
+    let out = String::from_utf8(sink.into_inner()).unwrap();
+    let evs = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (evs, status)
+}
+
+fn kind<'a>(evs: &'a [J], k: &str) -> Vec<&'a J> {
+    evs.iter().filter(|e| e["kind"] == k).collect()
+}
+
+fn fixture(name: &str) -> (Vec<J>, ExitStatus) {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/droid/{name}.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    run(&text, None)
+}
+
+fn call(name: &str, args: &str) -> String {
+    format!(
+        r#"{{"type":"tool_call","id":"c1","messageId":"m","toolId":"{name}","toolName":"{name}","parameters":{args},"timestamp":1795710974349,"session_id":"s"}}"#
+    )
+}
+
+fn key(name: &str, args: &str) -> J {
+    let (evs, _) = run(&call(name, args), Some(Producer::Droid));
+    kind(&evs, "tool_call")[0]["key_arg"].clone()
+}
+
+#[test]
+fn told_from_claude_and_totalled() {
+    let (evs, status) = fixture("mixed");
+    assert_eq!(status, ExitStatus::Success);
+    assert!(evs.iter().all(|e| e["producer"] == "droid"), "{evs:?}");
+    let s = kind(&evs, "session_start")[0];
+    assert_eq!(s["model"], "custom:Mock-(loopback)-0");
+    assert_eq!(s["cwd"], "/home/dev/work/mixed/ws");
+    // The reasoning, printed twice, is given once.
+    assert_eq!(kind(&evs, "thinking").len(), 1);
+    let r = kind(&evs, "result")[0];
+    assert_eq!(
+        r["text"],
+        "Created `hello.txt`; `missing.txt` does not exist."
+    );
+    assert_eq!(r["num_turns"], 4);
+    assert_eq!(r["duration_ms"], 888);
+    assert_eq!(
+        r["tokens"],
+        json!({"input":1100,"output":190,"cache_read":3200,"cache_creation":0})
+    );
+    let failed: Vec<_> = kind(&evs, "tool_result")
+        .into_iter()
+        .filter(|r| r["is_error"] == true)
+        .collect();
+    assert_eq!(failed.len(), 1);
+    assert!(
+        failed[0]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Error: Command failed (exit code: 1)")
+    );
+    assert!(kind(&evs, "unknown").is_empty(), "{evs:?}");
+}
+
+#[test]
+fn every_call_with_its_key_and_kind() {
+    let (evs, _) = fixture("files");
+    let calls: Vec<_> = kind(&evs, "tool_call")
+        .iter()
+        .map(|c| {
+            (
+                c["name"].clone(),
+                c["tool_kind"].clone(),
+                c["key_arg"].clone(),
+            )
+        })
+        .collect();
+    let w = "/home/dev/work/files/ws";
+    assert_eq!(
+        calls,
+        [
+            (
+                json!("Create"),
+                json!("write"),
+                json!(format!("{w}/notes.txt"))
+            ),
+            (
+                json!("Read"),
+                json!("read"),
+                json!(format!("{w}/notes.txt"))
+            ),
+            (
+                json!("Edit"),
+                json!("edit"),
+                json!(format!("{w}/notes.txt"))
+            ),
+            (
+                json!("Glob"),
+                json!("search"),
+                json!(format!("**/*.txt in {w}"))
+            ),
+            (
+                json!("Grep"),
+                json!("search"),
+                json!(format!("BETA in {w}"))
+            ),
+            (json!("LS"), json!("search"), json!(w)),
+        ]
+    );
+    assert_eq!(kind(&evs, "tool_result").len(), 6);
+    let (evs, _) = fixture("parallel");
+    let calls = kind(&evs, "tool_call");
+    let results = kind(&evs, "tool_result");
+    assert_eq!((calls.len(), results.len()), (2, 2));
+    assert_eq!(results[1]["id"], calls[1]["id"]);
+}
+
+#[test]
+fn tool_errors_keep_their_message() {
+    let (evs, status) = fixture("tool_error");
+    assert_eq!(status, ExitStatus::Success);
+    let errors: Vec<_> = kind(&evs, "tool_result")
+        .iter()
+        .filter(|r| r["is_error"] == true)
+        .map(|r| r["content"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(errors.len(), 3);
+    assert!(errors[1].contains("Not found: no_such_tool"), "{errors:?}");
+}
+
+#[test]
+fn api_errors_fail_the_session() {
+    for (name, message) in [
+        ("error_400", "400 mock: invalid request (context too long)"),
+        ("error_500", "500 mock internal error"),
+        ("stream_error", "Connection error."),
+    ] {
+        let (evs, status) = fixture(name);
+        assert_eq!(status, ExitStatus::SessionError, "{name}");
+        let r = kind(&evs, "result")[0];
+        assert_eq!(r["is_error"], true, "{name}");
+        assert_eq!(r["errors"], json!([message]), "{name}");
+        assert_eq!(kind(&evs, "notice")[0]["text"], message, "{name}");
+    }
+}
+
+#[test]
+fn the_json_output_is_one_result() {
+    let (evs, status) = fixture("mixed_json");
+    assert_eq!(status, ExitStatus::Success);
+    let r = kind(&evs, "result")[0];
+    assert_eq!(r["producer"], "droid");
+    assert_eq!(r["num_turns"], 4);
+    assert_eq!(r["tokens"]["cache_read"], 3200);
+}
+
+#[test]
+fn key_args_of_droid_tools() {
+    assert_eq!(
+        key("Execute", r#"{"command":"ls -la","riskLevel":"low"}"#),
+        "ls -la"
+    );
+    assert_eq!(key("Read", r#"{"file_path":"/a"}"#), "/a");
+    assert_eq!(key("Glob", r#"{"patterns":["*.rs","*.md"]}"#), "*.rs, *.md");
+    assert_eq!(key("FetchUrl", r#"{"url":"https://x.y"}"#), "https://x.y");
+    assert_eq!(key("WebSearch", r#"{"query":"rust"}"#), "rust");
+    assert_eq!(
+        key(
+            "Task",
+            r#"{"subagent_type":"worker","description":"look","prompt":"p"}"#
+        ),
+        "worker: look"
+    );
+    assert_eq!(
+        key(
+            "TodoWrite",
+            r#"{"todos":"1. [in_progress] a\n2. [pending] b"}"#
+        ),
+        "1. [in_progress] a"
+    );
+    assert_eq!(key("Execute", r#"{"command":7}"#), J::Null);
+    assert_eq!(key("Read", "[]"), J::Null);
+}
+
+#[test]
+fn a_stream_cut_before_its_completion_is_incomplete() {
+    let (_, status) = run(&call("Execute", r#"{"command":"ls"}"#), None);
+    assert_eq!(status, ExitStatus::Incomplete);
+}
