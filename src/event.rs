@@ -116,6 +116,8 @@ pub enum Producer {
     Copilot,
     /// Factory Droid `droid exec -o stream-json`.
     Droid,
+    /// Pi coding agent `pi -p --mode json`.
+    Pi,
     /// `OpenAI` Codex `codex exec --json`.
     Codex,
     /// `OpenAI` Codex's saved sessions (`~/.codex/sessions/…/rollout-*.jsonl`).
@@ -136,7 +138,7 @@ pub enum Producer {
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 11] = [
+    pub const ALL: [Producer; 12] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -148,6 +150,7 @@ impl Producer {
         Producer::Cursor,
         Producer::Copilot,
         Producer::Droid,
+        Producer::Pi,
     ];
 }
 

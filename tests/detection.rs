@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const DIRS: [(&str, &str); 13] = [
+const DIRS: [(&str, &str); 14] = [
     ("claude", "claude"),
     ("claude-2.1.330", "claude"),
     ("codex", "codex"),
@@ -25,6 +25,7 @@ const DIRS: [(&str, &str); 13] = [
     ("codex-rollout", "codex-rollout"),
     ("copilot", "copilot"),
     ("droid", "droid"),
+    ("pi", "pi"),
 ];
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

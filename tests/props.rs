@@ -265,7 +265,7 @@ struct Shape {
     words: Vec<String>,
 }
 
-const DIRS: [(&str, Producer); 12] = [
+const DIRS: [(&str, Producer); 13] = [
     ("claude", Producer::Claude),
     ("claude-2.1.330", Producer::Claude),
     ("claude-transcript", Producer::ClaudeTranscript),
@@ -278,6 +278,7 @@ const DIRS: [(&str, Producer); 12] = [
     ("cursor", Producer::Cursor),
     ("copilot", Producer::Copilot),
     ("droid", Producer::Droid),
+    ("pi", Producer::Pi),
 ];
 
 const WORD_KEYS: [&str; 9] = [

@@ -572,6 +572,14 @@ opencode invalid other
 opencode read read
 opencode todowrite todo
 opencode write write
+pi bash shell
+pi edit edit
+pi find search
+pi grep search
+pi ls search
+pi no_such_tool other
+pi read read
+pi write write
 qwen edit edit
 qwen glob search
 qwen grep_search search

@@ -32,7 +32,7 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 12] = [
+const PRODUCERS: [Option<Producer>; 13] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -45,6 +45,7 @@ const PRODUCERS: [Option<Producer>; 12] = [
     Some(Producer::Cursor),
     Some(Producer::Copilot),
     Some(Producer::Droid),
+    Some(Producer::Pi),
 ];
 
 /// Hands out the data in pseudo-random read sizes (1 byte to 8 KiB).

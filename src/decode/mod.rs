@@ -29,6 +29,7 @@ mod gemini;
 mod line;
 mod native;
 mod opencode;
+mod pi;
 mod qwen;
 mod registry;
 pub(crate) use registry::unsearched_key;

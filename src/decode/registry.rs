@@ -16,7 +16,7 @@ use std::fmt;
 use std::io;
 
 use super::{
-    Emit, amp, claude, codex, codex_rollout, copilot, cursor, droid, gemini, opencode, qwen,
+    Emit, amp, claude, codex, codex_rollout, copilot, cursor, droid, gemini, opencode, pi, qwen,
     transcript,
 };
 use crate::event::{Event, EventKind, Producer, Unknown};
@@ -25,10 +25,11 @@ use crate::time::Timestamp;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 11] = [
+pub(crate) static REGISTRY: [Entry; 12] = [
     transcript::ENTRY,
     copilot::ENTRY,
     droid::ENTRY,
+    pi::ENTRY,
     codex::ENTRY,
     codex_rollout::ENTRY,
     opencode::ENTRY,

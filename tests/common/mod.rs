@@ -32,7 +32,7 @@ pub const ENV_VARS: [&str; 5] = [
 pub const RUN_LIMIT: Duration = Duration::from_secs(60);
 
 /// Every `--from` value, `None` for detection.
-pub const PRODUCERS: [Option<Producer>; 12] = [
+pub const PRODUCERS: [Option<Producer>; 13] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -45,6 +45,7 @@ pub const PRODUCERS: [Option<Producer>; 12] = [
     Some(Producer::Cursor),
     Some(Producer::Copilot),
     Some(Producer::Droid),
+    Some(Producer::Pi),
 ];
 
 /// The binary with a hermetic environment.
