@@ -118,6 +118,8 @@ pub enum Producer {
     Droid,
     /// Pi coding agent `pi -p --mode json`.
     Pi,
+    /// Cline CLI `cline --json`.
+    Cline,
     /// `OpenAI` Codex `codex exec --json`.
     Codex,
     /// `OpenAI` Codex's saved sessions (`~/.codex/sessions/…/rollout-*.jsonl`).
@@ -138,7 +140,7 @@ pub enum Producer {
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 12] = [
+    pub const ALL: [Producer; 13] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -151,6 +153,7 @@ impl Producer {
         Producer::Copilot,
         Producer::Droid,
         Producer::Pi,
+        Producer::Cline,
     ];
 }
 

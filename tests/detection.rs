@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const DIRS: [(&str, &str); 14] = [
+const DIRS: [(&str, &str); 15] = [
     ("claude", "claude"),
     ("claude-2.1.330", "claude"),
     ("codex", "codex"),
@@ -26,6 +26,7 @@ const DIRS: [(&str, &str); 14] = [
     ("copilot", "copilot"),
     ("droid", "droid"),
     ("pi", "pi"),
+    ("cline", "cline"),
 ];
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

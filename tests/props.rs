@@ -265,7 +265,7 @@ struct Shape {
     words: Vec<String>,
 }
 
-const DIRS: [(&str, Producer); 13] = [
+const DIRS: [(&str, Producer); 14] = [
     ("claude", Producer::Claude),
     ("claude-2.1.330", Producer::Claude),
     ("claude-transcript", Producer::ClaudeTranscript),
@@ -279,6 +279,7 @@ const DIRS: [(&str, Producer); 13] = [
     ("copilot", Producer::Copilot),
     ("droid", Producer::Droid),
     ("pi", Producer::Pi),
+    ("cline", Producer::Cline),
 ];
 
 const WORD_KEYS: [&str; 9] = [

@@ -513,6 +513,12 @@ claude-transcript Bash shell
 claude-transcript Glob search
 claude-transcript Grep search
 claude-transcript Read read
+cline editor edit
+cline editor write
+cline no_such_tool other
+cline read_files read
+cline run_commands shell
+cline search_codebase search
 codex apply_patch edit
 codex mcp__mockecho__echo mcp
 codex mcp__mockecho__explode mcp

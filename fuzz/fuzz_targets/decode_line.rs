@@ -32,7 +32,7 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 13] = [
+const PRODUCERS: [Option<Producer>; 14] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -46,6 +46,7 @@ const PRODUCERS: [Option<Producer>; 13] = [
     Some(Producer::Copilot),
     Some(Producer::Droid),
     Some(Producer::Pi),
+    Some(Producer::Cline),
 ];
 
 /// Hands out the data in pseudo-random read sizes (1 byte to 8 KiB).

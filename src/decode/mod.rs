@@ -20,6 +20,7 @@ macro_rules! text {
 mod amp;
 mod args;
 mod claude;
+mod cline;
 mod codex;
 mod codex_rollout;
 mod copilot;

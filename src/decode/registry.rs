@@ -16,8 +16,8 @@ use std::fmt;
 use std::io;
 
 use super::{
-    Emit, amp, claude, codex, codex_rollout, copilot, cursor, droid, gemini, opencode, pi, qwen,
-    transcript,
+    Emit, amp, claude, cline, codex, codex_rollout, copilot, cursor, droid, gemini, opencode, pi,
+    qwen, transcript,
 };
 use crate::event::{Event, EventKind, Producer, Unknown};
 use crate::json::{Arena, Value, str_at};
@@ -25,11 +25,12 @@ use crate::time::Timestamp;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 12] = [
+pub(crate) static REGISTRY: [Entry; 13] = [
     transcript::ENTRY,
     copilot::ENTRY,
     droid::ENTRY,
     pi::ENTRY,
+    cline::ENTRY,
     codex::ENTRY,
     codex_rollout::ENTRY,
     opencode::ENTRY,

@@ -32,7 +32,7 @@ pub const ENV_VARS: [&str; 5] = [
 pub const RUN_LIMIT: Duration = Duration::from_secs(60);
 
 /// Every `--from` value, `None` for detection.
-pub const PRODUCERS: [Option<Producer>; 13] = [
+pub const PRODUCERS: [Option<Producer>; 14] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -46,6 +46,7 @@ pub const PRODUCERS: [Option<Producer>; 13] = [
     Some(Producer::Copilot),
     Some(Producer::Droid),
     Some(Producer::Pi),
+    Some(Producer::Cline),
 ];
 
 /// The binary with a hermetic environment.

@@ -201,3 +201,11 @@ fn copilot_envelopes_are_not_codex() {
         Some(Producer::Codex)
     );
 }
+
+#[test]
+fn cline_is_not_claude() {
+    let line = r#"{"ts":"2026-11-26T17:44:23.297Z","type":"hook_event","hookEventName":"agent_start","agentId":"a","taskId":"t","parentAgentId":null}"#;
+    assert_eq!(d(line), Some(Producer::Cline));
+    let line = r#"{"ts":"2026-11-26T17:44:23.310Z","type":"agent_event","event":{"type":"iteration_start","iteration":1}}"#;
+    assert_eq!(d(line), Some(Producer::Cline));
+}
