@@ -82,7 +82,8 @@ cursor\t'Cursor Agent `--output-format stream-json`'
 copilot\t'GitHub Copilot CLI `-p … --output-format json`'
 droid\t'Factory Droid `exec -o stream-json`'
 pi\t'Pi `-p --mode json`'
-cline\t'Cline CLI `--json`'"
+cline\t'Cline CLI `--json`'
+kilo\t'Kilo CLI `run --format json`'"
 complete -c streamview -l max-line-bytes -d 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them' -r
 complete -c streamview -s j -l jobs -d 'Read the files of the directories named on N threads (default: one per core)' -r
 complete -c streamview -l status-wait -d 'Seconds without an event before the status line says it is waiting' -r

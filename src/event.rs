@@ -124,6 +124,8 @@ pub enum Producer {
     Codex,
     /// `OpenAI` Codex's saved sessions (`~/.codex/sessions/…/rollout-*.jsonl`).
     CodexRollout,
+    /// Kilo CLI `kilo run --format json` (a fork of `OpenCode`).
+    Kilo,
     /// `OpenCode` `opencode run --format json`.
     OpenCode,
     /// Google Gemini CLI `--output-format stream-json`.
@@ -140,7 +142,7 @@ pub enum Producer {
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 13] = [
+    pub const ALL: [Producer; 14] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -154,6 +156,7 @@ impl Producer {
         Producer::Droid,
         Producer::Pi,
         Producer::Cline,
+        Producer::Kilo,
     ];
 }
 

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const DIRS: [(&str, &str); 15] = [
+const DIRS: [(&str, &str); 16] = [
     ("claude", "claude"),
     ("claude-2.1.330", "claude"),
     ("codex", "codex"),
@@ -27,6 +27,7 @@ const DIRS: [(&str, &str); 15] = [
     ("droid", "droid"),
     ("pi", "pi"),
     ("cline", "cline"),
+    ("kilo", "kilo"),
 ];
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {
@@ -69,11 +70,25 @@ fn events(args: &[&Path], stdin: Option<&[u8]>) -> (Vec<Value>, i32) {
     (evs, out.status.code().unwrap())
 }
 
+/// Kilo streams whose first line is an `error`: the same line as
+/// `OpenCode`'s, so the stream reads as `OpenCode`'s (`decode/kilo.rs`).
+const READ_AS_OPENCODE: [&str; 3] = [
+    "kilo/error_400.jsonl",
+    "kilo/error_500_retrylimit.jsonl",
+    "kilo/stream_error_retrylimit.jsonl",
+];
+
 #[test]
 fn every_captured_stream_is_detected_without_from() {
     let mut checked = 0;
     for (dir, producer) in DIRS {
         for f in fixtures(dir) {
+            let name = format!("{dir}/{}", f.file_name().unwrap().to_string_lossy());
+            let producer = if READ_AS_OPENCODE.contains(&name.as_str()) {
+                "opencode"
+            } else {
+                producer
+            };
             let (evs, _) = events(&[&f], None);
             assert!(!evs.is_empty(), "{}: no events", f.display());
             for e in &evs {

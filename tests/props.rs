@@ -265,7 +265,7 @@ struct Shape {
     words: Vec<String>,
 }
 
-const DIRS: [(&str, Producer); 14] = [
+const DIRS: [(&str, Producer); 15] = [
     ("claude", Producer::Claude),
     ("claude-2.1.330", Producer::Claude),
     ("claude-transcript", Producer::ClaudeTranscript),
@@ -280,6 +280,7 @@ const DIRS: [(&str, Producer); 14] = [
     ("droid", Producer::Droid),
     ("pi", Producer::Pi),
     ("cline", Producer::Cline),
+    ("kilo", Producer::Kilo),
 ];
 
 const WORD_KEYS: [&str; 9] = [

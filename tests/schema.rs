@@ -570,6 +570,14 @@ gemini replace edit
 gemini run_shell_command shell
 gemini write_file write
 gemini write_todos todo
+kilo bash shell
+kilo edit edit
+kilo glob search
+kilo grep search
+kilo no_such_tool other
+kilo read read
+kilo todowrite todo
+kilo write write
 opencode bash shell
 opencode edit edit
 opencode glob search

@@ -32,7 +32,7 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 14] = [
+const PRODUCERS: [Option<Producer>; 15] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -47,6 +47,7 @@ const PRODUCERS: [Option<Producer>; 14] = [
     Some(Producer::Droid),
     Some(Producer::Pi),
     Some(Producer::Cline),
+    Some(Producer::Kilo),
 ];
 
 /// Hands out the data in pseudo-random read sizes (1 byte to 8 KiB).

@@ -37,6 +37,9 @@ use crate::time::Timestamp;
 /// Per-stream state: the session in progress and what its result will say.
 #[derive(Default)]
 pub(crate) struct State {
+    /// Whose stream it is (`OpenCode`, or a fork read by this decoder:
+    /// Kilo), for the result rebuilt at its end.
+    producer: Option<Producer>,
     /// Id of the session in progress; `None` before the first line.
     session: Option<String>,
     /// The session has had its first line (and its `session_start`).
@@ -91,6 +94,7 @@ impl State {
         calls.clear();
         results.clear();
         *self = State {
+            producer: self.producer,
             session: id.map(str::to_string),
             seen_parts: seen,
             calls,
@@ -152,7 +156,7 @@ impl State {
         self.closed = true;
         let res = self.result("end_of_input", None);
         emit(&Event {
-            producer: Producer::OpenCode,
+            producer: self.producer.unwrap_or(Producer::OpenCode),
             line: self.last_line,
             source: None,
             session: self.session.clone().map(Cow::Owned),
@@ -224,6 +228,7 @@ impl Format for OpenCode {
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
         let state = self;
+        state.producer = Some(ctx.producer);
         let ty = str_at(v, "type").unwrap_or("");
         let session = str_at(v, "sessionID").filter(|s| !s.is_empty());
         let part = get(v, "part");

@@ -16,8 +16,8 @@ use std::fmt;
 use std::io;
 
 use super::{
-    Emit, amp, claude, cline, codex, codex_rollout, copilot, cursor, droid, gemini, opencode, pi,
-    qwen, transcript,
+    Emit, amp, claude, cline, codex, codex_rollout, copilot, cursor, droid, gemini, kilo, opencode,
+    pi, qwen, transcript,
 };
 use crate::event::{Event, EventKind, Producer, Unknown};
 use crate::json::{Arena, Value, str_at};
@@ -25,7 +25,7 @@ use crate::time::Timestamp;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 13] = [
+pub(crate) static REGISTRY: [Entry; 14] = [
     transcript::ENTRY,
     copilot::ENTRY,
     droid::ENTRY,
@@ -33,6 +33,7 @@ pub(crate) static REGISTRY: [Entry; 13] = [
     cline::ENTRY,
     codex::ENTRY,
     codex_rollout::ENTRY,
+    kilo::ENTRY,
     opencode::ENTRY,
     gemini::ENTRY,
     qwen::ENTRY,

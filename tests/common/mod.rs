@@ -32,7 +32,7 @@ pub const ENV_VARS: [&str; 5] = [
 pub const RUN_LIMIT: Duration = Duration::from_secs(60);
 
 /// Every `--from` value, `None` for detection.
-pub const PRODUCERS: [Option<Producer>; 14] = [
+pub const PRODUCERS: [Option<Producer>; 15] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -47,6 +47,7 @@ pub const PRODUCERS: [Option<Producer>; 14] = [
     Some(Producer::Droid),
     Some(Producer::Pi),
     Some(Producer::Cline),
+    Some(Producer::Kilo),
 ];
 
 /// The binary with a hermetic environment.

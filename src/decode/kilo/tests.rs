@@ -1,0 +1,158 @@
+//! Kilo CLI decoding: the real captures of 7.7.7
+//! (`tests/fixtures/kilo/`) and small inline lines, through the whole
+//! pipeline to JSONL.
+
+use serde_json::{Value as J, json};
+
+use crate::ExitStatus;
+use crate::diag::Diag;
+use crate::event::Producer;
+use crate::render::Jsonl;
+use crate::run::Runner;
+
+/// The JSONL events written for `input` (detected, or read as `from`) and
+/// the exit status.
+fn run(input: &str, from: Option<Producer>) -> (Vec<J>, ExitStatus) {
+    let mut sink = Jsonl::new(Vec::new());
+    let mut diag = Diag::new(Vec::new(), false);
+    let status = {
+        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20).with_producer(from);
+        runner.source("t", input.as_bytes()).unwrap();
+        runner.finish().unwrap().1
+    };
+    let out = String::from_utf8(sink.into_inner()).unwrap();
+    let evs = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (evs, status)
+}
+
+fn kind<'a>(evs: &'a [J], k: &str) -> Vec<&'a J> {
+    evs.iter().filter(|e| e["kind"] == k).collect()
+}
+
+fn fixture(name: &str) -> (Vec<J>, ExitStatus) {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/kilo/{name}.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    run(&text, None)
+}
+
+#[test]
+fn named_kilo_and_read_as_opencode() {
+    let (evs, status) = fixture("mixed");
+    assert_eq!(status, ExitStatus::Success);
+    assert!(evs.iter().all(|e| e["producer"] == "kilo"), "{evs:?}");
+    let calls: Vec<_> = kind(&evs, "tool_call")
+        .iter()
+        .map(|c| {
+            (
+                c["name"].clone(),
+                c["tool_kind"].clone(),
+                c["key_arg"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            (json!("bash"), json!("shell"), json!("ls -la")),
+            (
+                json!("write"),
+                json!("write"),
+                json!("/home/dev/work/mixed/ws/hello.txt")
+            ),
+            (
+                json!("bash"),
+                json!("shell"),
+                json!("cat hello.txt && cat missing.txt")
+            ),
+        ]
+    );
+    // A non-zero exit is a failure, as in OpenCode.
+    let failed = kind(&evs, "tool_result")
+        .iter()
+        .filter(|r| r["is_error"] == true)
+        .count();
+    assert_eq!(failed, 1);
+    let r = kind(&evs, "result")[0];
+    assert_eq!(r["producer"], "kilo");
+    assert_eq!(
+        r["text"],
+        "Created `hello.txt`; `missing.txt` does not exist."
+    );
+    assert_eq!(r["num_turns"], 4);
+}
+
+#[test]
+fn its_extra_keys_are_kept() {
+    let (evs, _) = fixture("files");
+    // The diff an edit made: the result's changes, from its first hunk.
+    let edit = kind(&evs, "tool_call")
+        .into_iter()
+        .find(|c| c["name"] == "edit")
+        .unwrap();
+    assert_eq!(edit["changes_in_result"], true, "{edit}");
+    let result = kind(&evs, "tool_result")
+        .into_iter()
+        .find(|r| r["id"] == edit["id"])
+        .unwrap();
+    assert_eq!(result["lines_added"], 1, "{result}");
+    assert_eq!(result["lines_removed"], 1, "{result}");
+    let notices: Vec<_> = kind(&evs, "notice");
+    let approvals: Vec<_> = notices
+        .iter()
+        .filter(|n| n["subtype"] == "approval")
+        .collect();
+    assert_eq!(approvals.len(), 6, "one per call");
+    assert_eq!(approvals[0]["text"], "edit *: allow (global rule)");
+    let raw = &approvals[0]["raw"]["part"]["state"]["metadata"]["approval"];
+    assert_eq!(raw["rule"]["permission"], "edit");
+    let metrics: Vec<_> = notices
+        .iter()
+        .filter(|n| n["subtype"] == "metrics")
+        .collect();
+    assert_eq!(metrics.len(), 7, "one per step");
+    assert!(notices.iter().all(|n| n["level"] == "debug"));
+}
+
+#[test]
+fn errors_exit_1() {
+    for name in [
+        "error_500_retrylimit",
+        "stream_error_retrylimit",
+        "error_400",
+        "tool_error",
+    ] {
+        let (evs, status) = fixture(name);
+        let want = if name == "tool_error" {
+            ExitStatus::Success
+        } else {
+            ExitStatus::SessionError
+        };
+        assert_eq!(status, want, "{name}");
+        assert_eq!(kind(&evs, "result").len(), 1, "{name}");
+    }
+    // A stream that begins with its error cannot be told from OpenCode's.
+    let (evs, _) = fixture("error_400");
+    assert_eq!(evs[0]["producer"], "opencode");
+    let (evs, _) = fixture("tool_error");
+    let errors = kind(&evs, "tool_result")
+        .iter()
+        .filter(|r| r["is_error"] == true)
+        .count();
+    assert_eq!(errors, 3);
+}
+
+#[test]
+fn from_kilo_reads_any_opencode_line() {
+    let line = r#"{"type":"tool_use","timestamp":1795714790007,"sessionID":"ses_1","part":{"id":"p","sessionID":"ses_1","messageID":"m","type":"tool","callID":"c1","tool":"grep","state":{"status":"completed","input":{"pattern":"x","path":"/w"},"output":"","metadata":{}}}}"#;
+    let (evs, _) = run(line, None);
+    assert_eq!(evs[0]["producer"], "kilo");
+    assert_eq!(kind(&evs, "tool_call")[0]["key_arg"], "x in /w");
+    let (evs, _) = run(line, Some(Producer::Kilo));
+    assert_eq!(kind(&evs, "tool_call")[0]["producer"], "kilo");
+}
