@@ -272,22 +272,22 @@ fn claude_results_give_numbered_hunks_and_a_writes_real_diff() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.lines().any(|l| l.trim() == "@@"), "{text}");
     // The first Edit: `- [ ] first item` ticked, in lines 1-4 of the file.
-    let edit = text.find("▸ Edit notes/todo.md +1 −1\n").expect(&text);
+    let edit = text.find("▸ Edit notes/todo.md\n  ⎿ +1 −1\n").expect(&text);
     assert!(
         text[edit..].contains("    @@ -1,4 +1,4 @@\n     # TODO\n     \n    -- [ ] first item\n    +- [x] first item (done)\n"),
         "{text}"
     );
-    // `replace_all`: the call counts one occurrence, the result both.
-    let all = text
-        .find("▸ Edit hello.py +1 −1\n  ⎿ +2 −2\n")
-        .expect(&text);
+    // `replace_all`: counted once, by the result, both occurrences (the
+    // call's fragment is one).
+    assert!(!text.contains("+1 −1\n  ⎿ +2 −2"), "{text}");
+    let all = text.find("▸ Edit hello.py\n  ⎿ +2 −2\n").expect(&text);
     assert!(
         text[all..].contains("    -greet()\n    +welcome()\n"),
         "{text}"
     );
     // The Write over hello.py: the old lines removed, not only the new added.
     let write = text
-        .find("▸ Write hello.py +6\n  ⎿ +5 −3\n    @@ -1,4 +1,6 @@\n    -def welcome():\n")
+        .find("▸ Write hello.py\n  ⎿ +5 −3\n    @@ -1,4 +1,6 @@\n    -def welcome():\n")
         .expect(&text);
     assert!(
         text[write..].contains("    +if __name__ == \"__main__\":\n"),
@@ -295,7 +295,7 @@ fn claude_results_give_numbered_hunks_and_a_writes_real_diff() {
     );
     // The Write of a new file: its result has no patch, all of it is added.
     assert!(
-        text.contains("▸ Write notes/todo.md +4\n  ⎿ +4\n    @@ -0,0 +1,4 @@\n    +# TODO\n"),
+        text.contains("▸ Write notes/todo.md\n  ⎿ +4\n    @@ -0,0 +1,4 @@\n    +# TODO\n"),
         "{text}"
     );
 }

@@ -355,6 +355,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         // Counted only when the call changes files: the default view pays
         // for the `+12 −3`, `-v` for the diff.
         let stat = super::diff::stat(&c.changes);
+        let verbose = self.verbose();
         let l = self.compose();
         l.push(Style::Tool, "▸ ");
         l.tool_name(Style::Tool, &c.name);
@@ -372,7 +373,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             }
             _ => {}
         }
-        if let Some(stat) = stat {
+        // With `-v`, a result that reports the changes made counts them
+        // (`⎿ +3 −3`): the call's line does not say another number.
+        if let Some(stat) = stat.filter(|_| !(verbose && c.changes_in_result)) {
             edits::stat(l, stat);
         }
         // A long command wraps under itself, after `▸ `.
