@@ -329,6 +329,36 @@ fn edits_are_shown_as_their_diff() {
     assert!(page.dom.contains("<span class=\"add\">+# TODO</span>"));
     // A call with a diff is open from the start.
     assert!(page.count("<details class=\"ev call ok\" data-kind=\"edit\" open=\"\">") >= 2);
+    // Indented lines keep their indentation (the page's `pre` keeps it).
+    assert!(
+        page.dom
+            .contains("<span class=\"dc\">     print(\"hi\")</span>")
+    );
+    assert!(
+        page.dom
+            .contains("<span class=\"add\">+    return f\"Hello, {name}!\"</span>")
+    );
+}
+
+/// A denied Write: its call is marked denied, its line has no count, and
+/// what it would have written is folded away as a proposal, not applied;
+/// the denial is said once.
+#[test]
+fn a_denied_write_is_shown_as_proposed() {
+    let Some(b) = browser() else { return };
+    let input = fixture("claude-2.1.330/permission_denied.jsonl");
+    let page = load(&b, &report(&input), "");
+    page.assert_clean("permission_denied");
+    let write = "<details class=\"ev call denied bad\" data-kind=\"write\" open=\"\"><summary>\
+                 <span class=\"tn\">Write</span> <code>marker.txt</code><span class=\"badge\">";
+    assert_eq!(page.count(write), 1, "{}", page.dom);
+    let proposal = page
+        .dom
+        .find("<details class=\"proposed\"><summary>proposed change, not applied");
+    let marker = page.dom.find("<span class=\"add\">+marker</span>");
+    assert!(proposal.is_some_and(|p| marker.is_some_and(|m| m > p)));
+    assert_eq!(page.count("but you haven't granted it yet"), 1);
+    assert_eq!(page.count("require approval: rm -rf build"), 1);
 }
 
 /// The filter bar, set by the page's address: errors only, a text, a tool

@@ -498,3 +498,82 @@ fn html_format() {
         insta::assert_snapshot!(name, format!("exit: {}\n{main}", status.code()));
     }
 }
+
+/// The Markdown and the HTML report of a fixture.
+fn reports(rel: &str) -> [String; 2] {
+    let input = read(rel);
+    let mut md = Markdown::sink(Vec::new());
+    drive(&[("fixture", &input)], &mut md);
+    let mut html = Html::sink(Vec::new());
+    drive(&[("fixture", &input)], &mut html);
+    [md.into_inner().into_inner(), html.into_inner().into_inner()]
+        .map(|b| String::from_utf8(b).unwrap())
+}
+
+/// A denied Write made no change: neither report shows its diff as one
+/// (no `Changes of`, no diff outside the proposal said not applied), and
+/// each denial's message is shown once, in both the capture where the
+/// denial is reported before the tool result (2.1.330) and after it.
+#[test]
+fn a_denied_write_is_no_change_and_each_denial_is_said_once() {
+    let messages = [
+        "The following parts require approval: rm -rf build, touch build.marker",
+        "but you haven",
+    ];
+    for rel in [
+        "claude/permission_denied.jsonl",
+        "claude-2.1.330/permission_denied.jsonl",
+    ] {
+        let [md, html] = reports(rel);
+        for (doc, page) in [("markdown", &md), ("html", &html)] {
+            for m in messages {
+                assert_eq!(page.matches(m).count(), 1, "{rel} {doc}: {m}");
+            }
+            assert!(!page.contains("Changes of"), "{rel} {doc}");
+            assert!(!page.contains("Write</span> <code>marker.txt</code><span class=\"stat\""));
+        }
+        // The proposed line is there once, inside what says it was not
+        // applied.
+        assert_eq!(md.matches("+marker").count(), 1, "{rel}");
+        let proposal = md.find("not applied · +1</summary>").expect(rel);
+        assert!(md.find("+marker").unwrap() > proposal, "{rel}");
+        assert!(md.contains("- **Write** `marker.txt`\n"), "{rel}");
+        let proposal = html.find("<details class=\"proposed\">").expect(rel);
+        assert!(html.find("+marker").unwrap() > proposal, "{rel}");
+    }
+}
+
+/// A diff's lines keep their indentation (`hello.py`'s body, four
+/// spaces), and an `Edit` with `replace_all` is counted once, by what its
+/// result says was done (two lines each way), not by its fragment (one).
+#[test]
+fn diffs_keep_indentation_and_an_edit_is_counted_once() {
+    let [md, html] = reports("claude/edit_write.jsonl");
+    // Context, removed and added lines, after their marker.
+    for line in [
+        "       print(\"hi\")",
+        "  -    print(\"hi\")",
+        "  +    return f\"Hello, {name}!\"",
+    ] {
+        assert!(md.contains(&format!("\n{line}\n")), "markdown: {line:?}");
+    }
+    for line in [
+        "<span class=\"dc\">     print(&quot;hi&quot;)</span>",
+        "<span class=\"del\">-    print(&quot;hi&quot;)</span>",
+        "<span class=\"add\">+    return f&quot;Hello, {name}!&quot;</span>",
+    ] {
+        assert!(html.contains(line), "html: {line}");
+    }
+    assert!(md.contains("- **Edit** `hello.py` +2 −2\n"));
+    assert!(!md.contains("+1 −1\n\n  ```diff\n  @@ -1,4 +1,4 @@\n  -def greet"));
+    let edit = "<span class=\"tn\">Edit</span> <code>hello.py</code>";
+    assert_eq!(html.matches(edit).count(), 1);
+    let at = html.find(edit).unwrap() + edit.len();
+    let stats = &html[at..at + html[at..].find("</summary>").unwrap()];
+    assert_eq!(
+        stats,
+        "<span class=\"stat\"> <span class=\"add\">+2</span> <span class=\"del\">−2</span></span>"
+    );
+    // The Write over the file counts its real diff, not the file's lines.
+    assert!(md.contains("- **Write** `hello.py` +5 −3\n"));
+}

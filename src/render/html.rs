@@ -28,6 +28,7 @@ use std::io::{self, Write};
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
+use super::diff::Stat;
 use super::fmt_duration;
 use super::markdown::{escape_html, unsafe_url};
 use super::report::{
@@ -46,7 +47,7 @@ const STYLE: &str = include_str!("html/style.css");
 /// The page's script: the filter bar.
 const SCRIPT: &str = include_str!("html/script.js");
 /// `sha256-…` of the page's style, allowed by the page's CSP (a unit test checks it).
-pub const STYLE_SHA256: &str = "sha256-1BhQtzW/lFm1Joy73Yj1gpunJ0rwcSNfWOby+hxPI+s=";
+pub const STYLE_SHA256: &str = "sha256-HosRXdhIDcSjlCmPhwKRRTsdJEY4t/tyMo86Wm5t0p8=";
 /// `sha256-…` of the page's script, allowed by the page's CSP (a unit test checks it).
 pub const SCRIPT_SHA256: &str = "sha256-gmbJlmxUmsOQk3xU4aAw/ZlglGxbFwMisFsrX99Ps3E=";
 
@@ -184,9 +185,12 @@ impl<W: Write> Html<W> {
             Some(Status::Failed) => ("fail bad", "failed"),
             Some(Status::Denied) => ("denied bad", "denied"),
         };
-        let open = matches!(call.status, Some(Status::Failed | Status::Denied))
-            || (call.agent && !call.children.is_empty())
-            || call.diff;
+        // Nothing inside (a denial said where it was reported): closed.
+        let empty = call.body.is_empty() && call.output.is_empty() && call.children.is_empty();
+        let open = !empty
+            && (matches!(call.status, Some(Status::Failed | Status::Denied))
+                || (call.agent && !call.children.is_empty())
+                || call.diff);
         let _ = write!(
             page,
             "<details class=\"ev call {class}\" data-kind=\"{}\"{}><summary>{html}",
@@ -381,6 +385,22 @@ fn diff(out: &mut String, changes: &Changes) {
     }
 }
 
+/// A call's `+12 −3`, when there is one.
+fn stat(out: &mut String, stat: Option<Stat>) {
+    let Some(st) = stat else {
+        return;
+    };
+    let (added, removed) = st.shown();
+    out.push_str("<span class=\"stat\">");
+    if let Some(n) = added {
+        let _ = write!(out, " <span class=\"add\">+{n}</span>");
+    }
+    if let Some(n) = removed {
+        let _ = write!(out, " <span class=\"del\">−{n}</span>");
+    }
+    out.push_str("</span>");
+}
+
 /// `<span class="tn">Bash</span> <code>ls</code>`.
 fn call_line(out: &mut String, tool: &str, key: Option<&str>) {
     let _ = write!(out, "<span class=\"tn\">{}</span>", escape_html(tool));
@@ -475,17 +495,7 @@ impl<W: Write> Document for Html<W> {
             let _ = write!(html, "<span class=\"agent\">{}:</span> ", escape_html(a));
         }
         call_line(&mut html, &c.name, c.key.as_deref());
-        if let Some(st) = c.changes.stat {
-            let (added, removed) = st.shown();
-            html.push_str("<span class=\"stat\">");
-            if let Some(n) = added {
-                let _ = write!(html, " <span class=\"add\">+{n}</span>");
-            }
-            if let Some(n) = removed {
-                let _ = write!(html, " <span class=\"del\">−{n}</span>");
-            }
-            html.push_str("</span>");
-        }
+        stat(&mut html, c.changes.stat);
         let mut body = String::new();
         if !c.items.is_empty() {
             body.push_str("<ul class=\"items\">");
@@ -515,8 +525,11 @@ impl<W: Write> Document for Html<W> {
         let bad = o.status != Status::Ok;
         let mut html = String::new();
         // The diff of what was done (the call showed only its count).
-        diff(&mut html, &o.changes);
-        if !o.text.text.trim().is_empty() {
+        if !o.changes.proposed {
+            diff(&mut html, &o.changes);
+        }
+        // A denial shown when it was reported is not repeated.
+        if !o.said && !o.text.text.trim().is_empty() {
             let _ = write!(
                 html,
                 "<pre class=\"out\">{}</pre>",
@@ -525,7 +538,18 @@ impl<W: Write> Document for Html<W> {
         } else if o.status == Status::Ok {
             html.push_str("<p class=\"cut\">(no output)</p>");
         }
-        cut_note(&mut html, &o.text);
+        if !o.said {
+            cut_note(&mut html, &o.text);
+        }
+        if o.changes.proposed && !o.changes.lines.is_empty() {
+            html.push_str("<details class=\"proposed\"><summary>proposed change, not applied");
+            stat(&mut html, o.changes.stat);
+            html.push_str("</summary>");
+            diff(&mut html, &o.changes);
+            html.push_str("</details>");
+        }
+        // The count of what was done, when the call's line could not say it.
+        let done = o.changes.stat.filter(|_| !o.changes.proposed);
         let call = self.calls.get(o.id).copied();
         let Some(node) = call.and_then(|i| self.nodes.get_mut(i)) else {
             // Its call is not on the page (left out, or never seen): the
@@ -533,6 +557,7 @@ impl<W: Write> Document for Html<W> {
             let mut line = String::from("<div class=\"ev");
             line.push_str(if bad { " alert bad\">" } else { "\">" });
             call_line(&mut line, &o.tool, o.key.as_deref());
+            stat(&mut line, done);
             line.push_str(&html);
             line.push_str("</div>\n");
             self.block(line, at, bad);
@@ -542,7 +567,8 @@ impl<W: Write> Document for Html<W> {
             return Ok(());
         };
         c.status = Some(o.status);
-        c.diff |= !o.changes.lines.is_empty();
+        c.diff |= !o.changes.lines.is_empty() && !o.changes.proposed;
+        stat(&mut node.html, done);
         if let Some(ms) = o.took_ms {
             let mut d = String::new();
             fmt_duration(&mut d, ms);

@@ -149,6 +149,55 @@ impl<W: Write> Markdown<W> {
         Ok(())
     }
 
+    /// A result that failed or was denied, quoted with its message.
+    fn failure(&mut self, o: &Output<'_>) -> io::Result<()> {
+        let mut head = String::from(if o.status == Status::Denied {
+            "**⊘ permission denied:** "
+        } else {
+            "**✗** "
+        });
+        head.push_str(&format!("**{}**", escape_inline(&o.tool)));
+        if let Some(k) = &o.key {
+            head.push(' ');
+            head.push_str(&code_span(k));
+        }
+        if o.status == Status::Failed {
+            head.push_str(" **failed**");
+        }
+        if let Some(ms) = o.took_ms {
+            head.push_str(" after ");
+            fmt_duration(&mut head, ms);
+        }
+        writeln!(self.out, "> {head}")?;
+        if !o.text.text.trim().is_empty() {
+            self.out.write_all(b">\n")?;
+            self.fenced("> ", &o.text.text)?;
+        }
+        if let Some(n) = cut_note(&o.text) {
+            writeln!(self.out, ">\n> {n}")?;
+        }
+        self.out.write_all(b"\n")
+    }
+
+    /// What a call that was denied or failed asked to change, folded, said
+    /// not to be a change.
+    fn proposed(&mut self, o: &Output<'_>) -> io::Result<()> {
+        if o.changes.lines.is_empty() {
+            return Ok(());
+        }
+        let mut head = format!("Proposed change of {}", escape_html(&o.tool));
+        if let Some(k) = &o.key {
+            head.push_str(&format!(" <code>{}</code>", escape_html(k)));
+        }
+        head.push_str(", not applied");
+        if let Some(st) = o.changes.stat {
+            head.push_str(&format!(" · {}", stat_text(st)));
+        }
+        writeln!(self.out, "<details><summary>{head}</summary>")?;
+        self.diff(&o.changes, "")?;
+        self.out.write_all(b"\n</details>\n\n")
+    }
+
     fn table(&mut self, t: &Table) -> io::Result<()> {
         let row = |cells: &mut dyn Iterator<Item = String>| {
             let mut s = String::from("|");
@@ -316,7 +365,7 @@ impl<W: Write> Document for Markdown<W> {
         let follows = self.last_call.as_deref() == Some(o.id);
         // The diff of what was done: under its call when the output
         // follows it, else on its own after the call's name.
-        if !o.changes.lines.is_empty() {
+        if !o.changes.lines.is_empty() && !o.changes.proposed {
             if follows {
                 let indent = self.list.map_or(0, |(level, _)| level) + 1;
                 self.diff(&o.changes, &"  ".repeat(indent))?;
@@ -325,6 +374,9 @@ impl<W: Write> Document for Markdown<W> {
                 write!(self.out, "Changes of **{}**", escape_inline(&o.tool))?;
                 if let Some(k) = &o.key {
                     write!(self.out, " {}", code_span(k))?;
+                }
+                if let Some(st) = o.changes.stat {
+                    write!(self.out, " {}", stat_text(st))?;
                 }
                 self.out.write_all(b"\n")?;
                 self.diff(&o.changes, "")?;
@@ -335,35 +387,15 @@ impl<W: Write> Document for Markdown<W> {
             return Ok(());
         }
         self.block()?;
-        let mut head = String::new();
-        if o.status != Status::Ok {
-            head.push_str(if o.status == Status::Denied {
-                "**⊘ permission denied:** "
-            } else {
-                "**✗** "
-            });
-            head.push_str(&format!("**{}**", escape_inline(&o.tool)));
-            if let Some(k) = &o.key {
-                head.push(' ');
-                head.push_str(&code_span(k));
-            }
-            if o.status == Status::Failed {
-                head.push_str(" **failed**");
-            }
-            if let Some(ms) = o.took_ms {
-                head.push_str(" after ");
-                fmt_duration(&mut head, ms);
-            }
-            writeln!(self.out, "> {head}")?;
-            if !o.text.text.trim().is_empty() {
-                self.out.write_all(b">\n")?;
-                self.fenced("> ", &o.text.text)?;
-            }
-            if let Some(n) = cut_note(&o.text) {
-                writeln!(self.out, ">\n> {n}")?;
-            }
-            return self.out.write_all(b"\n");
+        if o.said {
+            // The denial was quoted when it was reported.
+            return self.proposed(o);
         }
+        if o.status != Status::Ok {
+            self.failure(o)?;
+            return self.proposed(o);
+        }
+        let mut head = String::new();
         // Raw HTML: the summary is escaped for HTML, not Markdown.
         head.push_str(if o.kind == ToolKind::Agent {
             "Answer"

@@ -76,7 +76,7 @@ pub struct Header<'a> {
 #[derive(Clone, Debug)]
 pub struct Call<'a> {
     /// Its id (a result names it).
-    pub id: &'a str,
+    pub id: Cow<'a, str>,
     /// The tool's name, sanitized for one line.
     pub name: Cow<'a, str>,
     /// What the tool does.
@@ -88,8 +88,23 @@ pub struct Call<'a> {
     pub agent: bool,
     /// Todo items (`[x] done`, `[ ] to do`) and questions it carries.
     pub items: Vec<String>,
-    /// The files it changes, as a diff.
+    /// The files it changes, as a diff, and its `+12 −3`: what was asked,
+    /// or when its result came right after it, what was done (`None` when
+    /// nothing was: the call was denied or failed, its result shows what it
+    /// proposed).
     pub changes: Changes,
+}
+
+impl Call<'_> {
+    /// The same call, owning its strings (held until its result).
+    fn into_owned(self) -> Call<'static> {
+        Call {
+            id: Cow::Owned(self.id.into_owned()),
+            name: Cow::Owned(self.name.into_owned()),
+            key: self.key.map(|k| Cow::Owned(k.into_owned())),
+            ..self
+        }
+    }
 }
 
 /// What a line of a call's diff is.
@@ -119,6 +134,9 @@ pub struct Changes {
     pub lines: Vec<(Mark, String)>,
     /// Lines left out.
     pub more: usize,
+    /// Changes asked for and not made (the call was denied or failed): a
+    /// document shows them apart, never as a change.
+    pub proposed: bool,
 }
 
 impl Changes {
@@ -131,7 +149,7 @@ impl Changes {
         };
         let push = |out: &mut Changes, mark: Mark, text: &str| {
             if out.lines.len() < MAX_DIFF_LINES {
-                out.lines.push((mark, one_line(text, 2000)));
+                out.lines.push((mark, diff_line(text)));
             } else {
                 out.more += 1;
             }
@@ -196,8 +214,13 @@ pub struct Output<'a> {
     /// replayed arrives at once: its times mean nothing).
     pub took_ms: Option<u64>,
     /// What the tool says it changed (Claude's patch of an edit, with its
-    /// line numbers): shown instead of the call's diff.
+    /// line numbers): shown instead of the call's diff; or what the call
+    /// proposed, when it was denied or failed ([`Changes::proposed`]). Its
+    /// `stat` is set when the call's line did not say it.
     pub changes: Changes,
+    /// Its denial was written already (a permission denial reported before
+    /// the result): only the call's status is new.
+    pub said: bool,
 }
 
 /// Text cut to a bound: what is kept, and how much was left out.
@@ -373,16 +396,30 @@ pub struct Report<D: Document> {
     pending: Option<(String, usize, Option<String>, Option<String>)>,
     sessions: u64,
     scratch: String,
-    /// Calls whose result already said they were denied: the denial
-    /// event about them says it again (kept up to [`KEEP_DENIED`]).
+    /// Calls whose denial was written (by a denial event or by their
+    /// result): it is not written again (kept up to [`KEEP_DENIED`]).
     denied: HashSet<String>,
     /// The last error notice's text: a failed result repeats it.
     last_error: Option<u64>,
     differ: Differ,
-    /// The diff of calls whose result may say what was done instead
-    /// (`ToolCall::changes_in_result`), until it comes (kept up to
-    /// [`KEEP_DENIED`]).
-    held: HashMap<String, (Vec<(Mark, String)>, usize)>,
+    /// A call that changes files, held until the next event: when that is
+    /// its result, the call is written with what was done (see
+    /// [`Report::settle`]).
+    waiting: Option<Waiting>,
+    /// The changes of calls written before their result when that result
+    /// may say what was done instead (`ToolCall::changes_in_result`), until
+    /// it comes (kept up to [`KEEP_DENIED`]).
+    held: HashMap<String, Changes>,
+}
+
+/// A held call and where it sits (see `Report::waiting`).
+struct Waiting {
+    call: Call<'static>,
+    /// Its result reports what was done (`ToolCall::changes_in_result`).
+    in_result: bool,
+    depth: usize,
+    parent: Option<String>,
+    agent: Option<String>,
 }
 
 /// Denied calls remembered at most (see `Report::denied`).
@@ -400,6 +437,7 @@ impl<D: Document> Report<D> {
             denied: HashSet::new(),
             last_error: None,
             differ: Differ::new(),
+            waiting: None,
             held: HashMap::new(),
         }
     }
@@ -504,7 +542,7 @@ impl<D: Document> Report<D> {
             items.push(item);
         }
         let call = Call {
-            id: &c.id,
+            id: Cow::Borrowed(&c.id),
             name: Cow::Owned(one_line(&c.name, 100)),
             kind: c.kind,
             key: key.map(Cow::Owned),
@@ -512,20 +550,90 @@ impl<D: Document> Report<D> {
             items,
             changes: Changes::of(&c.changes, &mut self.differ),
         };
-        if c.changes_in_result && !call.changes.lines.is_empty() {
-            // The result says what was done, with its line numbers: the
-            // diff is shown with it, the call keeps what was asked as its
-            // `+12 −3`. A result that says nothing shows the call's.
+        if call.changes.stat.is_none() && call.changes.lines.is_empty() {
+            return self.doc.call(&call, at);
+        }
+        // What it changes is known when its result comes: most often next.
+        self.waiting = Some(Waiting {
+            call: call.into_owned(),
+            in_result: c.changes_in_result,
+            depth: at.depth,
+            parent: at.parent.map(str::to_string),
+            agent: at.agent.map(str::to_string),
+        });
+        Ok(())
+    }
+
+    /// Write the held call, when another event than its result came: with
+    /// what it asks, or, when its result will say what was done, without
+    /// its changes (its result shows them, counted).
+    fn write_waiting(&mut self) -> io::Result<()> {
+        let Some(Waiting {
+            mut call,
+            in_result,
+            depth,
+            parent,
+            agent,
+        }) = self.waiting.take()
+        else {
+            return Ok(());
+        };
+        if in_result {
             if self.held.len() >= KEEP_DENIED {
                 self.held.clear();
             }
-            let mut call = call;
-            let lines = std::mem::take(&mut call.changes.lines);
-            let more = std::mem::take(&mut call.changes.more);
-            self.held.insert(c.id.to_string(), (lines, more));
-            return self.doc.call(&call, at);
+            let changes = std::mem::take(&mut call.changes);
+            self.held.insert(call.id.to_string(), changes);
         }
+        let at = At {
+            depth,
+            parent: parent.as_deref(),
+            agent: agent.as_deref(),
+        };
         self.doc.call(&call, at)
+    }
+
+    /// The changes a result shows, and the held call written first when
+    /// this result is its own: a call that was denied or failed made no
+    /// change (what it asked is shown with the result, as proposed); one
+    /// whose result says what was done is counted by that.
+    fn settle(&mut self, r: &ToolResult<'_>, status: Status) -> io::Result<Changes> {
+        let Some(w) = self.waiting.take_if(|w| w.call.id == r.id) else {
+            return Ok(match self.held.remove(r.id.as_ref()) {
+                Some(asked) if status != Status::Ok => Changes {
+                    proposed: true,
+                    ..asked
+                },
+                Some(asked) if r.changes.is_empty() => asked,
+                _ => Changes::of(&r.changes, &mut self.differ),
+            });
+        };
+        let Waiting {
+            mut call,
+            depth,
+            parent,
+            agent,
+            ..
+        } = w;
+        let mut shown = Changes::default();
+        if status != Status::Ok {
+            shown = std::mem::take(&mut call.changes);
+            shown.proposed = true;
+        } else if !r.changes.is_empty() {
+            // The call's line says the count of what was done.
+            shown = Changes::of(&r.changes, &mut self.differ);
+            call.changes = Changes {
+                stat: shown.stat.take(),
+                ..Changes::default()
+            };
+        }
+        let at = At {
+            depth,
+            parent: parent.as_deref(),
+            agent: agent.as_deref(),
+        };
+        self.doc.call(&call, at)?;
+        Ok(shown)
     }
 
     fn output(&mut self, r: &ToolResult<'_>, s: &Session, at: At<'_>) -> io::Result<()> {
@@ -538,12 +646,8 @@ impl<D: Document> Report<D> {
         } else {
             Status::Ok
         };
-        if status == Status::Denied {
-            if self.denied.len() >= KEEP_DENIED {
-                self.denied.clear();
-            }
-            self.denied.insert(r.id.to_string());
-        }
+        let changes = self.settle(r, status)?;
+        let said = status == Status::Denied && !self.first_denial(&r.id);
         let mut text = r.content.text_with(&mut self.scratch);
         if status != Status::Ok {
             text = strip_tool_error(text);
@@ -572,21 +676,15 @@ impl<D: Document> Report<D> {
                 .elapsed
                 .filter(|d| d.as_secs() >= 1)
                 .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-            changes: match self.held.remove(r.id.as_ref()) {
-                Some((lines, more)) if r.changes.is_empty() => Changes {
-                    stat: None,
-                    lines,
-                    more,
-                },
-                _ => Changes::of(&r.changes, &mut self.differ),
-            },
+            changes,
+            said,
         };
         self.doc.output(&o, at)
     }
 
     fn denial(&mut self, d: &Denial<'_>, s: &Session, at: At<'_>) -> io::Result<()> {
         let note = s.note();
-        if note.duplicate || d.id.as_deref().is_some_and(|id| self.denied.contains(id)) {
+        if note.duplicate || d.id.as_deref().is_some_and(|id| !self.first_denial(id)) {
             return Ok(());
         }
         let tool = note.tool.as_deref().or(d.tool.as_deref()).unwrap_or("tool");
@@ -603,6 +701,18 @@ impl<D: Document> Report<D> {
                 .map(|m| Cow::Owned(one_line(m, 1000))),
         };
         self.doc.denial(&r, at)
+    }
+
+    /// True the first time a denial of call `id` is to be written; it is
+    /// then remembered.
+    fn first_denial(&mut self, id: &str) -> bool {
+        if self.denied.contains(id) {
+            return false;
+        }
+        if self.denied.len() >= KEEP_DENIED {
+            self.denied.clear();
+        }
+        self.denied.insert(id.to_string())
     }
 
     fn result(&mut self, r: &SessionResult<'_>) -> io::Result<()> {
@@ -692,12 +802,33 @@ pub fn one_line(s: &str, max: usize) -> String {
     }
 }
 
+/// A line of a diff sanitized for one line, its indentation kept, cut to
+/// 2000 characters with `…`.
+fn diff_line(s: &str) -> String {
+    let s = sanitize_line(s.trim_end());
+    match s.char_indices().nth(2000) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.into_owned(),
+    }
+}
+
 /// A tool error without Claude's `<tool_use_error>` wrapper.
 fn strip_tool_error(s: &str) -> &str {
     let t = s.trim();
     t.strip_prefix("<tool_use_error>")
         .and_then(|x| x.strip_suffix("</tool_use_error>"))
         .unwrap_or(t)
+}
+
+/// True for an event that leaves a held call waiting: its own result, or
+/// one a report does not show (usage, deltas, bookkeeping).
+fn quiet(ev: &Event<'_>, waiting: Option<&Waiting>) -> bool {
+    match &ev.kind {
+        EventKind::ToolResult(r) => waiting.is_some_and(|w| w.call.id == r.id),
+        EventKind::Notice(n) => n.level < Level::Info || n.estimate,
+        EventKind::Usage(_) | EventKind::Delta(_) | EventKind::Unknown(_) => true,
+        _ => false,
+    }
 }
 
 fn text_hash(s: &str) -> u64 {
@@ -719,6 +850,9 @@ impl<D: Document> Sink for Report<D> {
             EventKind::Text(_) | EventKind::Delta(_) | EventKind::Usage(_)
         ) {
             self.flush_text()?;
+        }
+        if self.waiting.is_some() && !quiet(ev, self.waiting.as_ref()) {
+            self.write_waiting()?;
         }
         match &ev.kind {
             EventKind::SessionStart(st) => self.header(st, ev.producer, s),
@@ -766,6 +900,7 @@ impl<D: Document> Sink for Report<D> {
 
     fn finish(&mut self, s: &Session) -> io::Result<()> {
         self.flush_text()?;
+        self.write_waiting()?;
         self.doc.finish(&Summary::from_session(s), s)?;
         self.doc.flush()
     }

@@ -363,10 +363,11 @@ pub fn sigint(pid: u32) {
 /// Real captures of every producer, Claude transcripts and Codex rollouts
 /// included, that the report formats are shown on (tests/formats.rs
 /// snapshots them, tests/browser.rs loads them in a browser).
-pub const REPORT_CAPTURES: [&str; 15] = [
+pub const REPORT_CAPTURES: [&str; 16] = [
     "claude-2.1.330/subagent.jsonl",
     "claude/tool_errors.jsonl",
     "claude/permission_denied.jsonl",
+    "claude-2.1.330/permission_denied.jsonl",
     "claude/hook_events.jsonl",
     "claude/edit_write.jsonl",
     "claude-transcript/v2.1.330_transcript_subagent.jsonl",
