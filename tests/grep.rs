@@ -55,7 +55,9 @@ fn matches_are_lines_that_name_file_line_and_session() {
         "{out}"
     );
     assert!(lines.iter().any(|l| l.contains(": ✗ ")), "{out}");
-    for agent in ["codex", "gemini", "opencode", "qwen"] {
+    for agent in [
+        "codex", "gemini", "opencode", "qwen", "copilot", "droid", "pi", "cline", "kilo",
+    ] {
         assert!(out.contains(&format!("/{agent}/")), "{agent}: {out}");
     }
 }

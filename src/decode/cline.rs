@@ -108,8 +108,12 @@ impl State {
         let kind = match (ty, content) {
             ("content_start", "text") => delta(e, "text", DeltaKind::Text),
             ("content_start", "reasoning") => {
-                self.reasoning
-                    .push_str(str_at(e, "reasoning").unwrap_or(""));
+                // Joined only when every line is read (not `--grep`'s
+                // skipping): the reasoning's end then gives it.
+                if !ctx.skipping {
+                    self.reasoning
+                        .push_str(str_at(e, "reasoning").unwrap_or(""));
+                }
                 delta(e, "reasoning", DeltaKind::Thinking)
             }
             ("content_start", "tool") => Some(EventKind::ToolCall(tool_call(e, ctx.arena))),

@@ -72,7 +72,7 @@ pub(crate) const ENTRY: Entry = Entry {
     invocation: "GitHub Copilot CLI `-p … --output-format json`",
     stream: start::<State>,
     format: &Copilot,
-    unsearched: &["id", "parentId", "sessionId"],
+    unsearched: &["parentId"],
 };
 
 /// `copilot -p … --output-format json` (the registry's entry).
@@ -117,8 +117,12 @@ impl Stream for State {
             }
             "assistant.message_delta" => delta(d, DeltaKind::Text, "deltaContent", ctx, emit),
             "assistant.reasoning_delta" => {
-                self.reasoning
-                    .push_str(str_at(d, "deltaContent").unwrap_or(""));
+                // Joined only when every line is read (not `--grep`'s
+                // skipping): the message then gives the reasoning.
+                if !ctx.skipping {
+                    self.reasoning
+                        .push_str(str_at(d, "deltaContent").unwrap_or(""));
+                }
                 delta(d, DeltaKind::Thinking, "deltaContent", ctx, emit)
             }
             "assistant.tool_call_delta" => delta(d, DeltaKind::ToolInput, "inputDelta", ctx, emit),
@@ -126,32 +130,14 @@ impl Stream for State {
             "assistant.reasoning" => self.reasoning(d, ctx, emit),
             "tool.execution_start" => self.call(d, ctx, emit),
             "tool.execution_complete" => complete(d, ctx, emit),
-            "model.call_failure" => notice(
-                ctx,
-                "model_call_failure",
-                Level::Warning,
-                failure(d, ctx.arena),
-                emit,
-            ),
             "session.error" => self.error(d, ctx, emit),
-            "session.info" => info(d, ctx, emit),
-            "assistant.turn_retry" => {
-                let reason = str_at(d, "reason").unwrap_or("retry");
-                notice(
-                    ctx,
-                    "turn_retry",
-                    Level::Debug,
-                    text!(ctx.arena, "turn retried: {reason}"),
-                    emit,
-                )
+            "model.call_failure"
+            | "session.info"
+            | "assistant.turn_retry"
+            | "session.todos_changed" => {
+                let (subtype, level, text) = report(ty, d, ctx.arena);
+                notice(ctx, subtype, level, text, emit)
             }
-            "session.todos_changed" => notice(
-                ctx,
-                "todos_changed",
-                Level::Debug,
-                Cow::Borrowed("todos changed"),
-                emit,
-            ),
             // Bookkeeping that says nothing a view shows: live shell output
             // (the result has it all), model calls, turn ends.
             "assistant.turn_end"
@@ -417,6 +403,27 @@ fn delta<'v>(
     ))
 }
 
+/// A line that is a notice: its subtype, level and text.
+fn report<'v>(ty: &str, d: Value<'v>, a: &'v Arena) -> (&'static str, Level, Cow<'v, str>) {
+    match ty {
+        "model.call_failure" => ("model_call_failure", Level::Warning, failure(d, a)),
+        "session.info" => info(d, a),
+        "assistant.turn_retry" => {
+            let reason = str_at(d, "reason").unwrap_or("retry");
+            (
+                "turn_retry",
+                Level::Debug,
+                text!(a, "turn retried: {reason}"),
+            )
+        }
+        _ => (
+            "todos_changed",
+            Level::Debug,
+            Cow::Borrowed("todos changed"),
+        ),
+    }
+}
+
 /// `model.call_failure`: `HTTP 500: message (attempt 2)`.
 fn failure<'v>(d: Value<'v>, a: &'v Arena) -> Cow<'v, str> {
     let mut t = a.text();
@@ -453,7 +460,7 @@ fn error_message(m: &str) -> &str {
 
 /// `session.info` (`model_retry`, `file_created`): bookkeeping (each
 /// failed attempt was a warning already).
-fn info<'v>(d: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+fn info<'v>(d: Value<'v>, a: &'v Arena) -> (&'static str, Level, Cow<'v, str>) {
     let ty = str_at(d, "infoType").unwrap_or("info");
     let message = str_at(d, "message").unwrap_or("");
     let subtype = if ty == "model_retry" {
@@ -461,8 +468,7 @@ fn info<'v>(d: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> 
     } else {
         "info"
     };
-    let text = text!(ctx.arena, "{ty}: {message}");
-    notice(ctx, subtype, Level::Debug, text, emit)
+    (subtype, Level::Debug, text!(a, "{ty}: {message}"))
 }
 
 /// `tool.execution_complete`: the outcome, a denial, or a shell command's

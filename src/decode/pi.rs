@@ -221,6 +221,12 @@ impl State {
         };
         let index = u64_at(e, "contentIndex");
         let ty = str_at(e, "type").unwrap_or("");
+        // Lines may be left unread (`--grep`, which searches no piece):
+        // each block then comes from its message's end alone, so that no
+        // event depends on another line.
+        if ctx.skipping {
+            return Ok(());
+        }
         if ty == "thinking_delta" {
             self.thinking.push_str(str_at(e, "delta").unwrap_or(""));
             self.thinking_index = index;
