@@ -25,6 +25,7 @@
 //!   cost (Copilot does not print them).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 
@@ -34,7 +35,8 @@ use super::seen::Seen;
 use super::{Ctx, Emit};
 use crate::event::{
     Content, Delta, DeltaKind, Denial, Event, EventKind, JsonText, Level, List, McpServer, Notice,
-    Producer, Role, SessionResult, SessionStart, Text, Thinking, ToolCall, ToolKind, ToolResult,
+    Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolKind,
+    ToolResult, Usage,
 };
 use crate::json::{Arena, Value, arr_at, bool_at, cow_at, get, str_at, u64_at};
 
@@ -59,6 +61,10 @@ pub(crate) struct State {
     reasoning_given: bool,
     /// The last text the assistant wrote.
     last_text: Option<String>,
+    /// Sub-agents' `agentId` → the `task` call that started them.
+    agents: HashMap<String, String>,
+    /// The line being read is a sub-agent's.
+    nested: bool,
     /// `session.error` messages, and the last one's HTTP status.
     errors: Vec<String>,
     error_status: Option<u64>,
@@ -105,11 +111,53 @@ impl Stream for State {
             return Ok(());
         }
         self.start(ctx, emit)?;
+        // A sub-agent's line: nested under the `task` call that started it.
+        let Some(parent) = self.parent_of(v, d) else {
+            self.nested = false;
+            return self.line(ty, v, d, ctx, emit);
+        };
+        self.nested = true;
+        self.line(ty, v, d, ctx, &mut |ev: &Event<'_>| {
+            emit(&Event {
+                parent: Some(Cow::Borrowed(parent.as_str())),
+                ..ev.clone()
+            })
+        })
+    }
+}
+
+impl State {
+    /// The `task` call whose sub-agent wrote this line: its own
+    /// `parentToolCallId`, or the call that started its `agentId`.
+    fn parent_of(&mut self, v: Value<'_>, d: Value<'_>) -> Option<String> {
+        let agent = str_at(v, "agentId").filter(|a| !a.is_empty());
+        if str_at(v, "type") == Some("subagent.started")
+            && let (Some(a), Some(call)) = (agent, str_at(d, "toolCallId"))
+        {
+            self.agents.insert(a.to_string(), call.to_string());
+            return None;
+        }
+        if let Some(p) = str_at(d, "parentToolCallId").filter(|p| !p.is_empty()) {
+            return Some(p.to_string());
+        }
+        agent.and_then(|a| self.agents.get(a)).cloned()
+    }
+
+    /// One envelope line of the main agent or of a sub-agent.
+    fn line<'v>(
+        &mut self,
+        ty: &str,
+        v: Value<'v>,
+        d: Value<'v>,
+        ctx: &Ctx<'v>,
+        emit: &mut Emit<'_>,
+    ) -> io::Result<()> {
         if ty != "assistant.reasoning_delta" {
             self.flush_reasoning(ctx, emit)?;
         }
         match ty {
             "user.message" => user(d, ctx, emit),
+            "assistant.turn_start" if self.nested => Ok(()),
             "assistant.turn_start" => {
                 self.turns += 1;
                 self.reasoning_given = false;
@@ -131,10 +179,14 @@ impl Stream for State {
             "tool.execution_start" => self.call(d, ctx, emit),
             "tool.execution_complete" => complete(d, ctx, emit),
             "session.error" => self.error(d, ctx, emit),
+            "assistant.usage" => emit(&event(ctx, EventKind::Usage(usage(d)))),
             "model.call_failure"
             | "session.info"
             | "assistant.turn_retry"
-            | "session.todos_changed" => {
+            | "session.todos_changed"
+            | "subagent.started"
+            | "subagent.completed"
+            | "subagent.failed" => {
                 let (subtype, level, text) = report(ty, d, ctx.arena);
                 notice(ctx, subtype, level, text, emit)
             }
@@ -152,9 +204,7 @@ impl Stream for State {
             _ => super::unknown_line(v, ctx, emit),
         }
     }
-}
 
-impl State {
     /// A start-up line, held for the `session_start`: true when it was one.
     fn startup(&mut self, ty: &str, d: Value<'_>) -> bool {
         match ty {
@@ -227,7 +277,9 @@ impl State {
             ))?;
         }
         if let Some(text) = str_at(d, "content").filter(|t| !t.trim().is_empty()) {
-            self.last_text = Some(text.to_string());
+            if !self.nested {
+                self.last_text = Some(text.to_string());
+            }
             emit(&event(
                 ctx,
                 EventKind::Text(Text {
@@ -416,11 +468,52 @@ fn report<'v>(ty: &str, d: Value<'v>, a: &'v Arena) -> (&'static str, Level, Cow
                 text!(a, "turn retried: {reason}"),
             )
         }
-        _ => (
+        "session.todos_changed" => (
             "todos_changed",
             Level::Debug,
             Cow::Borrowed("todos changed"),
         ),
+        _ => subagent(ty, d, a),
+    }
+}
+
+/// `subagent.started`, `.completed`, `.failed`: bookkeeping, a failure a
+/// warning (its `task` call's result says the rest).
+fn subagent<'v>(ty: &str, d: Value<'v>, a: &'v Arena) -> (&'static str, Level, Cow<'v, str>) {
+    let name = ["agentDisplayName", "agentName", "agentType"]
+        .iter()
+        .find_map(|k| str_at(d, k))
+        .unwrap_or("sub-agent");
+    match ty {
+        "subagent.failed" => {
+            let error = str_at(d, "error").unwrap_or("failed");
+            (
+                "subagent_failed",
+                Level::Warning,
+                text!(a, "{name} failed: {error}"),
+            )
+        }
+        "subagent.started" => ("subagent_started", Level::Debug, text!(a, "{name} started")),
+        _ => (
+            "subagent_completed",
+            Level::Debug,
+            text!(a, "{name} completed"),
+        ),
+    }
+}
+
+/// `assistant.usage`: one model request's tokens (`inputTokens` without
+/// the cached ones).
+fn usage(d: Value<'_>) -> Usage<'_> {
+    Usage {
+        model: cow_at(d, "model"),
+        tokens: Tokens {
+            input: u64_at(d, "inputTokens"),
+            output: u64_at(d, "outputTokens"),
+            cache_read: u64_at(d, "cacheReadTokens"),
+            cache_creation: u64_at(d, "cacheWriteTokens"),
+        },
+        ..Usage::default()
     }
 }
 

@@ -279,3 +279,66 @@ fn a_stream_cut_before_its_result_is_incomplete() {
     let (_, status) = run(&start("bash", r#"{"command":"ls"}"#), None);
     assert_eq!(status, ExitStatus::Incomplete);
 }
+
+/// A line of the envelope: `type`, its `data`, and `extra` top-level keys.
+fn envelope(ty: &str, data: &str, extra: &str) -> String {
+    format!(
+        r#"{{"type":"{ty}","data":{data},"id":"x","timestamp":"2026-11-26T16:35:13.061Z","parentId":null{extra}}}"#
+    )
+}
+
+#[test]
+fn a_sub_agents_lines_are_nested_under_its_task_call() {
+    let lines = [
+        envelope(
+            "assistant.message",
+            r#"{"messageId":"m1","content":"","toolRequests":[{"toolCallId":"t1","name":"task","arguments":{"agent_type":"explore","description":"look"}}]}"#,
+            "",
+        ),
+        envelope(
+            "subagent.started",
+            r#"{"toolCallId":"t1","agentName":"explore","agentDisplayName":"Explore"}"#,
+            r#","agentId":"a1""#,
+        ),
+        envelope(
+            "assistant.message",
+            r#"{"messageId":"m2","content":"found it","toolRequests":[{"toolCallId":"c2","name":"view","arguments":{"path":"/a"}}]}"#,
+            r#","agentId":"a1""#,
+        ),
+        envelope(
+            "tool.execution_start",
+            r#"{"toolCallId":"c3","toolName":"grep","arguments":{"pattern":"p"},"parentToolCallId":"t1"}"#,
+            "",
+        ),
+        envelope(
+            "assistant.usage",
+            r#"{"model":"m","inputTokens":120,"outputTokens":30,"cacheReadTokens":800}"#,
+            "",
+        ),
+        envelope(
+            "assistant.message",
+            r#"{"messageId":"m3","content":"done"}"#,
+            "",
+        ),
+        r#"{"type":"result","sessionId":"s","exitCode":0,"usage":{}}"#.to_string(),
+    ];
+    let (evs, status) = run(&lines.join("\n"), None);
+    assert_eq!(status, ExitStatus::Success);
+    let calls = kind(&evs, "tool_call");
+    let parents: Vec<_> = calls.iter().map(|c| c["parent"].clone()).collect();
+    assert_eq!(parents, [J::Null, json!("t1"), json!("t1")]);
+    assert_eq!(calls[0]["key_arg"], "explore: look");
+    assert_eq!(calls[0]["tool_kind"], "agent");
+    let sub_text = kind(&evs, "text")
+        .into_iter()
+        .find(|t| t["text"] == "found it")
+        .unwrap();
+    assert_eq!(sub_text["parent"], "t1");
+    let u = kind(&evs, "usage")[0];
+    assert_eq!(
+        u["tokens"],
+        json!({"input":120,"output":30,"cache_read":800,"cache_creation":null})
+    );
+    // The final text is the main agent's.
+    assert_eq!(kind(&evs, "result")[0]["text"], "done");
+}
