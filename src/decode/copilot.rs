@@ -186,7 +186,9 @@ impl State {
             | "session.todos_changed"
             | "subagent.started"
             | "subagent.completed"
-            | "subagent.failed" => {
+            | "subagent.failed"
+            | "session.warning"
+            | "abort" => {
                 let (subtype, level, text) = report(ty, d, ctx.arena);
                 notice(ctx, subtype, level, text, emit)
             }
@@ -473,6 +475,15 @@ fn report<'v>(ty: &str, d: Value<'v>, a: &'v Arena) -> (&'static str, Level, Cow
             Level::Debug,
             Cow::Borrowed("todos changed"),
         ),
+        // Named in the CLI's event schema, not seen in the captures.
+        "session.warning" | "abort" => {
+            let m = ["message", "reason", "warningType"]
+                .iter()
+                .find_map(|k| str_at(d, k))
+                .unwrap_or("");
+            let subtype = if ty == "abort" { "abort" } else { "warning" };
+            (subtype, Level::Warning, Cow::Borrowed(m))
+        }
         _ => subagent(ty, d, a),
     }
 }

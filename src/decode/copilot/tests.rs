@@ -342,3 +342,18 @@ fn a_sub_agents_lines_are_nested_under_its_task_call() {
     // The final text is the main agent's.
     assert_eq!(kind(&evs, "result")[0]["text"], "done");
 }
+
+#[test]
+fn a_session_warning_is_a_warning() {
+    let line = envelope(
+        "session.warning",
+        r#"{"warningType":"quota","message":"low quota"}"#,
+        "",
+    );
+    let (evs, _) = run(&line, Some(Producer::Copilot));
+    let n = kind(&evs, "notice")[0];
+    assert_eq!(
+        (n["level"].as_str(), n["text"].as_str()),
+        (Some("warning"), Some("low quota"))
+    );
+}
