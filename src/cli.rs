@@ -615,6 +615,10 @@ pub struct Options {
     pub window: Window,
     /// `--by`: the groups of the summary, days in the local zone.
     pub by: Option<(By, Zone)>,
+    /// `TZ` names a file that cannot be a zone (a device, a FIFO, too
+    /// large), and a time needs the zone: why, for `main` to stop with
+    /// (status 2).
+    pub tz_refused: Option<String>,
     /// Threads for the files of a library (`-j`; 1: the calling thread).
     pub jobs: usize,
     /// Line length limit.
@@ -815,6 +819,14 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
                 && verbosity != Verbosity::Quiet
         }
     };
+    // Read only when a time needs it (the file may be large or not a file).
+    let needs_zone = cli.since.is_some() || cli.until.is_some() || cli.by.is_some();
+    let zone = needs_zone.then(|| zone(cli, env));
+    let (zone, tz_refused) = match zone {
+        Some(Err(why)) => (Zone::utc(), Some(why)),
+        Some(Ok(z)) => (z, None),
+        None => (Zone::utc(), None),
+    };
     let sources = if cli.files.is_empty() && cli.latest {
         vec![Source::Path(sessions_home(cli.from.0, env))]
     } else if cli.files.is_empty() {
@@ -852,8 +864,9 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         latest: cli.latest,
         // Checked by `main` before: a bad pattern is a usage error.
         grep: (cli.grep.as_deref()).and_then(|p| Grep::new(p, cli.ignore_case).ok()),
-        window: window(cli, env),
-        by: cli.by.map(|b| (b, zone(cli, env))),
+        window: window(cli, env, &zone),
+        by: cli.by.map(|b| (b, zone)),
+        tz_refused,
         max_line_bytes: cli.max_line_bytes,
         jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
         max_lines: cli.max_lines,
@@ -882,26 +895,24 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
 }
 
 /// The zone of `--tz`, else the one the environment gives.
-fn zone(cli: &Cli, env: &Env) -> Zone {
+fn zone(cli: &Cli, env: &Env) -> Result<Zone, String> {
     match &cli.tz {
-        Some(z) => z.clone(),
+        Some(z) => Ok(z.clone()),
         None => Zone::from_tz(env.tz.as_deref()),
     }
 }
 
-/// The times `--since` and `--until` name, `now` and in the zone of
-/// [`zone`].
-fn window(cli: &Cli, env: &Env) -> Window {
+/// The times `--since` and `--until` name, `now` and in `zone`.
+fn window(cli: &Cli, env: &Env, zone: &Zone) -> Window {
     if cli.since.is_none() && cli.until.is_none() {
         return Window::default();
     }
     let now = env
         .now
         .unwrap_or_else(|| Timestamp::of(std::time::SystemTime::now()));
-    let zone = zone(cli, env);
     Window {
-        since: cli.since.map(|w| w.at(End::Since, now, &zone)),
-        until: cli.until.map(|w| w.at(End::Until, now, &zone)),
+        since: cli.since.map(|w| w.at(End::Since, now, zone)),
+        until: cli.until.map(|w| w.at(End::Until, now, zone)),
     }
 }
 
@@ -937,6 +948,7 @@ impl Default for Options {
             grep: None,
             window: Window::default(),
             by: None,
+            tz_refused: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             jobs: 1,
             max_lines: 10,

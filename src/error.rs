@@ -143,22 +143,7 @@ impl std::error::Error for Error {
     }
 }
 
-/// An I/O error in the words of a one-line message: `no such file`,
-/// `No space left on device` (the OS text without its ` (os error 28)`).
-#[must_use]
-pub fn describe_io(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "no such file".to_string(),
-        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => {
-            let text = e.to_string();
-            match (text.rfind(" (os error "), text.ends_with(')')) {
-                (Some(at), true) => text[..at].to_string(),
-                _ => text,
-            }
-        }
-    }
-}
+pub use crate::file::describe_io;
 
 #[cfg(test)]
 mod tests {

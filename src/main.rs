@@ -54,6 +54,10 @@ fn main() -> ExitCode {
         };
     }
     let mut opts = resolve(&cli, &env.with_inputs(&cli));
+    if let Some(why) = &opts.tz_refused {
+        let _ = writeln!(std::io::stderr(), "streamview: {}", sanitize(why));
+        return ExitCode::from(ExitStatus::Failure.code());
+    }
     if opts.window.is_empty() {
         use clap::CommandFactory;
         let e = streamview::cli::Cli::command().error(

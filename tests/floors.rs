@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 /// The floors, lowest first. A module may name the modules of lower floors
 /// only.
 const FLOORS: &[&[&str]] = &[
+    &["file"],
     &["time", "parallel"],
     &["json", "input"],
     &["event"],

@@ -11,13 +11,14 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::Read;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use clap::{CommandFactory, Parser};
 
 use super::{Cli, Env};
 use crate::error::describe_io;
+use crate::file::read_small;
 use crate::render::Verbosity;
 use crate::render::sanitize::sanitize_line;
 
@@ -194,30 +195,38 @@ pub fn load(at: &Location) -> Result<Option<(PathBuf, Vec<OsString>)>, ConfigErr
         line,
         what,
     };
-    let mut text = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(MAX_BYTES + 1).read_to_end(&mut text));
-    match read {
-        Ok(_) if text.len() as u64 > MAX_BYTES => Err(fail(
-            None,
-            "larger than 1 MiB: not a configuration file".into(),
-        )),
-        Ok(_) => parse(&text)
-            .map(|args| Some((path.clone(), args)))
-            .map_err(|e| fail(Some(e.line), e.what)),
-        Err(e) if !named && e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(fail(
-            None,
-            format!(
-                "cannot read the configuration file{}: {} (or run with --no-config)",
-                if named {
-                    " named by STREAMVIEW_CONFIG"
-                } else {
-                    ""
-                },
+    let text = match read_small(path, MAX_BYTES) {
+        Ok(text) => text,
+        Err(e) if !named && e.kind() == ErrorKind::NotFound => return Ok(None),
+        // A device, a FIFO (its `open` would wait for a writer), a directory.
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::InvalidInput | ErrorKind::FileTooLarge | ErrorKind::IsADirectory
+            ) =>
+        {
+            let why = format!(
+                "{}, so not a configuration file (run with --no-config to skip it)",
                 describe_io(&e)
-            ),
-        )),
-    }
+            );
+            return Err(fail(None, why));
+        }
+        Err(e) => {
+            let by = if named {
+                " named by STREAMVIEW_CONFIG"
+            } else {
+                ""
+            };
+            let why = format!(
+                "cannot read the configuration file{by}: {} (or run with --no-config)",
+                describe_io(&e)
+            );
+            return Err(fail(None, why));
+        }
+    };
+    parse(&text)
+        .map(|args| Some((path.clone(), args)))
+        .map_err(|e| fail(Some(e.line), e.what))
 }
 
 /// Why the command line could not be used.

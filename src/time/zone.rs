@@ -10,12 +10,19 @@
 //! (its transitions only: the footer rule that slim files leave the future
 //! to is not read, so a date after the last transition gets the last
 //! offset). Whatever cannot be read is UTC: a time is never refused for
-//! its zone.
+//! its zone, except when `TZ` names a file that is no zone file at all: one
+//! that is not a regular file (`TZ=/dev/zero` would be read for ever) or
+//! larger than [`MAX_BYTES`].
 
 use std::ffi::OsStr;
 use std::path::Path;
 
 use super::{Civil, Timestamp};
+use crate::file::{describe_io, read_small};
+
+/// A zone file larger than this is not one (the largest of the system's
+/// database take a few KiB).
+pub const MAX_BYTES: u64 = 1 << 20;
 
 /// Where the wall clock is: the offsets it has had (see the module docs).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -44,23 +51,34 @@ impl Zone {
     }
 
     /// The zone `TZ` (its value, `None` when unset) names.
-    #[must_use]
-    pub fn from_tz(tz: Option<&OsStr>) -> Zone {
+    ///
+    /// # Errors
+    /// It names a file that is not a regular one or is too large (see the
+    /// module docs): one line saying which and what to do.
+    pub fn from_tz(tz: Option<&OsStr>) -> Result<Zone, String> {
         let tz = tz.map(OsStr::to_string_lossy).unwrap_or_default();
         let tz = tz.strip_prefix(':').unwrap_or(&tz);
-        if tz.is_empty() {
-            return Zone::from_file(Path::new("/etc/localtime"));
+        let path = if tz.is_empty() {
+            Path::new("/etc/localtime").to_path_buf()
+        } else if let Some(offset) = posix_offset(tz) {
+            return Ok(Zone::fixed(offset));
+        } else if tz.starts_with('/') {
+            Path::new(tz).to_path_buf()
+        } else if tz.split('/').any(|part| part == ".." || part.is_empty()) {
+            return Ok(Zone::utc());
+        } else {
+            Path::new("/usr/share/zoneinfo").join(tz)
+        };
+        match read_small(&path, MAX_BYTES) {
+            Ok(b) => Ok(tzif(&b).unwrap_or_default()),
+            Err(e) if refused(&e) => Err(format!(
+                "the time zone file {} (of TZ) is {}: set TZ to a zone (Europe/Paris, UTC, \
+                 CET-1), or give --tz",
+                path.display(),
+                describe_io(&e)
+            )),
+            Err(_) => Ok(Zone::utc()),
         }
-        if let Some(offset) = posix_offset(tz) {
-            return Zone::fixed(offset);
-        }
-        if tz.starts_with('/') {
-            return Zone::from_file(Path::new(tz));
-        }
-        if tz.split('/').any(|part| part == ".." || part.is_empty()) {
-            return Zone::utc();
-        }
-        Zone::from_file(&Path::new("/usr/share/zoneinfo").join(tz))
     }
 
     /// The zone `name` names (`--tz`): a name of the system's zone
@@ -88,19 +106,16 @@ impl Zone {
         } else {
             Path::new("/usr/share/zoneinfo").join(tz)
         };
-        std::fs::read(path)
-            .ok()
-            .and_then(|b| tzif(&b))
-            .ok_or_else(bad)
-    }
-
-    /// The zone of a `TZif` file (UTC when it cannot be read).
-    #[must_use]
-    pub fn from_file(path: &Path) -> Zone {
-        std::fs::read(path)
-            .ok()
-            .and_then(|b| tzif(&b))
-            .unwrap_or_default()
+        match read_small(&path, MAX_BYTES) {
+            Ok(b) => tzif(&b).ok_or_else(bad),
+            Err(e) if refused(&e) => Err(format!(
+                "the time zone file {} is {}: give a zone file, a name of \
+                 /usr/share/zoneinfo (Europe/Paris), UTC, or a POSIX offset (CET-1)",
+                path.display(),
+                describe_io(&e)
+            )),
+            Err(_) => Err(bad()),
+        }
     }
 
     /// The offset in effect at `t`, in seconds.
@@ -121,6 +136,15 @@ impl Zone {
         let offset = self.offset_at(c.at_offset(self.offset_at(guess))?);
         c.at_offset(offset)
     }
+}
+
+/// A zone file refused for what it is (see the module docs), not merely
+/// missing or unreadable.
+fn refused(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::InvalidInput | std::io::ErrorKind::FileTooLarge
+    )
 }
 
 /// The offset of a POSIX `TZ` value without a file: `UTC`, `GMT`, `UTC0`,

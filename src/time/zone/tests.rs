@@ -12,7 +12,7 @@ fn wall(s: &str) -> Civil {
 
 #[test]
 fn posix_zones_without_a_file() {
-    let tz = |s: &str| Zone::from_tz(Some(OsStr::new(s)));
+    let tz = |s: &str| Zone::from_tz(Some(OsStr::new(s))).unwrap();
     assert_eq!(tz("UTC"), Zone::utc());
     assert_eq!(tz("UTC0"), Zone::utc());
     assert_eq!(tz(":GMT"), Zone::utc());
@@ -66,7 +66,8 @@ fn zone_files_give_the_offset_of_each_date() {
     let change = at("2026-03-29T01:00:00Z").millis() / 1000;
     let path = std::env::temp_dir().join(format!("streamview-tzif-{}", std::process::id()));
     std::fs::write(&path, tzif(change)).unwrap();
-    let zone = Zone::from_file(&path);
+    let zone = Zone::from_tz(Some(path.as_os_str())).unwrap();
+    assert_eq!(Zone::named(&path.to_string_lossy()), Ok(zone.clone()));
     std::fs::remove_file(&path).unwrap();
     assert_eq!(zone.offset_at(at("2026-01-01T00:00:00Z")), 3600);
     assert_eq!(zone.offset_at(at("2026-07-01T00:00:00Z")), 7200);
@@ -79,10 +80,41 @@ fn zone_files_give_the_offset_of_each_date() {
         Some(at("2026-07-10T07:00:00Z"))
     );
     // Not a zone file: UTC.
-    assert_eq!(Zone::from_file(Path::new("/nonexistent")), Zone::utc());
+    assert_eq!(
+        Zone::from_tz(Some("/nonexistent".as_ref())),
+        Ok(Zone::utc())
+    );
     assert_eq!(tzif_of(b"TZif2 short"), None);
 }
 
 fn tzif_of(b: &[u8]) -> Option<Zone> {
     super::tzif(b)
+}
+
+#[test]
+fn a_zone_file_that_is_a_device_or_too_large_is_refused_unread() {
+    // `/dev/zero` would be read until memory ran out.
+    let why = Zone::from_tz(Some("/dev/zero".as_ref())).unwrap_err();
+    assert!(
+        why.starts_with("the time zone file /dev/zero (of TZ) is not a regular file"),
+        "{why}"
+    );
+    let why = Zone::named("/dev/zero").unwrap_err();
+    assert!(
+        why.starts_with("the time zone file /dev/zero is not a regular file"),
+        "{why}"
+    );
+    let path = std::env::temp_dir().join(format!("streamview-tzbig-{}", std::process::id()));
+    let big = std::fs::File::create(&path).unwrap();
+    big.set_len(MAX_BYTES + 1).unwrap();
+    let why = Zone::named(&path.to_string_lossy()).unwrap_err();
+    let tz = Zone::from_tz(Some(path.as_os_str()));
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        why.contains("is larger than 1 MiB: give a zone file"),
+        "{why}"
+    );
+    assert!(tz.unwrap_err().contains("is larger than 1 MiB: set TZ"));
+    // A directory is no zone, as before: UTC.
+    assert_eq!(Zone::from_tz(Some("/tmp".as_ref())), Ok(Zone::utc()));
 }
