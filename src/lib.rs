@@ -43,6 +43,7 @@ pub mod decode;
 pub mod diag;
 pub mod error;
 pub mod event;
+pub mod file;
 pub mod filter;
 pub mod input;
 mod jobs;
@@ -318,6 +319,7 @@ fn read_directory<S: Sink + ?Sized, E: Write>(
     for (d, e) in &found.unreadable {
         runner.open_failed(&d.display().to_string(), e);
     }
+    say_not_regular(runner, &name, found.not_regular);
     if found.sessions.is_empty() {
         runner.empty_directory(&name, found.other_files);
         return Ok(());
@@ -368,6 +370,18 @@ fn read_directory<S: Sink + ?Sized, E: Write>(
     Ok(())
 }
 
+/// Files below directory `name` named like logs but not regular files
+/// (devices, FIFOs, sockets): left unread, said once.
+fn say_not_regular<S: Sink + ?Sized, E: Write>(runner: &mut Runner<'_, S, E>, name: &str, n: u64) {
+    if n > 0 {
+        let s = if n == 1 { "" } else { "s" };
+        runner.note(
+            name,
+            &format!("{n} file{s} named like logs left unread: not regular files (a device, a FIFO or a socket)"),
+        );
+    }
+}
+
 /// `--latest`: the most recent session below the directories named, said
 /// on stderr, read (or followed) as if it had been named.
 fn read_latest<S: Sink + ?Sized, E: Write>(
@@ -391,6 +405,7 @@ fn read_latest<S: Sink + ?Sized, E: Write>(
         for (d, e) in &found.unreadable {
             runner.open_failed(&d.display().to_string(), e);
         }
+        say_not_regular(runner, &dir.display().to_string(), found.not_regular);
         unreadable |= !found.unreadable.is_empty();
         sessions.extend(found.sessions);
         other_files += found.other_files;

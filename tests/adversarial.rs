@@ -1623,3 +1623,99 @@ fn markdown_report_keeps_hostile_content_inert() {
         assert!(md.contains(&format!("{field} ")), "{field} missing:\n{md}");
     }
 }
+
+// ------------------------------------- files named by options and the environment
+
+/// Files that options and the environment name (`--tz`, `TZ`, the
+/// configuration file) and files named like logs in a library are read only
+/// when they are regular files, the small ones with a size bound: a device
+/// never ends (`/dev/zero` read 7 GB in 5 s), a FIFO without a writer
+/// blocks its `open`. Each is refused at once with one line (status 2); a
+/// library leaves them unread and says so once.
+#[cfg(unix)]
+#[test]
+fn files_named_by_options_are_regular_and_bounded() {
+    let dir = temp_dir("named-files");
+    let fifo = dir.join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let big = dir.join("big");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(2 << 20)
+        .unwrap();
+    let log = common::temp_file("named-files.jsonl", &session(&[]));
+    let fifo = fifo.to_str().unwrap();
+    let big = big.to_str().unwrap();
+    let refused = |env: &[(&str, &str)], args: &[&str], says: &str| {
+        let started = Instant::now();
+        let o = common::sv()
+            .envs(env.iter().copied())
+            .args(args)
+            .arg(&log)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(o.status.code(), Some(2), "{env:?} {args:?}: {err}");
+        // One line (clap's usage errors add their `For more information`).
+        let said: Vec<&str> = (err.lines())
+            .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+            .collect();
+        assert_eq!(said.len(), 1, "{env:?} {args:?}: {err}");
+        assert!(said[0].contains(says), "{env:?} {args:?}: {err}");
+        assert!(o.stdout.is_empty());
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{env:?} {args:?}"
+        );
+    };
+    for file in ["/dev/zero", fifo] {
+        refused(&[], &["--tz", file], "is not a regular file");
+        refused(&[("TZ", file)], &["--since", "1d"], "is not a regular file");
+        refused(&[("STREAMVIEW_CONFIG", file)], &[], "not a regular file");
+    }
+    refused(&[], &["--tz", big], "is larger than 1 MiB");
+    refused(&[("TZ", big)], &["--by", "day"], "is larger than 1 MiB");
+    refused(&[("STREAMVIEW_CONFIG", big)], &[], "larger than 1 MiB");
+    // TZ unused (no time to read): not even looked at.
+    let o = common::sv()
+        .env("TZ", "/dev/zero")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+
+    // A library: a FIFO and a device named like logs are left unread.
+    let lib = dir.join("library");
+    std::fs::create_dir_all(lib.join("p")).unwrap();
+    std::fs::write(
+        lib.join("p/s.jsonl"),
+        session(&[text_line("read").as_bytes()]),
+    )
+    .unwrap();
+    std::fs::rename(fifo, lib.join("p/fifo.jsonl")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", lib.join("p/zero.jsonl")).unwrap();
+    for args in [&["-j1"][..], &["-j2"], &["--latest"]] {
+        let o = common::sv()
+            .args(args)
+            .args(["--color", "never"])
+            .arg(&lib)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            String::from_utf8(o.stdout).unwrap().contains("read"),
+            "{args:?}"
+        );
+        let said = "2 files named like logs left unread: not regular files";
+        assert_eq!(err.matches(said).count(), 1, "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&log).unwrap();
+}

@@ -8,7 +8,10 @@
 //! a directory (recursively, symbolic links to directories not followed, so
 //! a loop cannot trap it) and keeps the files named `*.jsonl`, `*.ndjson`
 //! or either with `.gz` or `.zst` after it; any other file is counted and
-//! left alone.
+//! left alone. A file so named that is not a regular file (a device, a
+//! FIFO, a socket: its reads could wait or go on for ever) is counted
+//! apart and never opened, and so is a file replaced by one before it is
+//! opened ([`crate::file::open_regular`]).
 //!
 //! Order: by the time each session began, the first `"timestamp":"…"` in
 //! the first [`HEAD`] bytes of the file (transcripts, rollouts and Gemini
@@ -30,6 +33,7 @@ use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 use super::{Compression, Decompress};
+use crate::file::open_regular;
 use crate::time::Timestamp;
 use crate::time::window::Window;
 use interleave::Interleave;
@@ -56,15 +60,15 @@ impl Session {
     /// files are decompressed.
     ///
     /// # Errors
-    /// The session's file cannot be opened; a sub-agent file that cannot
-    /// is left out.
+    /// The session's file cannot be opened or is no longer a regular file;
+    /// a sub-agent file that cannot be read is left out.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
-        let first = Decompress::new(fs::File::open(&self.file)?);
+        let first = Decompress::new(open_regular(&self.file)?);
         if self.subagents.is_empty() {
             return Ok(Box::new(first));
         }
         let agents = (self.subagents.iter())
-            .filter_map(|f| fs::File::open(f).ok())
+            .filter_map(|f| open_regular(f).ok())
             .map(Decompress::new);
         Ok(Box::new(Interleave::new(
             std::iter::once(first).chain(agents),
@@ -109,6 +113,9 @@ pub struct Found {
     pub sessions: Vec<Session>,
     /// Other files, left alone.
     pub other_files: u64,
+    /// Files named like session files that are not regular files (a
+    /// device, a FIFO, a socket), left unread.
+    pub not_regular: u64,
     /// Directories that could not be listed, with why.
     pub unreadable: Vec<(PathBuf, io::Error)>,
 }
@@ -135,8 +142,12 @@ pub fn sessions_below(dir: &Path) -> Found {
             };
             if kind.is_dir() {
                 pending.push(path);
-            } else if is_session_file(&path) && fs::metadata(&path).is_ok_and(|m| m.is_file()) {
-                files.push(path);
+            } else if is_session_file(&path) {
+                match fs::metadata(&path) {
+                    Ok(m) if m.is_file() => files.push(path),
+                    Ok(m) if !m.is_dir() => found.not_regular += 1,
+                    _ => found.other_files += 1,
+                }
             } else {
                 found.other_files += 1;
             }
@@ -236,7 +247,7 @@ fn parent_session(file: &Path) -> Option<PathBuf> {
 /// When the session of `file` began: its first timestamp, else (a
 /// stream without any) `None`.
 fn start_time(file: &Path) -> Option<Timestamp> {
-    let f = fs::File::open(file).ok()?;
+    let f = open_regular(file).ok()?;
     let mut head = Vec::with_capacity(HEAD);
     Decompress::new(f)
         .take(HEAD as u64)
@@ -251,7 +262,7 @@ fn end_time(file: &Path) -> Option<Timestamp> {
     if Compression::of_file(file).ok()?.is_some() {
         return None;
     }
-    let mut f = fs::File::open(file).ok()?;
+    let mut f = open_regular(file).ok()?;
     let len = f.metadata().ok()?.len();
     f.seek(SeekFrom::Start(len.saturating_sub(HEAD as u64)))
         .ok()?;
