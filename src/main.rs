@@ -109,13 +109,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// clap's usage errors quote the argument they could not use, as it came:
-/// an escape sequence or a bidi control in it would reach the terminal.
-/// When an argument holds one, the error is printed plain and sanitized
-/// like everything else streamview writes; otherwise clap prints it (with
-/// its colours). `--help` and `--version` are clap's too.
+/// clap's usage errors quote the argument they could not use, as it came
+/// (from the command line, or a `--grep` pattern from the configuration
+/// file): an escape sequence or a bidi control in it would reach the
+/// terminal. When the error's text holds one, it is printed plain and
+/// sanitized like everything else streamview writes; otherwise clap prints
+/// it (with its colours). `--help` and `--version` are clap's too.
 fn usage_error(e: &clap::Error) -> ! {
-    let hostile = std::env::args_os().any(|a| a.to_string_lossy().chars().any(is_unsafe));
+    // `Display` of clap's styled text is plain: any control in it is quoted.
+    let hostile = e.render().to_string().chars().any(is_unsafe);
     if !hostile || !e.use_stderr() {
         e.exit();
     }

@@ -219,3 +219,59 @@ fn the_usual_places() {
     );
     assert_eq!(o.out(), plain(&["-v", TOOLS]));
 }
+
+/// Hostile text (escape sequences, C1 controls, bidi overrides, broken
+/// UTF-8) in every value of a configuration file, in its options' names, in
+/// a line that is no option, and in the file's own name: nothing reaches
+/// stdout or stderr raw (a `--grep` pattern from the file that is not a
+/// regular expression was quoted raw by clap), and each run ends with a
+/// documented status.
+#[test]
+fn hostile_text_in_a_configuration_file_reaches_the_terminal_inert() {
+    use clap::CommandFactory;
+    const HOSTILE: &str = "\x1b[31mred\x1b]0;title\x07\u{9b}2J\u{202e}evil\u{85}\x08(";
+    let longs: Vec<String> = (streamview::cli::Cli::command().get_arguments())
+        .filter(|a| a.get_action().takes_values())
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect();
+    assert!(longs.len() >= 15, "{longs:?}");
+    let mut lines: Vec<Vec<u8>> = Vec::new();
+    for long in &longs {
+        lines.push(format!("--{long} {HOSTILE}").into_bytes());
+        lines.push(format!("--{long}=/{HOSTILE}").into_bytes());
+    }
+    lines.push(format!("--{HOSTILE}").into_bytes());
+    lines.push(HOSTILE.as_bytes().to_vec());
+    lines.push([b"--grep \xff\xfe", HOSTILE.as_bytes()].concat());
+    let d = dir();
+    for (i, line) in lines.iter().enumerate() {
+        // In the file's name too (a directory of that name holds it).
+        let path = match i % 2 {
+            0 => d.join("config"),
+            _ => d.join(format!("{HOSTILE}.config")),
+        };
+        std::fs::write(&path, [&line[..], b"\n"].concat()).unwrap();
+        for format in ["pretty", "summary", "markdown"] {
+            let o = sv()
+                .env("STREAMVIEW_CONFIG", &path)
+                .args(["--color", "never", "--format", format, TOOLS])
+                .output()
+                .unwrap();
+            let what = format!(
+                "{} ({format})",
+                String::from_utf8_lossy(line).escape_debug()
+            );
+            common::assert_terminal_safe(&what, &o.stdout, false);
+            common::assert_terminal_safe(&what, &o.stderr, false);
+            assert!(matches!(o.status.code(), Some(0..=3)), "{what}: {o:?}");
+        }
+    }
+    let missing = d.join(format!("{HOSTILE}.missing"));
+    let o = sv()
+        .env("STREAMVIEW_CONFIG", &missing)
+        .arg(TOOLS)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    common::assert_terminal_safe("a missing file", &o.stderr, false);
+}
