@@ -1719,3 +1719,87 @@ fn files_named_by_options_are_regular_and_bounded() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&log).unwrap();
 }
+
+/// Followed files get the checks of read files when they appear: `-f` on a
+/// file that does not exist yet and then appears gzip-compressed (written
+/// in place, or renamed there) is decompressed, as one there at the start
+/// is; `--latest -f` with a FIFO among a session's sub-agent files (its
+/// `open` blocked the whole view) leaves it unread and shows the session.
+#[cfg(unix)]
+#[test]
+fn followed_files_get_the_checks_of_read_files_when_they_appear() {
+    let dir = temp_dir("follow-appear");
+    let log = session(&[text_line("appeared compressed").as_bytes()]);
+    let gz = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&log).unwrap();
+        e.finish().unwrap()
+    };
+    let want = run(&["--color", "never"], &log);
+    let finish = |child: std::process::Child| {
+        let pid = child.id().to_string();
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || tx.send(child.wait_with_output()));
+        let got = rx.recv_timeout(Duration::from_secs(30));
+        if got.is_err() {
+            let _ = std::process::Command::new("kill").arg(&pid).status();
+        }
+        got.expect("the view ends").unwrap()
+    };
+    for renamed in [false, true] {
+        let path = dir.join(format!("late-{renamed}.jsonl"));
+        let child = sv_std()
+            .args(["--color", "never", "-f"])
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        thread::sleep(Duration::from_millis(300));
+        if renamed {
+            std::fs::write(dir.join("tmp"), &gz).unwrap();
+            std::fs::rename(dir.join("tmp"), &path).unwrap();
+        } else {
+            let mut w = std::fs::File::create(&path).unwrap();
+            thread::sleep(Duration::from_millis(200));
+            w.write_all(&gz[..1]).unwrap();
+            thread::sleep(Duration::from_millis(200));
+            w.write_all(&gz[1..]).unwrap();
+        }
+        let got = finish(child);
+        let err = String::from_utf8(got.stderr).unwrap();
+        assert_eq!(got.status.code(), Some(want.code), "{err}");
+        assert_eq!(String::from_utf8(got.stdout).unwrap(), want.out());
+        assert!(err.contains("appeared gzip-compressed"), "{err}");
+    }
+
+    let lib = dir.join("library");
+    let agents = lib.join("p/s/subagents");
+    std::fs::create_dir_all(&agents).unwrap();
+    std::fs::write(lib.join("p/s.jsonl"), &log).unwrap();
+    let fifo = agents.join("agent-x.jsonl");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let child = sv_std()
+        .args(["--color", "never", "--latest", "-f"])
+        .arg(&lib)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let got = finish(child);
+    let err = String::from_utf8(got.stderr).unwrap();
+    assert_eq!(got.status.code(), Some(0), "{err}");
+    assert!(
+        String::from_utf8(got.stdout)
+            .unwrap()
+            .contains("appeared compressed")
+    );
+    assert!(err.contains("1 file named like logs left unread"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2,7 +2,10 @@
 //! `tail -f` from the beginning.
 //!
 //! A file that does not exist yet is waited for, like `tail -F`: the agent
-//! may not have created its log when streamview starts.
+//! may not have created its log when streamview starts. When it appears it
+//! gets the checks a file there at the start gets, once its first bytes
+//! tell: compressed, it is decompressed and read once; a FIFO is read until
+//! its writer closes it.
 //!
 //! At the end of the file the reader waits and polls for more instead of
 //! reporting end of input. It notices the file being truncated (starts again
@@ -80,13 +83,78 @@ pub fn open(
         }
         Ok(None) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let f = Follow::waiting(path, finished).with_notice(notice);
+            let f = Appearing {
+                path,
+                finished,
+                notice: Some(notice),
+                now: None,
+            };
             return Ok((Box::new(f), Opened::Waiting));
         }
         Err(e) => return Err(e),
     }
     let f = Follow::open(path, finished)?.with_notice(notice);
     Ok((Box::new(f), Opened::Followed))
+}
+
+/// `-f` on a file that does not exist yet: waited for, then read as
+/// [`open`] reads a file there at the start, decided once its first bytes
+/// say whether it is compressed (an empty file is waited on too: `gzip`
+/// creates its output before it writes the magic number).
+struct Appearing {
+    path: PathBuf,
+    finished: Arc<AtomicBool>,
+    /// Handed to what reads the file once it is there.
+    notice: Option<Notice>,
+    /// What reads the file, once it is there.
+    now: Option<Box<dyn Read + Send>>,
+}
+
+impl Appearing {
+    /// What reads the file, if it is there and its first bytes tell.
+    fn arrived(&mut self) -> io::Result<Option<Box<dyn Read + Send>>> {
+        let meta = match std::fs::metadata(&self.path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let quiet = || -> Notice { Box::new(|_: &str| {}) };
+        if !meta.is_file() {
+            // A FIFO, a device, a directory: as at the start.
+            let notice = self.notice.take().unwrap_or_else(quiet);
+            return open(self.path.clone(), Arc::clone(&self.finished), notice).map(|o| Some(o.0));
+        }
+        let mut head = Vec::with_capacity(4);
+        File::open(&self.path)?.take(4).read_to_end(&mut head)?;
+        let compression = match Compression::sniff(&head) {
+            Some(c) if !head.is_empty() => c,
+            // Empty, or the start of a magic number: not yet.
+            _ => return Ok(None),
+        };
+        let mut notice = self.notice.take().unwrap_or_else(quiet);
+        if let Some(c) = compression {
+            notice(&format!(
+                "appeared {c}-compressed: read to its end, not followed"
+            ));
+            return Ok(Some(Box::new(Decompress::new(File::open(&self.path)?))));
+        }
+        let f = Follow::open(self.path.clone(), Arc::clone(&self.finished))?;
+        Ok(Some(Box::new(f.with_notice(notice))))
+    }
+}
+
+impl Read for Appearing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if let Some(r) = self.now.as_mut() {
+                return r.read(buf);
+            }
+            self.now = self.arrived()?;
+            if self.now.is_none() {
+                std::thread::sleep(POLL);
+            }
+        }
+    }
 }
 
 /// A `Read` over a growing file. It gives complete lines only, holding a
@@ -164,7 +232,8 @@ impl Follow {
         if let Ok(now) = std::fs::metadata(&self.path)
             && !same_file(&now, &meta)
         {
-            self.file = Some(File::open(&self.path)?);
+            // Not a FIFO that would block the view: an error, said.
+            self.file = Some(crate::file::open_regular(&self.path)?);
             return Ok(Some("replaced"));
         }
         if !self.head.is_empty() && !starts_with(file, &self.head)? {
@@ -359,9 +428,14 @@ impl Read for Follow {
 /// complete lines of each as they are written, the session's first, and
 /// sub-agent files created later picked up (the directory is looked at
 /// again every 250 ms). A sub-agent's line thus comes when it was
-/// written, under its call, as a live stream shows it.
+/// written, under its call, as a live stream shows it. A sub-agent file
+/// that is not a regular file (a FIFO, whose `open` would block the view
+/// until a writer came) is left unread, as in a library, and said once
+/// (one there at the start by the library's walk).
 pub struct FollowSession {
     parts: Vec<Follow>,
+    /// Sub-agent files left unread.
+    unread: Vec<PathBuf>,
     /// Where sub-agent files appear.
     agents: PathBuf,
     finished: Arc<AtomicBool>,
@@ -381,6 +455,7 @@ impl FollowSession {
         let main = Follow::open(main, Arc::clone(&finished))?;
         Ok(FollowSession {
             parts: vec![main],
+            unread: Vec::new(),
             agents,
             finished,
             last_scan: None,
@@ -403,6 +478,8 @@ impl FollowSession {
         if self.last_scan.is_some_and(|t| t.elapsed() < RESCAN) {
             return;
         }
+        // Those there at the start were said by the library's walk.
+        let say = self.last_scan.is_some();
         self.last_scan = Some(Instant::now());
         let Ok(dir) = std::fs::read_dir(&self.agents) else {
             return;
@@ -416,12 +493,26 @@ impl FollowSession {
                 name.is_some_and(|n| n.starts_with("agent-"))
                     && ext.is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
             })
-            .filter(|p| !self.parts.iter().any(|f| f.path == *p))
+            .filter(|p| !self.parts.iter().any(|f| f.path == *p) && !self.unread.contains(p))
             .collect();
         new.sort();
         for p in new {
-            if let Ok(f) = Follow::open(p, Arc::clone(&self.finished)) {
-                self.parts.push(f);
+            match crate::file::open_regular(&p) {
+                Ok(file) => {
+                    let mut f = Follow::waiting(p, Arc::clone(&self.finished));
+                    f.file = Some(file);
+                    self.parts.push(f);
+                }
+                Err(e) if e.kind() == io::ErrorKind::InvalidInput => {
+                    let name = p.file_name().unwrap_or_default().to_string_lossy();
+                    let what = format!("sub-agent file {name}: {e}; left unread");
+                    let main = self.parts.first_mut().and_then(|m| m.notice.as_mut());
+                    if let Some(n) = main.filter(|_| say) {
+                        n(&what);
+                    }
+                    self.unread.push(p);
+                }
+                Err(_) => {}
             }
         }
     }
