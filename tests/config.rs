@@ -275,3 +275,19 @@ fn hostile_text_in_a_configuration_file_reaches_the_terminal_inert() {
     assert_eq!(o.status.code(), Some(2));
     common::assert_terminal_safe("a missing file", &o.stderr, false);
 }
+
+/// A configuration file saved with a UTF-8 byte order mark (Notepad, some
+/// editors) is read as without it: the mark was taken as part of the first
+/// option, which was refused with a message in which the cause is
+/// invisible.
+#[test]
+fn a_byte_order_mark_at_the_start_is_accepted() {
+    for first in ["--max-lines 2", "# a comment", "-v"] {
+        let text = format!("\u{feff}{first}\n--color=always\n");
+        let o = with(&config(&text), &[], &["--format", "summary", TOOLS]);
+        assert_eq!(o.code, 0, "{first}: {}", o.err());
+        let bare = with(&config(&text[3..]), &[], &["--format", "summary", TOOLS]);
+        assert_eq!(o.out(), bare.out(), "{first}");
+        assert_eq!(o.err(), bare.err(), "{first}");
+    }
+}

@@ -6,8 +6,9 @@
 //! lines together. A line holds one option and its value, after `=` or a
 //! space: `--max-lines 20`, `--max-lines=20`, `-v`; the rest of the line is
 //! the value, without quotes (`--tool mcp__github__*`). Blank lines and
-//! lines that start with `#` are skipped. Each line is checked by clap on
-//! its own, so an error names its line.
+//! lines that start with `#` are skipped, and so is a UTF-8 byte order mark
+//! at the start. Each line is checked by clap on its own, so an error names
+//! its line.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -103,6 +104,8 @@ pub struct LineError {
 /// The first line that is not text, not a known option, has a bad value,
 /// or is not an option at all (a file name, `--`, `--help`).
 pub fn parse(text: &[u8]) -> Result<Vec<OsString>, LineError> {
+    // A byte order mark, as Windows editors write: no part of the first line.
+    let text = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text);
     let mut args = Vec::new();
     for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
         let fail = |what: String| LineError { line: i + 1, what };
