@@ -353,9 +353,10 @@ pub struct Cli {
     /// models of the same name ($STREAMVIEW_PRICES when not given).
     ///
     /// Logs that report no cost (transcripts, Codex, Gemini, OpenCode) get one estimated from
-    /// their tokens, marked `~` (JSONL: `cost_usd_estimated`). FILE is JSON, USD per million
-    /// tokens: {"as_of": "2026-11-24", "models": {"gpt-5.5": {"input": 2, "output": 16,
-    /// "cache_read": 0.2, "cache_write": 0}}}.
+    /// their tokens, marked `~` (JSONL: `cost_usd_estimated`). FILE is LiteLLM's price database
+    /// as it is (model_prices_and_context_window.json), or the bundled table's shape, USD per
+    /// million tokens: {"as_of": "2026-11-24", "models": {"gpt-5.5": {"input": 2, "output":
+    /// 16, "cache_read": 0.2}}}.
     #[arg(long, value_name = "FILE")]
     pub prices: Option<std::path::PathBuf>,
 
@@ -654,13 +655,27 @@ pub struct Options {
 /// The file cannot be read or is not a price table: one line saying which
 /// and what to do.
 pub fn load_prices(path: &std::path::Path) -> Result<crate::session::Prices, String> {
+    // LiteLLM's whole table is 3.5 MB today.
+    const MAX_BYTES: u64 = 64 << 20;
     let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        format!(
-            "cannot read the prices in {shown}: {}",
-            crate::error::describe_io(&e)
-        )
-    })?;
+    let cannot = |why: String| format!("cannot read the prices in {shown}: {why}");
+    let meta = std::fs::metadata(path).map_err(|e| cannot(crate::error::describe_io(&e)))?;
+    if !meta.is_file() {
+        return Err(cannot("not a regular file".into()));
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(
+            std::fs::File::open(path).map_err(|e| cannot(crate::error::describe_io(&e)))?,
+            MAX_BYTES + 1,
+        ),
+        &mut bytes,
+    )
+    .map_err(|e| cannot(crate::error::describe_io(&e)))?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(cannot("larger than 64 MiB".into()));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| cannot("not UTF-8 text".into()))?;
     let user = crate::session::Prices::parse(&text).map_err(|why| {
         format!("{shown} is not a price table ({why}); fix it, or leave out --prices and $STREAMVIEW_PRICES")
     })?;

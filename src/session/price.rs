@@ -3,26 +3,42 @@
 //! Claude Code's stream results carry their cost; its transcripts (older
 //! than 2.1.330), Codex's stream and rollouts, Gemini's and `OpenCode`'s
 //! streams carry tokens only. [`Prices`] turns tokens into an estimate:
-//! a bundled, dated table (`prices.json` beside this file: USD per million
-//! tokens of each kind, per model) that a user's file of the same shape
-//! extends or overrides (`--prices FILE`). An estimate is always marked
-//! as one where it is shown (`~$0.12`, `cost_estimated`), and a model the
-//! table does not know is named, never priced at zero.
+//! a bundled, dated table (`prices.json` beside this file, generated from
+//! `LiteLLM`'s price database by `examples/prices.rs`: USD per million tokens
+//! of each kind, per model) that a user's file extends or overrides
+//! (`--prices FILE`: the bundled file's shape, or `LiteLLM`'s
+//! `model_prices_and_context_window.json` as it is). An estimate is always
+//! marked as one where it is shown (`~$0.12`, `cost_estimated`), and a model
+//! the table does not know is named, never priced at zero.
 //!
-//! A model is looked up by its name without what does not change the
-//! price: a provider prefix (`anthropic/claude-sonnet-4-5`), a context
-//! marker (`claude-opus-4-8[1m]`) and a date (`claude-sonnet-4-5-20250929`);
-//! the rest must match exactly: no guess from a family's name, since a
-//! model's successor often costs something else.
+//! **Each message is priced on its own**, as providers bill: a message
+//! whose prompt (uncached input, cache reads and cache writes together)
+//! is above a model's long-context threshold (200k tokens for Claude and
+//! Gemini, 272k for GPT-5.4 and later) is priced whole at the long-context
+//! rates; cache writes kept an hour cost their own rate. Counts of several
+//! messages together ([`Prices::estimate`]) are priced at the base rates.
+//!
+//! **Names** are matched as agents write them: without a provider prefix
+//! (`anthropic/…`, `dashscope/…`, Bedrock's `us.anthropic.…`), a context
+//! marker (`[1m]`), a version suffix (`-v1:0`), case, and with `.` and `@`
+//! read as `-` (`claude-opus-4.5`, `claude-sonnet-4-5@20250929`); then, if
+//! that name is not in the table, also without a date (`-20250929`,
+//! `-2026-04-23`) or `-latest`. No guess from a family's name: a model's
+//! successor often costs something else.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use crate::event::Tokens;
 
 /// The bundled table.
 const BUNDLED: &str = include_str!("prices.json");
+
+/// The highest price accepted, in USD per million tokens: far above any
+/// model's, far below what makes a sum absurd.
+const MAX_RATE: f64 = 10_000.0;
 
 /// USD per million tokens of each kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -33,49 +49,49 @@ pub struct Rates {
     pub output: f64,
     /// Input read from the prompt cache.
     pub cache_read: f64,
-    /// Input written to the prompt cache.
+    /// Input written to the prompt cache (kept five minutes).
     pub cache_write: f64,
+    /// Input written to the prompt cache kept an hour.
+    pub cache_write_1h: f64,
 }
 
 impl Rates {
-    /// What `t` costs in USD (an absent count costs nothing).
-    pub fn cost(&self, t: &Tokens) -> f64 {
+    /// What `t` costs in USD (an absent count costs nothing), `write_1h`
+    /// of its cache writes kept an hour.
+    pub fn cost(&self, t: &Tokens, write_1h: u64) -> f64 {
         // Counts beyond 2^53 tokens lose precision: no session has them.
         #[allow(clippy::cast_precision_loss)]
-        let m = |n: Option<u64>, rate: f64| n.unwrap_or(0) as f64 * rate;
-        (m(t.input, self.input)
-            + m(t.output, self.output)
-            + m(t.cache_read, self.cache_read)
-            + m(t.cache_creation, self.cache_write))
+        let m = |n: u64, rate: f64| n as f64 * rate;
+        let writes = t.cache_creation.unwrap_or(0);
+        let write_1h = write_1h.min(writes);
+        (m(t.input.unwrap_or(0), self.input)
+            + m(t.output.unwrap_or(0), self.output)
+            + m(t.cache_read.unwrap_or(0), self.cache_read)
+            + m(writes - write_1h, self.cache_write)
+            + m(write_1h, self.cache_write_1h))
             / 1e6
     }
 }
 
-/// The file's shape (`unit` and `note` document the bundled one).
-#[derive(Deserialize)]
-struct File {
-    #[serde(default)]
-    as_of: Option<String>,
-    #[serde(default, rename = "unit")]
-    _unit: Option<String>,
-    #[serde(default, rename = "note")]
-    _note: Option<String>,
-    models: std::collections::BTreeMap<String, Entry>,
+/// One model's prices: its base rates, and those of a prompt above each
+/// long-context threshold (ascending).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Model {
+    /// The rates of a prompt up to the first threshold.
+    pub base: Rates,
+    /// `(threshold, rates)`: a prompt of more tokens than the threshold is
+    /// priced at these.
+    pub long_context: Vec<(u64, Rates)>,
 }
 
-/// One model's line: its rates, and where they come from (documentation
-/// only).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Entry {
-    input: f64,
-    output: f64,
-    #[serde(default)]
-    cache_read: f64,
-    #[serde(default)]
-    cache_write: f64,
-    #[serde(default, rename = "source")]
-    _source: Option<String>,
+impl Model {
+    /// The rates a message of `prompt` input tokens is billed at.
+    #[must_use]
+    pub fn rates_for(&self, prompt: u64) -> &Rates {
+        (self.long_context.iter().rev())
+            .find(|(above, _)| prompt > *above)
+            .map_or(&self.base, |(_, r)| r)
+    }
 }
 
 /// A price table; see the module docs.
@@ -83,7 +99,14 @@ struct Entry {
 pub struct Prices {
     /// The date the prices were read, when the table says.
     pub as_of: Option<String>,
-    models: Vec<(String, Rates)>,
+    /// Where they come from, when the table says.
+    pub source: Option<String>,
+    /// The models, in the order of their names.
+    models: Vec<(String, Model)>,
+    /// Each model's [`name_key`] → its index.
+    names: HashMap<String, usize>,
+    /// Each model's [`base_key`] → its index (the first name of a base).
+    bases: HashMap<String, usize>,
 }
 
 impl Prices {
@@ -93,197 +116,509 @@ impl Prices {
         TABLE.get_or_init(|| Prices::parse(BUNDLED).unwrap_or_default())
     }
 
-    /// A table in the bundled file's JSON shape: `{"as_of": "…", "models":
+    /// A table in the bundled file's shape (`{"as_of": "…", "models":
     /// {"name": {"input": 3, "output": 15, "cache_read": 0.3,
-    /// "cache_write": 3.75}}}`, USD per million tokens.
+    /// "cache_write": 3.75, "cache_write_1h": 6, "long_context": [{"above":
+    /// 200000, "input": 6, …}]}}}`, USD per million tokens), or `LiteLLM`'s
+    /// (`{"name": {"input_cost_per_token": 3e-6, …}}`, USD per token).
     ///
     /// # Errors
-    /// The text is not such a table; the message says what is wrong.
+    /// The text is not such a table, or a price is not a number from 0 to
+    /// 10,000 USD per million tokens; the message names the model and key.
     pub fn parse(text: &str) -> Result<Prices, String> {
-        let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let mut models = Vec::with_capacity(file.models.len());
-        for (name, e) in file.models {
-            let rates = [e.input, e.output, e.cache_read, e.cache_write];
-            if rates.iter().any(|r| !r.is_finite() || *r < 0.0) {
-                return Err(format!("the prices of {name} must be numbers ≥ 0"));
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let Value::Object(top) = v else {
+            return Err("a price table is a JSON object".into());
+        };
+        let mut p = Prices::default();
+        match top.get("models") {
+            Some(Value::Object(models)) => {
+                p.as_of = string_at(&top, "as_of");
+                p.source = string_at(&top, "source");
+                for (name, e) in models {
+                    p.push(name, own_entry(name, e)?);
+                }
             }
-            models.push((
-                name,
-                Rates {
-                    input: e.input,
-                    output: e.output,
-                    cache_read: e.cache_read,
-                    cache_write: e.cache_write,
-                },
-            ));
+            Some(_) => return Err("\"models\" must be an object".into()),
+            None => {
+                for (name, e) in litellm_order(&top) {
+                    if let Some(m) = litellm_entry(name, e)? {
+                        p.push(name, m);
+                    }
+                }
+            }
         }
-        Ok(Prices {
-            as_of: file.as_of,
-            models,
-        })
+        Ok(p)
+    }
+
+    /// Add `model` as `name`, unless a model of the same [`name_key`] is
+    /// there (the first stays).
+    fn push(&mut self, name: &str, model: Model) {
+        let key = name_key(name);
+        if key.is_empty() || self.names.contains_key(&key) {
+            return;
+        }
+        let i = self.models.len();
+        self.bases.entry(base_key(&key).to_string()).or_insert(i);
+        self.names.insert(key, i);
+        self.models.push((name.to_string(), model));
     }
 
     /// This table with `user`'s models added, or replacing ours of the
-    /// same name; `user`'s date when it gives one.
+    /// same name (dated versions of it included: `claude-sonnet-4-5`
+    /// replaces our `claude-sonnet-4-5-20250929`); `user`'s date and source
+    /// when it gives them.
     #[must_use]
     pub fn with(&self, user: Prices) -> Prices {
-        let mut out = self.clone();
-        for (name, rates) in user.models {
-            match out.models.iter_mut().find(|(n, _)| *n == name) {
-                Some(slot) => slot.1 = rates,
-                None => out.models.push((name, rates)),
+        let mut out = Prices {
+            as_of: user.as_of.or_else(|| self.as_of.clone()),
+            source: user.source.or_else(|| self.source.clone()),
+            ..Prices::default()
+        };
+        for (name, m) in user.models {
+            out.push(&name, m);
+        }
+        for (name, m) in &self.models {
+            if !out.bases.contains_key(base_key(&name_key(name))) {
+                out.push(name, m.clone());
             }
         }
-        out.as_of = user.as_of.or(out.as_of);
         out
     }
 
-    /// The rates of `model`, if the table knows it (see the module docs
-    /// for how a name is matched).
-    pub fn rates(&self, model: &str) -> Option<&Rates> {
-        let key = price_key(model);
-        self.models
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(key))
-            .map(|(_, r)| r)
+    /// How many models the table prices.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.models.len()
     }
 
-    /// What `tokens` of `model` cost in USD, if the table knows the model.
+    /// The table prices no model.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.models.is_empty()
+    }
+
+    /// The prices of `model`, if the table knows it (see the module docs
+    /// for how a name is matched).
+    pub fn model(&self, model: &str) -> Option<&Model> {
+        // Priced per message: the key is made on the stack (no allocation
+        // per line) unless the name is long.
+        let mut buf = [0u8; 96];
+        let owned;
+        let key = if let Some(k) = key_in(model, &mut buf) {
+            k
+        } else {
+            owned = name_key(model);
+            &owned
+        };
+        let i = self
+            .names
+            .get(key)
+            .or_else(|| self.bases.get(base_key(key)))?;
+        self.models.get(*i).map(|(_, m)| m)
+    }
+
+    /// The base rates of `model`, if the table knows it.
+    pub fn rates(&self, model: &str) -> Option<&Rates> {
+        self.model(model).map(|m| &m.base)
+    }
+
+    /// What one API message of `model` costs in USD, priced at the rates
+    /// of its prompt's size; `write_1h` of its cache writes kept an hour.
+    pub fn message(&self, model: &str, t: &Tokens, write_1h: u64) -> Option<f64> {
+        let m = self.model(model)?;
+        Some(m.rates_for(t.total_input()).cost(t, write_1h))
+    }
+
+    /// What `tokens` of `model`, the sum of several messages, cost in USD
+    /// at its base rates.
     pub fn estimate(&self, model: &str, tokens: &Tokens) -> Option<f64> {
-        self.rates(model).map(|r| r.cost(tokens))
+        self.rates(model).map(|r| r.cost(tokens, 0))
     }
 }
 
-/// `model` without what does not change its price: a provider prefix, a
-/// `[…]` marker, a `-YYYYMMDD` date.
-fn price_key(model: &str) -> &str {
+/// A string of the table, as it may be shown: without control or
+/// bidirectional characters, at most 100 of them.
+fn string_at(o: &Map<String, Value>, k: &str) -> Option<String> {
+    o.get(k).and_then(Value::as_str).map(inert)
+}
+
+/// `s` without what could act on a terminal (controls, C1, bidi
+/// overrides), at most 100 characters: the table's words are shown in
+/// tables and errors.
+fn inert(s: &str) -> String {
+    let acts = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    s.chars().filter(|&c| !acts(c)).take(100).collect()
+}
+
+/// `model` as the table is searched by: lower case, without a provider
+/// prefix, a `[…]` marker or a `-v1:0` version, `.` and `@` as `-`.
+#[must_use]
+pub fn name_key(model: &str) -> String {
+    stripped(model).chars().map(key_char).collect()
+}
+
+/// [`name_key`] written in `buf`, if it fits.
+fn key_in<'b>(model: &str, buf: &'b mut [u8]) -> Option<&'b str> {
+    let m = stripped(model);
+    let out = buf.get_mut(..m.len())?;
+    for (o, b) in out.iter_mut().zip(m.bytes()) {
+        // ASCII only changes: the bytes stay UTF-8.
+        *o = match b {
+            b'.' | b'@' => b'-',
+            b => b.to_ascii_lowercase(),
+        };
+    }
+    std::str::from_utf8(out).ok()
+}
+
+fn key_char(c: char) -> char {
+    match c {
+        '.' | '@' => '-',
+        c => c.to_ascii_lowercase(),
+    }
+}
+
+/// `model` without what [`name_key`] leaves out.
+fn stripped(model: &str) -> &str {
     let mut m = model.trim();
-    if let Some(i) = m.rfind('/') {
-        m = &m[i + 1..];
+    m = m.rsplit('/').next().unwrap_or(m);
+    // Bedrock: `anthropic.claude-…`, `us.anthropic.claude-…`.
+    if let Some(i) = m.find("anthropic.") {
+        m = &m[i + "anthropic.".len()..];
     }
     if m.ends_with(']')
         && let Some(i) = m.rfind('[')
     {
         m = &m[..i];
     }
-    let b = m.as_bytes();
-    if b.len() > 9 && b[b.len() - 9] == b'-' && b[b.len() - 8..].iter().all(u8::is_ascii_digit) {
-        m = &m[..m.len() - 9];
+    if let Some(i) = m.rfind("-v")
+        && m[i + 2..].bytes().all(|b| b.is_ascii_digit() || b == b':')
+        && m.len() > i + 2
+    {
+        m = &m[..i];
     }
-    m
+    m.trim()
+}
+
+/// A [`name_key`] without a date (`-20250929`, `-2026-04-23`) or
+/// `-latest` at its end.
+#[must_use]
+pub fn base_key(key: &str) -> &str {
+    if let Some(k) = key.strip_suffix("-latest") {
+        return k;
+    }
+    let b = key.as_bytes();
+    let digits = |s: &[u8]| s.iter().all(u8::is_ascii_digit);
+    let n = b.len();
+    if n > 9 && b[n - 9] == b'-' && digits(&b[n - 8..]) {
+        return &key[..n - 9];
+    }
+    // `-YYYY-MM-DD`, the dashes of a dotted date included.
+    if n > 11
+        && b[n - 11] == b'-'
+        && digits(&b[n - 10..n - 6])
+        && b[n - 6] == b'-'
+        && digits(&b[n - 5..n - 3])
+        && b[n - 3] == b'-'
+        && digits(&b[n - 2..])
+    {
+        return &key[..n - 11];
+    }
+    key
+}
+
+/// A rate from `v` (USD per million tokens), checked.
+fn rate(model: &str, key: &str, v: &Value, per_token: bool) -> Result<Option<f64>, String> {
+    let Some(x) = v.as_f64() else {
+        return match v {
+            Value::Null => Ok(None),
+            _ => Err(format!(
+                "{}: \"{}\" must be a number",
+                inert(model),
+                inert(key)
+            )),
+        };
+    };
+    // USD per million from USD per token, rounded to the 10^-9: the float
+    // noise of the product gone.
+    let x = if per_token {
+        (x * 1e15).round() / 1e9
+    } else {
+        x
+    };
+    if !x.is_finite() || !(0.0..=MAX_RATE).contains(&x) {
+        return Err(format!(
+            "{}: \"{}\" must be a price from 0 to {MAX_RATE} USD per million tokens",
+            inert(model),
+            inert(key)
+        ));
+    }
+    Ok(Some(x))
+}
+
+/// A model's line in the bundled file's shape.
+fn own_entry(name: &str, e: &Value) -> Result<Model, String> {
+    let Value::Object(o) = e else {
+        return Err(format!("{}: must be an object", inert(name)));
+    };
+    for k in o.keys() {
+        if !OWN_KEYS.contains(&k.as_str()) {
+            return Err(format!("{}: unknown field \"{}\"", inert(name), inert(k)));
+        }
+    }
+    let base = own_rates(name, o, None)?;
+    let mut long_context = Vec::new();
+    for tier in o
+        .get("long_context")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(t) = tier.as_object() else {
+            return Err(format!(
+                "{}: a long_context tier must be an object",
+                inert(name)
+            ));
+        };
+        let above = t.get("above").and_then(Value::as_u64);
+        let above =
+            above.ok_or_else(|| format!("{}: a long_context tier needs \"above\"", inert(name)))?;
+        long_context.push((above, own_rates(name, t, Some(&base))?));
+    }
+    long_context.sort_by_key(|(above, _)| *above);
+    Ok(Model { base, long_context })
+}
+
+/// The keys of a model's line in the bundled file's shape.
+const OWN_KEYS: [&str; 8] = [
+    "input",
+    "output",
+    "cache_read",
+    "cache_write",
+    "cache_write_1h",
+    "long_context",
+    "provider",
+    "source",
+];
+
+/// The rates of a line (or a tier of it, whose absent rates are `base`'s
+/// scaled as its input is).
+fn own_rates(name: &str, o: &Map<String, Value>, base: Option<&Rates>) -> Result<Rates, String> {
+    let get = |k: &str| o.get(k).map_or(Ok(None), |v| rate(name, k, v, false));
+    let input = get("input")?.or(base.map(|b| b.input));
+    let output = get("output")?.or(base.map(|b| b.output));
+    let (Some(input), Some(output)) = (input, output) else {
+        return Err(format!(
+            "{}: \"input\" and \"output\" prices are needed",
+            inert(name)
+        ));
+    };
+    let scale = base.map_or(1.0, |b| if b.input > 0.0 { input / b.input } else { 1.0 });
+    let or = |k: &str, fallback: f64| get(k).map(|v| v.unwrap_or(fallback));
+    Ok(Rates {
+        input,
+        output,
+        cache_read: or("cache_read", base.map_or(0.0, |b| b.cache_read * scale))?,
+        cache_write: or("cache_write", base.map_or(0.0, |b| b.cache_write * scale))?,
+        cache_write_1h: or(
+            "cache_write_1h",
+            base.map_or(0.0, |b| b.cache_write_1h * scale),
+        )?,
+    })
+}
+
+/// `LiteLLM`'s entries in the order they are taken: names that are their
+/// own [`name_key`] (the provider's own, `claude-sonnet-4-5`) first, then
+/// other names without a provider prefix, then the rest, each by name.
+/// The first of a key wins ([`Prices::push`]).
+fn litellm_order(top: &Map<String, Value>) -> Vec<(&String, &Value)> {
+    let rank = |n: &str| {
+        if name_key(n) == n {
+            0
+        } else if n.contains('/') {
+            2
+        } else {
+            1
+        }
+    };
+    let mut v: Vec<_> = top.iter().collect();
+    v.sort_by(|a, b| (rank(a.0), a.0).cmp(&(rank(b.0), b.0)));
+    v
+}
+
+/// A model of `LiteLLM`'s table, if it prices tokens (not images or audio
+/// alone): USD per token, cache writes at 1.25 and reads at 0.1 times
+/// the input price where it gives none (Anthropic's ratios, as ccusage
+/// assumes), cache writes kept an hour at twice the input price.
+fn litellm_entry(name: &str, e: &Value) -> Result<Option<Model>, String> {
+    let Value::Object(o) = e else {
+        return Ok(None);
+    };
+    if let Some(Value::Array(tiers)) = o.get("tiered_pricing") {
+        return litellm_tiers(name, tiers);
+    }
+    let get = |k: &str| o.get(k).map_or(Ok(None), |v| rate(name, k, v, true));
+    let (Some(input), Some(output)) = (get("input_cost_per_token")?, get("output_cost_per_token")?)
+    else {
+        return Ok(None);
+    };
+    let tier = |suffix: &str, b: Option<&Rates>| -> Result<Option<Rates>, String> {
+        let at = |k: &str| get(&format!("{k}{suffix}"));
+        let input = at("input_cost_per_token")?.or(b.map(|_| input));
+        let Some(input) = input else { return Ok(None) };
+        let output = at("output_cost_per_token")?.unwrap_or(output);
+        let write_1h = at("cache_creation_input_token_cost_above_1hr")?;
+        Ok(Some(Rates {
+            input,
+            output,
+            cache_read: at("cache_read_input_token_cost")?.unwrap_or(input * 0.1),
+            cache_write: at("cache_creation_input_token_cost")?.unwrap_or(input * 1.25),
+            cache_write_1h: write_1h.unwrap_or(input * 2.0),
+        }))
+    };
+    let base = tier("", None)?.unwrap_or_default();
+    let mut long_context = Vec::new();
+    for k in o.keys() {
+        let Some(above) = k
+            .strip_prefix("input_cost_per_token_above_")
+            .and_then(|r| r.strip_suffix("k_tokens"))
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        if let Some(r) = tier(&format!("_above_{above}k_tokens"), Some(&base))? {
+            long_context.push((above * 1000, r));
+        }
+    }
+    long_context.sort_by_key(|(above, _)| *above);
+    Ok(Some(Model { base, long_context }))
+}
+
+/// A model of `LiteLLM`'s table priced by `tiered_pricing` (Qwen's): each
+/// tier `{"range": [from, to], "input_cost_per_token": …}` is the price of
+/// a prompt of more than `from` tokens; the one from 0 is the base.
+fn litellm_tiers(name: &str, tiers: &[Value]) -> Result<Option<Model>, String> {
+    let mut all = Vec::new();
+    for t in tiers {
+        let from = t.pointer("/range/0").and_then(Value::as_f64).unwrap_or(0.0);
+        if !(0.0..1e12).contains(&from) {
+            continue;
+        }
+        let get = |k: &str| t.get(k).map_or(Ok(None), |v| rate(name, k, v, true));
+        let (Some(input), Some(output)) =
+            (get("input_cost_per_token")?, get("output_cost_per_token")?)
+        else {
+            continue;
+        };
+        let r = Rates {
+            input,
+            output,
+            cache_read: get("cache_read_input_token_cost")?.unwrap_or(input * 0.1),
+            cache_write: get("cache_creation_input_token_cost")?.unwrap_or(input * 1.25),
+            cache_write_1h: input * 2.0,
+        };
+        // Whole tokens: the range's bounds are written as floats.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        all.push((from as u64, r));
+    }
+    all.sort_by_key(|(from, _)| *from);
+    let mut tiers = all.into_iter();
+    let Some((0, base)) = tiers.next() else {
+        return Ok(None);
+    };
+    Ok(Some(Model {
+        base,
+        long_context: tiers.collect(),
+    }))
+}
+
+/// The providers whose models the bundled table keeps: those of the
+/// coding agents streamview reads (first-party APIs; other hosts of the
+/// same models are matched by name), and the Claude models of the clouds
+/// ([`CLOUDS`]), where `LiteLLM` keeps the older ones (`claude-opus-4-1`,
+/// `claude-sonnet-4`, `claude-3-5-haiku`) that saved sessions name.
+pub const PROVIDERS: [&str; 12] = [
+    "anthropic",
+    "openai",
+    "gemini",
+    "vertex_ai-language-models",
+    "xai",
+    "deepseek",
+    "mistral",
+    "dashscope",
+    "qwen_ai_platform",
+    "zai",
+    "moonshot",
+    "minimax",
+];
+
+/// The clouds whose Claude models the bundled table keeps.
+pub const CLOUDS: [&str; 3] = ["bedrock", "bedrock_converse", "vertex_ai-anthropic_models"];
+
+/// The bundled table's text made from `LiteLLM`'s (`litellm`): the token
+/// models of [`PROVIDERS`], in the bundled file's shape, dated `as_of`,
+/// its `source` said. `examples/prices.rs` writes `prices.json` with it.
+///
+/// # Errors
+/// `litellm` is not `LiteLLM`'s table.
+pub fn bundle(litellm: &str, as_of: &str, source: &str) -> Result<String, String> {
+    let v: Value = serde_json::from_str(litellm).map_err(|e| e.to_string())?;
+    let Value::Object(all) = v else {
+        return Err("LiteLLM's table is a JSON object".into());
+    };
+    let kept: Map<String, Value> = all
+        .into_iter()
+        .filter(|(name, e)| {
+            let at = |k: &str| e.get(k).and_then(Value::as_str);
+            let provider = at("litellm_provider").unwrap_or("");
+            let wanted = if CLOUDS.contains(&provider) {
+                name.contains("claude")
+            } else {
+                PROVIDERS.contains(&provider)
+            };
+            wanted && at("mode").is_none_or(|m| matches!(m, "chat" | "responses" | "completion"))
+        })
+        .collect();
+    let p = Prices::parse(&Value::Object(kept).to_string())?;
+    let mut out = String::from("{\n");
+    let quoted = |s: &str| Value::from(s).to_string();
+    out += &format!("  \"as_of\": {},\n", quoted(as_of));
+    out += &format!("  \"source\": {},\n", quoted(source));
+    out += "  \"unit\": \"USD per million tokens\",\n  \"models\": {\n";
+    let mut models: Vec<_> = p.models.iter().collect();
+    models.sort_by(|a, b| a.0.cmp(&b.0));
+    for (i, (name, m)) in models.iter().enumerate() {
+        let sep = if i + 1 == models.len() { "" } else { "," };
+        out += &format!("    {}: {{{}", quoted(name), rates_json(&m.base));
+        if !m.long_context.is_empty() {
+            let tiers: Vec<String> = (m.long_context.iter())
+                .map(|(above, r)| format!("{{\"above\": {above}, {}}}", rates_json(r)))
+                .collect();
+            out += &format!(", \"long_context\": [{}]", tiers.join(", "));
+        }
+        out += &format!("}}{sep}\n");
+    }
+    out += "  }\n}\n";
+    Ok(out)
+}
+
+/// `r` as the bundled file writes it.
+fn rates_json(r: &Rates) -> String {
+    let n = |x: f64| format!("{x}");
+    format!(
+        "\"input\": {}, \"output\": {}, \"cache_read\": {}, \"cache_write\": {}, \"cache_write_1h\": {}",
+        n(r.input),
+        n(r.output),
+        n(r.cache_read),
+        n(r.cache_write),
+        n(r.cache_write_1h)
+    )
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tokens(input: u64, output: u64, read: u64, write: u64) -> Tokens {
-        Tokens {
-            input: Some(input),
-            output: Some(output),
-            cache_read: Some(read),
-            cache_creation: Some(write),
-        }
-    }
-
-    #[test]
-    fn the_bundled_table_parses_and_is_dated() {
-        let p = Prices::bundled();
-        assert!(p.as_of.is_some());
-        assert!(p.models.len() > 20, "{}", p.models.len());
-    }
-
-    /// Claude Code's own costs, read from results of real captures
-    /// (`modelUsage`), are what the table gives for the same tokens.
-    #[test]
-    fn observed_prices_match_claude_codes_own_costs() {
-        let p = Prices::bundled();
-        for (model, t, cost) in [
-            ("claude-opus-4-8[1m]", tokens(11680, 321, 0, 0), 0.066_425),
-            ("claude-opus-5-5", tokens(26928, 347, 0, 0), 0.114_652),
-            ("claude-sonnet-5", tokens(3711, 163, 0, 0), 0.013_578),
-            ("claude-sonnet-5-5", tokens(5384, 163, 0, 0), 0.012_398),
-        ] {
-            let est = p.estimate(model, &t).unwrap();
-            assert!((est - cost).abs() < 1e-9, "{model}: {est} ≠ {cost}");
-        }
-    }
-
-    #[test]
-    fn names_are_matched_without_prefix_marker_or_date() {
-        let p = Prices::bundled();
-        let sonnet = p.rates("claude-sonnet-4-5").copied();
-        assert!(sonnet.is_some());
-        for name in [
-            "claude-sonnet-4-5-20250929",
-            "anthropic/claude-sonnet-4-5",
-            "claude-sonnet-4-5[1m]",
-            "Claude-Sonnet-4-5",
-        ] {
-            assert_eq!(p.rates(name).copied(), sonnet, "{name}");
-        }
-        // No guess from a family name.
-        for name in [
-            "claude-sonnet-4-6",
-            "gpt-5.5",
-            "mock-model",
-            "",
-            "[1m]",
-            "-20250101",
-        ] {
-            assert_eq!(p.rates(name), None, "{name}");
-        }
-    }
-
-    #[test]
-    fn every_kind_of_token_is_priced() {
-        let p = Prices::bundled();
-        // 1M of each: input 3 + output 15 + read 0.3 + write 3.75.
-        let c = p
-            .estimate(
-                "claude-sonnet-4",
-                &tokens(1_000_000, 1_000_000, 1_000_000, 1_000_000),
-            )
-            .unwrap();
-        assert!((c - 22.05).abs() < 1e-9, "{c}");
-        // Absent counts cost nothing.
-        let t = Tokens {
-            input: Some(1_000_000),
-            ..Tokens::default()
-        };
-        assert!((p.estimate("gpt-5", &t).unwrap() - 1.25).abs() < 1e-9);
-    }
-
-    #[test]
-    fn a_users_table_extends_and_overrides() {
-        let user = Prices::parse(
-            r#"{"as_of":"2027-01-01","models":{"gpt-5.5":{"input":2,"output":16},
-                "claude-sonnet-4":{"input":1,"output":1}}}"#,
-        )
-        .unwrap();
-        let p = Prices::bundled().with(user);
-        assert_eq!(p.as_of.as_deref(), Some("2027-01-01"));
-        // What a million tokens of each kind cost.
-        let million = tokens(1_000_000, 1_000_000, 1_000_000, 1_000_000);
-        let cost = |m: &str| p.estimate(m, &million).unwrap();
-        assert!((cost("gpt-5.5") - 18.0).abs() < 1e-9);
-        assert!((cost("claude-sonnet-4") - 2.0).abs() < 1e-9);
-        assert!((cost("claude-opus-4") - 110.25).abs() < 1e-9);
-    }
-
-    #[test]
-    fn a_bad_table_says_what_is_wrong() {
-        for (text, says) in [
-            ("{", "EOF"),
-            (r#"{"models":{"m":{"input":1}}}"#, "output"),
-            (r#"{"models":{"m":{"input":-1,"output":1}}}"#, "≥ 0"),
-            (
-                r#"{"models":{"m":{"input":1,"output":1,"cache":1}}}"#,
-                "unknown field",
-            ),
-        ] {
-            let e = Prices::parse(text).unwrap_err();
-            assert!(e.contains(says), "{text}: {e}");
-        }
-    }
-}
+mod tests;
