@@ -1133,7 +1133,10 @@ impl Tokens {
     /// All input tokens: uncached + cache read + cache creation.
     #[must_use]
     pub fn total_input(&self) -> u64 {
-        self.input.unwrap_or(0) + self.cache_read.unwrap_or(0) + self.cache_creation.unwrap_or(0)
+        self.input
+            .unwrap_or(0)
+            .saturating_add(self.cache_read.unwrap_or(0))
+            .saturating_add(self.cache_creation.unwrap_or(0))
     }
 
     /// Input and output tokens together.
@@ -1193,6 +1196,16 @@ pub struct Usage<'a> {
     pub model: Option<Cow<'a, str>>,
     /// Token counts as reported on the message.
     pub tokens: Tokens,
+    /// The counts an earlier `Usage` of the same message reported, which
+    /// these replace: Claude Code writes a message's usage on each of its
+    /// lines, and the output count grows until its last line. Totals take
+    /// `replaces` back out and add `tokens`, so each message counts once,
+    /// with its final counts.
+    pub replaces: Option<Tokens>,
+    /// Of the cache writes (`tokens.cache_creation`), those kept an hour
+    /// (Claude's `cache_creation.ephemeral_1h_input_tokens`): they cost
+    /// more than those kept five minutes.
+    pub cache_write_1h: Option<u64>,
     /// The output count is preliminary: Claude Code repeats the message's
     /// `message_start` usage on each of its lines, so only the result knows
     /// the final count. Sums and displays then use the input side only.
@@ -1208,6 +1221,8 @@ impl Usage<'_> {
             request_id: own_opt(self.request_id),
             model: own_opt(self.model),
             tokens: self.tokens,
+            replaces: self.replaces,
+            cache_write_1h: self.cache_write_1h,
             preliminary_output: self.preliminary_output,
         }
     }

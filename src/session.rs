@@ -186,6 +186,10 @@ pub struct ModelStats {
     pub tokens: Tokens,
     /// Cost in USD, when reported.
     pub cost_usd: Option<f64>,
+    /// What its API messages cost by the price table, each priced on its
+    /// own (its prompt's long-context rates, its cache writes kept an
+    /// hour): `None` when not summed message by message.
+    pub estimate: Option<f64>,
 }
 
 impl ModelStats {
@@ -193,6 +197,25 @@ impl ModelStats {
     pub fn add(&mut self, other: &ModelStats) {
         self.tokens.add(&other.tokens);
         self.cost_usd = add_opt_f64(self.cost_usd, other.cost_usd);
+        self.estimate = add_opt_f64(self.estimate, other.estimate);
+    }
+
+    /// Take another count of it back out (a copy, or counts replaced).
+    pub fn sub(&mut self, other: &ModelStats) {
+        self.tokens.sub(&other.tokens);
+        if let (Some(a), Some(b)) = (self.estimate, other.estimate) {
+            self.estimate = Some((a - b).max(0.0));
+        }
+    }
+
+    /// Its cost: as reported, else what its messages cost by the price
+    /// table, else its tokens at `prices`' base rates (a sum reported
+    /// without a cost); `None` when `prices` does not know the model.
+    #[must_use]
+    pub fn priced(&self, prices: &Prices) -> Option<f64> {
+        self.cost_usd
+            .or(self.estimate)
+            .or_else(|| prices.estimate(&self.model, &self.tokens))
     }
 }
 
@@ -343,7 +366,7 @@ pub struct SessionSummary {
     /// the time they were answered (the local day, or for blocks the UTC
     /// hour: [`group::Groups::bucket`]) and the row of their model in
     /// `message_models`.
-    buckets: std::collections::BTreeMap<(i64, Option<usize>), Tokens>,
+    buckets: std::collections::BTreeMap<(i64, Option<usize>), ModelStats>,
 }
 
 impl SessionSummary {
@@ -372,7 +395,7 @@ impl SessionSummary {
         // A model with no token counted (an API error before any
         // answer) costs nothing to estimate.
         for m in self.models().into_iter().filter(|m| m.tokens.total() > 0) {
-            match m.cost_usd.or_else(|| prices.estimate(&m.model, &m.tokens)) {
+            match m.priced(prices) {
                 Some(c) => cost.usd = Some(cost.usd.unwrap_or(0.0) + c),
                 None => cost.partial |= !m.tokens.is_empty(),
             }
@@ -421,6 +444,20 @@ impl SessionSummary {
         t
     }
 
+    /// Its turns: the model's responses to the main agent, counted one by
+    /// one (each API message once) where the log has them; else as the
+    /// agent reported them (Gemini's stream: none). Claude Code's own
+    /// `num_turns` counts otherwise (its tool results, one more per
+    /// prompt): it stays in the result, as reported.
+    #[must_use]
+    pub fn turns(&self) -> Option<u64> {
+        if self.messages > 0 {
+            Some(self.messages)
+        } else {
+            self.total_turns
+        }
+    }
+
     /// The counts on its API messages are final (not Claude Code's
     /// stream, whose output counts before the result are preliminary):
     /// its usage can be split by when each message was answered (`--by
@@ -430,7 +467,7 @@ impl SessionSummary {
         !self.preliminary_output && !self.message_models.is_empty()
     }
 
-    /// Count a message's `tokens` (of the model in row `slot`) in time
+    /// Count a message's usage (of the model in row `slot`) in time
     /// `bucket` for `--by` by time; in `began`, the session's own, once
     /// it has [`group::MAX_BUCKETS`] (crafted timestamps). The bucket
     /// counted in.
@@ -439,7 +476,7 @@ impl SessionSummary {
         bucket: Option<i64>,
         began: Option<i64>,
         slot: Option<usize>,
-        tokens: &Tokens,
+        counted: &ModelStats,
     ) -> Option<i64> {
         let full =
             |b| self.buckets.len() >= group::MAX_BUCKETS && !self.buckets.contains_key(&(b, slot));
@@ -448,8 +485,15 @@ impl SessionSummary {
         } else {
             bucket
         }?;
-        self.buckets.entry((bucket, slot)).or_default().add(tokens);
+        self.buckets.entry((bucket, slot)).or_default().add(counted);
         Some(bucket)
+    }
+
+    /// Take a count of the model in row `slot` back out of time `bucket`.
+    fn uncount_when(&mut self, bucket: Option<i64>, slot: Option<usize>, counted: &ModelStats) {
+        if let Some(t) = bucket.and_then(|b| self.buckets.get_mut(&(b, slot))) {
+            t.sub(counted);
+        }
     }
 
     /// The statistics of tool `name`, created on first use (of `kind`).
@@ -504,6 +548,11 @@ pub struct Note {
     pub tool_kind: Option<ToolKind>,
     /// Key argument of that tool call.
     pub key_arg: Option<KeyArg>,
+    /// For the one result of a session: the model's responses to the main
+    /// agent, counted ([`SessionSummary::turns`]); `None` where the log has
+    /// none to count, or for a session of several results (their own
+    /// counts stand).
+    pub turns: Option<u64>,
 }
 
 /// Counters over the whole input.
@@ -1165,40 +1214,74 @@ impl Session {
     }
 
     /// The usage of one API message: summed for the main agent, per model
-    /// for every agent.
+    /// for every agent, each message priced on its own. A message's later
+    /// usage replaces its earlier one ([`Usage::replaces`]): each message
+    /// counts once, finally.
     fn usage(&mut self, u: &Usage<'_>, main: bool, time: Option<Timestamp>) {
+        let (counted, before) = self.counted(u);
         let Some(cur) = self.current.as_mut() else {
             return;
         };
         if main {
-            cur.messages += 1;
+            match &u.replaces {
+                Some(before) => cur.message_tokens.sub(before),
+                None => cur.messages += 1,
+            }
             cur.message_tokens.add(&u.tokens);
         }
         cur.preliminary_output |= u.preliminary_output;
-        let mut model_tokens = u.tokens;
-        if u.preliminary_output {
-            model_tokens.output = None;
-        }
         let slot = u.model.as_deref().map(|model| {
             let slot = cur.message_models.slot(model);
             if let Some(row) = cur.message_models.at_mut(slot) {
-                row.tokens.add(&model_tokens);
+                row.sub(&before.clone().unwrap_or_default());
+                row.add(&counted);
             }
             slot
         });
         let bucket_of = |t: Timestamp| self.groups.as_ref().and_then(|g| g.bucket(t));
-        let bucket = cur.count_when(
-            time.or(cur.started).and_then(bucket_of),
-            cur.started.and_then(bucket_of),
-            slot,
-            &model_tokens,
-        );
+        let began = cur.started.and_then(bucket_of);
+        let when = time.or(cur.started).and_then(bucket_of);
+        let bucket = cur.count_when(when, began, slot, &counted);
+        let main = main.then_some(u.tokens);
+        let key = copies::Keyed::key(u);
+        // A message counted before: out of the time bucket it counted in
+        // (this line's, when it is not known).
+        if let Some(before) = &before {
+            let replaced = key.and_then(|k| {
+                let e = cur.keyed.iter_mut().rev().find(|e| e.is(k))?;
+                Some(e.replace(bucket, &counted, main))
+            });
+            cur.uncount_when(replaced.unwrap_or(bucket), slot, before);
+            // Its key was kept (or checked) with its first counts.
+            return;
+        }
         // Counted, then taken back if it is a copy (see `copies`).
-        if let Some(key) = copies::Keyed::key(u) {
-            let main = main.then_some(u.tokens);
-            let k = copies::Keyed::new(key, (slot, bucket), model_tokens, main);
+        if let Some(key) = key {
+            let k = copies::Keyed::new(key, (slot, bucket), counted, main);
             cur.keyed.push(k);
         }
+    }
+
+    /// What a usage counts for its model (the output side left out where
+    /// it is preliminary: Claude's stream), priced message by message,
+    /// and what it replaces.
+    fn counted(&self, u: &Usage<'_>) -> (ModelStats, Option<ModelStats>) {
+        let count = |t: &Tokens| {
+            let tokens = Tokens {
+                output: t.output.filter(|_| !u.preliminary_output),
+                ..*t
+            };
+            let estimate = (u.model.as_deref().filter(|_| !u.preliminary_output)).and_then(|m| {
+                self.prices()
+                    .message(m, &tokens, u.cache_write_1h.unwrap_or(0))
+            });
+            ModelStats {
+                tokens,
+                estimate,
+                ..ModelStats::default()
+            }
+        };
+        (count(&u.tokens), u.replaces.as_ref().map(count))
     }
 
     /// A result: the outcome and totals it reports, and the calls it leaves
@@ -1227,6 +1310,10 @@ impl Session {
         }
         cur.results += 1;
         self.note.more_results = cur.turns_begun > cur.results;
+        // Counted where the result covers them all: a session's one
+        // result (several can come together, after all their turns).
+        let alone = cur.results == 1 && !self.note.more_results;
+        self.note.turns = (alone && cur.messages > 0).then_some(cur.messages);
         // Several results in one session (Claude Code's background agents
         // each end a turn of their own): the worst one is the outcome.
         let outcome = if r.is_error {
@@ -1264,6 +1351,7 @@ impl Session {
                     model: m.model.to_string(),
                     tokens: m.tokens,
                     cost_usd: m.cost_usd,
+                    estimate: None,
                 })
                 .collect();
         }

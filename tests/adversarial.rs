@@ -717,12 +717,13 @@ fn huge_and_odd_numbers() {
             && l.ends_with("(invalid or out-of-range number); skipped"),
         "{l}"
     );
-    // 2^64 is read as a float: not a count of turns or tokens, so absent;
-    // -0 is 0; an absurd cost is shown short.
-    // (The session's second result goes under its end as a part.)
+    // 2^64 is read as a float: not a count of turns or tokens, so absent
+    // (the turn is the one response counted); -0 is 0; an absurd cost is
+    // shown short. (The session's second result goes under its end as a
+    // part.)
     assert!(
         o.out()
-            .contains("✓ done · 0ms · $1.000e308\n  ⎿ ✓ turn 2 · 1 turn\n"),
+            .contains("✓ done · 1 turn · 0ms · $1.000e308\n  ⎿ ✓ turn 2 · 1 turn\n"),
         "{}",
         o.out()
     );

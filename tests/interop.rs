@@ -320,6 +320,10 @@ fn readme_examples_print_what_the_readme_shows() {
         }
         let out = shell(&ex.command);
         let stdout = String::from_utf8(out.stdout).unwrap();
+        if std::env::var_os("STREAMVIEW_BLESS").is_some() && stdout != ex.output {
+            bless(&ex, &stdout);
+            continue;
+        }
         assert_eq!(
             stdout,
             ex.output,
@@ -332,6 +336,23 @@ fn readme_examples_print_what_the_readme_shows() {
         ran += 1;
     }
     eprintln!("{ran} README examples run");
+}
+
+/// `STREAMVIEW_BLESS=1 cargo test --test interop`: the page shows what the
+/// example prints now (review the change with `git diff`).
+fn bless(ex: &Example, printed: &str) {
+    let path = root().join(ex.file);
+    let page = std::fs::read_to_string(&path).unwrap();
+    let block = |out: &str| format!("```sh\n{}\n```\n\n```text\n{out}```", ex.command);
+    let old = block(&ex.output);
+    assert_eq!(
+        page.matches(&old).count(),
+        1,
+        "{}:{}: cannot bless",
+        ex.file,
+        ex.line
+    );
+    std::fs::write(&path, page.replace(&old, &block(printed))).unwrap();
 }
 
 /// Run `sql` with the `DuckDB` CLI (statements on its standard input);

@@ -131,7 +131,9 @@ fn run(args: &[&str], input: &[u8]) -> (String, i32) {
 
 /// The differences every pair has, made alike: the header (the rollout
 /// knows the model and the working directory, the stream neither), the
-/// prompts (`›`, in the rollout only), the turn's duration, Codex's
+/// prompts (`›`, in the rollout only), the turn's duration, its turns
+/// (counted from the rollout's responses; the stream has none) and its
+/// estimated cost (the rollout names the model, the stream does not), Codex's
 /// name for a failure (`(internal_server_error)`, in the rollout only) and
 /// the lines a patch adds and removes (`+2 −1`: the rollout has the patch,
 /// the stream's `file_change` names only the files).
@@ -145,7 +147,10 @@ fn common(out: &str) -> Vec<String> {
         if l.starts_with("› ") {
             continue;
         }
-        let mut parts: Vec<&str> = l.split(" · ").filter(|p| !is_duration(p)).collect();
+        let mut parts: Vec<&str> = (l.split(" · "))
+            .filter(|p| !is_duration(p) && !p.ends_with(" turns") && !p.ends_with(" turn"))
+            .filter(|p| !p.starts_with("~$") && !p.starts_with("≥ ~$"))
+            .collect();
         if let Some(first) = parts.first_mut()
             && first.starts_with("✗ session failed (")
         {

@@ -23,9 +23,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io;
 
-use super::claude::event;
+use super::claude::{MessageUsage, Said, event};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
-use super::seen::Recent;
 use super::{Ctx, Emit};
 use crate::event::ToolKind;
 use crate::event::{
@@ -34,15 +33,12 @@ use crate::event::{
 };
 use crate::json::{Arena, J, Parser, Value, arr_at, bool_at, cow_at, get, str_at, u64_at, view};
 
-/// How many message ids to remember for counting usage once per message.
-const RECENT_MESSAGES: usize = 32;
-
 /// Per-stream state.
 #[derive(Default)]
 pub(crate) struct State {
     claude: super::claude::State,
     /// Messages whose usage was written.
-    recent_usage: Recent<RECENT_MESSAGES>,
+    recent_usage: MessageUsage,
     /// Tool calls seen (id → name, key argument): `permission_denials`
     /// lists ids or names only.
     calls: HashMap<String, (String, Option<String>)>,
@@ -258,9 +254,10 @@ fn assistant<'v>(
     let msg = get(v, "message");
     let message_id = msg.and_then(|m| cow_at(m, "id"));
     if let Some(u) = msg.and_then(|m| get(m, "usage"))
-        && message_id
-            .as_deref()
-            .is_none_or(|id| state.recent_usage.first_sighting(id))
+        && let Said::Usage(replaces) = match message_id.as_deref() {
+            Some(id) => state.recent_usage.said(id, tokens(u)),
+            None => Said::Usage(None),
+        }
     {
         emit(&event(
             v,
@@ -270,6 +267,8 @@ fn assistant<'v>(
                 request_id: None,
                 model: msg.and_then(|m| cow_at(m, "model")),
                 tokens: tokens(u),
+                replaces,
+                cache_write_1h: super::claude::cache_write_1h(u),
                 preliminary_output: false,
             }),
         ))?;

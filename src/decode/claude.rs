@@ -33,15 +33,48 @@ const RECENT_MESSAGES: usize = 32;
 /// Per-stream state.
 #[derive(Default)]
 pub(crate) struct State {
-    /// API messages whose usage was emitted recently: usage repeats on every
-    /// line of a message and must be counted once.
-    recent_usage: Recent<RECENT_MESSAGES>,
+    /// API messages whose usage was emitted recently, with the counts
+    /// emitted: usage repeats on every line of a message, its output count
+    /// growing, and each message must be counted once, finally.
+    recent_usage: MessageUsage,
     /// Background tasks started (the most recent [`RECENT_TASKS`]).
     tasks: std::collections::VecDeque<Task>,
     /// Their text, one after the other; compacted in place when it has
     /// grown (one buffer, so that a task allocates nothing once it is
     /// big enough).
     task_text: String,
+}
+
+/// The usage said of the API messages seen recently: Claude Code writes a
+/// message's usage on each of its lines (Amp too), its output count
+/// growing to the final one on the last line, and each message must count
+/// once, with its final counts.
+#[derive(Default)]
+pub(crate) struct MessageUsage(Recent<RECENT_MESSAGES, Tokens>);
+
+/// What a line says of its message's usage.
+pub(crate) enum Said {
+    /// Nothing new: its counts were said already and these are not more.
+    Nothing,
+    /// A usage, replacing the counts said before (`Some`) or not (`None`:
+    /// the message's first line).
+    Usage(Option<Tokens>),
+}
+
+impl MessageUsage {
+    /// What the usage `t` of message `id` on this line says. A message's
+    /// final counts are its largest, as ccusage keeps them.
+    pub(crate) fn said(&mut self, id: &str, t: Tokens) -> Said {
+        let (said, first) = self.0.sight(id);
+        if first {
+            *said = t;
+            return Said::Usage(None);
+        }
+        if t.total() <= said.total() {
+            return Said::Nothing;
+        }
+        Said::Usage(Some(std::mem::replace(said, t)))
+    }
 }
 
 /// How many background tasks to remember.
@@ -641,10 +674,9 @@ pub(crate) fn assistant<'v>(
         })));
     }
 
-    // Usage repeats on every line of one API message: report it once.
     if let (Some(m), Some(id)) = (msg, message_id.as_deref())
         && let Some(u) = get(m, "usage")
-        && state.recent_usage.first_sighting(id)
+        && let Said::Usage(replaces) = state.recent_usage.said(id, tokens(u))
     {
         emit(&base.event(EventKind::Usage(Usage {
             message_id: message_id.clone(),
@@ -652,6 +684,8 @@ pub(crate) fn assistant<'v>(
             request_id: cow_at(v, "requestId"),
             model: model.map(Cow::Borrowed),
             tokens: tokens(u),
+            replaces,
+            cache_write_1h: cache_write_1h(u),
             // Claude Code's own stream; Qwen and Amp, which share its
             // shapes, report final counts.
             preliminary_output: ctx.producer == Producer::Claude,
@@ -1008,6 +1042,12 @@ fn result<'v>(
         after_task,
     };
     emit(&base.event(EventKind::Result(Box::new(res))))
+}
+
+/// Of a `usage`'s cache writes, those kept an hour
+/// (`cache_creation.ephemeral_1h_input_tokens`).
+pub(crate) fn cache_write_1h(u: Value<'_>) -> Option<u64> {
+    get(u, "cache_creation").and_then(|c| u64_at(c, "ephemeral_1h_input_tokens"))
 }
 
 /// Per-model usage (`modelUsage`, keyed by model name, camelCase counts):

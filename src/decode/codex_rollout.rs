@@ -371,7 +371,9 @@ fn task_complete<'v>(
 }
 
 /// A `token_count` line: the running total; per response too in files
-/// without `token_usage_record` lines.
+/// without `token_usage_record` lines. A line whose running total is the
+/// one before (Codex writes it again when only its rate limits changed)
+/// says nothing new: its `last_token_usage` is the previous response's.
 fn token_count(
     p: Value<'_>,
     base: &Base,
@@ -383,7 +385,12 @@ fn token_count(
         return Ok(());
     };
     if let Some(t) = get(info, "total_token_usage") {
-        state.total = super::codex::tokens(t);
+        let total = super::codex::tokens(t);
+        let again = total == state.total && !total.is_empty();
+        state.total = total;
+        if again {
+            return Ok(());
+        }
     }
     if state.records {
         return Ok(());
@@ -407,6 +414,8 @@ fn usage(
         request_id: None,
         model: (!state.model.is_empty()).then_some(Cow::Borrowed(state.model.as_str())),
         tokens,
+        replaces: None,
+        cache_write_1h: None,
         preliminary_output: false,
     })))
 }

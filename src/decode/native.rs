@@ -88,6 +88,10 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             request_id: cow_at(v, "request_id"),
             model: cow_at(v, "model"),
             tokens: get(v, "tokens").map(tokens).unwrap_or_default(),
+            replaces: get(v, "replaces")
+                .filter(|t| t.as_object().is_some())
+                .map(tokens),
+            cache_write_1h: u64_at(v, "cache_write_1h"),
             // Not in the schema: as it was for the producer named.
             preliminary_output: producer == Producer::Claude,
         }),

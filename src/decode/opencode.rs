@@ -370,6 +370,8 @@ fn step_finish<'v>(
         request_id: None,
         model: cow_at(p, "modelID"),
         tokens,
+        replaces: None,
+        cache_write_1h: None,
         preliminary_output: false,
     })))
 }

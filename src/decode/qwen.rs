@@ -226,6 +226,8 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                 request_id: None,
                 model: msg.and_then(|m| cow_at(m, "model")),
                 tokens: tokens(u),
+                replaces: None,
+                cache_write_1h: None,
                 preliminary_output: false,
             }),
         ))?;

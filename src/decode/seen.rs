@@ -53,40 +53,57 @@ impl Seen {
     }
 }
 
-/// The last `N` ids seen, searched linearly (`N` is small), their strings
+/// The last `N` ids seen, searched linearly (`N` is small), each with a
+/// value of its own (`T`: what a decoder last said of it), their strings
 /// reused: remembering an id allocates nothing once the window is full.
-#[derive(Debug, Default)]
-pub(crate) struct Recent<const N: usize> {
-    ids: VecDeque<String>,
+#[derive(Debug)]
+pub(crate) struct Recent<const N: usize, T = ()> {
+    ids: VecDeque<(String, T)>,
     /// Strings of ids forgotten by [`Recent::clear`], for the next ones.
     spare: Vec<String>,
 }
 
-impl<const N: usize> Recent<N> {
+impl<const N: usize, T> Default for Recent<N, T> {
+    fn default() -> Self {
+        Recent {
+            ids: VecDeque::new(),
+            spare: Vec::new(),
+        }
+    }
+}
+
+impl<const N: usize, T: Default> Recent<N, T> {
     /// True the first time `id` is seen within the window.
     pub(crate) fn first_sighting(&mut self, id: &str) -> bool {
-        if self.ids.iter().any(|m| m == id) {
-            return false;
+        self.sight(id).1
+    }
+
+    /// The value of `id`, and whether this is its first sighting within
+    /// the window (then its value is `T::default()`).
+    pub(crate) fn sight(&mut self, id: &str) -> (&mut T, bool) {
+        if let Some(i) = self.ids.iter().position(|(m, _)| m == id) {
+            return (&mut self.ids[i].1, false);
         }
         let mut slot = if self.ids.len() >= N {
-            self.ids.pop_front().unwrap_or_default()
+            self.ids.pop_front().map(|(s, _)| s).unwrap_or_default()
         } else {
             self.spare.pop().unwrap_or_default()
         };
         slot.clear();
         slot.push_str(id);
-        self.ids.push_back(slot);
-        true
+        self.ids.push_back((slot, T::default()));
+        let last = self.ids.len() - 1;
+        (&mut self.ids[last].1, true)
     }
 
     /// Forget every id, keeping their strings for the next ones.
     pub(crate) fn clear(&mut self) {
-        self.spare.extend(self.ids.drain(..));
+        self.spare.extend(self.ids.drain(..).map(|(s, _)| s));
     }
 
     /// `id` is in the window.
     pub(crate) fn contains(&self, id: &str) -> bool {
-        self.ids.iter().any(|m| m == id)
+        self.ids.iter().any(|(m, _)| m == id)
     }
 }
 
@@ -110,6 +127,19 @@ mod tests {
         assert!(!r.contains("c"));
         assert!(r.first_sighting("c"));
         assert_eq!(r.spare.len(), 1);
+    }
+
+    #[test]
+    fn each_recent_id_keeps_its_value() {
+        let mut r = Recent::<2, u32>::default();
+        let (v, first) = r.sight("a");
+        assert!(first && *v == 0);
+        *v = 7;
+        assert_eq!(r.sight("a"), (&mut 7, false));
+        r.sight("b");
+        r.sight("c");
+        // "a" left the window: seen again, it starts afresh.
+        assert_eq!(r.sight("a"), (&mut 0, true));
     }
 
     #[test]

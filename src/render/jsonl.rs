@@ -183,10 +183,18 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.opt_str("request_id", u.request_id.as_deref());
             o.opt_str("model", u.model.as_deref());
             o.tokens("tokens", &u.tokens);
+            match &u.replaces {
+                Some(t) => o.tokens("replaces", t),
+                None => o.null("replaces"),
+            }
+            o.opt_num("cache_write_1h", u.cache_write_1h);
             // Priced only when the output count is final.
             let estimate = (u.model.as_deref())
                 .filter(|_| !u.preliminary_output)
-                .and_then(|m| s.prices().estimate(m, &u.tokens));
+                .and_then(|m| {
+                    let write_1h = u.cache_write_1h.unwrap_or(0);
+                    s.prices().message(m, &u.tokens, write_1h)
+                });
             o.opt_f64("cost_usd_estimated", estimate);
         }
         EventKind::Notice(n) => {

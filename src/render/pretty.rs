@@ -618,6 +618,18 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     fn result(&mut self, r: &SessionResult<'_>, s: &Session) -> io::Result<()> {
+        // Its turns as the session counted them, where it could.
+        let counted;
+        let r = match s.note().turns {
+            Some(t) if r.num_turns != Some(t) => {
+                counted = SessionResult {
+                    num_turns: Some(t),
+                    ..r.clone()
+                };
+                &counted
+            }
+            _ => r,
+        };
         let repeat = r.is_error
             || r.text
                 .as_deref()

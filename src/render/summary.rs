@@ -258,7 +258,7 @@ fn model_rows(models: &[ModelStats], prices: &Prices) -> Vec<ModelRow> {
         .iter()
         .map(|m| {
             let estimate = (m.cost_usd.is_none() && !m.tokens.is_empty())
-                .then(|| prices.estimate(&m.model, &m.tokens))
+                .then(|| m.priced(prices))
                 .flatten();
             ModelRow {
                 model: m.model.clone(),
@@ -292,7 +292,7 @@ impl Row {
             model: s.model.clone(),
             outcome: s.outcome.map(Outcome::name),
             results: s.results,
-            turns: s.total_turns,
+            turns: s.turns(),
             duration_ms: s.total_duration_ms,
             cost_usd: cost.usd.map(round_cost),
             cost_partial: cost.partial,
@@ -371,7 +371,7 @@ impl Summary {
             .collect();
         for (one, row) in sessions.iter().zip(&rows) {
             total.results += one.results;
-            total.turns = add_opt_u64(total.turns, one.total_turns);
+            total.turns = add_opt_u64(total.turns, one.turns());
             total.duration_ms = add_opt_u64(total.duration_ms, one.total_duration_ms);
             total.cost_usd = add_opt_f64(total.cost_usd, row.cost_usd);
             total.cost_estimated |= row.cost_estimated;
@@ -515,11 +515,13 @@ fn count(n: Option<u64>) -> String {
 }
 
 /// Input tokens as the pretty format counts them: uncached + cache.
-fn input_tokens(t: &TokenCounts) -> Option<u64> {
-    if t.input.is_none() && t.cache_read.is_none() && t.cache_creation.is_none() {
-        return None;
+/// The input read from or written to the prompt cache: the session
+/// table's `cache` column.
+fn cache_tokens(t: &TokenCounts) -> Option<u64> {
+    match (t.cache_read, t.cache_creation) {
+        (None, None) => None,
+        (r, w) => Some(r.unwrap_or(0).saturating_add(w.unwrap_or(0))),
     }
-    Some(t.input.unwrap_or(0) + t.cache_read.unwrap_or(0) + t.cache_creation.unwrap_or(0))
 }
 
 /// At most `max` characters of `s`, sanitized for one line, cut with `…`.
@@ -583,10 +585,9 @@ fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
         r.turns.map_or(ABSENT.to_string(), |t| t.to_string()),
         opt(r.duration_ms, fmt_duration),
         cost_cell(r.cost_usd, r.cost_partial, r.cost_estimated),
-        count(input_tokens(&r.tokens)),
+        count(r.tokens.input),
         count(r.tokens.output),
-        r.cache_read_pct
-            .map_or(ABSENT.to_string(), |p| format!("{p:.0}%")),
+        count(cache_tokens(&r.tokens)),
         r.tool_calls.to_string(),
         r.tool_errors.to_string(),
     ]);
@@ -594,9 +595,11 @@ fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
 }
 
 /// Render `summary` as tables: the sessions (with a total row when there are
-/// several), the tools, the models, and a line about skipped input. Columns
-/// `in` count all input tokens (uncached, cache read, cache write), as the
-/// pretty format's result line does; `calls` and `errors` are tool calls.
+/// several), the tools, the models, and a line about skipped input. In
+/// every table `in` is the uncached input, `cache` (or `cache read` and
+/// `cache write`) the input read from and written to the prompt cache,
+/// `out` the output: together, every token. `calls` and `errors` are tool
+/// calls.
 ///
 /// # Errors
 /// The output cannot be written.
@@ -706,7 +709,7 @@ pub(crate) fn model_table(t: &Row) -> Option<Table> {
     per_item(&t.models, head, |m| {
         vec![
             cell(&m.model, 40),
-            count(input_tokens(&m.tokens)),
+            count(m.tokens.input),
             count(m.tokens.output),
             count(m.tokens.cache_read),
             count(m.tokens.cache_creation),
@@ -768,7 +771,7 @@ pub(crate) fn group_table(summary: &Summary) -> Option<Table> {
         vec![
             cell(&g.group, 60),
             g.sessions.to_string(),
-            count(input_tokens(&g.tokens)),
+            count(g.tokens.input),
             count(g.tokens.output),
             count(g.tokens.cache_read),
             count(g.tokens.cache_creation),

@@ -25,7 +25,7 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 
-use super::SessionSummary;
+use super::{ModelStats, SessionSummary};
 use crate::event::{Tokens, Usage};
 
 /// A keyed message a session counted: what to take back if it is a copy.
@@ -36,8 +36,8 @@ pub(super) struct Keyed {
     model: Option<usize>,
     /// The time bucket it counts in for `--by` by time.
     bucket: Option<i64>,
-    /// Its tokens as the model's row counted them.
-    model_tokens: Tokens,
+    /// What the model's row counted of it.
+    counted: ModelStats,
     /// Its tokens as the main agent's sums counted them (`None`: a
     /// sub-agent's message).
     main: Option<Tokens>,
@@ -58,16 +58,37 @@ impl Keyed {
     pub(super) fn new(
         key: u64,
         (model, bucket): (Option<usize>, Option<i64>),
-        model_tokens: Tokens,
+        counted: ModelStats,
         main: Option<Tokens>,
     ) -> Keyed {
         Keyed {
             key,
             model,
             bucket,
-            model_tokens,
+            counted,
             main,
         }
+    }
+}
+
+impl Keyed {
+    /// It is the message of key `key`.
+    pub(super) fn is(&self, key: u64) -> bool {
+        self.key == key
+    }
+
+    /// Its message, counted again with its final counts (see
+    /// [`Usage::replaces`]): now in time `bucket`, as `counted`. The bucket
+    /// it counted in before.
+    pub(super) fn replace(
+        &mut self,
+        bucket: Option<i64>,
+        counted: &ModelStats,
+        main: Option<Tokens>,
+    ) -> Option<i64> {
+        self.counted = counted.clone();
+        self.main = main;
+        std::mem::replace(&mut self.bucket, bucket)
     }
 }
 
@@ -100,10 +121,10 @@ impl Seen {
 fn take_back(s: &mut SessionSummary, k: &Keyed) {
     s.copies += 1;
     if let Some(row) = k.model.and_then(|i| s.message_models.at_mut(i)) {
-        row.tokens.sub(&k.model_tokens);
+        row.sub(&k.counted);
     }
     if let Some(t) = k.bucket.and_then(|b| s.buckets.get_mut(&(b, k.model))) {
-        t.sub(&k.model_tokens);
+        t.sub(&k.counted);
     }
     if let Some(t) = &k.main {
         s.messages = s.messages.saturating_sub(1);

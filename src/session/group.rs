@@ -88,13 +88,16 @@ pub struct Group {
 }
 
 impl Group {
-    /// Add tokens of `model` (`None`: unnamed), priced by `prices`.
-    fn add_usage(&mut self, model: Option<&str>, tokens: &Tokens, prices: &Prices) {
+    /// Add the usage `u` of `model` (`None`: unnamed), priced as its
+    /// messages were, or by `prices`.
+    fn add_usage(&mut self, model: Option<&str>, u: &ModelStats, prices: &Prices) {
+        let tokens = &u.tokens;
         self.tokens.add(tokens);
         if let Some(m) = model {
-            self.models.get_mut(m).tokens.add(tokens);
+            self.models.get_mut(m).add(u);
         }
-        match model.and_then(|m| prices.estimate(m, tokens)) {
+        let estimate = u.estimate.or_else(|| prices.estimate(model?, tokens));
+        match model.and(estimate) {
             Some(c) => {
                 self.cost.usd = add_opt_f64(self.cost.usd, Some(c));
                 self.cost.estimated = true;
@@ -290,7 +293,7 @@ impl Groups {
                     g.cost.usd = add_opt_f64(g.cost.usd, Some(c));
                     g.models.get_mut(&m.model).add(m);
                 }
-                None => g.add_usage(Some(&m.model), &m.tokens, prices),
+                None => g.add_usage(Some(&m.model), m, prices),
             }
             if m.model == main {
                 g.sessions += 1;
@@ -319,10 +322,10 @@ impl Groups {
             self.at(bucket).add(&Self::whole(s, prices));
             return;
         }
-        for (&(b, slot), tokens) in &s.buckets {
+        for (&(b, slot), u) in &s.buckets {
             let model = slot.and_then(|i| s.message_models.get(i));
             let model = model.map(|m| m.model.as_str());
-            self.at(b).add_usage(model, tokens, prices);
+            self.at(b).add_usage(model, u, prices);
         }
         let g = self.at(bucket);
         g.sessions += 1;

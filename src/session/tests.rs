@@ -1139,6 +1139,7 @@ fn preliminary_output_counts_are_left_out_of_the_message_sums_only_when_marked()
                 ..Tokens::default()
             },
             preliminary_output,
+            ..Default::default()
         }),
     };
     for preliminary in [true, false] {
@@ -1181,6 +1182,7 @@ fn the_hours_of_a_session_are_bounded_and_nothing_is_lost() {
                     ..Tokens::default()
                 },
                 preliminary_output: false,
+                ..Default::default()
             }),
         });
     }

@@ -204,6 +204,38 @@ fn outputs_pair_by_call_id_once() {
     );
 }
 
+/// A `token_count` written again with the same running total (Codex does
+/// when only its rate limits changed) counts its response once: the
+/// usage events add up to the running total.
+#[test]
+fn a_repeated_running_total_counts_once() {
+    let count = |i: u64, o: u64, last_i: u64, last_o: u64| {
+        ev(
+            "event_msg",
+            json!({"type": "token_count", "info": {
+                "total_token_usage": {"input_tokens": i, "cached_input_tokens": 0, "output_tokens": o},
+                "last_token_usage": {"input_tokens": last_i, "cached_input_tokens": 0, "output_tokens": last_o}},
+                "rate_limits": {"primary": {"used_percent": 1.0}}}),
+        )
+    };
+    let evs = rollout(&[
+        meta(),
+        ev("event_msg", json!({"type": "task_started"})),
+        count(100, 10, 100, 10),
+        count(100, 10, 100, 10),
+        count(250, 30, 150, 20),
+    ]);
+    let usage = of_kind(&evs, "usage");
+    assert_eq!(usage.len(), 2, "{usage:?}");
+    let sum = |k: &str| {
+        usage
+            .iter()
+            .map(|u| u["tokens"][k].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!((sum("input"), sum("output")), (250, 30));
+}
+
 /// Each turn's result has its own tokens (the running total's growth), a
 /// failed turn its error, after an error notice.
 #[test]

@@ -5,7 +5,7 @@ use serde_json::{Value as J, json};
 
 use crate::decode::Decoder;
 use crate::event::{
-    Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, ToolCall,
+    Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, ToolCall, Usage,
 };
 use crate::input::Line;
 
@@ -255,18 +255,34 @@ fn reconstructed_result_has_the_totals() {
 }
 
 #[test]
-fn usage_of_a_message_is_its_last_line() {
+fn usage_of_a_message_is_its_largest_line() {
+    // Claude Code writes a message's usage on each of its lines, the
+    // output count growing to the final one on the last.
     let mut t = Tx::new();
     let first = t.text("a1", None, "m1", "one");
     let mut second: J = serde_json::from_str(&t.text("a2", Some("a1"), "m1", "two")).unwrap();
     second["message"]["usage"]["output_tokens"] = json!(99);
-    let evs = run(&[t.user("u0", None, json!("go")), first, second.to_string()]);
+    // A later line of smaller counts changes nothing.
+    let mut third: J = serde_json::from_str(&t.text("a3", Some("a2"), "m1", "three")).unwrap();
+    third["message"]["usage"]["output_tokens"] = json!(2);
+    let lines = [t.user("u0", None, json!("go")), first, second.to_string()];
+    let evs = run(&[&lines[..], &[third.to_string()]].concat());
     let r = the_result(&evs);
     assert_eq!(r.num_turns, Some(1));
     assert_eq!(r.tokens.output, Some(99));
     assert_eq!(r.tokens.input, Some(100));
-    assert_eq!(r.text.as_deref(), Some("two"));
-    assert_eq!(kinds(&evs).iter().filter(|k| **k == "usage").count(), 1);
+    assert_eq!(r.text.as_deref(), Some("three"));
+    // The first line's usage, then the second's replacing it.
+    let usage: Vec<&Usage<'_>> = (evs.iter())
+        .filter_map(|e| match &e.kind {
+            EventKind::Usage(u) => Some(u),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(usage.len(), 2);
+    assert_eq!(usage[0].replaces, None);
+    assert_eq!(usage[1].replaces, Some(usage[0].tokens));
+    assert_eq!(usage[1].tokens.output, Some(99));
 }
 
 #[test]

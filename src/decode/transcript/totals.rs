@@ -37,7 +37,8 @@ impl Span {
 /// What the reconstructed result needs from one chain of entries.
 #[derive(Default)]
 pub(super) struct Acc {
-    /// Usage per API message id, in order (the last line of an id wins).
+    /// Usage per API message id, in order (its largest counts, as its
+    /// `usage` events say: see `claude::MessageUsage`).
     pub(super) msgs: Vec<Msg>,
     pub(super) index: HashMap<String, usize>,
     pub(super) last: Option<Last>,
@@ -162,7 +163,8 @@ pub(super) fn result(
 }
 
 impl Acc {
-    /// The usage of API message `id` (the last line of an id wins).
+    /// The usage of API message `id` (its largest counts: the output count
+    /// grows from line to line of a message).
     pub(super) fn count(
         &mut self,
         id: &str,
@@ -171,7 +173,9 @@ impl Acc {
         complete: bool,
     ) {
         if let Some(m) = self.index.get(id).and_then(|&i| self.msgs.get_mut(i)) {
-            m.tokens = tokens.or(m.tokens);
+            if tokens.map(|t| t.total()) > m.tokens.map(|t| t.total()) {
+                m.tokens = tokens;
+            }
             m.cost = cost.or(m.cost);
             m.complete |= complete;
         } else {
