@@ -5,11 +5,12 @@
 #
 #   - `streamview --format summary-json LIB` and, like for like, what ccusage
 #     does (`--by day` over the Claude part only, each API message counted
-#     once) against ccusage (`npx ccusage@18 daily --offline --json`,
-#     CLAUDE_CONFIG_DIR pointing at the library) and DuckDB summing the tokens
-#     of the same files (`read_json_auto` over a glob); the tokens of
-#     streamview's usage blocks (API messages as saved) and ccusage's total
-#     are compared;
+#     once) against ccusage 20 (the native binary, `ccusage daily --offline
+#     --json`, CLAUDE_CONFIG_DIR pointing at the library; installed from the
+#     npm registry into $CCUSAGE_DIR when missing) and DuckDB summing the
+#     tokens of the same files (`read_json_auto` over a glob); each day's
+#     input, output, cache-read and cache-write tokens and cost are compared
+#     with ccusage's;
 #   - `streamview --grep PATTERN LIB` against `rg -c PATTERN LIB`.
 #
 # Prints a Markdown table on stdout: median wall time, MB/s, peak RSS, and
@@ -26,6 +27,8 @@
 #                       conversation; `permission` is also in the values of attachments
 #                       and request shapes that no view shows, so more lines are decoded)
 #   STREAMVIEW          the binary to time (default: target/release/streamview, built here)
+#   CCUSAGE             ccusage's binary (default: ccusage 20.0.24 from npm, in CCUSAGE_DIR,
+#                       default /tmp/ccusage-20)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -102,21 +105,25 @@ if command -v duckdb >/dev/null 2>&1; then
 else
     say "skipped: the DuckDB CLI is not installed"
 fi
-if command -v npx >/dev/null 2>&1 && npx -y ccusage@18 --version >/dev/null 2>&1; then
-    row "ccusage@18 daily --offline --json" 3 env CLAUDE_CONFIG_DIR="$lib/claude" npx -y ccusage@18 daily --offline --json
-    ours=$("$STREAMVIEW" --format summary-json --by block "$lib/claude/projects" |
-        jq -r '[([.by.rows[].tokens.input] | add), ([.by.rows[].tokens.output] | add), .total.copies_folded] | @tsv')
-    ccusage=$(CLAUDE_CONFIG_DIR="$lib/claude" TZ=UTC npx -y ccusage@18 daily --offline --json)
-    theirs=$(jq -r '[.totals.inputTokens, .totals.outputTokens] | @tsv' <<<"$ccusage")
-    say "tokens in/out: streamview's blocks $ours (copies folded), ccusage $theirs"
-    # Day by day (UTC): date, tokens in, out.
+# ccusage 20 is a native binary in a platform package of its own.
+ccusage_dir=${CCUSAGE_DIR:-/tmp/ccusage-20}
+ccusage=${CCUSAGE:-$ccusage_dir/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage}
+if [[ ! -x $ccusage && -z ${CCUSAGE:-} ]] && command -v npm >/dev/null 2>&1; then
+    npm install --silent --prefix "$ccusage_dir" ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24 >&2 || true
+    chmod +x "$ccusage" 2>/dev/null || true
+fi
+if [[ -x $ccusage ]] && "$ccusage" --version >/dev/null 2>&1; then
+    row "$("$ccusage" --version) daily --offline --json" 3 env CLAUDE_CONFIG_DIR="$lib/claude" "$ccusage" daily --offline --json
+    theirs_json=$(CLAUDE_CONFIG_DIR="$lib/claude" TZ=UTC "$ccusage" daily --offline --json)
+    # Day by day (UTC): date, tokens in, out, cache read, cache write, cost (to the cent).
     days_ours=$(TZ=UTC "$STREAMVIEW" --format summary-json --by day "$lib/claude/projects" |
-        jq -r '.by.rows[] | [.group, .tokens.input, .tokens.output] | @tsv')
-    days_theirs=$(jq -r '.daily[] | [.date, .inputTokens, .outputTokens] | @tsv' <<<"$ccusage")
+        jq -r '.by.rows[] | [.group, .tokens.input, .tokens.output, .tokens.cache_read, .tokens.cache_creation, (.cost_usd // 0 | . * 100 | round)] | @tsv')
+    days_theirs=$(jq -r '.daily[] | [.period // .date, .inputTokens, .outputTokens, .cacheReadTokens, .cacheCreationTokens, (.totalCost | . * 100 | round)] | @tsv' <<<"$theirs_json")
     same=$(comm -12 <(sort <<<"$days_ours") <(sort <<<"$days_theirs") | wc -l)
-    say "days with the same tokens as ccusage: $same of $(wc -l <<<"$days_theirs")"
+    say "days with the same four token counts and cost (to the cent) as ccusage: $same of $(wc -l <<<"$days_theirs")"
+    diff <(sort <<<"$days_ours") <(sort <<<"$days_theirs") | head -5 >&2 || true
 else
-    say "skipped: ccusage (npx ccusage@18) cannot run here"
+    say "skipped: ccusage 20 cannot run here (npm install ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24)"
 fi
 
 echo "| command | median s | MB/s | peak RSS MiB | × streamview summary-json |"

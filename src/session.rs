@@ -286,6 +286,9 @@ pub struct SessionSummary {
     pub id: Option<String>,
     /// The input the session started in (see [`Session::set_source`]).
     pub source: Option<String>,
+    /// Every file it was read from, `source` first (several: a stream and
+    /// the file its agent saved, see [`SessionSummary::merge_view`]).
+    pub sources: Vec<String>,
     /// The producer of the session's first event.
     pub producer: Option<Producer>,
     /// Model from the session start.
@@ -487,6 +490,90 @@ impl SessionSummary {
         }?;
         self.buckets.entry((bucket, slot)).or_default().add(counted);
         Some(bucket)
+    }
+
+    /// Take in `other`, the same session as an earlier file of another
+    /// producer showed it (a stream and its saved session): each call, error and
+    /// message once. The two views show the same calls and API messages
+    /// under ids that need not match (Codex names them apart in its stream
+    /// and its rollout), so a count is the larger of the two views', and
+    /// the tokens those of the view that counted more; every file is
+    /// named.
+    pub fn merge_view(&mut self, other: SessionSummary) {
+        let max = |a: &mut u64, b: u64| *a = (*a).max(b);
+        max(&mut self.results, other.results);
+        max(&mut self.turns_begun, other.turns_begun);
+        max(&mut self.tool_calls, other.tool_calls);
+        max(&mut self.tool_errors, other.tool_errors);
+        max(&mut self.denials, other.denials);
+        max(&mut self.unanswered, other.unanswered);
+        max(&mut self.forgotten_calls, other.forgotten_calls);
+        for t in &other.tools {
+            let mine = self.tools.entry(&t.name, || ToolStats {
+                name: t.name.clone(),
+                kind: t.kind,
+                ..ToolStats::default()
+            });
+            max(&mut mine.calls, t.calls);
+            max(&mut mine.errors, t.errors);
+            max(&mut mine.denials, t.denials);
+            mine.time = mine.time.max(t.time);
+        }
+        self.skipped_lines += other.skipped_lines;
+        self.copies += other.copies;
+        self.keyed.extend(other.keyed.iter().cloned());
+        self.started = match (self.started, other.started) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        // The earlier view's files first.
+        let mine = std::mem::replace(&mut self.sources, other.sources.clone());
+        for s in mine {
+            if !self.sources.contains(&s) {
+                self.sources.push(s);
+            }
+        }
+        self.source = other.source.clone().or(self.source.take());
+        self.take_missing(other);
+    }
+
+    /// What `other` knows and this view does not (its reported totals),
+    /// and its API messages when it counted more of them.
+    fn take_missing(&mut self, other: SessionSummary) {
+        let total = |s: &SessionSummary| {
+            s.message_models
+                .into_iter()
+                .map(|m| m.tokens.total())
+                .sum::<u64>()
+        };
+        if total(&other) > total(self) {
+            self.messages = other.messages;
+            self.message_tokens = other.message_tokens;
+            self.message_models = other.message_models;
+            self.buckets = other.buckets;
+            self.preliminary_output = other.preliminary_output;
+            self.copied = other.copied;
+        }
+        if self.result_models.is_empty() {
+            self.result_models = other.result_models;
+        }
+        if self.total_result_tokens.is_empty() {
+            self.total_result_tokens = other.total_result_tokens;
+            self.result_tokens = other.result_tokens;
+        }
+        self.cost_usd = self.cost_usd.or(other.cost_usd);
+        self.total_turns = self.total_turns.max(other.total_turns);
+        self.total_duration_ms = self.total_duration_ms.max(other.total_duration_ms);
+        self.num_turns = self.num_turns.or(other.num_turns);
+        self.duration_ms = self.duration_ms.or(other.duration_ms);
+        self.id = self.id.take().or(other.id);
+        self.model = self.model.take().or(other.model);
+        self.cwd = self.cwd.take().or(other.cwd);
+        self.error = self.error.take().or(other.error);
+        // The view that saw the session end says how it ended.
+        if matches!(self.outcome, None | Some(Outcome::Incomplete)) {
+            self.outcome = other.outcome.or(self.outcome);
+        }
     }
 
     /// Take a count of the model in row `slot` back out of time `bucket`.
@@ -718,6 +805,9 @@ pub struct Session {
     /// Finished sessions beyond the [`KEEP_SESSIONS`] most recent.
     earlier: Option<Earlier>,
     current: Option<SessionSummary>,
+    /// The session in progress as another file showed it (see
+    /// [`Session::begin_view`]).
+    other_view: Option<SessionSummary>,
     calls: HashMap<CallText, CallInfo>,
     /// Size of `calls` at which answered calls are next forgotten.
     prune_at: usize,
@@ -848,6 +938,9 @@ impl Session {
     /// Keep a finished session; fold the oldest kept one when there are
     /// too many.
     fn keep(&mut self, mut s: SessionSummary) {
+        if let Some(view) = self.other_view.take() {
+            s.merge_view(view);
+        }
         if let copies::Check::Now = self.check {
             self.check_copies(&mut s);
             self.add_to_groups(&s);
@@ -1011,6 +1104,7 @@ impl Session {
         let cur = self.current.get_or_insert_with(|| SessionSummary {
             id: ev.session.as_deref().map(str::to_string),
             source: source.clone(),
+            sources: source.iter().cloned().collect(),
             producer: Some(ev.producer),
             skipped_lines: std::mem::take(pending),
             ..SessionSummary::default()
@@ -1472,11 +1566,30 @@ impl Session {
             return;
         };
         if new_id == cur_id {
+            if cur.producer.is_some_and(|p| p != ev.producer) {
+                self.begin_view();
+            }
             return;
         }
         let starts = matches!(ev.kind, EventKind::SessionStart(_));
         if starts || cur.results > 0 {
             self.close_current();
+        }
+    }
+
+    /// The session in progress goes on in a file of another producer: the
+    /// same session as another view shows it (`codex exec --json` and its
+    /// rollout, a Claude stream and its transcript). What this view counted
+    /// is kept aside, and taken in when the session closes
+    /// ([`SessionSummary::merge_view`]): each call and message once.
+    fn begin_view(&mut self) {
+        if let Some(mut view) = self.current.take() {
+            self.close(&mut view);
+            self.cut = false;
+            if let Some(before) = self.other_view.take() {
+                view.merge_view(before);
+            }
+            self.other_view = Some(view);
         }
     }
 

@@ -292,3 +292,64 @@ fn a_message_over_the_long_context_threshold_costs_more_per_token() {
     // Per token: more than the base rates, by far.
     assert!(costs[1] / 200_501.0 > 1.5 * costs[0] / 199_500.0);
 }
+
+/// A Codex stream and the rollout Codex saved of the same run, given
+/// together, are one session: each call once (as many as the rollout's
+/// call lines), its tokens once (the rollout's `token_count` running
+/// total), both files named.
+#[test]
+fn a_stream_and_its_saved_session_count_each_call_and_token_once() {
+    for name in ["apply_patch", "mixed", "plan", "shell_fail", "mcp"] {
+        let rollout = fixture(&format!("codex-rollout/{name}.rollout.jsonl"));
+        let stream = fixture(&format!("codex-rollout/stream/{name}.jsonl"));
+        let lines: Vec<Value> = String::from_utf8(read(&rollout))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let calls = (lines.iter())
+            .filter(|v| v["type"] == "response_item")
+            .filter(|v| {
+                v["payload"]["type"]
+                    .as_str()
+                    .unwrap_or("")
+                    .ends_with("call")
+            })
+            .count() as u64;
+        let total = (lines.iter())
+            .filter_map(|v| v.pointer("/payload/info/total_token_usage"))
+            .last()
+            .unwrap();
+        let out = sv()
+            .args(["--format", "summary-json"])
+            .arg(&stream)
+            .arg(&rollout)
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let sessions = v["sessions"].as_array().unwrap();
+        assert_eq!(sessions.len(), 1, "{name}: {v}");
+        let s = &sessions[0];
+        assert_eq!(s["tool_calls"], calls, "{name}");
+        let t = &s["tokens"];
+        let n = |k: &str| total[k].as_u64().unwrap();
+        assert_eq!(t["output"], n("output_tokens"), "{name}");
+        assert_eq!(t["cache_read"], n("cached_input_tokens"), "{name}");
+        assert_eq!(
+            t["input"],
+            n("input_tokens") - n("cached_input_tokens"),
+            "{name}"
+        );
+        let sources: Vec<&str> = s["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        assert_eq!(
+            sources,
+            [stream.to_str().unwrap(), rollout.to_str().unwrap()],
+            "{name}"
+        );
+    }
+}

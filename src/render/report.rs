@@ -715,7 +715,8 @@ impl<D: Document> Report<D> {
         self.denied.insert(id.to_string())
     }
 
-    fn result(&mut self, r: &SessionResult<'_>) -> io::Result<()> {
+    /// A result; `turns` as the session counted them, where it could.
+    fn result(&mut self, r: &SessionResult<'_>, turns: Option<u64>) -> io::Result<()> {
         let answer = r
             .text
             .as_deref()
@@ -745,7 +746,7 @@ impl<D: Document> Report<D> {
         }
         self.doc.end(&End {
             failed: r.is_error,
-            line: end_line(r),
+            line: end_line(r, turns.or(r.num_turns)),
             reasons,
             answer,
         })
@@ -753,7 +754,7 @@ impl<D: Document> Report<D> {
 }
 
 /// `✓ done · 3 turns · 12.3s · $0.05 · 3.7k in / 166 out`.
-fn end_line(r: &SessionResult<'_>) -> String {
+fn end_line(r: &SessionResult<'_>, turns: Option<u64>) -> String {
     let mut l = String::new();
     if r.is_error {
         l.push_str("✗ session failed");
@@ -769,7 +770,7 @@ fn end_line(r: &SessionResult<'_>) -> String {
     } else {
         l.push_str("✓ done");
     }
-    if let Some(n) = r.num_turns {
+    if let Some(n) = turns {
         l.push_str(&format!(" · {n} turn{}", if n == 1 { "" } else { "s" }));
     }
     if let Some(ms) = r.duration_ms {
@@ -890,7 +891,7 @@ impl<D: Document> Sink for Report<D> {
                 },
                 at,
             ),
-            EventKind::Result(r) => self.result(r),
+            EventKind::Result(r) => self.result(r, s.note().turns),
             EventKind::Notice(_)
             | EventKind::Usage(_)
             | EventKind::Delta(_)

@@ -101,6 +101,10 @@ pub struct Row {
     pub session: Option<String>,
     /// The input the session started in (`null` for the total).
     pub source: Option<String>,
+    /// Every input it was read from, `source` first: several when a
+    /// stream and the session its agent saved were both given (empty for
+    /// the total).
+    pub sources: Vec<String>,
     /// Producer name (`null` for a total over several producers).
     pub producer: Option<String>,
     /// Model of the session header (`null` for a total over several models).
@@ -288,6 +292,7 @@ impl Row {
             sessions: 1,
             session: s.id.clone(),
             source: s.source.clone(),
+            sources: s.sources.clone(),
             producer: s.producer.map(|p| p.name().to_string()),
             model: s.model.clone(),
             outcome: s.outcome.map(Outcome::name),
@@ -334,6 +339,7 @@ impl Summary {
             sessions: sessions.len() as u64 + folded,
             session: None,
             source: None,
+            sources: Vec::new(),
             producer: None,
             model: None,
             outcome: s.worst_outcome().map(Outcome::name),
@@ -578,7 +584,11 @@ fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
     let mut cells = vec![label];
     if let Some(common) = source {
         let s = r.source.as_deref().unwrap_or("");
-        cells.push(cell_end(s.get(common..).unwrap_or(s), SOURCE_COLUMN));
+        let s = s.get(common..).unwrap_or(s);
+        cells.push(match r.sources.len() {
+            0 | 1 => cell_end(s, SOURCE_COLUMN),
+            n => format!("{} +{}", cell_end(s, SOURCE_COLUMN - 3), n - 1),
+        });
     }
     cells.extend([
         r.outcome.unwrap_or(ABSENT).to_string(),
@@ -631,7 +641,7 @@ pub(crate) fn session_table(summary: &Summary) -> Option<Table> {
         .filter_map(|r| r.source.as_deref())
         .collect();
     sources.dedup();
-    let with_source = sources.len() > 1;
+    let with_source = sources.len() > 1 || summary.sessions.iter().any(|r| r.sources.len() > 1);
     let source = with_source.then(|| common_dir(&sources));
     let mut head = vec![("session", Align::Left)];
     if with_source {
