@@ -1206,6 +1206,10 @@ pub struct Usage<'a> {
     /// (Claude's `cache_creation.ephemeral_1h_input_tokens`): they cost
     /// more than those kept five minutes.
     pub cache_write_1h: Option<u64>,
+    /// Written in a sidechain (Claude transcripts' `isSidechain`: a
+    /// sub-agent, a `/btw` side question), which can replay a message of
+    /// its parent under a request of its own (see `session::copies`).
+    pub sidechain: bool,
     /// The output count is preliminary: Claude Code repeats the message's
     /// `message_start` usage on each of its lines, so only the result knows
     /// the final count. Sums and displays then use the input side only.
@@ -1223,6 +1227,7 @@ impl Usage<'_> {
             tokens: self.tokens,
             replaces: self.replaces,
             cache_write_1h: self.cache_write_1h,
+            sidechain: self.sidechain,
             preliminary_output: self.preliminary_output,
         }
     }

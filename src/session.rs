@@ -1351,7 +1351,7 @@ impl Session {
         }
         // Counted, then taken back if it is a copy (see `copies`).
         if let Some(key) = key {
-            let k = copies::Keyed::new(key, (slot, bucket), counted, main);
+            let k = copies::Keyed::new((key, u), (slot, bucket), counted, main);
             cur.keyed.push(k);
         }
     }

@@ -353,3 +353,61 @@ fn a_stream_and_its_saved_session_count_each_call_and_token_once() {
         );
     }
 }
+
+/// A transcript line as Claude Code writes it: an answer of `out` output
+/// tokens (100 in, 1,000 read from the cache) to the line `parent`.
+fn answer(uuid: &str, parent: &str, (msg, req): (&str, &str), side: bool, out: u64) -> String {
+    serde_json::json!({"parentUuid": parent, "isSidechain": side, "cwd": "/w", "sessionId": "s1",
+        "version": "2.1.332", "type": "assistant", "uuid": uuid, "requestId": req,
+        "timestamp": "2026-11-20T10:00:00.000Z",
+        "message": {"id": msg, "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+            "stop_reason": "end_turn", "content": [{"type": "text", "text": uuid}],
+            "usage": {"input_tokens": 100, "output_tokens": out, "cache_read_input_tokens": 1000}}})
+    .to_string()
+}
+
+/// A sidechain (a `/btw` side question under `subagents/`) replays a
+/// message of its parent under a request id of its own: counted once, as
+/// ccusage 20 counts it (its issue #913), however far back the message
+/// was; the side question's own answer counts.
+#[test]
+fn a_sidechain_replay_of_a_parent_message_counts_once() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ledger-{}-btw", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let agents = root.join("proj/s1/subagents");
+    std::fs::create_dir_all(&agents).unwrap();
+    let mut main = String::new();
+    for i in 0..40 {
+        let parent = if i == 0 {
+            "u".to_string()
+        } else {
+            format!("a{}", i - 1)
+        };
+        main += &answer(
+            &format!("a{i}"),
+            &parent,
+            (&format!("msg_{i}"), &format!("req_{i}")),
+            false,
+            50,
+        );
+        main.push('\n');
+    }
+    std::fs::write(root.join("proj/s1.jsonl"), main).unwrap();
+    let aside = [
+        answer("b1", "v1", ("msg_0", "req_aside"), true, 50),
+        answer("b2", "b1", ("msg_aside", "req_aside_2"), true, 7),
+    ];
+    std::fs::write(agents.join("agent-aside.jsonl"), aside.join("\n") + "\n").unwrap();
+    let out = sv()
+        .args(["--format", "summary-json", "--by", "day"])
+        .arg(root.join("proj"))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // 40 messages of the main chain, and the side question's own.
+    assert_eq!(
+        tokens_of(&v["by"]["rows"][0]["tokens"]),
+        [41 * 100, 40 * 50 + 7, 41 * 1000, 0]
+    );
+}

@@ -269,6 +269,7 @@ fn assistant<'v>(
                 tokens: tokens(u),
                 replaces,
                 cache_write_1h: super::claude::cache_write_1h(u),
+                sidechain: false,
                 preliminary_output: false,
             }),
         ))?;

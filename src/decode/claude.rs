@@ -686,6 +686,7 @@ pub(crate) fn assistant<'v>(
             tokens: tokens(u),
             replaces,
             cache_write_1h: cache_write_1h(u),
+            sidechain: bool_at(v, "isSidechain") == Some(true),
             // Claude Code's own stream; Qwen and Amp, which share its
             // shapes, report final counts.
             preliminary_output: ctx.producer == Producer::Claude,

@@ -416,6 +416,7 @@ fn usage(
         tokens,
         replaces: None,
         cache_write_1h: None,
+        sidechain: false,
         preliminary_output: false,
     })))
 }

@@ -372,6 +372,7 @@ fn step_finish<'v>(
         tokens,
         replaces: None,
         cache_write_1h: None,
+        sidechain: false,
         preliminary_output: false,
     })))
 }

@@ -228,6 +228,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                 tokens: tokens(u),
                 replaces: None,
                 cache_write_1h: None,
+                sidechain: false,
                 preliminary_output: false,
             }),
         ))?;

@@ -6,6 +6,11 @@
 //! later one is a copy: its tokens are taken back out of its session's
 //! totals ([`take_back`]) and counted in [`SessionSummary::copies`].
 //!
+//! A sub-agent's file can also replay a message of its parent under a
+//! request id of its own (Claude Code's `/btw` side questions): as ccusage
+//! 20 does, a message id seen before is a copy too when either of the two
+//! is a sub-agent's.
+//!
 //! Only the totals rebuilt from messages change (the sums over messages,
 //! and a transcript's reconstructed result, see [`SessionSummary::tokens`]);
 //! what a producer reported itself (`modelUsage`, a cost) stands.
@@ -19,10 +24,11 @@
 //! while a session is read (a result's estimate, the pretty view's end) is
 //! the same on any thread, and so are the totals, byte for byte.
 //!
-//! Memory: the run keeps 8 bytes (a hash of the two ids; a collision over
-//! a million messages has odds of 1 in 10^7) per distinct keyed message.
+//! Memory: the run keeps about 25 bytes (a hash of the two ids, one of the
+//! message id; a collision over a million messages has odds of 1 in 10^7)
+//! per distinct keyed message.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 
 use super::{ModelStats, SessionSummary};
@@ -32,6 +38,10 @@ use crate::event::{Tokens, Usage};
 #[derive(Clone, Debug)]
 pub(super) struct Keyed {
     key: u64,
+    /// The key of its message id alone.
+    message: u64,
+    /// A sub-agent's (a sidechain's) message.
+    side: bool,
     /// The row of its model in [`SessionSummary::message_models`].
     model: Option<usize>,
     /// The time bucket it counts in for `--by` by time.
@@ -53,16 +63,25 @@ impl Keyed {
         Some(h.finish())
     }
 
+    /// The key of `u`'s message id alone (`u` has a [`Keyed::key`]).
+    fn message_key(u: &Usage<'_>) -> u64 {
+        let mut h = DefaultHasher::new();
+        u.message_id.as_deref().unwrap_or("").hash(&mut h);
+        h.finish()
+    }
+
     /// A message counted under key `key`, in the row of its model and
     /// (`--by` by time) its time bucket.
     pub(super) fn new(
-        key: u64,
+        (key, u): (u64, &Usage<'_>),
         (model, bucket): (Option<usize>, Option<i64>),
         counted: ModelStats,
         main: Option<Tokens>,
     ) -> Keyed {
         Keyed {
             key,
+            message: Self::message_key(u),
+            side: main.is_none() || u.sidechain,
             model,
             bucket,
             counted,
@@ -102,16 +121,27 @@ pub(super) enum Check {
     Later,
 }
 
-/// The keys of the messages seen in the run. The keys are hashes already:
-/// the set does not hash them again.
+/// The keys of the messages seen in the run, and of their message ids
+/// (whether one of them was a sub-agent's). The keys are hashes already:
+/// the sets do not hash them again.
 #[derive(Debug, Default)]
-pub(super) struct Seen(HashSet<u64, BuildHasherDefault<KeyHasher>>);
+pub(super) struct Seen {
+    keys: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    messages: HashMap<u64, bool, BuildHasherDefault<KeyHasher>>,
+}
 
 impl Seen {
     /// Check `k` of session `s`: the first sighting is kept, a later one
-    /// taken back.
+    /// taken back. A sub-agent's file can also replay a message of its
+    /// parent under a request id of its own (Claude Code's `/btw` side
+    /// questions, ccusage's issue #913): a message id seen before is a
+    /// copy when either sighting is a sub-agent's.
     pub(super) fn check(&mut self, s: &mut SessionSummary, k: &Keyed) {
-        if !self.0.insert(k.key) {
+        let new_key = self.keys.insert(k.key);
+        let seen = self.messages.get(&k.message).copied();
+        let replay = new_key && seen.is_some_and(|side| side || k.side);
+        *self.messages.entry(k.message).or_insert(false) |= k.side;
+        if !new_key || replay {
             take_back(s, k);
         }
     }
