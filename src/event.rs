@@ -1210,6 +1210,9 @@ pub struct Usage<'a> {
     /// sub-agent, a `/btw` side question), which can replay a message of
     /// its parent under a request of its own (see `session::copies`).
     pub sidechain: bool,
+    /// Answered in fast mode (Claude's `usage.speed: "fast"`), billed at a
+    /// multiple of the price.
+    pub fast: bool,
     /// The output count is preliminary: Claude Code repeats the message's
     /// `message_start` usage on each of its lines, so only the result knows
     /// the final count. Sums and displays then use the input side only.
@@ -1228,6 +1231,7 @@ impl Usage<'_> {
             replaces: self.replaces,
             cache_write_1h: self.cache_write_1h,
             sidechain: self.sidechain,
+            fast: self.fast,
             preliminary_output: self.preliminary_output,
         }
     }

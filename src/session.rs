@@ -1365,10 +1365,8 @@ impl Session {
                 output: t.output.filter(|_| !u.preliminary_output),
                 ..*t
             };
-            let estimate = (u.model.as_deref().filter(|_| !u.preliminary_output)).and_then(|m| {
-                self.prices()
-                    .message(m, &tokens, u.cache_write_1h.unwrap_or(0))
-            });
+            let estimate = (u.model.as_deref().filter(|_| !u.preliminary_output))
+                .and_then(|m| self.prices().message(m, &tokens, price::Billing::of(u)));
             ModelStats {
                 tokens,
                 estimate,

@@ -316,9 +316,8 @@ fn a_stream_and_its_saved_session_count_each_call_and_token_once() {
                     .ends_with("call")
             })
             .count() as u64;
-        let total = (lines.iter())
-            .filter_map(|v| v.pointer("/payload/info/total_token_usage"))
-            .last()
+        let total = (lines.iter().rev())
+            .find_map(|v| v.pointer("/payload/info/total_token_usage"))
             .unwrap();
         let out = sv()
             .args(["--format", "summary-json"])

@@ -270,6 +270,7 @@ fn assistant<'v>(
                 replaces,
                 cache_write_1h: super::claude::cache_write_1h(u),
                 sidechain: false,
+                fast: false,
                 preliminary_output: false,
             }),
         ))?;

@@ -687,6 +687,7 @@ pub(crate) fn assistant<'v>(
             replaces,
             cache_write_1h: cache_write_1h(u),
             sidechain: bool_at(v, "isSidechain") == Some(true),
+            fast: str_at(u, "speed") == Some("fast"),
             // Claude Code's own stream; Qwen and Amp, which share its
             // shapes, report final counts.
             preliminary_output: ctx.producer == Producer::Claude,

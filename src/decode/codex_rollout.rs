@@ -417,6 +417,7 @@ fn usage(
         replaces: None,
         cache_write_1h: None,
         sidechain: false,
+        fast: false,
         preliminary_output: false,
     })))
 }

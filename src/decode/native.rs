@@ -93,6 +93,7 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
                 .map(tokens),
             cache_write_1h: u64_at(v, "cache_write_1h"),
             sidechain: false,
+            fast: false,
             // Not in the schema: as it was for the producer named.
             preliminary_output: producer == Producer::Claude,
         }),

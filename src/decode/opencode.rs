@@ -373,6 +373,7 @@ fn step_finish<'v>(
         replaces: None,
         cache_write_1h: None,
         sidechain: false,
+        fast: false,
         preliminary_output: false,
     })))
 }

@@ -229,6 +229,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
                 replaces: None,
                 cache_write_1h: None,
                 sidechain: false,
+                fast: false,
                 preliminary_output: false,
             }),
         ))?;

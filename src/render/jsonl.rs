@@ -26,6 +26,7 @@ use crate::json::escape::{
 use crate::render::Sink;
 use crate::render::diff::Stat;
 use crate::session::Session;
+use crate::session::price::Billing;
 use crate::time::Timestamp;
 
 /// Version of the JSONL schema (the `v` field of every line).
@@ -191,10 +192,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             // Priced only when the output count is final.
             let estimate = (u.model.as_deref())
                 .filter(|_| !u.preliminary_output)
-                .and_then(|m| {
-                    let write_1h = u.cache_write_1h.unwrap_or(0);
-                    s.prices().message(m, &u.tokens, write_1h)
-                });
+                .and_then(|m| s.prices().message(m, &u.tokens, Billing::of(u)));
             o.opt_f64("cost_usd_estimated", estimate);
         }
         EventKind::Notice(n) => {

@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-use crate::event::Tokens;
+use crate::event::{Tokens, Usage};
 
 /// The bundled table.
 const BUNDLED: &str = include_str!("prices.json");
@@ -82,6 +82,10 @@ pub struct Model {
     /// `(threshold, rates)`: a prompt of more tokens than the threshold is
     /// priced at these.
     pub long_context: Vec<(u64, Rates)>,
+    /// What a message answered in fast mode costs, times its price
+    /// (`LiteLLM`'s `provider_specific_entry.fast`); `None`: not known, the
+    /// standard price.
+    pub fast: Option<f64>,
 }
 
 impl Model {
@@ -91,6 +95,27 @@ impl Model {
         (self.long_context.iter().rev())
             .find(|(above, _)| prompt > *above)
             .map_or(&self.base, |(_, r)| r)
+    }
+}
+
+/// How a message is billed beyond its counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Billing {
+    /// Of its cache writes, those kept an hour.
+    pub write_1h: u64,
+    /// Answered in fast mode (Claude's `usage.speed: "fast"`), which costs
+    /// the model's fast multiple where the table gives one.
+    pub fast: bool,
+}
+
+impl Billing {
+    /// How `u` is billed.
+    #[must_use]
+    pub fn of(u: &Usage<'_>) -> Billing {
+        Billing {
+            write_1h: u.cache_write_1h.unwrap_or(0),
+            fast: u.fast,
+        }
     }
 }
 
@@ -225,10 +250,11 @@ impl Prices {
     }
 
     /// What one API message of `model` costs in USD, priced at the rates
-    /// of its prompt's size; `write_1h` of its cache writes kept an hour.
-    pub fn message(&self, model: &str, t: &Tokens, write_1h: u64) -> Option<f64> {
+    /// of its prompt's size, billed as `how` says.
+    pub fn message(&self, model: &str, t: &Tokens, how: Billing) -> Option<f64> {
         let m = self.model(model)?;
-        Some(m.rates_for(t.total_input()).cost(t, write_1h))
+        let times = if how.fast { m.fast.unwrap_or(1.0) } else { 1.0 };
+        Some(m.rates_for(t.total_input()).cost(t, how.write_1h) * times)
     }
 
     /// What `tokens` of `model`, the sum of several messages, cost in USD
@@ -391,11 +417,32 @@ fn own_entry(name: &str, e: &Value) -> Result<Model, String> {
         long_context.push((above, own_rates(name, t, Some(&base))?));
     }
     long_context.sort_by_key(|(above, _)| *above);
-    Ok(Model { base, long_context })
+    let fast = o
+        .get("fast")
+        .map_or(Ok(None), |v| multiple(name, "fast", v))?;
+    Ok(Model {
+        base,
+        long_context,
+        fast,
+    })
+}
+
+/// A price multiple from `v` (fast mode's), checked: from 1 to 100.
+fn multiple(model: &str, key: &str, v: &Value) -> Result<Option<f64>, String> {
+    match v.as_f64() {
+        Some(x) if (1.0..=100.0).contains(&x) => Ok(Some(x)),
+        None if v.is_null() => Ok(None),
+        _ => Err(format!(
+            "{}: \"{}\" must be a number from 1 to 100",
+            inert(model),
+            inert(key)
+        )),
+    }
 }
 
 /// The keys of a model's line in the bundled file's shape.
-const OWN_KEYS: [&str; 8] = [
+const OWN_KEYS: [&str; 9] = [
+    "fast",
     "input",
     "output",
     "cache_read",
@@ -496,7 +543,15 @@ fn litellm_entry(name: &str, e: &Value) -> Result<Option<Model>, String> {
         }
     }
     long_context.sort_by_key(|(above, _)| *above);
-    Ok(Some(Model { base, long_context }))
+    let fast = (o.get("provider_specific_entry").and_then(|p| p.get("fast")))
+        .map_or(Ok(None), |v| {
+            multiple(name, "provider_specific_entry.fast", v)
+        })?;
+    Ok(Some(Model {
+        base,
+        long_context,
+        fast,
+    }))
 }
 
 /// A model of `LiteLLM`'s table priced by `tiered_pricing` (Qwen's): each
@@ -534,6 +589,7 @@ fn litellm_tiers(name: &str, tiers: &[Value]) -> Result<Option<Model>, String> {
     Ok(Some(Model {
         base,
         long_context: tiers.collect(),
+        fast: None,
     }))
 }
 
@@ -600,6 +656,9 @@ pub fn bundle(litellm: &str, as_of: &str, source: &str) -> Result<String, String
                 .map(|(above, r)| format!("{{\"above\": {above}, {}}}", rates_json(r)))
                 .collect();
             out += &format!(", \"long_context\": [{}]", tiers.join(", "));
+        }
+        if let Some(x) = m.fast {
+            out += &format!(", \"fast\": {x}");
         }
         out += &format!("}}{sep}\n");
     }

@@ -96,11 +96,20 @@ fn every_kind_of_token_is_priced() {
     let p = Prices::bundled();
     // 1M of each: input 3 + output 15 + read 0.3 + write 3.75.
     let million = tokens(1_000_000, 1_000_000, 1_000_000, 1_000_000);
-    let c = p.message("claude-sonnet-4-5", &million, 0).unwrap();
+    let c = p
+        .message("claude-sonnet-4-5", &million, Billing::default())
+        .unwrap();
     assert!((c - 22.05).abs() < 1e-9, "{c}");
     // Writes kept an hour: twice the input price.
     let c = p
-        .message("claude-sonnet-4-5", &tokens(0, 0, 0, 1_000_000), 400_000)
+        .message(
+            "claude-sonnet-4-5",
+            &tokens(0, 0, 0, 1_000_000),
+            Billing {
+                write_1h: 400_000,
+                fast: false,
+            },
+        )
         .unwrap();
     assert!((c - (0.6 * 3.75 + 0.4 * 6.0)).abs() < 1e-9, "{c}");
     // Absent counts cost nothing.
@@ -118,24 +127,28 @@ fn every_kind_of_token_is_priced() {
 fn a_long_prompt_costs_more_per_token() {
     let p = Prices::bundled();
     let at = |n: u64| tokens(n - 100_000, 1000, 100_000, 0);
-    let per_token = |n: u64| p.message("gpt-5.5", &at(n), 0).unwrap() / (n + 1000) as f64;
+    let per_token =
+        |n: u64| p.message("gpt-5.5", &at(n), Billing::default()).unwrap() / (n + 1000) as f64;
     assert!(
-        (p.message("gpt-5.5", &at(272_000), 0).unwrap()
+        (p.message("gpt-5.5", &at(272_000), Billing::default())
+            .unwrap()
             - (172_000.0 * 5.0 + 100_000.0 * 0.5 + 1000.0 * 30.0) / 1e6)
             .abs()
             < 1e-9
     );
-    let long = p.message("gpt-5.5", &at(272_001), 0).unwrap();
+    let long = p
+        .message("gpt-5.5", &at(272_001), Billing::default())
+        .unwrap();
     assert!((long - (172_001.0 * 10.0 + 100_000.0 * 1.0 + 1000.0 * 45.0) / 1e6).abs() < 1e-9);
     assert!(per_token(272_001) > 1.9 * per_token(272_000));
     // Gemini: above 200k. Qwen: tiers of its own.
     assert!(
-        p.message("gemini-2.5-pro", &at(200_001), 0)
-            > p.message("gemini-2.5-pro", &at(200_000), 0)
+        p.message("gemini-2.5-pro", &at(200_001), Billing::default())
+            > p.message("gemini-2.5-pro", &at(200_000), Billing::default())
                 .map(|c| c * 1.5)
     );
     let qwen = |n: u64| {
-        p.message("qwen3-coder-plus", &tokens(n, 0, 0, 0), 0)
+        p.message("qwen3-coder-plus", &tokens(n, 0, 0, 0), Billing::default())
             .unwrap()
             / n as f64
     };
@@ -255,4 +268,22 @@ fn the_tables_words_are_inert() {
     let e = Prices::parse("{\"models\":{\"m\\u001b]8;;x\\u0007\":{\"input\":-1,\"output\":1}}}")
         .unwrap_err();
     assert!(!e.chars().any(char::is_control), "{e:?}");
+}
+
+/// Fast mode costs the model's multiple where `LiteLLM` gives one.
+#[test]
+fn fast_mode_costs_the_multiple_litellm_gives() {
+    let p = Prices::bundled();
+    let t = tokens(1000, 1000, 0, 0);
+    let fast = Billing {
+        fast: true,
+        ..Billing::default()
+    };
+    let normal = p
+        .message("claude-opus-5-5", &t, Billing::default())
+        .unwrap();
+    assert!((p.message("claude-opus-5-5", &t, fast).unwrap() - 2.0 * normal).abs() < 1e-12);
+    // No multiple known: the standard price.
+    let gpt = p.message("gpt-5.5", &t, Billing::default());
+    assert_eq!(p.message("gpt-5.5", &t, fast), gpt);
 }
