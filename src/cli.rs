@@ -659,22 +659,8 @@ pub fn load_prices(path: &std::path::Path) -> Result<crate::session::Prices, Str
     const MAX_BYTES: u64 = 64 << 20;
     let shown = path.display();
     let cannot = |why: String| format!("cannot read the prices in {shown}: {why}");
-    let meta = std::fs::metadata(path).map_err(|e| cannot(crate::error::describe_io(&e)))?;
-    if !meta.is_file() {
-        return Err(cannot("not a regular file".into()));
-    }
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(
-            std::fs::File::open(path).map_err(|e| cannot(crate::error::describe_io(&e)))?,
-            MAX_BYTES + 1,
-        ),
-        &mut bytes,
-    )
-    .map_err(|e| cannot(crate::error::describe_io(&e)))?;
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(cannot("larger than 64 MiB".into()));
-    }
+    let bytes = crate::file::read_small(path, MAX_BYTES)
+        .map_err(|e| cannot(crate::file::describe_io(&e)))?;
     let text = String::from_utf8(bytes).map_err(|_| cannot("not UTF-8 text".into()))?;
     let user = crate::session::Prices::parse(&text).map_err(|why| {
         format!("{shown} is not a price table ({why}); fix it, or leave out --prices and $STREAMVIEW_PRICES")

@@ -222,3 +222,23 @@ fn a_users_price_file_extends_the_table() {
     assert!(err.contains("leave out --prices"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A price file that is not a regular file (a device that never ends) is
+/// refused at once with one line, status 2.
+#[cfg(unix)]
+#[test]
+fn a_price_file_that_is_a_device_is_refused() {
+    for (how, val) in [("--prices", "/dev/zero"), ("STREAMVIEW_PRICES", "/dev/zero")] {
+        let mut cmd = sv();
+        if how == "--prices" {
+            cmd.args([how, val]);
+        } else {
+            cmd.env(how, val);
+        }
+        let out = cmd.arg(fixture("codex/text.jsonl")).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{how}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+}
