@@ -115,13 +115,19 @@ fi
 if [[ -x $ccusage ]] && "$ccusage" --version >/dev/null 2>&1; then
     row "$("$ccusage" --version) daily --offline --json" 3 env CLAUDE_CONFIG_DIR="$lib/claude" "$ccusage" daily --offline --json
     theirs_json=$(CLAUDE_CONFIG_DIR="$lib/claude" TZ=UTC "$ccusage" daily --offline --json)
-    # Day by day (UTC): date, tokens in, out, cache read, cache write, cost (to the cent).
-    days_ours=$(TZ=UTC "$STREAMVIEW" --format summary-json --by day "$lib/claude/projects" |
-        jq -r '.by.rows[] | [.group, .tokens.input, .tokens.output, .tokens.cache_read, .tokens.cache_creation, (.cost_usd // 0 | . * 100 | round)] | @tsv')
-    days_theirs=$(jq -r '.daily[] | [.period // .date, .inputTokens, .outputTokens, .cacheReadTokens, .cacheCreationTokens, (.totalCost | . * 100 | round)] | @tsv' <<<"$theirs_json")
+    ours_json=$(TZ=UTC "$STREAMVIEW" --format summary-json --by day "$lib/claude/projects")
+    # Day by day (UTC): date, tokens in, out, cache read, cache write.
+    days_ours=$(jq -r '.by.rows[] | [.group, .tokens.input, .tokens.output, .tokens.cache_read, .tokens.cache_creation] | @tsv' <<<"$ours_json")
+    days_theirs=$(jq -r '.daily[] | [.period // .date, .inputTokens, .outputTokens, .cacheReadTokens, .cacheCreationTokens] | @tsv' <<<"$theirs_json")
     same=$(comm -12 <(sort <<<"$days_ours") <(sort <<<"$days_theirs") | wc -l)
-    say "days with the same four token counts and cost (to the cent) as ccusage: $same of $(wc -l <<<"$days_theirs")"
+    say "days with the same four token counts as ccusage: $same of $(wc -l <<<"$days_theirs")"
     diff <(sort <<<"$days_ours") <(sort <<<"$days_theirs") | head -5 >&2 || true
+    # The cost (to the cent), on the days ccusage prices every model of.
+    cost_ours=$(jq -r '.by.rows[] | [.group, (.cost_usd // 0 | . * 100 | round)] | @tsv' <<<"$ours_json")
+    cost_theirs=$(jq -r '.daily[] | select(all(.modelBreakdowns[]; (.missingPricing // false) | not)) | [.period // .date, (.totalCost | . * 100 | round)] | @tsv' <<<"$theirs_json")
+    unpriced=$(jq -r '[.daily[].modelBreakdowns[] | select(.missingPricing) | .modelName] | unique | join(", ")' <<<"$theirs_json")
+    same=$(comm -12 <(sort <<<"$cost_ours") <(sort <<<"$cost_theirs") | wc -l)
+    say "days with the same cost (to the cent) as ccusage, of those it prices every model of: $same of $(grep -c . <<<"$cost_theirs") (ccusage has no price for: ${unpriced:-none})"
 else
     say "skipped: ccusage 20 cannot run here (npm install ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24)"
 fi
