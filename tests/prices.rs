@@ -242,3 +242,31 @@ fn a_price_file_that_is_a_device_is_refused() {
         assert!(err.contains("not a regular file"), "{err}");
     }
 }
+
+/// `--prices` takes LiteLLM's own file as it is: a model named only there
+/// gets a cost, at its per-token prices.
+#[test]
+fn a_litellm_price_file_prices_a_model_named_only_there() {
+    let dir = std::env::temp_dir().join(format!("streamview-litellm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("model_prices_and_context_window.json");
+    std::fs::write(
+        &file,
+        r#"{"sample_spec": {"litellm_provider": "one of …", "mode": "chat"},
+            "mock-model": {"input_cost_per_token": 2e-6, "output_cost_per_token": 1e-5,
+                           "cache_read_input_token_cost": 2e-7, "litellm_provider": "openai", "mode": "chat"}}"#,
+    )
+    .unwrap();
+    let rollout = "codex-rollout/unknown_model.rollout.jsonl";
+    assert_eq!(summary(&[], &[rollout])["total"]["cost_usd"], Value::Null);
+    let s = summary(&["--prices", file.to_str().unwrap()], &[rollout]);
+    let m = &s["total"]["models"][0];
+    assert_eq!(m["model"], "mock-model");
+    let t = &m["tokens"];
+    let n = |k: &str| t[k].as_f64().unwrap_or(0.0);
+    let want = n("input") * 2e-6 + n("output") * 1e-5 + n("cache_read") * 2e-7;
+    assert!(want > 0.0);
+    assert!(close(s["total"]["cost_usd"].as_f64().unwrap(), want), "{s}");
+    assert_eq!(s["total"]["cost_estimated"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
