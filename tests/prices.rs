@@ -228,7 +228,10 @@ fn a_users_price_file_extends_the_table() {
 #[cfg(unix)]
 #[test]
 fn a_price_file_that_is_a_device_is_refused() {
-    for (how, val) in [("--prices", "/dev/zero"), ("STREAMVIEW_PRICES", "/dev/zero")] {
+    for (how, val) in [
+        ("--prices", "/dev/zero"),
+        ("STREAMVIEW_PRICES", "/dev/zero"),
+    ] {
         let mut cmd = sv();
         if how == "--prices" {
             cmd.args([how, val]);
