@@ -246,7 +246,7 @@ fn a_price_file_that_is_a_device_is_refused() {
     }
 }
 
-/// `--prices` takes LiteLLM's own file as it is: a model named only there
+/// `--prices` takes `LiteLLM`'s own file as it is: a model named only there
 /// gets a cost, at its per-token prices.
 #[test]
 fn a_litellm_price_file_prices_a_model_named_only_there() {

@@ -144,3 +144,38 @@ pub(crate) fn tool_result_line(content: &str, is_error: bool) -> String {
 }
 
 pub(crate) const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+/// The JSONL events the whole pipeline writes for `input` (detected, or
+/// read as `from`), and the exit status.
+pub(crate) fn jsonl_run(
+    input: &str,
+    from: Option<Producer>,
+) -> (Vec<serde_json::Value>, crate::ExitStatus) {
+    let mut sink = crate::render::Jsonl::new(Vec::new());
+    let mut diag = crate::diag::Diag::new(Vec::new(), false);
+    let status = {
+        let mut runner = crate::run::Runner::new(&mut sink, &mut diag, 1 << 20).with_producer(from);
+        runner.source("t", input.as_bytes()).unwrap();
+        runner.finish().unwrap().1
+    };
+    let out = String::from_utf8(sink.into_inner()).unwrap();
+    let evs = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (evs, status)
+}
+
+/// The events of kind `k` of `evs` (JSONL).
+pub(crate) fn of_kind<'a>(evs: &'a [serde_json::Value], k: &str) -> Vec<&'a serde_json::Value> {
+    evs.iter().filter(|e| e["kind"] == k).collect()
+}
+
+/// The text of `tests/fixtures/{dir}/{name}.jsonl`.
+pub(crate) fn fixture_text(dir: &str, name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/fixtures/{dir}/{name}.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}

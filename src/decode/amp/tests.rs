@@ -5,33 +5,11 @@
 use serde_json::{Value as J, json};
 
 use crate::ExitStatus;
-use crate::diag::Diag;
+use crate::decode::testing::{jsonl_run as run, of_kind as kind};
 use crate::event::Producer;
-use crate::render::Jsonl;
-use crate::run::Runner;
-
-fn run(input: &str, from: Option<Producer>) -> (Vec<J>, ExitStatus) {
-    let mut sink = Jsonl::new(Vec::new());
-    let mut diag = Diag::new(Vec::new(), false);
-    let status = {
-        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20).with_producer(from);
-        runner.source("t", input.as_bytes()).unwrap();
-        runner.finish().unwrap().1
-    };
-    let out = String::from_utf8(sink.into_inner()).unwrap();
-    let evs = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (evs, status)
-}
 
 fn amp(lines: &[&str]) -> Vec<J> {
     run(&lines.join("\n"), Some(Producer::Amp)).0
-}
-
-fn kind<'a>(evs: &'a [J], k: &str) -> Vec<&'a J> {
-    evs.iter().filter(|e| e["kind"] == k).collect()
 }
 
 const INIT: &str = r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"T-1","tools":["Bash","Read"],"mcp_servers":[{"name":"docs","status":"connected"}]}"#;

@@ -5,40 +5,11 @@
 use serde_json::{Value as J, json};
 
 use crate::ExitStatus;
-use crate::diag::Diag;
+use crate::decode::testing::{fixture_text, jsonl_run as run, of_kind as kind};
 use crate::event::Producer;
-use crate::render::Jsonl;
-use crate::run::Runner;
-
-/// The JSONL events written for `input` (detected, or read as `from`) and
-/// the exit status.
-fn run(input: &str, from: Option<Producer>) -> (Vec<J>, ExitStatus) {
-    let mut sink = Jsonl::new(Vec::new());
-    let mut diag = Diag::new(Vec::new(), false);
-    let status = {
-        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20).with_producer(from);
-        runner.source("t", input.as_bytes()).unwrap();
-        runner.finish().unwrap().1
-    };
-    let out = String::from_utf8(sink.into_inner()).unwrap();
-    let evs = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (evs, status)
-}
-
-fn kind<'a>(evs: &'a [J], k: &str) -> Vec<&'a J> {
-    evs.iter().filter(|e| e["kind"] == k).collect()
-}
 
 fn fixture(name: &str) -> (Vec<J>, ExitStatus) {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/fixtures/droid/{name}.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    run(&text, None)
+    run(&fixture_text("droid", name), None)
 }
 
 fn call(name: &str, args: &str) -> String {

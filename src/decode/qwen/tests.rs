@@ -5,35 +5,11 @@
 use serde_json::{Value as J, json};
 
 use crate::ExitStatus;
-use crate::diag::Diag;
+use crate::decode::testing::{fixture_text, jsonl_run as run, of_kind as kind};
 use crate::event::Producer;
-use crate::render::Jsonl;
-use crate::run::Runner;
-
-/// The JSONL events written for `input` (detected, or read as `from`) and
-/// the exit status.
-fn run(input: &str, from: Option<Producer>) -> (Vec<J>, ExitStatus) {
-    let mut sink = Jsonl::new(Vec::new());
-    let mut diag = Diag::new(Vec::new(), false);
-    let status = {
-        let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20).with_producer(from);
-        runner.source("t", input.as_bytes()).unwrap();
-        runner.finish().unwrap().1
-    };
-    let out = String::from_utf8(sink.into_inner()).unwrap();
-    let evs = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (evs, status)
-}
 
 fn qwen(input: &str) -> Vec<J> {
     run(input, Some(Producer::Qwen)).0
-}
-
-fn kind<'a>(evs: &'a [J], k: &str) -> Vec<&'a J> {
-    evs.iter().filter(|e| e["kind"] == k).collect()
 }
 
 fn fixture(name: &str) -> String {
@@ -46,11 +22,7 @@ fn fixture_024(name: &str) -> String {
 }
 
 fn fixture_in(dir: &str, name: &str) -> String {
-    std::fs::read_to_string(format!(
-        "{}/tests/fixtures/{dir}/{name}.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    fixture_text(dir, name)
 }
 
 const INIT: &str = r#"{"type":"system","subtype":"init","uuid":"s1","session_id":"s1","cwd":"/w","tools":["read_file","run_shell_command"],"mcp_servers":[{"name":"fs","status":"connected"}],"model":"qwen3-coder-plus","permission_mode":"auto-edit","slash_commands":["init"],"qwen_code_version":"0.15.10","agents":["general-purpose"]}"#;
