@@ -26,7 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Add to the summary a table of the totals by day, week or month (local time: --tz; each API message when it was answered, as ccusage counts), by session id, project (working directory), model or agent, or by Claude''s 5-hour usage blocks')
             [CompletionResult]::new('--tz', '--tz', [CompletionResultType]::ParameterName, 'The time zone of --by''s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system''s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)')
             [CompletionResult]::new('--timezone', '--timezone', [CompletionResultType]::ParameterName, 'The time zone of --by''s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system''s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: pretty; with --by, the grouped table alone]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour')
             [CompletionResult]::new('--paging', '--paging', [CompletionResultType]::ParameterName, 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)')
             [CompletionResult]::new('--errors', '--errors', [CompletionResultType]::ParameterName, 'Where tool errors and denials are copied besides the output (stderr)')

@@ -364,9 +364,12 @@ pub struct Cli {
     /// API message when it was answered, as ccusage counts), by session id, project (working
     /// directory), model or agent, or by Claude's 5-hour usage blocks.
     ///
-    /// For --format summary, summary-json (`by`), --summary and the Markdown and HTML reports:
-    /// sessions, tokens, cost (reported or estimated), calls and errors per group; every
-    /// session counts, also those beyond the 1000 the table lists.
+    /// Without --format, only that table and its total are printed (as `ccusage daily`); with
+    /// --format summary, summary-json (`by`), --summary and the Markdown and HTML reports, it
+    /// is added to their tables: sessions, tokens, cost (reported or estimated), calls and
+    /// errors per group; every session counts, also those beyond the 1000 the table lists. A
+    /// format that shows no summary (pretty, jsonl, result without --summary; -q; --grep) is
+    /// a usage error.
     #[arg(long, value_enum, value_name = "KEY")]
     pub by: Option<By>,
 
@@ -387,9 +390,9 @@ pub struct Cli {
     #[arg(long)]
     pub latest: bool,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Pretty, value_name = "FORMAT")]
-    pub format: Format,
+    /// Output format [default: pretty; with --by, the grouped table alone].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
 
     /// Show more: tool results, thinking, usage per response, every system event, session details.
     ///
@@ -616,6 +619,12 @@ pub struct Options {
     pub window: Window,
     /// `--by`: the groups of the summary, days in the local zone.
     pub by: Option<(By, Zone)>,
+    /// `--by` without `--format`: the summary shows the groups' table
+    /// alone (and its total).
+    pub groups_only: bool,
+    /// `--by` with a format that shows no summary: why, for `main` to stop
+    /// with (a usage error, status 2).
+    pub by_refused: Option<String>,
     /// `TZ` names a file that cannot be a zone (a device, a FIFO, too
     /// large), and a time needs the zone: why, for `main` to stop with
     /// (status 2).
@@ -800,6 +809,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
     } else {
         Verbosity::Normal
     };
+    let (format, groups_only, by_refused) = report_format(cli, verbosity);
     let no_color = env.no_color.as_ref().is_some_and(|v| !v.is_empty());
     let force = truthy(env.clicolor_force.as_ref());
     let auto = |tty: bool| force || (tty && !no_color);
@@ -816,7 +826,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
             env.stdout_tty
                 && env.regular_inputs
                 && !cli.follow
-                && matches!(cli.format, Format::Pretty | Format::Summary)
+                && matches!(format, Format::Pretty | Format::Summary)
                 && verbosity != Verbosity::Quiet
         }
     };
@@ -837,10 +847,10 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
     };
     Options {
         sources,
-        format: cli.format,
+        format,
         verbosity,
         // JSONL is data: never coloured.
-        color_stdout: color_stdout && matches!(cli.format, Format::Pretty | Format::Summary),
+        color_stdout: color_stdout && matches!(format, Format::Pretty | Format::Summary),
         color_stderr,
         mirror_errors: match cli.errors {
             // The pager shows them in the stream.
@@ -848,7 +858,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
             ErrorsTo::Stderr => true,
             ErrorsTo::Never => false,
         },
-        alerts: match (cli.errors, verbosity, cli.format) {
+        alerts: match (cli.errors, verbosity, format) {
             (ErrorsTo::Never, ..) => Alerts::Nothing,
             (ErrorsTo::Stderr, ..) | (_, Verbosity::Quiet, _) => Alerts::All,
             (ErrorsTo::Auto, _, Format::Result) => Alerts::Brief,
@@ -867,6 +877,8 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         grep: (cli.grep.as_deref()).and_then(|p| Grep::new(p, cli.ignore_case).ok()),
         window: window(cli, env, &zone),
         by: cli.by.map(|b| (b, zone)),
+        groups_only,
+        by_refused,
         tz_refused,
         max_line_bytes: cli.max_line_bytes,
         jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
@@ -881,10 +893,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
             && !paging
             && env.stdout_tty
             && env.term.as_ref().is_none_or(|t| t != "dumb")
-            && matches!(
-                cli.format,
-                Format::Pretty | Format::Summary | Format::Result
-            )
+            && matches!(format, Format::Pretty | Format::Summary | Format::Result)
             && verbosity != Verbosity::Quiet,
         status_wait: Duration::from_secs(cli.status_wait),
         pager: paging.then(|| Pager::from_env(env)),
@@ -893,6 +902,35 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
             .or_else(|| env.prices.clone().filter(|p| !p.is_empty()).map(Into::into)),
         prices: None,
     }
+}
+
+/// The format `cli` asks for: `--by` without `--format` is the summary
+/// showing the groups alone (`true`); `--by` with a format that shows no
+/// summary is refused (why), rather than left without effect.
+fn report_format(cli: &Cli, verbosity: Verbosity) -> (Format, bool, Option<String>) {
+    let Some(by) = cli.by else {
+        return (cli.format.unwrap_or(Format::Pretty), false, None);
+    };
+    let by = by.name();
+    let refused = |why: String| {
+        format!(
+            "--by {by} adds a table to a summary, and {why}: leave it out, or give --format summary (or no --format: the table alone)"
+        )
+    };
+    let format = cli.format.unwrap_or(Format::Summary);
+    let why = if verbosity == Verbosity::Quiet {
+        Some("-q prints nothing on stdout".to_string())
+    } else if cli.grep.is_some() {
+        Some("--grep prints matching events".to_string())
+    } else if matches!(format, Format::Pretty | Format::Jsonl | Format::Result) && !cli.summary {
+        let name = format
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_string());
+        Some(format!("--format {name} shows none without --summary"))
+    } else {
+        None
+    };
+    (format, cli.format.is_none(), why.map(refused))
 }
 
 /// The zone of `--tz`, else the one the environment gives.
@@ -949,6 +987,8 @@ impl Default for Options {
             grep: None,
             window: Window::default(),
             by: None,
+            groups_only: false,
+            by_refused: None,
             tz_refused: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             jobs: 1,
@@ -1256,7 +1296,7 @@ mod tests {
         assert_eq!(v(&["-vv"]), Verbosity::Verbose);
         assert_eq!(v(&["-v", "--verbose"]), Verbosity::Verbose);
         let c = parse(&["--format", "jsonl", "--format", "summary"]);
-        assert_eq!(c.format, Format::Summary);
+        assert_eq!(c.format, Some(Format::Summary));
         let c = parse(&[
             "--color",
             "always",

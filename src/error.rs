@@ -38,7 +38,8 @@ impl ExitStatus {
     pub fn meaning(self) -> &'static str {
         match self {
             ExitStatus::Success => {
-                "the session ended with a success result (every session, when the input holds several)"
+                "the session ended with a success result (every session, when the input holds \
+                 several); a report over several sessions (summary, --by, Markdown, HTML) was written"
             }
             ExitStatus::SessionError => {
                 "a session ended with an error result: an API error, the turn or budget limit…"

@@ -58,6 +58,12 @@ fn main() -> ExitCode {
         let _ = writeln!(std::io::stderr(), "streamview: {}", sanitize(why));
         return ExitCode::from(ExitStatus::Failure.code());
     }
+    if let Some(why) = &opts.by_refused {
+        use clap::CommandFactory;
+        let e =
+            streamview::cli::Cli::command().error(clap::error::ErrorKind::ArgumentConflict, why);
+        usage_error(&e);
+    }
     if opts.window.is_empty() {
         use clap::CommandFactory;
         let e = streamview::cli::Cli::command().error(

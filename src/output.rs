@@ -13,6 +13,7 @@ use termcolor::{Ansi, NoColor, WriteColor};
 use crate::cli::{Format, Options};
 use crate::diag::Diag;
 use crate::filter::{self, Filtered};
+use crate::input;
 use crate::render::{
     self, Jsonl, Pretty, PrettyOptions, ResultText, Sink, SummaryAfter, SummarySink,
 };
@@ -57,7 +58,17 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
     // Buffered: an alert is written span by span, then flushed as one line.
     let err = || colored(Box::new(BufWriter::new(stderr())), opts.color_stderr);
     // Errors and denials of the formats whose stdout carries something else.
-    let alerts = || Pretty::alerts_only(err(), opts.max_lines).with_alerts(opts.alerts);
+    // Over a library, each alert names its file.
+    let library = opts.sources.len() > 1
+        || opts
+            .sources
+            .iter()
+            .any(|s| matches!(s, input::Source::Path(p) if p.is_dir()));
+    let alerts = || {
+        Pretty::alerts_only(err(), opts.max_lines)
+            .with_alerts(opts.alerts)
+            .naming_sources(library)
+    };
     let format = format(opts);
     let mut sink: Box<dyn Sink> = match (format, opts.grep.clone()) {
         (Format::Jsonl, Some(grep)) => Box::new(filter::grep::Matching::new(
@@ -96,11 +107,10 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
         (Format::Html, None) => Box::new(render::Html::sink(stdout)),
         (Format::Summary | Format::SummaryJson, None) => {
             let out = colored(stdout, opts.color_stdout);
-            Box::new(SummarySink::new(
-                out,
-                alerts(),
-                format == Format::SummaryJson,
-            ))
+            Box::new(
+                SummarySink::new(out, alerts(), format == Format::SummaryJson)
+                    .groups_only(opts.groups_only),
+            )
         }
     };
     if opts.summary && matches!(format, Format::Jsonl | Format::Result) {
@@ -130,6 +140,17 @@ pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
         .with_window(opts.window)
         .with_prices(opts.prices.clone())
         .with_groups(opts.by.clone())
+        .with_report(report(opts))
+}
+
+/// True when the run writes a report (the summaries, Markdown, HTML): over
+/// several sessions, its status is 0 once it is written.
+pub(crate) fn report(opts: &Options) -> bool {
+    opts.grep.is_none()
+        && matches!(
+            format(opts),
+            Format::Summary | Format::SummaryJson | Format::Markdown | Format::Html
+        )
 }
 
 /// True when the files of a library can be read on several threads

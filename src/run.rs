@@ -123,6 +123,9 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     outside: u64,
     /// Sessions of a library skipped as outside the window.
     sessions_outside: u64,
+    /// The sink is a report (the summaries, Markdown, HTML): over several
+    /// sessions, their outcomes are in its tables, not in the status.
+    report: bool,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -141,6 +144,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             arrived: Instant::now(),
             current: Current::default(),
             inputs: 0,
+            report: false,
             without_session: 0,
             notes: Vec::new(),
             found_without_session: 0,
@@ -229,6 +233,14 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// A session of a library was skipped: it lies outside the window.
     pub fn session_outside(&mut self) {
         self.sessions_outside += 1;
+    }
+
+    /// The sink is a report: over several sessions, the status is 0 once
+    /// its tables are written (their total rows count the outcomes).
+    #[must_use]
+    pub fn with_report(mut self, report: bool) -> Self {
+        self.report = report;
+        self
     }
 
     /// Add up the sessions by day, project… too (`--by`).
@@ -699,6 +711,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             ExitStatus::Failure
         } else if none_in_window {
             ExitStatus::SessionError
+        } else if self.report && self.session.session_count() > 1 {
+            // Its tables were printed, the outcomes counted in them.
+            ExitStatus::Success
         } else if self.without_session > 0 {
             ExitStatus::Incomplete
         } else {

@@ -48,6 +48,36 @@ impl Outcome {
     }
 }
 
+/// How many sessions ended each way (a session without an outcome is
+/// incomplete, as its exit status says).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Outcomes {
+    /// Sessions that ended with a success result.
+    pub success: u64,
+    /// Sessions that ended with an error result.
+    pub error: u64,
+    /// Sessions that ended without a result.
+    pub incomplete: u64,
+}
+
+impl Outcomes {
+    /// Count one session that ended with `o`.
+    pub fn add(&mut self, o: Option<Outcome>) {
+        match o {
+            Some(Outcome::Success) => self.success += 1,
+            Some(Outcome::Error) => self.error += 1,
+            Some(Outcome::Incomplete) | None => self.incomplete += 1,
+        }
+    }
+
+    /// Add the counts of `other`.
+    pub fn merge(&mut self, other: Outcomes) {
+        self.success += other.success;
+        self.error += other.error;
+        self.incomplete += other.incomplete;
+    }
+}
+
 /// A call's id and key argument, in one allocation shared by the call
 /// table's key, the call and the notes about it: remembering a call costs
 /// one allocation (issue 13: the pretty and JSONL pipelines allocate at
@@ -731,6 +761,8 @@ pub struct Earlier {
     pub count: u64,
     /// Their sums; `id` is `None`.
     pub summary: SessionSummary,
+    /// How they ended.
+    pub outcomes: Outcomes,
 }
 
 impl Earlier {
@@ -739,9 +771,11 @@ impl Earlier {
         if other.count == 0 {
             return;
         }
-        let count = self.count;
+        let (count, mut outcomes) = (self.count, self.outcomes);
         self.fold(&other.summary);
         self.count = count + other.count;
+        outcomes.merge(other.outcomes);
+        self.outcomes = outcomes;
     }
 
     fn fold(&mut self, s: &SessionSummary) {
@@ -762,6 +796,7 @@ impl Earlier {
             }
         }
         self.count += 1;
+        self.outcomes.add(s.outcome);
         a.outcome = a.outcome.max(s.outcome);
         a.results += s.results;
         a.tool_calls += s.tool_calls;
@@ -1503,6 +1538,19 @@ impl Session {
         a.plain_text += b.plain_text;
         a.skipped += b.skipped;
         self.interrupted |= other.interrupted;
+    }
+
+    /// How many sessions ended each way, the folded ones included.
+    #[must_use]
+    pub fn outcomes(&self) -> Outcomes {
+        let mut all = self
+            .earlier
+            .as_ref()
+            .map_or_else(Outcomes::default, |e| e.outcomes);
+        for s in self.sessions() {
+            all.add(s.outcome);
+        }
+        all
     }
 
     /// The worst outcome over all sessions; `None` when there was none.

@@ -1159,3 +1159,113 @@ fn a_library_file_ending_mid_turn_says_so_where_it_ends() {
     assert_eq!(run("2"), (status, out));
     let _ = fs::remove_dir_all(&root);
 }
+
+/// A library of three sessions: one that succeeded, one that failed, one
+/// cut off before its result (interrupted).
+fn mixed_library(name: &str) -> PathBuf {
+    let (root, project) = empty_project(name);
+    let c = |n: &str| fixture(&format!("claude/{n}"));
+    fs::copy(c("tools_basic.jsonl"), project.join("ok.jsonl")).unwrap();
+    fs::copy(c("max_turns.jsonl"), project.join("failed.jsonl")).unwrap();
+    let whole = read(&c("tool_errors.jsonl"));
+    let lines: Vec<&[u8]> = whole.split_inclusive(|b| *b == b'\n').collect();
+    fs::write(project.join("cut.jsonl"), lines[..lines.len() - 1].concat()).unwrap();
+    root
+}
+
+#[test]
+fn by_alone_prints_the_groups_and_their_total_and_exits_0() {
+    let root = mixed_library("by-alone");
+    let o = sv().args(["--by", "day"]).arg(&root).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let table: Vec<&str> = out.lines().take_while(|l| !l.is_empty()).collect();
+    assert!(table[0].starts_with("day "), "{out}");
+    let (total, days) = table[1..].split_last().unwrap();
+    assert!(!days.is_empty());
+    for row in days {
+        let date = row.split_whitespace().next().unwrap();
+        assert!(
+            date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-',
+            "{row}"
+        );
+    }
+    assert!(total.starts_with("total "), "{out}");
+    assert!(total.ends_with("1 ok · 1 failed · 1 incomplete"), "{total}");
+    // The sessions, tools and models tables are not there.
+    assert!(!out.contains("session ") && !out.contains("tool "), "{out}");
+    // With --format summary, every table, and the groups' among them.
+    let o = sv()
+        .args(["--format", "summary", "--by", "day"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o.stdout);
+    assert!(out.starts_with("session ") && out.contains("\nday ") && out.contains("\ntool "));
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_report_names_the_file_of_each_alert_and_one_session_keeps_its_status() {
+    let root = mixed_library("report-status");
+    let project = root.join("-home-dev-work-project");
+    let o = sv()
+        .args(["--format", "summary"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let failed = project.join("failed.jsonl");
+    let err = text(&o.stderr);
+    assert!(
+        err.starts_with(&format!("{}: ✗ session failed", failed.display())),
+        "{err}"
+    );
+    let total = text(&o.stdout)
+        .lines()
+        .find(|l| l.starts_with("total"))
+        .unwrap()
+        .to_string();
+    assert!(total.contains("1 ok · 1 failed · 1 incomplete"), "{total}");
+    // One session: its own status, its alert as it was.
+    let o = sv()
+        .args(["--format", "summary"])
+        .arg(&failed)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).starts_with("✗ session failed"));
+    let o = sv()
+        .args(["--format", "summary"])
+        .arg(project.join("cut.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn by_with_a_format_that_cannot_show_it_is_a_usage_error() {
+    let root = mixed_library("by-refused");
+    for args in [
+        &["--by", "day", "--format", "jsonl"][..],
+        &["--by", "week", "--format", "pretty"],
+        &["--by", "day", "-q"],
+        &["--by", "day", "--grep", "README"],
+    ] {
+        let o = sv().args(args).arg(&root).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty());
+        let err = text(&o.stderr);
+        assert!(err.starts_with("error: --by "), "{args:?}: {err}");
+    }
+    // With --summary, the table is added to the summary on stderr.
+    let o = sv()
+        .args(["--by", "day", "--format", "jsonl", "--summary"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(text(&o.stderr).contains("\nday "));
+    fs::remove_dir_all(&root).unwrap();
+}

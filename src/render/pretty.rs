@@ -16,7 +16,7 @@ use std::time::Duration;
 use termcolor::WriteColor;
 
 use super::lines::{Lines, Style, Styles, write_depth};
-use super::sanitize::sanitize;
+use super::sanitize::{sanitize, sanitize_line};
 use super::summary::{Summary, write_table};
 
 mod edits;
@@ -124,6 +124,9 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     /// The alert channel of another sink ([`Pretty::alerts_only`]), which
     /// says how a session ended.
     alerts_only: bool,
+    /// Alerts on stderr begin with the file they come from (the alert
+    /// channel of a report over a library): `Some`, the one being read.
+    source: Option<String>,
     /// The call whose line was shown last (its id's hash), until a result:
     /// a result that does not answer it names its own call.
     last_call: Option<u64>,
@@ -199,6 +202,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             estimate_noted: false,
             said_incomplete: false,
             alerts_only: false,
+            source: None,
             last_call: None,
             width: None,
         }
@@ -231,6 +235,23 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     pub fn with_alerts(mut self, alerts: Alerts) -> Self {
         self.alerts = alerts;
         self
+    }
+
+    /// Begin each alert on stderr with the file it comes from (`on`: the
+    /// inputs are a library, or several files).
+    #[must_use]
+    pub fn naming_sources(mut self, on: bool) -> Self {
+        self.source = on.then(String::new);
+        self
+    }
+
+    /// Remember the file `s` reads, when alerts name it.
+    fn note_source(&mut self, s: &Session) {
+        if let (Some(mine), Some(now)) = (self.source.as_mut(), s.source())
+            && mine != now
+        {
+            now.clone_into(mine);
+        }
     }
 
     /// Give back the writers.
@@ -267,6 +288,11 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             // stdout first, so the two streams stay in order on a terminal.
             self.out.flush()?;
             // Errors writing to stderr are not worth dying for.
+            if let Some(name) = self.source.as_deref().filter(|n| !n.is_empty()) {
+                let _ = self
+                    .err
+                    .write_all(format!("{}: ", sanitize_line(name)).as_bytes());
+            }
             let _ = self.lines.write(&mut self.err, &self.st, 0);
             let _ = self.err.flush();
         }
@@ -1132,6 +1158,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
             self.write_end()?;
             self.end.last = false;
         }
+        self.note_source(s);
         self.lines.agent.clone_from(&s.note().agent);
         if !matches!(ev.kind, EventKind::Notice(_)) {
             self.estimate_noted = false;
@@ -1188,6 +1215,8 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         self.write_end()?;
         self.end_stream_line()?;
         if self.alerts == Alerts::Brief && self.unshown_errors > 0 {
+            // Of every file: none is named.
+            let source = self.source.replace(String::new());
             let n = self.unshown_errors;
             let l = self.compose();
             l.push(Style::Error, "✗ ");
@@ -1195,6 +1224,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
             l.push(Style::Dim, " (`--format pretty` shows them)");
             l.end(0);
             self.emit(To::Alert)?;
+            self.source = source;
         }
         if s.current().and_then(|c| c.outcome) == Some(Outcome::Incomplete) && !self.said_incomplete
         {

@@ -21,7 +21,7 @@ use super::sanitize::sanitize_line;
 use super::{LineEnd, Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{Event, Tokens};
 use crate::session::{
-    ModelStats, Outcome, Prices, Session, SessionSummary, Tally, ToolStats, add_opt_f64,
+    ModelStats, Outcome, Outcomes, Prices, Session, SessionSummary, Tally, ToolStats, add_opt_f64,
     add_opt_u64,
 };
 
@@ -167,6 +167,9 @@ pub struct Summary {
     /// `--by`: the totals by day, week, month, project or agent (`null`
     /// without it).
     pub by: Option<Groups>,
+    /// How the sessions ended (the tables' total rows say it).
+    #[serde(skip)]
+    pub outcomes: Outcomes,
 }
 
 /// The totals of `--by`.
@@ -415,6 +418,7 @@ impl Summary {
             total,
             prices_as_of: prices.as_of.clone().filter(|_| estimated),
             by: s.groups().map(|g| Groups::of(g, prices)),
+            outcomes: s.outcomes(),
         }
     }
 }
@@ -622,6 +626,24 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
         w.write_all(b"\n")?;
         table.write(w)?;
     }
+    write_notes(w, summary)
+}
+
+/// Render the table of `--by` alone, with its total row, and the notes
+/// (`--by` without `--format`, as `ccusage daily` prints it).
+///
+/// # Errors
+/// The output cannot be written.
+pub fn write_groups<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> {
+    match group_table(summary) {
+        Some(t) if !summary.sessions.is_empty() => t.write(w)?,
+        _ => w.write_all(b"no session in the input\n")?,
+    }
+    write_notes(w, summary)
+}
+
+/// The notes under the tables, after a blank line.
+fn write_notes<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> {
     let notes = notes(summary);
     if !notes.is_empty() {
         w.write_all(b"\n")?;
@@ -679,6 +701,7 @@ pub(crate) fn session_table(summary: &Summary) -> Option<Table> {
         if with_source {
             cells[1] = String::new();
         }
+        cells[usize::from(with_source) + 1] = outcome_counts(&summary.outcomes);
         rows.push(cells);
     }
     (!rows.is_empty()).then_some(Table { head, rows, total })
@@ -728,6 +751,25 @@ pub(crate) fn model_table(t: &Row) -> Option<Table> {
     })
 }
 
+/// How the sessions ended, in a total row: `19 ok · 2 failed · 2 incomplete`
+/// (the counts that are not 0).
+fn outcome_counts(o: &Outcomes) -> String {
+    let parts: Vec<String> = [
+        (o.success, "ok"),
+        (o.error, "failed"),
+        (o.incomplete, "incomplete"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    if parts.is_empty() {
+        ABSENT.to_string()
+    } else {
+        parts.join(" · ")
+    }
+}
+
 /// The tables after the sessions': the groups of `--by`, the tools, the
 /// models (those that have rows).
 pub(crate) fn tables_after_sessions(summary: &Summary) -> impl Iterator<Item = Table> {
@@ -766,33 +808,70 @@ pub(crate) fn group_table(summary: &Summary) -> Option<Table> {
         ("calls", Align::Right),
         ("errors", Align::Right),
     ];
-    // By model, the group is its model.
+    // By model, the group is its model; the total's outcomes go last.
     let models = by.key != "model";
-    if models {
-        head.push(("models", Align::Left));
-    }
-    per_item(&by.rows, head, |g| {
+    head.push((if models { "models" } else { "" }, Align::Left));
+    let mut table = per_item(&by.rows, head, |g| {
         // The first model, and how many more (summary-json lists them).
         let names = match g.models.as_slice() {
             [] => "–".to_string(),
             [one] => cell(&one.model, 30),
             [one, more @ ..] => format!("{} +{}", cell(&one.model, 30), more.len()),
         };
-        vec![
-            cell(&g.group, 60),
-            g.sessions.to_string(),
-            count(g.tokens.input),
-            count(g.tokens.output),
-            count(g.tokens.cache_read),
-            count(g.tokens.cache_creation),
-            cost_cell(g.cost_usd, g.cost_partial, g.cost_estimated),
-            g.tool_calls.to_string(),
-            g.tool_errors.to_string(),
-        ]
-        .into_iter()
-        .chain(models.then_some(names))
-        .collect()
-    })
+        let mut cells = group_cells(cell(&g.group, 60), g);
+        cells.push(if models { names } else { String::new() });
+        cells
+    })?;
+    let mut cells = group_cells("total".to_string(), &group_total(&by.rows));
+    cells.push(outcome_counts(&summary.outcomes));
+    table.total = Some(table.rows.len());
+    table.rows.push(cells);
+    Some(table)
+}
+
+/// The cells of a group's row after its name, before its models.
+fn group_cells(name: String, g: &GroupRow) -> Vec<String> {
+    vec![
+        name,
+        g.sessions.to_string(),
+        count(g.tokens.input),
+        count(g.tokens.output),
+        count(g.tokens.cache_read),
+        count(g.tokens.cache_creation),
+        cost_cell(g.cost_usd, g.cost_partial, g.cost_estimated),
+        g.tool_calls.to_string(),
+        g.tool_errors.to_string(),
+    ]
+}
+
+/// The sums of the groups' rows (each column adds up to it).
+fn group_total(rows: &[GroupRow]) -> GroupRow {
+    let mut t = GroupRow {
+        group: String::new(),
+        sessions: 0,
+        tokens: TokenCounts::default(),
+        cost_usd: None,
+        cost_estimated: false,
+        cost_partial: false,
+        tool_calls: 0,
+        tool_errors: 0,
+        models: Vec::new(),
+    };
+    for g in rows {
+        t.sessions += g.sessions;
+        t.tokens.input = add_opt_u64(t.tokens.input, g.tokens.input);
+        t.tokens.output = add_opt_u64(t.tokens.output, g.tokens.output);
+        t.tokens.cache_read = add_opt_u64(t.tokens.cache_read, g.tokens.cache_read);
+        t.tokens.cache_creation = add_opt_u64(t.tokens.cache_creation, g.tokens.cache_creation);
+        t.cost_usd = add_opt_f64(t.cost_usd, g.cost_usd);
+        t.cost_estimated |= g.cost_estimated;
+        t.cost_partial |= g.cost_partial || (g.cost_usd.is_none() && g.sessions > 0);
+        t.tool_calls += g.tool_calls;
+        t.tool_errors += g.tool_errors;
+    }
+    t.cost_partial &= t.cost_usd.is_some();
+    t.cost_usd = t.cost_usd.map(round_cost);
+    t
 }
 
 /// A table of one row per item, without a total; `None` without items.
@@ -847,12 +926,25 @@ pub struct SummarySink<W: WriteColor, A: Sink> {
     out: W,
     alerts: A,
     json: bool,
+    groups_only: bool,
 }
 
 impl<W: WriteColor, A: Sink> SummarySink<W, A> {
     /// A summary on `out`, as tables or (`json`) as JSON.
     pub fn new(out: W, alerts: A, json: bool) -> Self {
-        SummarySink { out, alerts, json }
+        SummarySink {
+            out,
+            alerts,
+            json,
+            groups_only: false,
+        }
+    }
+
+    /// Write the table of `--by` alone (`--by` without `--format`).
+    #[must_use]
+    pub fn groups_only(mut self, on: bool) -> Self {
+        self.groups_only = on;
+        self
     }
 
     /// Give back the writer and the alert sink.
@@ -871,6 +963,8 @@ impl<W: WriteColor, A: Sink> Sink for SummarySink<W, A> {
         let summary = Summary::from_session(s);
         if self.json {
             write_json(&mut self.out, &summary)?;
+        } else if self.groups_only {
+            write_groups(&mut self.out, &summary)?;
         } else {
             write_table(&mut self.out, &summary)?;
         }
