@@ -163,3 +163,53 @@ fn many_tasks() {
         assert!(out.contains(&want), "{want}");
     }
 }
+
+/// Claude Code 2.1.332 writes a background sub-agent's line between two
+/// fragments of the main agent's streamed text: the main text's line stays
+/// whole, the sub-agent's lines follow it, each once and in order.
+#[test]
+fn a_sub_agents_line_inside_streamed_text_waits_for_the_line_to_end() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/claude-2.1.332/subagent_partial_interleaved.jsonl"
+    );
+    let (out, code) = run(&[path], "");
+    assert_eq!(code, 0);
+    let main =
+        "Both agents reported back: `hello.py` prints a greeting and `src/lib.rs` has 3 lines.";
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == main)
+        .unwrap_or_else(|| panic!("{out}"));
+    // What the sub-agents said meanwhile comes after it, not inside it.
+    assert_eq!(
+        lines[at + 1],
+        "  │ [Inspect Python code] Reading the file.",
+        "{out}"
+    );
+    assert_eq!(count(&out, "Reading the file."), 1, "{out}");
+    // With colour, the same words.
+    let o = common::run(&["--color", "always", path], b"");
+    let plain = String::from_utf8(strip_ansi(&o.stdout)).unwrap();
+    assert!(plain.lines().any(|l| l == main), "{plain}");
+}
+
+/// `s` without its SGR escape sequences.
+fn strip_ansi(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] == 0x1b && s.get(i + 1) == Some(&b'[') {
+            i += 2;
+            while i < s.len() && !s[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            i += 1;
+        } else {
+            out.push(s[i]);
+            i += 1;
+        }
+    }
+    out
+}

@@ -122,6 +122,11 @@ impl Lines {
         self.depths.clear();
     }
 
+    /// The least nesting of the complete lines (`None`: no line).
+    pub(crate) fn min_depth(&self) -> Option<usize> {
+        self.depths.iter().map(|&(d, _)| d).min()
+    }
+
     /// The number of complete lines.
     pub(crate) fn count(&self) -> usize {
         self.ends.len()

@@ -80,6 +80,10 @@ const MAX_KEY_CHARS: usize = 200;
 /// Longest compact-JSON input shown for tools without a key argument.
 const MAX_INPUT_CHARS: usize = 120;
 
+/// Bytes of other agents' output parked at most under an open line of
+/// streamed text (see [`Pretty::parks`]): beyond, the line is cut.
+const MAX_PARKED: usize = 64 << 10;
+
 /// The pretty sink: `W` is stdout, `E` is where errors are mirrored (stderr).
 pub struct Pretty<W: WriteColor, E: WriteColor> {
     out: W,
@@ -105,6 +109,11 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     /// Dim lines held back while a tool call's line is open, printed once
     /// it is complete.
     held: Lines,
+    /// Other agents' output written while a line of the text streaming
+    /// above them is open (a background sub-agent's line between two
+    /// fragments of the main agent's text), printed once that line ends:
+    /// the text stays whole ([`Pretty::parks`]).
+    parked: Option<termcolor::Buffer>,
     /// Where a tool's output is unescaped to be shown.
     scratch: String,
     /// Diffs the changes of edit tools (its memory reused).
@@ -194,6 +203,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             stream: None,
             stream_keys: std::hash::RandomState::new(),
             held: Lines::default(),
+            parked: None,
             scratch: String::new(),
             differ: super::diff::Differ::new(),
             end: End::default(),
@@ -276,10 +286,20 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     /// Write the lines composed to the targets of `to`.
     fn emit(&mut self, to: To) -> io::Result<()> {
         self.end.last = false;
-        self.end_stream_line()?;
-        if !self.quiet() {
+        if self.parks() {
             let cols = self.cols();
-            self.lines.write_wrapped(&mut self.out, &self.st, 0, cols)?;
+            let color = self.out.supports_color();
+            let buf = (self.parked).get_or_insert_with(|| match color {
+                true => termcolor::Buffer::ansi(),
+                false => termcolor::Buffer::no_color(),
+            });
+            self.lines.write_wrapped(buf, &self.st, 0, cols)?;
+        } else {
+            self.end_stream_line()?;
+            if !self.quiet() {
+                let cols = self.cols();
+                self.lines.write_wrapped(&mut self.out, &self.st, 0, cols)?;
+            }
         }
         if to == To::Alert
             && (self.quiet() || self.opts.mirror_errors)
@@ -1347,6 +1367,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     if stream.open {
                         self.out.reset()?;
                         self.out.write_all(b"\n")?;
+                        // The line ended: what other agents said meanwhile.
+                        if let Some(buf) = self.parked.as_mut().filter(|b| !b.is_empty()) {
+                            self.out.write_all(buf.as_slice())?;
+                            buf.clear();
+                            self.out.reset()?;
+                        }
                     }
                     // A new line of the block: its first, or one after a
                     // newline in the text or after other output.
@@ -1406,6 +1432,28 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             .is_some_and(|st| st.open && st.kind == DeltaKind::ToolStart && st.depth == depth)
     }
 
+    /// The lines composed are parked until the line of text streaming above
+    /// them ends: they are a deeper agent's (a sub-agent's), the line is
+    /// open, and at most [`MAX_PARKED`] bytes wait (then the line is cut).
+    fn parks(&self) -> bool {
+        let deeper = |st: &Stream| self.lines.min_depth().is_some_and(|d| d > st.depth);
+        !self.quiet()
+            && self.stream.as_ref().is_some_and(|st| {
+                st.open && st.started && st.kind != DeltaKind::ToolStart && deeper(st)
+            })
+            && self.parked.as_ref().is_none_or(|b| b.len() < MAX_PARKED)
+    }
+
+    /// The output parked while a line of text was open, now that it ended.
+    fn write_parked(&mut self) -> io::Result<()> {
+        if let Some(buf) = self.parked.as_mut().filter(|b| !b.is_empty()) {
+            self.out.write_all(buf.as_slice())?;
+            buf.clear();
+            self.out.reset()?;
+        }
+        Ok(())
+    }
+
     /// The lines held back while a tool call's line was open.
     fn write_held(&mut self) -> io::Result<()> {
         self.held.agent.clone_from(&self.lines.agent);
@@ -1433,6 +1481,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             self.out.reset()?;
             self.out.write_all(b"\n")?;
             self.write_held()?;
+            self.write_parked()?;
         }
         Ok(())
     }
