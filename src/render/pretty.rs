@@ -289,9 +289,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         if self.parks() {
             let cols = self.cols();
             let color = self.out.supports_color();
-            let buf = (self.parked).get_or_insert_with(|| match color {
-                true => termcolor::Buffer::ansi(),
-                false => termcolor::Buffer::no_color(),
+            let buf = (self.parked).get_or_insert_with(|| {
+                if color {
+                    termcolor::Buffer::ansi()
+                } else {
+                    termcolor::Buffer::no_color()
+                }
             });
             self.lines.write_wrapped(buf, &self.st, 0, cols)?;
         } else {
