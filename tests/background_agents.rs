@@ -213,3 +213,37 @@ fn strip_ansi(s: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+/// A transcript with its sub-agents' files: each sub-agent's report is
+/// shown once, in its block; its call's answer says so rather than
+/// repeating it, in the pretty view and the reports alike.
+#[test]
+fn a_sub_agents_report_is_shown_once() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("reports-once-{}", std::process::id()));
+    let agents = dir.join("p/s/subagents");
+    std::fs::create_dir_all(&agents).unwrap();
+    let fixture = |n: &str| {
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/claude-transcript")
+            .join(n)
+    };
+    std::fs::copy(fixture("transcript_subagent.jsonl"), dir.join("p/s.jsonl")).unwrap();
+    for id in ["a8164d334e3dc2758", "abe457c7cccc84957"] {
+        let from = fixture(&format!("transcript_subagent.agent-{id}.jsonl"));
+        std::fs::copy(from, agents.join(format!("agent-{id}.jsonl"))).unwrap();
+    }
+    let lib = dir.join("p");
+    for format in ["pretty", "markdown", "html"] {
+        let (out, code) = run(&["--format", format, lib.to_str().unwrap()], "");
+        assert_eq!(code, 0, "{format}");
+        assert_eq!(
+            count(&out, "hello.py defines greet() and prints a greeting."),
+            1,
+            "{format}: {out}"
+        );
+        assert_eq!(count(&out, "src/lib.rs has 3 lines."), 1, "{format}: {out}");
+        assert_eq!(count(&out, "(its report, above)"), 2, "{format}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

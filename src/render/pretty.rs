@@ -84,6 +84,10 @@ const MAX_INPUT_CHARS: usize = 120;
 /// streamed text (see [`Pretty::parks`]): beyond, the line is cut.
 const MAX_PARKED: usize = 64 << 10;
 
+/// Sub-agents' texts remembered to tell a report repeated as its call's
+/// answer (see [`Pretty::agent_texts`]).
+const MAX_AGENT_TEXTS: usize = 1024;
+
 /// The pretty sink: `W` is stdout, `E` is where errors are mirrored (stderr).
 pub struct Pretty<W: WriteColor, E: WriteColor> {
     out: W,
@@ -95,6 +99,9 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     /// Hashes of the main agent's texts shown in this session: a result
     /// repeats the last one, and is printed only when it was not shown.
     shown_texts: HashSet<u64>,
+    /// Hashes of the texts sub-agents said (at most [`MAX_AGENT_TEXTS`]):
+    /// an agent call's answer that repeats its report is not shown again.
+    agent_texts: HashSet<u64>,
     /// The hash of the last error text shown (see [`text_hash`]): the
     /// error result usually repeats it.
     last_error: Option<u64>,
@@ -198,6 +205,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             st: Styles::new(),
             lines: Lines::default(),
             shown_texts: HashSet::new(),
+            agent_texts: HashSet::new(),
             last_error: None,
             summary: false,
             stream: None,
@@ -559,7 +567,11 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 l.end(depth);
             }
             let head = l.count();
-            if r.changes.is_empty() {
+            if agent && self.agent_texts.contains(&text_hash(text.trim())) {
+                // The sub-agent's report, shown in its block just above.
+                l.push(Style::Dim, "  ⎿ (its report, above)");
+                l.end(depth);
+            } else if r.changes.is_empty() {
                 body(l, text, Style::Dim, max_lines, depth);
             } else {
                 // What was done, counted (the call's line counts what was
@@ -855,6 +867,11 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         };
         if depth == 0 && t.role == Role::Assistant {
             self.shown_texts.insert(text_hash(&t.text));
+        } else if t.role == Role::Assistant && !self.quiet() {
+            if self.agent_texts.len() >= MAX_AGENT_TEXTS {
+                self.agent_texts.clear();
+            }
+            self.agent_texts.insert(text_hash(t.text.trim()));
         }
         if t.role == Role::Assistant
             && self.was_streamed(DeltaKind::Text, &t.text, depth, t.continues)?

@@ -392,6 +392,9 @@ pub struct Report<D: Document> {
     /// Hashes of the main agent's texts in this session: a result repeats
     /// the last one, and is written only when it was not.
     shown_texts: HashSet<u64>,
+    /// Hashes of what sub-agents said (bounded): a call's answer that
+    /// repeats its sub-agent's report, shown in its block, is not repeated.
+    agent_texts: HashSet<u64>,
     /// The text being joined (a producer that sends it in pieces).
     pending: Option<(String, usize, Option<String>, Option<String>)>,
     sessions: u64,
@@ -431,6 +434,7 @@ impl<D: Document> Report<D> {
         Report {
             doc,
             shown_texts: HashSet::new(),
+            agent_texts: HashSet::new(),
             pending: None,
             sessions: 0,
             scratch: String::new(),
@@ -495,6 +499,11 @@ impl<D: Document> Report<D> {
         }
         if at.depth == 0 {
             self.shown_texts.insert(text_hash(&t.text));
+        } else {
+            if self.agent_texts.len() >= 1024 {
+                self.agent_texts.clear();
+            }
+            self.agent_texts.insert(text_hash(t.text.trim()));
         }
         let (buf, ..) = self.pending.get_or_insert_with(|| {
             (
@@ -653,6 +662,9 @@ impl<D: Document> Report<D> {
             text = strip_tool_error(text);
         } else if kind == ToolKind::Agent || note.tool.as_deref().is_some_and(is_subagent_tool) {
             text = super::agent_answer(text);
+            if self.agent_texts.contains(&text_hash(text.trim())) {
+                text = "(its report, above)";
+            }
         }
         let answers: String;
         if !r.answers.is_empty() {
