@@ -44,7 +44,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --follow 'Follow a log file that is still being written, like `tail -f` from its start'
             cand -i 'With --grep: match letters in either case'
             cand --ignore-case 'With --grep: match letters in either case'
-            cand --latest 'Replay the most recent session below the directories given (default: Claude Code''s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions): the one whose files changed last, its sub-agents with it. With -f, follow it'
+            cand --latest 'Replay the most recent session below the directories given (default: Claude Code''s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or $GEMINI_CLI_HOME/.gemini/tmp): the one whose files changed last, its sub-agents with it. With -f, follow it'
             cand -v 'Show more: tool results, thinking, usage per response, every system event, session details'
             cand --verbose 'Show more: tool results, thinking, usage per response, every system event, session details'
             cand -q 'Show nothing on stdout; errors and permission denials still go to stderr'

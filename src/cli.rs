@@ -385,7 +385,8 @@ pub struct Cli {
 
     /// Replay the most recent session below the directories given (default: Claude Code's
     /// projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`,
-    /// ~/.codex/sessions or $CODEX_HOME/sessions): the one whose files changed last, its
+    /// ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or
+    /// $GEMINI_CLI_HOME/.gemini/tmp): the one whose files changed last, its
     /// sub-agents with it. With -f, follow it.
     #[arg(long)]
     pub latest: bool,
@@ -713,6 +714,8 @@ pub struct Env {
     pub claude_config_dir: Option<OsString>,
     /// `CODEX_HOME`: where Codex keeps `sessions/`
     pub codex_home: Option<OsString>,
+    /// `GEMINI_CLI_HOME`: where Gemini CLI keeps `.gemini/` (else `HOME`)
+    pub gemini_cli_home: Option<OsString>,
     /// `TZ`: the zone of the times `--since` and `--until` give without
     /// an offset
     pub tz: Option<OsString>,
@@ -745,6 +748,7 @@ impl Env {
             home: std::env::var_os("HOME"),
             claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR"),
             codex_home: std::env::var_os("CODEX_HOME"),
+            gemini_cli_home: std::env::var_os("GEMINI_CLI_HOME"),
             tz: std::env::var_os("TZ"),
             now: Some(Timestamp::of(std::time::SystemTime::now())),
             prices: std::env::var_os("STREAMVIEW_PRICES"),
@@ -869,6 +873,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
             // What Codex keeps on disk is a rollout, not the `exec --json`
             // stream `--from codex` names.
             Some(Producer::Codex) if cli.latest => Some(Producer::CodexRollout),
+            Some(Producer::Gemini) if cli.latest => Some(Producer::GeminiSession),
             from => from,
         },
         follow: cli.follow,
@@ -956,7 +961,8 @@ fn window(cli: &Cli, env: &Env, zone: &Zone) -> Window {
 }
 
 /// Where an agent keeps its saved sessions: Codex's for `--from codex`
-/// (or `codex-rollout`, the format of those files), else Claude Code's.
+/// (or `codex-rollout`, the format of those files), Gemini CLI's for
+/// `--from gemini` (or `gemini-session`), else Claude Code's.
 fn sessions_home(from: Option<Producer>, env: &Env) -> PathBuf {
     let home = || PathBuf::from(env.home.clone().unwrap_or_default());
     let set = |v: &Option<OsString>| v.as_ref().filter(|v| !v.is_empty()).map(PathBuf::from);
@@ -964,6 +970,11 @@ fn sessions_home(from: Option<Producer>, env: &Env) -> PathBuf {
         set(&env.codex_home)
             .unwrap_or_else(|| home().join(".codex"))
             .join("sessions")
+    } else if matches!(from, Some(Producer::Gemini | Producer::GeminiSession)) {
+        set(&env.gemini_cli_home)
+            .unwrap_or_else(home)
+            .join(".gemini")
+            .join("tmp")
     } else {
         set(&env.claude_config_dir)
             .unwrap_or_else(|| home().join(".claude"))
@@ -1053,6 +1064,28 @@ mod tests {
             Some(Producer::CodexRollout)
         );
         assert_eq!(from(&["--from", "codex", "x.jsonl"]), Some(Producer::Codex));
+        assert_eq!(
+            from(&["--latest", "--from", "gemini"]),
+            Some(Producer::GeminiSession)
+        );
+        let env = Env {
+            home: Some("/h".into()),
+            gemini_cli_home: Some("/g".into()),
+            ..Env::default()
+        };
+        let sources = |args: &[&str], env: &Env| resolve(&cli(args), env).sources;
+        assert!(
+            matches!(&sources(&["--latest", "--from", "gemini"], &env)[..],
+            [Source::Path(p)] if p == std::path::Path::new("/g/.gemini/tmp"))
+        );
+        let env = Env {
+            gemini_cli_home: None,
+            ..env
+        };
+        assert!(
+            matches!(&sources(&["--latest", "--from", "gemini"], &env)[..],
+            [Source::Path(p)] if p == std::path::Path::new("/h/.gemini/tmp"))
+        );
         assert_eq!(
             from(&["--latest", "--from", "claude"]),
             Some(Producer::Claude)

@@ -128,6 +128,8 @@ pub enum Producer {
     Kilo,
     /// `OpenCode` `opencode run --format json`.
     OpenCode,
+    /// Gemini CLI's saved sessions (`~/.gemini/tmp/<project>/chats/session-*.jsonl`).
+    GeminiSession,
     /// Google Gemini CLI `--output-format stream-json`.
     Gemini,
     /// Qwen Code `--output-format stream-json`.
@@ -142,12 +144,13 @@ pub enum Producer {
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 14] = [
+    pub const ALL: [Producer; 15] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
         Producer::CodexRollout,
         Producer::Gemini,
+        Producer::GeminiSession,
         Producer::OpenCode,
         Producer::Qwen,
         Producer::Amp,

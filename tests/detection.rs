@@ -70,6 +70,40 @@ fn events(args: &[&Path], stdin: Option<&[u8]>) -> (Vec<Value>, i32) {
     (evs, out.status.code().unwrap())
 }
 
+/// Gemini CLI's session files (in their `chats/` folders) are detected as
+/// such, not as its stream, and their streams as the stream.
+#[test]
+fn gemini_session_files_are_detected() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gemini-session");
+    let mut files = vec![dir.join("older/chats/session-2025-09-01T10-00-d724fc11.json")];
+    for name in [
+        "files",
+        "shell_fail",
+        "tool_error",
+        "parallel",
+        "thinking",
+        "error_500",
+    ] {
+        let chats = dir.join(name).join("chats");
+        files.extend(
+            std::fs::read_dir(&chats)
+                .unwrap()
+                .map(|e| e.unwrap().path()),
+        );
+        let (evs, _) = events(&[&dir.join("stream").join(format!("{name}.jsonl"))], None);
+        assert!(evs.iter().all(|e| e["producer"] == "gemini"), "{name}");
+    }
+    for f in files {
+        let (evs, _) = events(&[&f], None);
+        assert!(!evs.is_empty(), "{}", f.display());
+        assert!(
+            evs.iter().all(|e| e["producer"] == "gemini-session"),
+            "{}",
+            f.display()
+        );
+    }
+}
+
 /// Kilo streams whose first line is an `error`: the same line as
 /// `OpenCode`'s, so the stream reads as `OpenCode`'s (`decode/kilo.rs`).
 const READ_AS_OPENCODE: [&str; 3] = [

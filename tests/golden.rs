@@ -160,3 +160,15 @@ fn big_lines_render_completely() {
     assert!(out.contains("exceeds maximum allowed size"));
     assert!(out.lines().last().unwrap().starts_with("✓ done"));
 }
+
+/// Gemini CLI's session files, each in its `chats/` folder (the older
+/// one-document form is read through the file input: `tests/producer_gemini_session.rs`).
+#[test]
+fn gemini_session_files() {
+    insta::glob!("fixtures/gemini-session/*/chats/*.jsonl", |path| {
+        let input = std::fs::read(path).unwrap();
+        let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
+        let (_, jsonl) = jsonl("fixture", &input);
+        insta::assert_snapshot!(report(status, &format!("{out}--- jsonl\n{jsonl}"), &diag));
+    });
+}

@@ -32,13 +32,14 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 15] = [
+const PRODUCERS: [Option<Producer>; 16] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
     Some(Producer::Codex),
     Some(Producer::CodexRollout),
     Some(Producer::Gemini),
+    Some(Producer::GeminiSession),
     Some(Producer::OpenCode),
     Some(Producer::Qwen),
     Some(Producer::Amp),

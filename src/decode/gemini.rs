@@ -325,9 +325,24 @@ fn unknown<'v>(
 
 fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
     let name = str_at(v, "tool_name").unwrap_or("");
-    let params = get(v, "parameters");
+    call(
+        cow_at(v, "tool_id").unwrap_or_default(),
+        name,
+        get(v, "parameters"),
+        a,
+    )
+}
+
+/// A call of tool `name` with `params`: its key argument, kind, to-dos,
+/// questions and edits (the saved sessions' `toolCalls` too).
+pub(super) fn call<'v>(
+    id: Cow<'v, str>,
+    name: &'v str,
+    params: Option<Value<'v>>,
+    a: &'v Arena,
+) -> ToolCall<'v> {
     let mut call = ToolCall {
-        id: cow_at(v, "tool_id").unwrap_or_default(),
+        id,
         name: Cow::Borrowed(name),
         kind: tool_kind(name),
         key_arg: params.and_then(|p| key_arg(name, p, a)),

@@ -27,6 +27,7 @@ mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
+mod gemini_session;
 mod kilo;
 mod line;
 mod native;

@@ -486,7 +486,7 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
     emit(&event(v, ctx, EventKind::Result(Box::new(res))))
 }
 
-mod shell;
+pub(super) mod shell;
 
 #[cfg(test)]
 mod tests;

@@ -16,8 +16,8 @@ use std::fmt;
 use std::io;
 
 use super::{
-    Emit, amp, claude, cline, codex, codex_rollout, copilot, cursor, droid, gemini, kilo, opencode,
-    pi, qwen, transcript,
+    Emit, amp, claude, cline, codex, codex_rollout, copilot, cursor, droid, gemini, gemini_session,
+    kilo, opencode, pi, qwen, transcript,
 };
 use crate::event::{Event, EventKind, Producer, Unknown};
 use crate::json::{Arena, Value, str_at};
@@ -25,7 +25,7 @@ use crate::time::Timestamp;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 14] = [
+pub(crate) static REGISTRY: [Entry; 15] = [
     transcript::ENTRY,
     copilot::ENTRY,
     droid::ENTRY,
@@ -35,6 +35,7 @@ pub(crate) static REGISTRY: [Entry; 14] = [
     codex_rollout::ENTRY,
     kilo::ENTRY,
     opencode::ENTRY,
+    gemini_session::ENTRY,
     gemini::ENTRY,
     qwen::ENTRY,
     claude::ENTRY,
@@ -95,17 +96,19 @@ pub(crate) enum Evidence {
 pub(crate) struct Shape<'v> {
     /// The line.
     pub v: Value<'v>,
-    /// Its `type` (every producer's lines have one).
+    /// Its `type` (`""` for a line without one).
     pub ty: &'v str,
 }
 
 impl<'v> Shape<'v> {
-    /// The shape of `v`, if it has a `type`.
-    fn of(v: Value<'v>) -> Option<Self> {
-        Some(Shape {
+    /// The shape of `v`.
+    fn of(v: Value<'v>) -> Self {
+        // Gemini CLI's session files have lines without one (`$set`, the
+        // header): `""`.
+        Shape {
             v,
-            ty: str_at(v, "type")?,
-        })
+            ty: str_at(v, "type").unwrap_or(""),
+        }
     }
 
     /// Its `subtype`, if any.
@@ -196,7 +199,7 @@ pub(crate) fn entry(p: Producer) -> &'static Entry {
 /// `None` for lines several producers share (`assistant`, `user`, `result`
 /// without telltale fields) and for unknown shapes.
 pub(crate) fn detect(v: Value<'_>) -> Option<Producer> {
-    detect_shape(Shape::of(v)?)
+    detect_shape(Shape::of(v))
 }
 
 fn detect_shape(s: Shape<'_>) -> Option<Producer> {
@@ -219,7 +222,7 @@ fn detect_shape(s: Shape<'_>) -> Option<Producer> {
 pub(crate) fn opener(v: Value<'_>) -> Option<Producer> {
     // Asked of every line once a producer is known: its own rule first,
     // then detection only for the rare line that opens some stream.
-    let s = Shape::of(v)?;
+    let s = Shape::of(v);
     if !REGISTRY.iter().any(|f| f.format.opens(s)) {
         return None;
     }

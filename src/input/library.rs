@@ -7,7 +7,8 @@
 //! `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`. [`sessions_below`] walks
 //! a directory (recursively, symbolic links to directories not followed, so
 //! a loop cannot trap it) and keeps the files named `*.jsonl`, `*.ndjson`
-//! or either with `.gz` or `.zst` after it; any other file is counted and
+//! or either with `.gz` or `.zst` after it (and Gemini CLI's older
+//! `chats/session-*.json`); any other file is counted and
 //! left alone. A file so named that is not a regular file (a device, a
 //! FIFO, a socket: its reads could wait or go on for ever) is counted
 //! apart and never opened, and so is a file replaced by one before it is
@@ -32,7 +33,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use super::{Compression, Decompress};
+use super::{Compression, Decompress, OneLine};
 use crate::file::open_regular;
 use crate::time::Timestamp;
 use crate::time::window::Window;
@@ -63,13 +64,13 @@ impl Session {
     /// The session's file cannot be opened or is no longer a regular file;
     /// a sub-agent file that cannot be read is left out.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
-        let first = Decompress::new(open_regular(&self.file)?);
+        let first = OneLine::new(Decompress::new(open_regular(&self.file)?));
         if self.subagents.is_empty() {
             return Ok(Box::new(first));
         }
         let agents = (self.subagents.iter())
             .filter_map(|f| open_regular(f).ok())
-            .map(Decompress::new);
+            .map(|f| OneLine::new(Decompress::new(f)));
         Ok(Box::new(Interleave::new(
             std::iter::once(first).chain(agents),
         )))
@@ -187,7 +188,18 @@ pub fn is_session_file(path: &Path) -> bool {
         .or_else(|| name.strip_suffix(".zst"))
         .unwrap_or(&name);
     let ext = Path::new(name).extension();
-    ext.is_some_and(|e| e == "jsonl" || e == "ndjson")
+    ext.is_some_and(|e| e == "jsonl" || e == "ndjson") || is_gemini_document(path, name)
+}
+
+/// Gemini CLI's older session files: `chats/session-*.json`, one JSON
+/// document each (read as one line: [`OneLine`]).
+fn is_gemini_document(path: &Path, name: &str) -> bool {
+    name.starts_with("session-")
+        && Path::new(name).extension().is_some_and(|e| e == "json")
+        && path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == "chats")
 }
 
 /// `files` as sessions sorted by start time, each with its sub-agents.

@@ -3,6 +3,7 @@
 
 pub mod ahead;
 pub mod compressed;
+pub mod document;
 pub mod follow;
 pub mod library;
 pub mod lines;
@@ -13,6 +14,7 @@ use std::path::PathBuf;
 
 pub use ahead::{Checked, Interrupt, ReadAhead};
 pub use compressed::{Compression, Decompress};
+pub use document::OneLine;
 pub use lines::{Frame, Line, LineReader};
 
 /// One input named on the command line.
@@ -56,19 +58,20 @@ impl Source {
 
     /// Open the source for reading (`Send`, so that a [`ReadAhead`] can
     /// read it on its own thread). Compressed input is decompressed as it
-    /// is read ([`Decompress`]).
+    /// is read ([`Decompress`]); a pretty-printed JSON document is read as
+    /// one line ([`OneLine`]).
     ///
     /// # Errors
     /// The file cannot be opened (missing, permission, a directory…).
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         match self {
-            Source::Stdin => Ok(Box::new(Decompress::new(io::stdin()))),
+            Source::Stdin => Ok(Box::new(OneLine::new(Decompress::new(io::stdin())))),
             Source::Path(p) => {
                 let f = File::open(p)?;
                 if f.metadata()?.is_dir() {
                     return Err(io::Error::other("is a directory"));
                 }
-                Ok(Box::new(Decompress::new(f)))
+                Ok(Box::new(OneLine::new(Decompress::new(f))))
             }
         }
     }

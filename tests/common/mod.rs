@@ -32,13 +32,14 @@ pub const ENV_VARS: [&str; 5] = [
 pub const RUN_LIMIT: Duration = Duration::from_secs(60);
 
 /// Every `--from` value, `None` for detection.
-pub const PRODUCERS: [Option<Producer>; 15] = [
+pub const PRODUCERS: [Option<Producer>; 16] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
     Some(Producer::Codex),
     Some(Producer::CodexRollout),
     Some(Producer::Gemini),
+    Some(Producer::GeminiSession),
     Some(Producer::OpenCode),
     Some(Producer::Qwen),
     Some(Producer::Amp),

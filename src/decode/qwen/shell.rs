@@ -31,15 +31,15 @@ const EMPTY: &str = "(empty)";
 
 /// The parts of a frame that say what the command did.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) struct Frame<'t> {
+pub(in crate::decode) struct Frame<'t> {
     /// `Output:`, multi-line; `""` for `(empty)`.
-    pub(super) output: &'t str,
+    pub(in crate::decode) output: &'t str,
     /// `Error:` unless `(none)` or absent.
-    pub(super) error: Option<&'t str>,
+    pub(in crate::decode) error: Option<&'t str>,
     /// `Exit Code:` when it is a number (`(none)` after a signal).
-    pub(super) exit_code: Option<i64>,
+    pub(in crate::decode) exit_code: Option<i64>,
     /// `Signal:` unless `(none)` or absent.
-    pub(super) signal: Option<&'t str>,
+    pub(in crate::decode) signal: Option<&'t str>,
 }
 
 /// `text` read as a frame: it starts with `Command: ` and has an
@@ -47,8 +47,15 @@ pub(super) struct Frame<'t> {
 /// lines may be missing. `None` for any other text.
 pub(super) fn parse(text: &str) -> Option<Frame<'_>> {
     let rest = text.strip_prefix(START)?;
-    let output_at = rest.find("\nOutput: ")? + "\nOutput: ".len();
-    let rest = &rest[output_at..];
+    let output_at = rest.find("\nOutput: ")? + 1;
+    parse_output(&rest[output_at..])
+}
+
+/// The frame from its `Output: ` part on (Gemini CLI writes no
+/// `Command:` line): `None` for a text that does not start with it or has
+/// no `Exit Code: ` line.
+pub(in crate::decode) fn parse_output(text: &str) -> Option<Frame<'_>> {
+    let rest = text.strip_prefix("Output: ")?;
     // The last such line: the output may hold one too.
     let exit_at = rest.rfind("\nExit Code: ")?;
     let (body, trailer) = rest.split_at(exit_at);
@@ -102,7 +109,7 @@ fn starts_framed(c: &Content<'_>) -> bool {
 }
 
 /// A frame's content as the project writes a command's outcome.
-fn content<'t>(f: &Frame<'t>, failed: bool, a: &'t Arena) -> Cow<'t, str> {
+pub(in crate::decode) fn content<'t>(f: &Frame<'t>, failed: bool, a: &'t Arena) -> Cow<'t, str> {
     let head = match (f.exit_code, f.signal) {
         (Some(c), _) if failed && c != 0 => Some(Head::Exit(c)),
         (_, Some(s)) if failed => Some(Head::Signal(s)),
