@@ -127,7 +127,8 @@ fn summary_json_is_one_line_of_json() {
         &fixture("claude/tools_basic.jsonl"),
         &fixture("claude/max_turns.jsonl"),
     ]);
-    assert_eq!(o.code, 1, "max_turns failed");
+    // A report over several sessions exits 0: the total counts how they ended.
+    assert_eq!(o.code, 0, "written");
     assert_eq!(o.out.lines().count(), 1);
     let v: Value = serde_json::from_str(&o.out).unwrap();
     assert_eq!(v["v"], 1);
