@@ -444,8 +444,9 @@ pub struct Cli {
     /// An event is shown when it is of one of the KINDS; `--hide` then removes kinds from
     /// that. Applies to the pretty and JSONL formats. Naming a kind that only -v shows
     /// (prompts, thinking, results, usage) turns -v on. Errors and denials that a filter keeps
-    /// off stdout are written to stderr instead: filters decide what goes into the output,
-    /// never what you are told. Totals, summaries and the exit status do not change.
+    /// off stdout are written to stderr instead (on a terminal, the tool errors counted in one
+    /// line at the end; `--errors stderr` lists them): filters decide what goes into the output, never what
+    /// you are told. Totals, summaries and the exit status do not change.
     #[arg(
         long,
         value_enum,
@@ -607,6 +608,10 @@ pub struct Options {
     pub mirror_errors: bool,
     /// What the stderr alerts of the other formats say (and of `-q`).
     pub alerts: Alerts,
+    /// The errors of calls a filter (`--only`, `--hide`, `--tool`,
+    /// `--grep`) does not show are counted in one line at the end, not
+    /// listed (`--errors auto`, not `-q`, stdout a terminal).
+    pub count_hidden_errors: bool,
     /// The producer forced with `--from` (`None`: detect).
     pub from: Option<Producer>,
     /// `--follow` the (single) file.
@@ -869,6 +874,10 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
             (ErrorsTo::Auto, _, Format::Summary | Format::SummaryJson) => Alerts::Sessions,
             (ErrorsTo::Auto, ..) => Alerts::All,
         },
+        // On a terminal; in a pipe or a file, scripts read each.
+        count_hidden_errors: cli.errors == ErrorsTo::Auto
+            && verbosity != Verbosity::Quiet
+            && env.stdout_tty,
         from: match cli.from.0 {
             // What Codex keeps on disk is a rollout, not the `exec --json`
             // stream `--from codex` names.
@@ -992,6 +1001,7 @@ impl Default for Options {
             color_stderr: false,
             mirror_errors: false,
             alerts: Alerts::All,
+            count_hidden_errors: false,
             from: None,
             follow: false,
             latest: false,

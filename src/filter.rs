@@ -13,6 +13,7 @@
 pub mod grep;
 
 use std::io;
+use std::sync::Arc;
 
 use clap::ValueEnum;
 
@@ -389,6 +390,12 @@ struct ToolsSeen {
     names: Vec<String>,
     /// More names were seen than kept.
     more: bool,
+    /// Errors of calls the filter did not show, per tool, in order of
+    /// appearance (the first [`MAX_SEEN_TOOLS`] names; the rest in
+    /// `hidden_more`), when they are counted rather than listed.
+    hidden: Vec<(Arc<str>, u64)>,
+    /// Hidden errors of tools beyond those named in `hidden`.
+    hidden_more: u64,
 }
 
 impl ToolsSeen {
@@ -430,6 +437,50 @@ impl ToolsSeen {
             }
         }
         self.more |= other.more;
+        for (name, n) in &other.hidden {
+            self.hidden_error(name, *n);
+        }
+        self.hidden_more += other.hidden_more;
+    }
+
+    /// `n` errors of calls of `name` were not shown.
+    fn hidden_error(&mut self, name: &Arc<str>, n: u64) {
+        if let Some((_, count)) = self.hidden.iter_mut().find(|(x, _)| x == name) {
+            *count += n;
+        } else if self.hidden.len() < MAX_SEEN_TOOLS {
+            self.hidden.push((Arc::clone(name), n));
+        } else {
+            self.hidden_more += n;
+        }
+    }
+
+    /// One line for the errors of the calls not shown: `✗ 9 errors of
+    /// calls not shown (Read 3, Edit 2, …); --errors stderr lists them`.
+    fn report_hidden(&self, w: &mut dyn io::Write) -> io::Result<()> {
+        let total = self.hidden.iter().map(|(_, n)| n).sum::<u64>() + self.hidden_more;
+        if total == 0 {
+            return Ok(());
+        }
+        let mut by_count: Vec<&(Arc<str>, u64)> = self.hidden.iter().collect();
+        // Most first; of equal counts, the first seen.
+        by_count.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+        let plural = if total == 1 {
+            "error of a call"
+        } else {
+            "errors of calls"
+        };
+        write!(w, "\u{2717} {total} {plural} not shown (")?;
+        for (i, (name, n)) in by_count.iter().take(HIDDEN_NAMED).enumerate() {
+            if i > 0 {
+                w.write_all(b", ")?;
+            }
+            write!(w, "{} {n}", sanitize_line(name))?;
+        }
+        if by_count.len() > HIDDEN_NAMED || self.hidden_more > 0 {
+            w.write_all(", \u{2026}".as_bytes())?;
+        }
+        writeln!(w, "); --errors stderr lists them")?;
+        w.flush()
     }
 
     /// One line per pattern that matched no call:
@@ -458,6 +509,9 @@ impl ToolsSeen {
     }
 }
 
+/// The tools the line about hidden errors names, most errors first.
+const HIDDEN_NAMED: usize = 5;
+
 fn kind_bit(k: ToolKind) -> u16 {
     1 << (k as u16)
 }
@@ -472,6 +526,9 @@ pub struct Filtered<S: Sink, A: Sink> {
     seen: ToolsSeen,
     /// Where a `--tool` pattern that matched nothing is reported (stderr).
     notes: Box<dyn io::Write>,
+    /// The errors of calls not shown are counted, and said in one line at
+    /// the end, rather than each written to `alerts`.
+    count_hidden: bool,
 }
 
 impl<S: Sink, A: Sink> Filtered<S, A> {
@@ -486,7 +543,16 @@ impl<S: Sink, A: Sink> Filtered<S, A> {
             },
             filter,
             notes: Box::new(io::sink()),
+            count_hidden: false,
         }
+    }
+
+    /// Count the errors of the calls not shown, and say them in one line
+    /// at the end (`on`), rather than write each to the alerts.
+    #[must_use]
+    pub fn counting_hidden_errors(mut self, on: bool) -> Self {
+        self.count_hidden = on;
+        self
     }
 
     /// Say at the end of the run, on `notes`, which `--tool` pattern
@@ -511,6 +577,17 @@ impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
         if self.filter.shows(ev, s) {
             return self.inner.event(ev, s);
         }
+        if let EventKind::ToolResult(r) = &ev.kind
+            && self.count_hidden
+            && r.is_error
+            && !r.denied
+        {
+            let name = s
+                .call(&r.id)
+                .map_or_else(|| Arc::from("?"), |c| Arc::clone(&c.name));
+            self.seen.hidden_error(&name, 1);
+            return Ok(());
+        }
         if is_alert(ev, s) {
             // stdout first, so the two streams stay in order on a terminal.
             self.inner.flush()?;
@@ -526,6 +603,7 @@ impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
         self.inner.finish(s)?;
         // Errors writing to stderr are not worth dying for.
         let _ = self.seen.report(&self.filter.tools, &mut *self.notes);
+        let _ = self.seen.report_hidden(&mut *self.notes);
         Ok(())
     }
 

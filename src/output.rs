@@ -122,7 +122,11 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
             Format::Pretty | Format::Jsonl | Format::Markdown | Format::Html
         )
     {
-        sink = Box::new(Filtered::new(sink, alerts(), opts.filter.clone()).with_notes(stderr()));
+        sink = Box::new(
+            Filtered::new(sink, alerts(), opts.filter.clone())
+                .with_notes(stderr())
+                .counting_hidden_errors(opts.count_hidden_errors),
+        );
     }
     sink
 }

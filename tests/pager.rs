@@ -219,3 +219,41 @@ fn a_pager_that_cannot_be_run_is_reported_and_the_output_shown() {
             .contains("error_max_turns")
     );
 }
+
+#[test]
+fn a_filter_on_a_terminal_says_the_errors_it_hides_in_one_line() {
+    let one_line = "✗ 4 errors of calls not shown (Edit 3, Read 1); --errors stderr lists them";
+    for args in [
+        format!("--tool Bash {ERRORS}"),
+        "--tool Bash -j1 tests/fixtures/claude".to_string(),
+        "--tool Bash -j4 tests/fixtures/claude".to_string(),
+    ] {
+        let line = format!("{} --paging never --no-status --color never {args}", bin());
+        let (out, _) = under_pty("cat", &line);
+        let about_others: Vec<&str> = out
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| l.contains("Read") || l.contains("Edit"))
+            .collect();
+        assert_eq!(about_others, [one_line], "{args}: {out}");
+        // The shown tool's errors are still there.
+        assert!(out.contains("✗ Bash sleep 5 failed"), "{args}: {out}");
+    }
+    // --only too; --errors stderr lists each.
+    let line = format!("{} --paging never --only text {ERRORS}", bin());
+    let (out, _) = under_pty("cat", &line);
+    assert_eq!(
+        out.lines().filter(|l| l.contains("not shown")).count(),
+        1,
+        "{out}"
+    );
+    let o = in_pipes(
+        "cat",
+        &format!("{} --tool Bash --errors stderr {ERRORS} >/dev/null", bin()),
+    );
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains("✗ Read missing.txt failed") && !err.contains("not shown"),
+        "{err}"
+    );
+}
