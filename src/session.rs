@@ -843,6 +843,8 @@ pub struct Session {
     /// The session in progress as another file showed it (see
     /// [`Session::begin_view`]).
     other_view: Option<SessionSummary>,
+    /// The model last priced, and where the price table keeps it.
+    last_priced: (String, Option<usize>),
     calls: HashMap<CallText, CallInfo>,
     /// Size of `calls` at which answered calls are next forgotten.
     prune_at: usize,
@@ -920,6 +922,7 @@ impl Session {
     /// Estimate costs with `prices` instead of the bundled table.
     pub fn set_prices(&mut self, prices: Arc<Prices>) {
         self.prices = Some(prices);
+        self.last_priced = (String::new(), None);
     }
 
     /// The prices a cost is estimated with (see [`price`]).
@@ -1394,14 +1397,16 @@ impl Session {
     /// What a usage counts for its model (the output side left out where
     /// it is preliminary: Claude's stream), priced message by message,
     /// and what it replaces.
-    fn counted(&self, u: &Usage<'_>) -> (ModelStats, Option<ModelStats>) {
+    fn counted(&mut self, u: &Usage<'_>) -> (ModelStats, Option<ModelStats>) {
+        let priced = u.model.as_deref().filter(|_| !u.preliminary_output);
+        let found = priced.and_then(|m| self.price_of(m));
         let count = |t: &Tokens| {
             let tokens = Tokens {
                 output: t.output.filter(|_| !u.preliminary_output),
                 ..*t
             };
-            let estimate = (u.model.as_deref().filter(|_| !u.preliminary_output))
-                .and_then(|m| self.prices().message(m, &tokens, price::Billing::of(u)));
+            let estimate = (found.and_then(|i| self.prices().model_at(i)))
+                .map(|m| m.message(&tokens, price::Billing::of(u)));
             ModelStats {
                 tokens,
                 estimate,
@@ -1409,6 +1414,18 @@ impl Session {
             }
         };
         (count(&u.tokens), u.replaces.as_ref().map(count))
+    }
+
+    /// Where the price table keeps `model`: looked up once for the messages
+    /// of one model in a row (the name's buffer reused).
+    fn price_of(&mut self, model: &str) -> Option<usize> {
+        if self.last_priced.0 != model {
+            let found = self.prices().find(model);
+            self.last_priced.0.clear();
+            self.last_priced.0.push_str(model);
+            self.last_priced.1 = found;
+        }
+        self.last_priced.1
     }
 
     /// A result: the outcome and totals it reports, and the calls it leaves

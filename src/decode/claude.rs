@@ -676,14 +676,15 @@ pub(crate) fn assistant<'v>(
 
     if let (Some(m), Some(id)) = (msg, message_id.as_deref())
         && let Some(u) = get(m, "usage")
-        && let Said::Usage(replaces) = state.recent_usage.said(id, tokens(u))
+        && let counts = tokens(u)
+        && let Said::Usage(replaces) = state.recent_usage.said(id, counts)
     {
         emit(&base.event(EventKind::Usage(Usage {
             message_id: message_id.clone(),
             // Transcripts name the request (stream-json does not).
             request_id: cow_at(v, "requestId"),
             model: model.map(Cow::Borrowed),
-            tokens: tokens(u),
+            tokens: counts,
             replaces,
             cache_write_1h: cache_write_1h(u),
             sidechain: bool_at(v, "isSidechain") == Some(true),

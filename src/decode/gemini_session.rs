@@ -58,14 +58,16 @@ pub(crate) struct GeminiSession;
 
 impl Format for GeminiSession {
     fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
-        let own = is_header(s.v)
+        // A header has no `type`: other lines are not searched for its keys
+        // (asked of every line of every stream, see `registry::opener`).
+        let own = (s.ty.is_empty() && is_header(s.v))
             || (s.ty.is_empty() && (has(s.v, "$set") || has(s.v, "$rewindTo")))
             || (s.ty == "gemini" && has(s.v, "id") && (has(s.v, "tokens") || has(s.v, "thoughts")));
         own.then_some(Evidence::Type)
     }
 
     fn opens(&self, s: Shape<'_>) -> bool {
-        is_header(s.v)
+        s.ty.is_empty() && is_header(s.v)
     }
 }
 

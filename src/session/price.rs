@@ -89,6 +89,18 @@ pub struct Model {
 }
 
 impl Model {
+    /// What one API message of this model costs in USD (see
+    /// [`Prices::message`]).
+    #[must_use]
+    pub fn message(&self, t: &Tokens, how: Billing) -> f64 {
+        let times = if how.fast {
+            self.fast.unwrap_or(1.0)
+        } else {
+            1.0
+        };
+        self.rates_for(t.total_input()).cost(t, how.write_1h) * times
+    }
+
     /// The rates a message of `prompt` input tokens is billed at.
     #[must_use]
     pub fn rates_for(&self, prompt: u64) -> &Rates {
@@ -227,8 +239,14 @@ impl Prices {
     /// The prices of `model`, if the table knows it (see the module docs
     /// for how a name is matched).
     pub fn model(&self, model: &str) -> Option<&Model> {
-        // Priced per message: the key is made on the stack (no allocation
-        // per line) unless the name is long.
+        self.model_at(self.find(model)?)
+    }
+
+    /// Where the table keeps `model`, for [`Prices::model_at`] (a caller
+    /// pricing message after message of one model looks it up once).
+    pub fn find(&self, model: &str) -> Option<usize> {
+        // The key is made on the stack (no allocation per line) unless the
+        // name is long.
         let mut buf = [0u8; 96];
         let owned;
         let key = if let Some(k) = key_in(model, &mut buf) {
@@ -241,7 +259,12 @@ impl Prices {
             .names
             .get(key)
             .or_else(|| self.bases.get(base_key(key)))?;
-        self.models.get(*i).map(|(_, m)| m)
+        Some(*i)
+    }
+
+    /// The model [`Prices::find`] found at `i`.
+    pub fn model_at(&self, i: usize) -> Option<&Model> {
+        self.models.get(i).map(|(_, m)| m)
     }
 
     /// The base rates of `model`, if the table knows it.
@@ -252,9 +275,7 @@ impl Prices {
     /// What one API message of `model` costs in USD, priced at the rates
     /// of its prompt's size, billed as `how` says.
     pub fn message(&self, model: &str, t: &Tokens, how: Billing) -> Option<f64> {
-        let m = self.model(model)?;
-        let times = if how.fast { m.fast.unwrap_or(1.0) } else { 1.0 };
-        Some(m.rates_for(t.total_input()).cost(t, how.write_1h) * times)
+        Some(self.model(model)?.message(t, how))
     }
 
     /// What `tokens` of `model`, the sum of several messages, cost in USD
