@@ -634,8 +634,15 @@ pub const PROVIDERS: [&str; 12] = [
     "minimax",
 ];
 
-/// The clouds whose Claude models the bundled table keeps.
-pub const CLOUDS: [&str; 3] = ["bedrock", "bedrock_converse", "vertex_ai-anthropic_models"];
+/// The clouds whose models of one family the bundled table keeps: the
+/// Claude models of Bedrock and Vertex, Vertex's Gemini previews
+/// (`gemini-3-pro-preview` is listed only there).
+pub const CLOUDS: [(&str, &str); 4] = [
+    ("bedrock", "claude"),
+    ("bedrock_converse", "claude"),
+    ("vertex_ai-anthropic_models", "claude"),
+    ("vertex_ai", "gemini"),
+];
 
 /// The bundled table's text made from `LiteLLM`'s (`litellm`): the token
 /// models of [`PROVIDERS`], in the bundled file's shape, dated `as_of`,
@@ -653,10 +660,9 @@ pub fn bundle(litellm: &str, as_of: &str, source: &str) -> Result<String, String
         .filter(|(name, e)| {
             let at = |k: &str| e.get(k).and_then(Value::as_str);
             let provider = at("litellm_provider").unwrap_or("");
-            let wanted = if CLOUDS.contains(&provider) {
-                name.contains("claude")
-            } else {
-                PROVIDERS.contains(&provider)
+            let wanted = match CLOUDS.iter().find(|(p, _)| *p == provider) {
+                Some((_, family)) => name.contains(family),
+                None => PROVIDERS.contains(&provider),
             };
             wanted && at("mode").is_none_or(|m| matches!(m, "chat" | "responses" | "completion"))
         })

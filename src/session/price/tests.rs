@@ -71,6 +71,7 @@ fn current_models_are_priced_as_agents_name_them() {
         ("claude-3-7-sonnet-20250219", 3.0, 15.0),
         ("gemini-2.5-pro", 1.25, 10.0),
         ("gemini-3.1-pro-preview", 2.0, 12.0),
+        ("gemini-3-pro-preview", 2.0, 12.0),
         ("qwen3-coder-plus", 1.0, 5.0),
     ] {
         let r = p
