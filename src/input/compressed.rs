@@ -137,6 +137,12 @@ impl<R: Read> Decompress<R> {
                     return Err(e);
                 }
             };
+            if n == 0 && head.is_empty() {
+                // The end, before any byte: said now, not read again (a
+                // terminal's Ctrl-D is read once, as `cat` reads it).
+                self.state = State::Plain(rdr);
+                return Ok(0);
+            }
             if head.is_empty() && Compression::sniff(&out[..n]) == Some(None) {
                 // The common case: plain, and nothing held back.
                 self.state = State::Plain(rdr);

@@ -233,3 +233,30 @@ fn truncated_or_corrupt_zstd_is_an_error_that_says_so() {
     let err = read_all(Decompress::new(&bad[..]), 4096).unwrap_err();
     assert!(err.to_string().starts_with("corrupt zstd data ("), "{err}");
 }
+
+/// A terminal: each Ctrl-D is one read of 0 bytes, and more can be typed
+/// after it.
+struct Terminal {
+    reads: Vec<&'static [u8]>,
+}
+
+impl Read for Terminal {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let next = if self.reads.is_empty() {
+            &b""[..]
+        } else {
+            self.reads.remove(0)
+        };
+        out[..next.len()].copy_from_slice(next);
+        Ok(next.len())
+    }
+}
+
+#[test]
+fn one_ctrl_d_ends_an_empty_input() {
+    let mut r = Decompress::new(Terminal {
+        reads: vec![b"", b"typed after the end\n"],
+    });
+    let mut buf = [0; 64];
+    assert_eq!(r.read(&mut buf).unwrap(), 0);
+}
