@@ -23,6 +23,9 @@ pub struct Diag<E: Write> {
     skipped: u64,
     /// The line being composed.
     buf: Vec<u8>,
+    /// Lines held back (see [`Diag::hold`]) and the skipped lines among
+    /// them; `None` when lines are written as they come.
+    held: Option<(Vec<u8>, u64)>,
 }
 
 impl<E: Write> Diag<E> {
@@ -33,7 +36,37 @@ impl<E: Write> Diag<E> {
             verbose,
             skipped: 0,
             buf: Vec::new(),
+            held: None,
         }
+    }
+
+    /// Hold back what is written from now on, until [`Diag::release`]
+    /// writes it or [`Diag::discard`] drops it: an input's first problems,
+    /// until it turns out to be an event stream or not.
+    pub fn hold(&mut self) {
+        self.release();
+        self.held = Some((Vec::new(), 0));
+    }
+
+    /// True while lines are held back.
+    #[must_use]
+    pub fn holding(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// Write what was held back; write as lines come from now on.
+    pub fn release(&mut self) {
+        if let Some((lines, skipped)) = self.held.take() {
+            self.skipped += skipped;
+            let _ = self.err.write_all(&lines);
+            let _ = self.err.flush();
+        }
+    }
+
+    /// Drop what was held back (a line that says it all follows), its
+    /// skipped lines not counted in [`Diag::finish`]'s total.
+    pub fn discard(&mut self) {
+        self.held = None;
     }
 
     /// Give back the writer.
@@ -69,13 +102,20 @@ impl<E: Write> Diag<E> {
             self.buf.extend_from_slice(sanitize_line(p).as_bytes());
         }
         self.buf.push(b'\n');
+        if let Some((lines, _)) = &mut self.held {
+            lines.extend_from_slice(&self.buf);
+            return;
+        }
         let _ = self.err.write_all(&self.buf);
         let _ = self.err.flush();
     }
 
     /// Report a skipped line.
     pub fn skipped_line(&mut self, source: &str, line: u64, problem: &LineProblem, bytes: &[u8]) {
-        self.skipped += 1;
+        match &mut self.held {
+            Some((_, held)) => *held += 1,
+            None => self.skipped += 1,
+        }
         let what = format!(":{line}: {problem}; skipped");
         self.line(&[source, &what]);
         if self.verbose && !bytes.is_empty() {
@@ -104,6 +144,7 @@ impl<E: Write> Diag<E> {
 
     /// The closing count, when lines were skipped.
     pub fn finish(&mut self) {
+        self.release();
         if self.skipped > 0 {
             let n = self.skipped;
             let msg = format!("{n} line{} skipped", if n == 1 { "" } else { "s" });

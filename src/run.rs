@@ -123,6 +123,8 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     outside: u64,
     /// Sessions of a library skipped as outside the window.
     sessions_outside: u64,
+    /// Inputs given up as not event streams (each said in one line).
+    given_up: u64,
     /// The sink is a report (the summaries, Markdown, HTML): over several
     /// sessions, their outcomes are in its tables, not in the status.
     report: bool,
@@ -145,6 +147,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             current: Current::default(),
             inputs: 0,
             report: false,
+            given_up: 0,
             without_session: 0,
             notes: Vec::new(),
             found_without_session: 0,
@@ -371,7 +374,16 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.read(name, rdr, true)
     }
 
+    /// Read an input; its first problems are held back until it turns out
+    /// to be an event stream (then written) or not (then one line says so).
     fn read<R: Read>(&mut self, name: &str, rdr: R, found: bool) -> Result<(), Error> {
+        self.diag.hold();
+        let res = self.read_input(name, rdr, found);
+        self.diag.release();
+        res
+    }
+
+    fn read_input<R: Read>(&mut self, name: &str, rdr: R, found: bool) -> Result<(), Error> {
         self.session.set_source(name);
         let mut rdr = LineReader::new(rdr, self.max_line);
         let mut dec = Decoder::with_producer(self.from).lines_may_be_skipped(self.grep.is_some());
@@ -388,10 +400,16 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             while let Some(frame) = rdr.next_frame() {
                 self.frame(name, &frame, &mut dec)?;
                 if self.current.give_up {
-                    return self.give_up(name, &mut dec);
+                    return self.give_up(name, &mut dec, false);
+                }
+                if self.diag.holding() && self.json_events() != self.current.events_before {
+                    self.diag.release();
                 }
             }
             if rdr.is_eof() {
+                if self.not_a_stream() {
+                    return self.give_up(name, &mut dec, true);
+                }
                 self.finish_decoder(&mut dec, false)?;
                 return self.end_of_input(name);
             }
@@ -427,16 +445,41 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     }
 
     /// The input is not an event stream: say so once and skip the rest.
-    fn give_up(&mut self, name: &str, dec: &mut Decoder) -> Result<(), Error> {
+    /// `ended`: it was read to its end, shorter than the lines it takes
+    /// to decide before.
+    fn give_up(&mut self, name: &str, dec: &mut Decoder, ended: bool) -> Result<(), Error> {
+        // This line says what the lines skipped would.
+        self.diag.discard();
+        self.given_up += 1;
+        self.current.give_up = true;
         self.finish_decoder(dec, false)?;
         self.sink.flush().map_err(Error::Write)?;
         let lines = self.lines - self.current.frames_before;
-        self.diag.message(&format!(
-            "{name}: not an event stream ({} of its first {lines} lines cannot be read as text \
-             or JSON); the rest of it is skipped",
-            self.current.skipped
-        ));
+        let skipped = self.current.skipped;
+        self.diag.message(&if ended {
+            format!(
+                "{name}: not an event stream ({skipped} of its {lines} lines cannot be read as \
+                 text or JSON)"
+            )
+        } else {
+            format!(
+                "{name}: not an event stream ({skipped} of its first {lines} lines cannot be \
+                 read as text or JSON); the rest of it is skipped"
+            )
+        });
         self.end_of_input(name)
+    }
+
+    /// The input read to its end, its problems still held back, is not an
+    /// event stream: no event, no line of text (its note says how to run
+    /// the agent), and at least half its lines unreadable.
+    fn not_a_stream(&self) -> bool {
+        let cur = &self.current;
+        self.diag.holding()
+            && cur.skipped > 0
+            && self.session.stats().plain_text == cur.plain_before
+            && cur.skipped * 2 >= self.lines - cur.frames_before
+            && self.json_events() == cur.events_before
     }
 
     /// An input was read to its end (or given up): if it held no session,
@@ -641,13 +684,16 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.session.skipped_line();
         self.sink.flush().map_err(Error::Write)?;
         self.diag.skipped_line(name, number, problem, bytes);
-        let cur = &mut self.current;
-        cur.skipped += 1;
+        self.current.skipped += 1;
+        let cur = &self.current;
         if cur.skipped >= NOT_A_STREAM_AFTER
             && cur.skipped * 2 >= self.lines - cur.frames_before
-            && self.json_events() == self.current.events_before
+            && self.json_events() == cur.events_before
         {
             self.current.give_up = true;
+        } else if cur.skipped >= NOT_A_STREAM_AFTER {
+            // An event stream with bad lines: they are said as they come.
+            self.diag.release();
         }
         Ok(())
     }
@@ -684,7 +730,13 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 self.sessions_outside,
                 plural(self.sessions_outside),
             ));
-        } else if self.session.is_empty() && !said && !searching && !self.session.is_interrupted() {
+        } else if self.session.is_empty()
+            && !said
+            && !searching
+            && !self.session.is_interrupted()
+            // One input, given up: its line said it.
+            && (self.inputs != 1 || self.given_up != 1)
+        {
             let plain = self.session.stats().plain_text;
             let msg = if several {
                 "no input held a session; run the agent with --output-format stream-json \
