@@ -92,7 +92,7 @@ fn a_directory_reads_its_sessions_in_start_order() {
     assert!(headers[1].contains("/subagent/"), "{headers:?}");
     // The sub-agents' activity nested under the bars, where it happened:
     // named while both ran, the Rust one alone after the Python one's
-    // answer.
+    // answer (its report, shown in its block, not repeated).
     assert!(
         out.contains(
             "  │ [Inspect Python code] ▸ Read hello.py\n  │ [Inspect Rust code] ▸ Bash wc -l src/lib.rs\n"
@@ -100,7 +100,7 @@ fn a_directory_reads_its_sessions_in_start_order() {
         "{out}"
     );
     assert!(
-        out.contains("◂ Agent general-purpose: Inspect Python code\n  ⎿ hello.py defines greet() and prints a greeting.\n  │ ▸ Bash false\n  │ ✗ Bash false failed\n"),
+        out.contains("◂ Agent general-purpose: Inspect Python code\n  ⎿ (its report, above)\n  │ ▸ Bash false\n  │ ✗ Bash false failed\n"),
         "{out}"
     );
     fs::remove_dir_all(&root).unwrap();
