@@ -27,8 +27,8 @@ use super::args::{first_scalar, names_at, replace_at, write_at};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
 use crate::event::{
-    Content, Delta, DeltaKind, Event, EventKind, JsonText, Level, List, ModelUsage, Notice,
-    Producer, Role, SessionResult, Text, Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
+    Content, Delta, DeltaKind, EventKind, JsonText, Level, List, ModelUsage, Producer, Role,
+    SessionResult, Text, Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
 };
 use crate::json::{Arena, J, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at, view};
 
@@ -76,16 +76,13 @@ impl Stream for State {
             },
             "run_result" => {
                 self.flush_reasoning(ctx, emit)?;
-                emit(&event(
-                    ctx,
-                    EventKind::Result(Box::new(result(v, ctx.arena))),
-                ))
+                emit(&ctx.event(EventKind::Result(Box::new(result(v, ctx.arena)))))
             }
             "hook_event" => hook(v, ctx, emit),
             // What `cline` writes to stderr when the run failed (`2>&1`).
             "error" => {
                 let text = cow_at(v, "message").unwrap_or(Cow::Borrowed("error"));
-                emit(&event(ctx, notice("error", Level::Error, text, ctx)))
+                emit(&ctx.event(ctx.notice("error", Level::Error, text)))
             }
             _ => super::unknown_line(v, ctx, emit),
         }
@@ -135,7 +132,7 @@ impl State {
             ("usage", _) => usage(e),
             ("notice", _) => {
                 let text = cow_at(e, "message").unwrap_or_default();
-                Some(notice("notice", Level::Info, text, ctx))
+                Some(ctx.notice("notice", Level::Info, text))
             }
             ("error", _) => Some(error(e, ctx)),
             // Iterations, shell output as it comes, `done` (the result
@@ -144,7 +141,7 @@ impl State {
             _ => return super::unknown_line(v, ctx, emit),
         };
         match kind {
-            Some(kind) => emit(&event(ctx, kind)),
+            Some(kind) => emit(&ctx.event(kind)),
             None => Ok(()),
         }
     }
@@ -157,14 +154,11 @@ impl State {
         let text = ctx.arena.copy(&self.reasoning);
         self.reasoning.clear();
         self.reasoning_given = true;
-        emit(&event(
-            ctx,
-            EventKind::Thinking(Thinking {
-                text: Cow::Borrowed(text),
-                redacted: false,
-                message_id: None,
-            }),
-        ))
+        emit(&ctx.event(EventKind::Thinking(Thinking {
+            text: Cow::Borrowed(text),
+            redacted: false,
+            message_id: None,
+        })))
     }
 
     /// The reasoning's `content_end`: given unless its pieces were.
@@ -183,33 +177,6 @@ impl State {
     }
 }
 
-fn event<'v>(ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
-    Event {
-        producer: ctx.producer,
-        line: ctx.line,
-        source: None,
-        session: None,
-        parent: None,
-        time: ctx.time,
-        kind,
-    }
-}
-
-fn notice<'v>(
-    subtype: &'static str,
-    level: Level,
-    text: Cow<'v, str>,
-    ctx: &Ctx<'v>,
-) -> EventKind<'v> {
-    EventKind::Notice(Notice {
-        subtype: Cow::Borrowed(subtype),
-        level,
-        text,
-        raw: Some(ctx.raw()),
-        estimate: false,
-    })
-}
-
 /// A `hook_event`: the main agent's start is the session's (there is no
 /// header); the others bookkeeping (`-v`), but for the calls' (they name
 /// neither tool nor call).
@@ -221,10 +188,10 @@ fn hook<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> 
     let main = get(v, "parentAgentId").is_none_or(crate::json::is_null);
     if name == "agent_start" && main {
         let start = crate::event::SessionStart::default();
-        return emit(&event(ctx, EventKind::SessionStart(start)));
+        return emit(&ctx.event(EventKind::SessionStart(start)));
     }
     let text = text!(ctx.arena, "hook: {name}");
-    emit(&event(ctx, notice("hook_event", Level::Debug, text, ctx)))
+    emit(&ctx.event(ctx.notice("hook_event", Level::Debug, text)))
 }
 
 fn delta<'v>(e: Value<'v>, key: &str, kind: DeltaKind) -> Option<EventKind<'v>> {
@@ -254,7 +221,7 @@ fn error<'v>(e: Value<'v>, ctx: &Ctx<'v>) -> EventKind<'v> {
     } else {
         Level::Error
     };
-    notice("error", level, text, ctx)
+    ctx.notice("error", level, text)
 }
 
 /// Cline's counts: `inputTokens` includes the cached part.

@@ -179,7 +179,7 @@ impl State {
             "tool.execution_start" => self.call(d, ctx, emit),
             "tool.execution_complete" => complete(d, ctx, emit),
             "session.error" => self.error(d, ctx, emit),
-            "assistant.usage" => emit(&event(ctx, EventKind::Usage(usage(d)))),
+            "assistant.usage" => emit(&ctx.event(EventKind::Usage(usage(d)))),
             "model.call_failure"
             | "session.info"
             | "assistant.turn_retry"
@@ -260,7 +260,7 @@ impl State {
                 .collect(),
             ..SessionStart::default()
         };
-        emit(&event(ctx, EventKind::SessionStart(start)))
+        emit(&ctx.event(EventKind::SessionStart(start)))
     }
 
     /// `assistant.message`: its reasoning, text and tool calls.
@@ -269,36 +269,30 @@ impl State {
         let reasoning = str_at(d, "reasoningText").filter(|r| !r.trim().is_empty());
         if let Some(r) = reasoning.filter(|_| !self.reasoning_given) {
             self.reasoning_given = true;
-            emit(&event(
-                ctx,
-                EventKind::Thinking(Thinking {
-                    text: Cow::Borrowed(r),
-                    redacted: false,
-                    message_id: message_id.clone(),
-                }),
-            ))?;
+            emit(&ctx.event(EventKind::Thinking(Thinking {
+                text: Cow::Borrowed(r),
+                redacted: false,
+                message_id: message_id.clone(),
+            })))?;
         }
         if let Some(text) = str_at(d, "content").filter(|t| !t.trim().is_empty()) {
             if !self.nested {
                 self.last_text = Some(text.to_string());
             }
-            emit(&event(
-                ctx,
-                EventKind::Text(Text {
-                    role: Role::Assistant,
-                    text: Cow::Borrowed(text),
-                    message_id: message_id.clone(),
-                    command: None,
-                    continues: false,
-                }),
-            ))?;
+            emit(&ctx.event(EventKind::Text(Text {
+                role: Role::Assistant,
+                text: Cow::Borrowed(text),
+                message_id: message_id.clone(),
+                command: None,
+                continues: false,
+            })))?;
         }
         for r in arr_at(d, "toolRequests") {
             let id = str_at(r, "toolCallId").unwrap_or("");
             if self.calls.insert(id) {
                 let name = str_at(r, "name").unwrap_or("");
                 let call = tool_call(id, name, get(r, "arguments"), message_id.clone(), ctx.arena);
-                emit(&event(ctx, EventKind::ToolCall(call)))?;
+                emit(&ctx.event(EventKind::ToolCall(call)))?;
             }
         }
         Ok(())
@@ -315,14 +309,11 @@ impl State {
         if std::mem::take(&mut self.reasoning_given) || text.trim().is_empty() {
             return Ok(());
         }
-        emit(&event(
-            ctx,
-            EventKind::Thinking(Thinking {
-                text: Cow::Borrowed(text),
-                redacted: false,
-                message_id: None,
-            }),
-        ))
+        emit(&ctx.event(EventKind::Thinking(Thinking {
+            text: Cow::Borrowed(text),
+            redacted: false,
+            message_id: None,
+        })))
     }
 
     /// The streamed reasoning, whole, once the message goes on.
@@ -333,14 +324,11 @@ impl State {
         self.reasoning_given = true;
         let text = ctx.arena.copy(&self.reasoning);
         self.reasoning.clear();
-        emit(&event(
-            ctx,
-            EventKind::Thinking(Thinking {
-                text: Cow::Borrowed(text),
-                redacted: false,
-                message_id: None,
-            }),
-        ))
+        emit(&ctx.event(EventKind::Thinking(Thinking {
+            text: Cow::Borrowed(text),
+            redacted: false,
+            message_id: None,
+        })))
     }
 
     /// `tool.execution_start`: the call, unless its message announced it.
@@ -351,7 +339,7 @@ impl State {
         }
         let name = str_at(d, "toolName").unwrap_or("");
         let call = tool_call(id, name, get(d, "arguments"), None, ctx.arena);
-        emit(&event(ctx, EventKind::ToolCall(call)))
+        emit(&ctx.event(EventKind::ToolCall(call)))
     }
 
     /// `session.error`: the session failed.
@@ -383,23 +371,11 @@ impl State {
             api_error_status: if is_error { self.error_status } else { None },
             ..SessionResult::default()
         };
-        let mut ev = event(ctx, EventKind::Result(Box::new(res)));
+        let mut ev = ctx.event(EventKind::Result(Box::new(res)));
         ev.session = cow_at(v, "sessionId");
         emit(&ev)?;
         *self = State::default();
         Ok(())
-    }
-}
-
-fn event<'v>(ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
-    Event {
-        producer: ctx.producer,
-        line: ctx.line,
-        source: None,
-        session: None,
-        parent: None,
-        time: ctx.time,
-        kind,
     }
 }
 
@@ -410,30 +386,24 @@ fn notice<'v>(
     text: Cow<'v, str>,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    emit(&event(
-        ctx,
-        EventKind::Notice(Notice {
-            subtype: Cow::Borrowed(subtype),
-            level,
-            text,
-            raw: Some(ctx.raw()),
-            estimate: false,
-        }),
-    ))
+    emit(&ctx.event(EventKind::Notice(Notice {
+        subtype: Cow::Borrowed(subtype),
+        level,
+        text,
+        raw: Some(ctx.raw()),
+        estimate: false,
+    })))
 }
 
 /// The prompt.
 fn user<'v>(d: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-    emit(&event(
-        ctx,
-        EventKind::Text(Text {
-            role: Role::User,
-            text: cow_at(d, "content").unwrap_or_default(),
-            message_id: cow_at(d, "messageId"),
-            command: None,
-            continues: false,
-        }),
-    ))
+    emit(&ctx.event(EventKind::Text(Text {
+        role: Role::User,
+        text: cow_at(d, "content").unwrap_or_default(),
+        message_id: cow_at(d, "messageId"),
+        command: None,
+        continues: false,
+    })))
 }
 
 /// A streamed piece of text, reasoning or a call's arguments.
@@ -447,14 +417,11 @@ fn delta<'v>(
     let Some(text) = cow_at(d, key).filter(|t| !t.is_empty()) else {
         return Ok(());
     };
-    emit(&event(
-        ctx,
-        EventKind::Delta(Delta {
-            kind,
-            index: None,
-            text,
-        }),
-    ))
+    emit(&ctx.event(EventKind::Delta(Delta {
+        kind,
+        index: None,
+        text,
+    })))
 }
 
 /// A line that is a notice: its subtype, level and text.
@@ -599,26 +566,20 @@ fn complete<'v>(d: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<
         }
     };
     let message = denied.then(|| Cow::Borrowed(content.text_in(ctx.arena)));
-    emit(&event(
-        ctx,
-        EventKind::ToolResult(ToolResult {
-            id: id.clone(),
-            is_error,
-            denied,
-            content,
-            ..ToolResult::default()
-        }),
-    ))?;
+    emit(&ctx.event(EventKind::ToolResult(ToolResult {
+        id: id.clone(),
+        is_error,
+        denied,
+        content,
+        ..ToolResult::default()
+    })))?;
     if denied {
-        emit(&event(
-            ctx,
-            EventKind::PermissionDenied(Denial {
-                id: Some(id),
-                tool: None,
-                key_arg: None,
-                message,
-            }),
-        ))?;
+        emit(&ctx.event(EventKind::PermissionDenied(Denial {
+            id: Some(id),
+            tool: None,
+            key_arg: None,
+            message,
+        })))?;
     }
     Ok(())
 }

@@ -27,7 +27,7 @@ use super::args::{first_scalar, list, pattern_in, replace_of, write_at};
 use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
 use super::{Ctx, Emit};
 use crate::event::{
-    Delta, DeltaKind, Event, EventKind, FileChange, JsonText, Level, List, Notice, Producer, Role,
+    Delta, DeltaKind, Event, EventKind, FileChange, JsonText, Level, List, Producer, Role,
     SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
 };
 use crate::json::{Arena, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
@@ -319,7 +319,7 @@ impl State {
             let reason = str_at(m, "errorMessage").unwrap_or("request failed");
             self.failure = Some(reason.to_string());
             let text = Cow::Borrowed(reason);
-            return emit(&self.event(ctx, notice("api_error", Level::Error, text, ctx)));
+            return emit(&self.event(ctx, ctx.notice("api_error", Level::Error, text)));
         }
         self.failure = None;
         Ok(())
@@ -423,7 +423,7 @@ impl State {
             let _ = write!(t, ": {m}");
         }
         let text = Cow::Borrowed(t.done());
-        emit(&self.event(ctx, notice("api_retry", Level::Warning, text, ctx)))
+        emit(&self.event(ctx, ctx.notice("api_retry", Level::Warning, text)))
     }
 
     /// `auto_retry_end`: given up (an error), or a retry that worked.
@@ -436,29 +436,14 @@ impl State {
         if bool_at(v, "success") == Some(true) {
             self.failure = None;
             let text = Cow::Borrowed("API retry succeeded");
-            return emit(&self.event(ctx, notice("api_retry", Level::Debug, text, ctx)));
+            return emit(&self.event(ctx, ctx.notice("api_retry", Level::Debug, text)));
         }
         let reason = str_at(v, "finalError").unwrap_or("request failed");
         self.failure = Some(reason.to_string());
         self.ended = true;
         let text = text!(ctx.arena, "retries exhausted: {reason}");
-        emit(&self.event(ctx, notice("api_error", Level::Error, text, ctx)))
+        emit(&self.event(ctx, ctx.notice("api_error", Level::Error, text)))
     }
-}
-
-fn notice<'v>(
-    subtype: &'static str,
-    level: Level,
-    text: Cow<'v, str>,
-    ctx: &Ctx<'v>,
-) -> EventKind<'v> {
-    EventKind::Notice(Notice {
-        subtype: Cow::Borrowed(subtype),
-        level,
-        text,
-        raw: Some(ctx.raw()),
-        estimate: false,
-    })
 }
 
 /// The last text block of a message.

@@ -19,7 +19,7 @@ use super::{
     Emit, amp, claude, cline, codex, codex_rollout, copilot, cursor, droid, gemini, gemini_session,
     kilo, opencode, pi, qwen, transcript,
 };
-use crate::event::{Event, EventKind, Producer, Unknown};
+use crate::event::{Event, EventKind, Level, Notice, Producer, Unknown};
 use crate::json::{Arena, Value, str_at};
 use crate::time::Timestamp;
 
@@ -184,6 +184,31 @@ impl<'a> Ctx<'a> {
             Ok(s) => Cow::Borrowed(s),
             Err(_) => String::from_utf8_lossy(self.raw),
         }
+    }
+
+    /// An event of this line, of no session and no sub-agent (producers
+    /// whose lines name neither).
+    pub fn event(&self, kind: EventKind<'a>) -> Event<'a> {
+        Event {
+            producer: self.producer,
+            line: self.line,
+            source: None,
+            session: None,
+            parent: None,
+            time: self.time,
+            kind,
+        }
+    }
+
+    /// A notice of this line (the line kept whole as its `raw`).
+    pub fn notice(&self, subtype: &'static str, level: Level, text: Cow<'a, str>) -> EventKind<'a> {
+        EventKind::Notice(Notice {
+            subtype: Cow::Borrowed(subtype),
+            level,
+            text,
+            raw: Some(self.raw()),
+            estimate: false,
+        })
     }
 }
 
