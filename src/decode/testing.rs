@@ -179,3 +179,19 @@ pub(crate) fn fixture_text(dir: &str, name: &str) -> String {
     ))
     .unwrap()
 }
+
+/// Each `tool_call` of `evs` (JSONL) as (name, tool kind, key argument).
+pub(crate) fn calls_of(
+    evs: &[serde_json::Value],
+) -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
+    of_kind(evs, "tool_call")
+        .iter()
+        .map(|c| {
+            (
+                c["name"].clone(),
+                c["tool_kind"].clone(),
+                c["key_arg"].clone(),
+            )
+        })
+        .collect()
+}

@@ -5,7 +5,7 @@
 use serde_json::{Value as J, json};
 
 use crate::ExitStatus;
-use crate::decode::testing::{fixture_text, jsonl_run as run, of_kind as kind};
+use crate::decode::testing::{calls_of, fixture_text, jsonl_run as run, of_kind as kind};
 use crate::event::Producer;
 
 fn fixture(name: &str) -> (Vec<J>, ExitStatus) {
@@ -17,16 +17,7 @@ fn named_kilo_and_read_as_opencode() {
     let (evs, status) = fixture("mixed");
     assert_eq!(status, ExitStatus::Success);
     assert!(evs.iter().all(|e| e["producer"] == "kilo"), "{evs:?}");
-    let calls: Vec<_> = kind(&evs, "tool_call")
-        .iter()
-        .map(|c| {
-            (
-                c["name"].clone(),
-                c["tool_kind"].clone(),
-                c["key_arg"].clone(),
-            )
-        })
-        .collect();
+    let calls: Vec<_> = calls_of(&evs);
     assert_eq!(
         calls,
         [

@@ -5,7 +5,7 @@
 use serde_json::{Value as J, json};
 
 use crate::ExitStatus;
-use crate::decode::testing::{fixture_text, jsonl_run as run, of_kind as kind};
+use crate::decode::testing::{calls_of, fixture_text, jsonl_run as run, of_kind as kind};
 use crate::event::Producer;
 
 fn fixture(name: &str) -> (Vec<J>, ExitStatus) {
@@ -56,16 +56,7 @@ fn the_result_is_rebuilt_from_the_messages() {
 #[test]
 fn every_call_with_its_key_and_kind() {
     let (evs, _) = fixture("files");
-    let calls: Vec<_> = kind(&evs, "tool_call")
-        .iter()
-        .map(|c| {
-            (
-                c["name"].clone(),
-                c["tool_kind"].clone(),
-                c["key_arg"].clone(),
-            )
-        })
-        .collect();
+    let calls: Vec<_> = calls_of(&evs);
     let w = "/home/dev/work/files/ws";
     assert_eq!(
         calls,
