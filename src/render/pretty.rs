@@ -679,18 +679,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     fn result(&mut self, r: &SessionResult<'_>, s: &Session) -> io::Result<()> {
-        // Its turns as the session counted them, where it could.
-        let counted;
-        let r = match s.note().turns {
-            Some(t) if r.num_turns != Some(t) => {
-                counted = SessionResult {
-                    num_turns: Some(t),
-                    ..r.clone()
-                };
-                &counted
-            }
-            _ => r,
-        };
+        let r = &*counted_turns(r, s);
         let repeat = r.is_error
             || r.text
                 .as_deref()
@@ -1388,11 +1377,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                         self.out.reset()?;
                         self.out.write_all(b"\n")?;
                         // The line ended: what other agents said meanwhile.
-                        if let Some(buf) = self.parked.as_mut().filter(|b| !b.is_empty()) {
-                            self.out.write_all(buf.as_slice())?;
-                            buf.clear();
-                            self.out.reset()?;
-                        }
+                        write_parked(&mut self.out, &mut self.parked)?;
                     }
                     // A new line of the block: its first, or one after a
                     // newline in the text or after other output.
@@ -1464,16 +1449,6 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             && self.parked.as_ref().is_none_or(|b| b.len() < MAX_PARKED)
     }
 
-    /// The output parked while a line of text was open, now that it ended.
-    fn write_parked(&mut self) -> io::Result<()> {
-        if let Some(buf) = self.parked.as_mut().filter(|b| !b.is_empty()) {
-            self.out.write_all(buf.as_slice())?;
-            buf.clear();
-            self.out.reset()?;
-        }
-        Ok(())
-    }
-
     /// The lines held back while a tool call's line was open.
     fn write_held(&mut self) -> io::Result<()> {
         self.held.agent.clone_from(&self.lines.agent);
@@ -1501,7 +1476,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             self.out.reset()?;
             self.out.write_all(b"\n")?;
             self.write_held()?;
-            self.write_parked()?;
+            write_parked(&mut self.out, &mut self.parked)?;
         }
         Ok(())
     }
@@ -1548,6 +1523,32 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             .push(Style::Error, "✗ previous session ended without a result");
         self.lines.end(0);
         self.emit(To::Alert)
+    }
+}
+
+/// The output parked while a line of text was open (see
+/// [`Pretty::parks`]), now that it ended.
+fn write_parked<W: WriteColor>(
+    out: &mut W,
+    parked: &mut Option<termcolor::Buffer>,
+) -> io::Result<()> {
+    if let Some(buf) = parked.as_mut().filter(|b| !b.is_empty()) {
+        out.write_all(buf.as_slice())?;
+        buf.clear();
+        out.reset()?;
+    }
+    Ok(())
+}
+
+/// `r` with its turns as the session counted them, where it could
+/// ([`Note::turns`](crate::session::Note)).
+fn counted_turns<'r, 'a>(r: &'r SessionResult<'a>, s: &Session) -> Cow<'r, SessionResult<'a>> {
+    match s.note().turns {
+        Some(t) if r.num_turns != Some(t) => Cow::Owned(SessionResult {
+            num_turns: Some(t),
+            ..r.clone()
+        }),
+        _ => Cow::Borrowed(r),
     }
 }
 
