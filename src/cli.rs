@@ -9,10 +9,12 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+mod command;
 pub mod config;
 mod man;
 mod pager;
 
+pub use command::{Command, Refusal, command};
 pub use config::{ArgsError, parse_args};
 pub use pager::Pager;
 
@@ -628,13 +630,6 @@ pub struct Options {
     /// `--by` without `--format`: the summary shows the groups' table
     /// alone (and its total).
     pub groups_only: bool,
-    /// `--by` with a format that shows no summary: why, for `main` to stop
-    /// with (a usage error, status 2).
-    pub by_refused: Option<String>,
-    /// `TZ` names a file that cannot be a zone (a device, a FIFO, too
-    /// large), and a time needs the zone: why, for `main` to stop with
-    /// (status 2).
-    pub tz_refused: Option<String>,
     /// Threads for the files of a library (`-j`; 1: the calling thread).
     pub jobs: usize,
     /// Line length limit.
@@ -800,9 +795,73 @@ fn stdout_is_pipe() -> bool {
 }
 
 /// Decide the options from the command line and the environment.
-#[must_use]
-pub fn resolve(cli: &Cli, env: &Env) -> Options {
-    let verbosity = if cli.quiet {
+///
+/// # Errors
+/// The options cannot be run together or as given ([`Refusal::Usage`]:
+/// `--follow` with several files, a `--grep` pattern that is not one,
+/// `--by` with a format that shows no summary, an empty `--since` window),
+/// or the zone a time needs cannot be read ([`Refusal::Failure`]).
+pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
+    let verbosity = verbosity(cli, env);
+    let (format, groups_only) = report_format(cli, verbosity)?;
+    let (color_stdout, color_stderr) = colors(cli, env);
+    let paging = paging(cli, env, format, verbosity);
+    // Read only when a time needs it (the file may be large or not a file).
+    let needs_zone = cli.since.is_some() || cli.until.is_some() || cli.by.is_some();
+    let zone = match needs_zone.then(|| zone(cli, env)) {
+        Some(z) => z.map_err(Refusal::Failure)?,
+        None => Zone::utc(),
+    };
+    Ok(Options {
+        sources: sources(cli, env)?,
+        format,
+        verbosity,
+        // JSONL is data: never coloured.
+        color_stdout: color_stdout && matches!(format, Format::Pretty | Format::Summary),
+        color_stderr,
+        mirror_errors: match cli.errors {
+            // The pager shows them in the stream.
+            ErrorsTo::Auto => !paging && !env.stdout_tty && !env.stdout_pipe,
+            ErrorsTo::Stderr => true,
+            ErrorsTo::Never => false,
+        },
+        alerts: alerts(cli.errors, verbosity, format),
+        // On a terminal; in a pipe or a file, scripts read each.
+        count_hidden_errors: cli.errors == ErrorsTo::Auto
+            && verbosity != Verbosity::Quiet
+            && env.stdout_tty,
+        from: match cli.from.0 {
+            // What Codex keeps on disk is a rollout, not the `exec --json`
+            // stream `--from codex` names.
+            Some(Producer::Codex) if cli.latest => Some(Producer::CodexRollout),
+            Some(Producer::Gemini) if cli.latest => Some(Producer::GeminiSession),
+            from => from,
+        },
+        follow: cli.follow,
+        latest: cli.latest,
+        grep: grep(cli)?,
+        window: window(cli, env, &zone)?,
+        by: cli.by.map(|b| (b, zone)),
+        groups_only,
+        max_line_bytes: cli.max_line_bytes,
+        jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
+        max_lines: cli.max_lines,
+        filter: Filter::new(&cli.only, &cli.hide, &cli.tools).with_tool_kinds(&cli.tool_kinds),
+        summary: cli.summary,
+        sanitize_result: env.stdout_tty,
+        status: status_line(cli, env, format, verbosity) && !paging,
+        status_wait: Duration::from_secs(cli.status_wait),
+        pager: paging.then(|| Pager::from_env(env)),
+        wrap: env.stdout_tty,
+        prices_file: (cli.prices.clone())
+            .or_else(|| env.prices.clone().filter(|p| !p.is_empty()).map(Into::into)),
+        prices: None,
+    })
+}
+
+/// `-q`, `-v`, their variables, the configuration file's, in that order.
+fn verbosity(cli: &Cli, env: &Env) -> Verbosity {
+    if cli.quiet {
         Verbosity::Quiet
     } else if cli.verbose {
         Verbosity::Verbose
@@ -817,18 +876,25 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
         Verbosity::Verbose
     } else {
         Verbosity::Normal
-    };
-    let (format, groups_only, by_refused) = report_format(cli, verbosity);
+    }
+}
+
+/// Colour on stdout and on stderr: `--color`, `NO_COLOR`,
+/// `CLICOLOR_FORCE`, the terminals.
+fn colors(cli: &Cli, env: &Env) -> (bool, bool) {
     let no_color = env.no_color.as_ref().is_some_and(|v| !v.is_empty());
     let force = truthy(env.clicolor_force.as_ref());
     let auto = |tty: bool| force || (tty && !no_color);
-    let (color_stdout, color_stderr) = match cli.color {
+    match cli.color {
         ColorWhen::Always => (true, true),
         ColorWhen::Never => (false, false),
         ColorWhen::Auto => (auto(env.stdout_tty), auto(env.stderr_tty)),
-    };
-    // A replay on a terminal, for people to read.
-    let paging = match cli.paging {
+    }
+}
+
+/// `--paging`: by default a replay on a terminal, for people to read.
+fn paging(cli: &Cli, env: &Env, format: Format, verbosity: Verbosity) -> bool {
+    match cli.paging {
         Paging::Always => true,
         Paging::Never => false,
         Paging::Auto => {
@@ -838,92 +904,68 @@ pub fn resolve(cli: &Cli, env: &Env) -> Options {
                 && matches!(format, Format::Pretty | Format::Summary)
                 && verbosity != Verbosity::Quiet
         }
-    };
-    // Read only when a time needs it (the file may be large or not a file).
-    let needs_zone = cli.since.is_some() || cli.until.is_some() || cli.by.is_some();
-    let zone = needs_zone.then(|| zone(cli, env));
-    let (zone, tz_refused) = match zone {
-        Some(Err(why)) => (Zone::utc(), Some(why)),
-        Some(Ok(z)) => (z, None),
-        None => (Zone::utc(), None),
-    };
-    let sources = if cli.files.is_empty() && cli.latest {
+    }
+}
+
+/// The live status line, unless a pager owns the screen: stdout is a
+/// terminal able to erase a line; JSON is data, and quiet means nothing on
+/// stdout.
+fn status_line(cli: &Cli, env: &Env, format: Format, verbosity: Verbosity) -> bool {
+    !cli.no_status
+        && env.stdout_tty
+        && env.term.as_ref().is_none_or(|t| t != "dumb")
+        && matches!(format, Format::Pretty | Format::Summary | Format::Result)
+        && verbosity != Verbosity::Quiet
+}
+
+/// Where errors and denials go besides the stream.
+fn alerts(errors: ErrorsTo, verbosity: Verbosity, format: Format) -> Alerts {
+    match (errors, verbosity, format) {
+        (ErrorsTo::Never, ..) => Alerts::Nothing,
+        (ErrorsTo::Stderr, ..) | (_, Verbosity::Quiet, _) => Alerts::All,
+        (ErrorsTo::Auto, _, Format::Result) => Alerts::Brief,
+        (ErrorsTo::Auto, _, Format::Summary | Format::SummaryJson) => Alerts::Sessions,
+        (ErrorsTo::Auto, ..) => Alerts::All,
+    }
+}
+
+/// The inputs: the files named; else with `--latest` the agent's sessions
+/// folder; else standard input. `--follow` takes one file.
+fn sources(cli: &Cli, env: &Env) -> Result<Vec<Source>, Refusal> {
+    if cli.follow && cli.files.len() > 1 {
+        return Err(Refusal::usage(
+            clap::error::ErrorKind::TooManyValues,
+            format!(
+                "--follow takes exactly one FILE ({} given): run one streamview per log",
+                cli.files.len()
+            ),
+        ));
+    }
+    Ok(if cli.files.is_empty() && cli.latest {
         vec![Source::Path(sessions_home(cli.from.0, env))]
     } else if cli.files.is_empty() {
         vec![Source::Stdin]
     } else {
         cli.files.iter().map(|f| Source::from_arg(f)).collect()
+    })
+}
+
+/// `--grep`'s pattern: one that cannot be searched for is a usage error.
+fn grep(cli: &Cli) -> Result<Option<Grep>, Refusal> {
+    let Some(pattern) = cli.grep.as_deref() else {
+        return Ok(None);
     };
-    Options {
-        sources,
-        format,
-        verbosity,
-        // JSONL is data: never coloured.
-        color_stdout: color_stdout && matches!(format, Format::Pretty | Format::Summary),
-        color_stderr,
-        mirror_errors: match cli.errors {
-            // The pager shows them in the stream.
-            ErrorsTo::Auto => !paging && !env.stdout_tty && !env.stdout_pipe,
-            ErrorsTo::Stderr => true,
-            ErrorsTo::Never => false,
-        },
-        alerts: match (cli.errors, verbosity, format) {
-            (ErrorsTo::Never, ..) => Alerts::Nothing,
-            (ErrorsTo::Stderr, ..) | (_, Verbosity::Quiet, _) => Alerts::All,
-            (ErrorsTo::Auto, _, Format::Result) => Alerts::Brief,
-            (ErrorsTo::Auto, _, Format::Summary | Format::SummaryJson) => Alerts::Sessions,
-            (ErrorsTo::Auto, ..) => Alerts::All,
-        },
-        // On a terminal; in a pipe or a file, scripts read each.
-        count_hidden_errors: cli.errors == ErrorsTo::Auto
-            && verbosity != Verbosity::Quiet
-            && env.stdout_tty,
-        from: match cli.from.0 {
-            // What Codex keeps on disk is a rollout, not the `exec --json`
-            // stream `--from codex` names.
-            Some(Producer::Codex) if cli.latest => Some(Producer::CodexRollout),
-            Some(Producer::Gemini) if cli.latest => Some(Producer::GeminiSession),
-            from => from,
-        },
-        follow: cli.follow,
-        latest: cli.latest,
-        // Checked by `main` before: a bad pattern is a usage error.
-        grep: (cli.grep.as_deref()).and_then(|p| Grep::new(p, cli.ignore_case).ok()),
-        window: window(cli, env, &zone),
-        by: cli.by.map(|b| (b, zone)),
-        groups_only,
-        by_refused,
-        tz_refused,
-        max_line_bytes: cli.max_line_bytes,
-        jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
-        max_lines: cli.max_lines,
-        filter: Filter::new(&cli.only, &cli.hide, &cli.tools).with_tool_kinds(&cli.tool_kinds),
-        summary: cli.summary,
-        sanitize_result: env.stdout_tty,
-        // A dumb terminal cannot erase a line; JSON is data, and quiet
-        // means nothing on stdout.
-        // The pager owns the screen.
-        status: !cli.no_status
-            && !paging
-            && env.stdout_tty
-            && env.term.as_ref().is_none_or(|t| t != "dumb")
-            && matches!(format, Format::Pretty | Format::Summary | Format::Result)
-            && verbosity != Verbosity::Quiet,
-        status_wait: Duration::from_secs(cli.status_wait),
-        pager: paging.then(|| Pager::from_env(env)),
-        wrap: env.stdout_tty,
-        prices_file: (cli.prices.clone())
-            .or_else(|| env.prices.clone().filter(|p| !p.is_empty()).map(Into::into)),
-        prices: None,
-    }
+    Grep::new(pattern, cli.ignore_case)
+        .map(Some)
+        .map_err(|why| Refusal::usage(clap::error::ErrorKind::ValueValidation, why))
 }
 
 /// The format `cli` asks for: `--by` without `--format` is the summary
 /// showing the groups alone (`true`); `--by` with a format that shows no
-/// summary is refused (why), rather than left without effect.
-fn report_format(cli: &Cli, verbosity: Verbosity) -> (Format, bool, Option<String>) {
+/// summary is refused, rather than left without effect.
+fn report_format(cli: &Cli, verbosity: Verbosity) -> Result<(Format, bool), Refusal> {
     let Some(by) = cli.by else {
-        return (cli.format.unwrap_or(Format::Pretty), false, None);
+        return Ok((cli.format.unwrap_or(Format::Pretty), false));
     };
     let by = by.name();
     let refused = |why: String| {
@@ -944,7 +986,13 @@ fn report_format(cli: &Cli, verbosity: Verbosity) -> (Format, bool, Option<Strin
     } else {
         None
     };
-    (format, cli.format.is_none(), why.map(refused))
+    match why {
+        Some(why) => Err(Refusal::usage(
+            clap::error::ErrorKind::ArgumentConflict,
+            refused(why),
+        )),
+        None => Ok((format, cli.format.is_none())),
+    }
 }
 
 /// The zone of `--tz`, else the one the environment gives.
@@ -955,18 +1003,28 @@ fn zone(cli: &Cli, env: &Env) -> Result<Zone, String> {
     }
 }
 
-/// The times `--since` and `--until` name, `now` and in `zone`.
-fn window(cli: &Cli, env: &Env, zone: &Zone) -> Window {
+/// The times `--since` and `--until` name, `now` and in `zone`; a window
+/// with no time left is a usage error.
+fn window(cli: &Cli, env: &Env, zone: &Zone) -> Result<Window, Refusal> {
     if cli.since.is_none() && cli.until.is_none() {
-        return Window::default();
+        return Ok(Window::default());
     }
     let now = env
         .now
         .unwrap_or_else(|| Timestamp::of(std::time::SystemTime::now()));
-    Window {
+    let window = Window {
         since: cli.since.map(|w| w.at(End::Since, now, zone)),
         until: cli.until.map(|w| w.at(End::Until, now, zone)),
+    };
+    if window.is_empty() {
+        return Err(Refusal::usage(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "--since is not before --until ({window}): no time is left; swap them or widen the window"
+            ),
+        ));
     }
+    Ok(window)
 }
 
 /// Where an agent keeps its saved sessions: Codex's for `--from codex`
@@ -1009,8 +1067,6 @@ impl Default for Options {
             window: Window::default(),
             by: None,
             groups_only: false,
-            by_refused: None,
-            tz_refused: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             jobs: 1,
             max_lines: 10,
@@ -1051,7 +1107,9 @@ mod tests {
             tz: Some("CET-1".into()),
             ..Env::default()
         };
-        let w = resolve(&cli(&["--since", "2h", "--until", "2026-11-24"]), &env).window;
+        let w = resolve(&cli(&["--since", "2h", "--until", "2026-11-24"]), &env)
+            .unwrap()
+            .window;
         assert_eq!(w.since, Timestamp::parse("2026-11-24T08:30:00Z"));
         // The end of the 24th in Paris in winter.
         assert_eq!(w.until, Timestamp::parse("2026-11-24T23:00:00Z"));
@@ -1059,16 +1117,18 @@ mod tests {
             tz: Some("UTC".into()),
             ..env.clone()
         };
-        let w = resolve(&cli(&["--since", "yesterday"]), &utc).window;
+        let w = resolve(&cli(&["--since", "yesterday"]), &utc)
+            .unwrap()
+            .window;
         assert_eq!(w.since, Timestamp::parse("2026-11-23T00:00:00Z"));
         assert_eq!(w.until, None);
-        assert!(resolve(&cli(&[]), &env).window.is_all());
+        assert!(resolve(&cli(&[]), &env).unwrap().window.is_all());
         assert!(Cli::try_parse_from(["streamview", "--since", "soon"]).is_err());
     }
 
     #[test]
     fn latest_from_codex_reads_rollouts() {
-        let from = |args: &[&str]| resolve(&cli(args), &Env::default()).from;
+        let from = |args: &[&str]| resolve(&cli(args), &Env::default()).unwrap().from;
         assert_eq!(
             from(&["--latest", "--from", "codex"]),
             Some(Producer::CodexRollout)
@@ -1083,7 +1143,7 @@ mod tests {
             gemini_cli_home: Some("/g".into()),
             ..Env::default()
         };
-        let sources = |args: &[&str], env: &Env| resolve(&cli(args), env).sources;
+        let sources = |args: &[&str], env: &Env| resolve(&cli(args), env).unwrap().sources;
         assert!(
             matches!(&sources(&["--latest", "--from", "gemini"], &env)[..],
             [Source::Path(p)] if p == std::path::Path::new("/g/.gemini/tmp"))
@@ -1108,19 +1168,34 @@ mod tests {
             verbose: Some("1".into()),
             ..Env::default()
         };
-        assert_eq!(resolve(&cli(&[]), &env).verbosity, Verbosity::Verbose);
-        assert_eq!(resolve(&cli(&["-q"]), &env).verbosity, Verbosity::Quiet);
+        assert_eq!(
+            resolve(&cli(&[]), &env).unwrap().verbosity,
+            Verbosity::Verbose
+        );
+        assert_eq!(
+            resolve(&cli(&["-q"]), &env).unwrap().verbosity,
+            Verbosity::Quiet
+        );
         let env = Env {
             quiet: Some("1".into()),
             ..Env::default()
         };
-        assert_eq!(resolve(&cli(&["-v"]), &env).verbosity, Verbosity::Verbose);
-        assert_eq!(resolve(&cli(&[]), &env).verbosity, Verbosity::Quiet);
+        assert_eq!(
+            resolve(&cli(&["-v"]), &env).unwrap().verbosity,
+            Verbosity::Verbose
+        );
+        assert_eq!(
+            resolve(&cli(&[]), &env).unwrap().verbosity,
+            Verbosity::Quiet
+        );
         let env = Env {
             quiet: Some("0".into()),
             ..Env::default()
         };
-        assert_eq!(resolve(&cli(&[]), &env).verbosity, Verbosity::Normal);
+        assert_eq!(
+            resolve(&cli(&[]), &env).unwrap().verbosity,
+            Verbosity::Normal
+        );
     }
 
     #[test]
@@ -1130,32 +1205,44 @@ mod tests {
             stderr_tty: true,
             ..Env::default()
         };
-        assert!(resolve(&cli(&[]), &tty).color_stdout);
+        assert!(resolve(&cli(&[]), &tty).unwrap().color_stdout);
         let no = Env {
             no_color: Some("1".into()),
             ..tty.clone()
         };
-        assert!(!resolve(&cli(&[]), &no).color_stdout);
-        assert!(resolve(&cli(&["--color", "always"]), &no).color_stdout);
+        assert!(!resolve(&cli(&[]), &no).unwrap().color_stdout);
+        assert!(
+            resolve(&cli(&["--color", "always"]), &no)
+                .unwrap()
+                .color_stdout
+        );
         let pipe = Env::default();
-        assert!(!resolve(&cli(&[]), &pipe).color_stdout);
+        assert!(!resolve(&cli(&[]), &pipe).unwrap().color_stdout);
         let forced = Env {
             clicolor_force: Some("1".into()),
             ..Env::default()
         };
-        assert!(resolve(&cli(&[]), &forced).color_stdout);
-        assert!(!resolve(&cli(&["--color", "never"]), &forced).color_stdout);
-        assert!(!resolve(&cli(&["--format", "jsonl", "--color", "always"]), &tty).color_stdout);
+        assert!(resolve(&cli(&[]), &forced).unwrap().color_stdout);
+        assert!(
+            !resolve(&cli(&["--color", "never"]), &forced)
+                .unwrap()
+                .color_stdout
+        );
+        assert!(
+            !resolve(&cli(&["--format", "jsonl", "--color", "always"]), &tty)
+                .unwrap()
+                .color_stdout
+        );
     }
 
     #[test]
     fn mirror_only_off_terminal() {
-        assert!(resolve(&cli(&[]), &Env::default()).mirror_errors);
+        assert!(resolve(&cli(&[]), &Env::default()).unwrap().mirror_errors);
         let tty = Env {
             stdout_tty: true,
             ..Env::default()
         };
-        assert!(!resolve(&cli(&[]), &tty).mirror_errors);
+        assert!(!resolve(&cli(&[]), &tty).unwrap().mirror_errors);
     }
 
     #[test]
@@ -1165,20 +1252,33 @@ mod tests {
             term: Some("xterm-256color".into()),
             ..Env::default()
         };
-        assert!(resolve(&cli(&[]), &tty).status);
-        assert!(resolve(&cli(&["--format", "summary"]), &tty).status);
-        assert!(!resolve(&cli(&["--no-status"]), &tty).status);
-        assert!(!resolve(&cli(&["--format", "jsonl"]), &tty).status);
-        assert!(!resolve(&cli(&["--format", "summary-json"]), &tty).status);
-        assert!(!resolve(&cli(&["-q"]), &tty).status);
-        assert!(!resolve(&cli(&[]), &Env::default()).status, "a pipe");
+        assert!(resolve(&cli(&[]), &tty).unwrap().status);
+        assert!(
+            resolve(&cli(&["--format", "summary"]), &tty)
+                .unwrap()
+                .status
+        );
+        assert!(!resolve(&cli(&["--no-status"]), &tty).unwrap().status);
+        assert!(!resolve(&cli(&["--format", "jsonl"]), &tty).unwrap().status);
+        assert!(
+            !resolve(&cli(&["--format", "summary-json"]), &tty)
+                .unwrap()
+                .status
+        );
+        assert!(!resolve(&cli(&["-q"]), &tty).unwrap().status);
+        assert!(
+            !resolve(&cli(&[]), &Env::default()).unwrap().status,
+            "a pipe"
+        );
         let dumb = Env {
             term: Some("dumb".into()),
             ..tty.clone()
         };
-        assert!(!resolve(&cli(&[]), &dumb).status);
+        assert!(!resolve(&cli(&[]), &dumb).unwrap().status);
         assert_eq!(
-            resolve(&cli(&["--status-wait", "5"]), &tty).status_wait,
+            resolve(&cli(&["--status-wait", "5"]), &tty)
+                .unwrap()
+                .status_wait,
             Duration::from_secs(5)
         );
         assert!(Cli::try_parse_from(["streamview", "--status-wait", "0"]).is_err());
@@ -1201,7 +1301,7 @@ mod tests {
             quiet: Some("1".into()),
             ..Env::default()
         };
-        let v = |c: &Cli, e: &Env| resolve(c, e).verbosity;
+        let v = |c: &Cli, e: &Env| resolve(c, e).unwrap().verbosity;
         // STREAMVIEW_VERBOSE
         assert_eq!(
             v(&from_file(Verbosity::Quiet, &[]), &none),
@@ -1253,7 +1353,7 @@ mod tests {
     #[test]
     fn a_replay_on_a_terminal_is_paged() {
         let env = replay();
-        let paged = |args: &[&str], env: &Env| resolve(&cli(args), env).pager.is_some();
+        let paged = |args: &[&str], env: &Env| resolve(&cli(args), env).unwrap().pager.is_some();
         assert!(paged(&["a.jsonl"], &env));
         assert!(paged(&["--format", "summary", "a.jsonl"], &env));
         assert!(!paged(&["--format", "jsonl", "a.jsonl"], &env));
@@ -1276,18 +1376,18 @@ mod tests {
         assert!(paged(&["--paging", "always", "--format", "jsonl"], &piped));
         // While paging: no status line, colour as on the terminal, no
         // copies of the errors on stderr.
-        let o = resolve(&cli(&["a.jsonl"]), &env);
+        let o = resolve(&cli(&["a.jsonl"]), &env).unwrap();
         assert!(!o.status && o.color_stdout && !o.mirror_errors);
         assert!(o.pager.as_ref().is_some_and(|p| p.takes_stderr));
-        let o = resolve(&cli(&["--paging", "never", "a.jsonl"]), &env);
+        let o = resolve(&cli(&["--paging", "never", "a.jsonl"]), &env).unwrap();
         assert!(o.status && o.pager.is_none());
-        let o = resolve(&cli(&["--paging", "always"]), &Env::default());
+        let o = resolve(&cli(&["--paging", "always"]), &Env::default()).unwrap();
         assert!(!o.mirror_errors, "the pager shows them in the stream");
         let err_to_file = Env {
             stderr_tty: false,
             ..replay()
         };
-        let o = resolve(&cli(&["a.jsonl"]), &err_to_file);
+        let o = resolve(&cli(&["a.jsonl"]), &err_to_file).unwrap();
         assert!(
             o.pager.is_some_and(|p| !p.takes_stderr),
             "stderr stays where it goes"
@@ -1302,7 +1402,7 @@ mod tests {
                 pager_env: pager.map(Into::into),
                 ..replay()
             };
-            let p = resolve(&cli(&["a.jsonl"]), &env).pager.unwrap();
+            let p = resolve(&cli(&["a.jsonl"]), &env).unwrap().pager.unwrap();
             (p.command_line(), p.named_by)
         };
         assert_eq!(pager(None, None), ("less -RFX".into(), None));
@@ -1333,7 +1433,7 @@ mod tests {
             all.extend_from_slice(args);
             Cli::try_parse_from(all).unwrap()
         };
-        let v = |args: &[&str]| resolve(&parse(args), &env).verbosity;
+        let v = |args: &[&str]| resolve(&parse(args), &env).unwrap().verbosity;
         assert_eq!(v(&["-v", "-q"]), Verbosity::Quiet);
         assert_eq!(v(&["-q", "-v"]), Verbosity::Verbose);
         assert_eq!(v(&["-vv"]), Verbosity::Verbose);

@@ -23,8 +23,7 @@ const FLOORS: &[&[&str]] = &[
     &["filter", "diag", "error"],
     &["run"],
     &["cli"],
-    &["output"],
-    &["jobs"],
+    &["drive"],
 ];
 
 /// The floor of a top-level module.

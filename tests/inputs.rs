@@ -434,10 +434,10 @@ fn bare_streamview_on_a_terminal_says_how_to_use_it_and_waits() {
         text,
         format!(
             "streamview: {}\r\nrc=124\r\n",
-            streamview::run::TERMINAL_HINT
+            streamview::drive::TERMINAL_HINT
         )
     );
-    assert!(streamview::run::TERMINAL_HINT.contains("Ctrl-D"));
+    assert!(streamview::drive::TERMINAL_HINT.contains("Ctrl-D"));
 }
 
 // ---------------------------------------------------------------------- zstd

@@ -2,7 +2,7 @@
 //!
 //! Each file (a session, with its sub-agents' files) is read on a thread
 //! of its own by a [`Runner`] of its own, into a sink built by the same
-//! [`output::sink`] as the main one but writing to memory. The results are
+//! [`sinks::sink`] as the main one but writing to memory. The results are
 //! taken in the library's order ([`parallel::ordered`]): what the file's
 //! run wrote to stdout and stderr is passed on, and its session and counts
 //! are added to the main runner's ([`Runner::absorb`]), which then ends
@@ -11,7 +11,7 @@
 //! a session of its own ([`Session::end_input`]), the output is the same
 //! byte for byte as with `-j1`. Only the sinks that write each event as it
 //! comes, and say a session's end with its file, take part
-//! ([`output::parallel`]).
+//! ([`sinks::parallel`]).
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, BufWriter, Write};
@@ -22,10 +22,12 @@ use crate::cli::Options;
 use crate::diag::Diag;
 use crate::error::Error;
 use crate::input::{Interrupt, library};
+use crate::parallel;
 use crate::render::Sink;
 use crate::run::{Counted, Runner};
 use crate::session::Session;
-use crate::{output, parallel};
+
+use super::sinks;
 
 /// Results waiting to be passed on, per thread: bounds the memory of a run
 /// to that many files' outputs.
@@ -189,9 +191,9 @@ fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interru
         let err = err.clone();
         move || Box::new(err.clone()) as Box<dyn Write>
     };
-    let mut sink = output::sink(
+    let mut sink = sinks::sink(
         opts,
-        output::Writers {
+        sinks::Writers {
             stdout: Box::new(out.clone()),
             stderr: &stderr,
             matched: matched.clone(),
@@ -201,7 +203,7 @@ fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interru
         err.clone(),
         opts.verbosity == crate::render::Verbosity::Verbose,
     );
-    let mut runner = output::runner(opts, &mut *sink, &mut diag);
+    let mut runner = sinks::runner(opts, &mut *sink, &mut diag);
     // Copies of API messages are told in the library's order (`absorb`).
     runner.check_copies_later();
     let res = runner.library_session(s, true, interrupt);

@@ -1,7 +1,7 @@
 //! What a run is built of: the sink it writes with (the format, `--grep`,
 //! `--summary`, the filters and `-q` decide it) and the runner that reads
 //! for it. One place, used by the main run and by each of `-j`'s threads
-//! (`jobs.rs`), so that a library file read on a thread of its own is
+//! (`drive/jobs.rs`), so that a library file read on a thread of its own is
 //! read and rendered as on the main one.
 
 use std::cell::Cell;

@@ -1,0 +1,199 @@
+//! The driver: what a run reads, in which order, on how many threads, into
+//! which sink. A run's options come down here once:
+//!
+//! - [`plan`]: the inputs named, made into steps ([`Plan::of`]): a file
+//!   or a pipe read, a file followed, a library's sessions, the latest
+//!   session; and the threads a library is read on;
+//! - [`sinks`]: the sink the format, `--grep`, `--summary`, the filters
+//!   and `-q` ask for, and the [`Runner`] that reads for it;
+//! - [`steps`]: each step taken on the calling thread;
+//! - [`jobs`]: a library's files read on `-j` threads, taken in order;
+//! - [`outputs`]: standard output and error, or the pager's input.
+
+mod jobs;
+mod outputs;
+mod plan;
+mod sinks;
+mod steps;
+
+use std::io::{BufWriter, IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use crate::cli::Options;
+use crate::diag::Diag;
+use crate::error::{Error, ExitStatus};
+use crate::input::{Interrupt, Source};
+use crate::render::{self, Sink};
+use crate::run::Runner;
+
+use outputs::{Outputs, Pager};
+use plan::Plan;
+
+/// Output buffer size: big enough that a saved log is written in large
+/// blocks; the run loop flushes whenever input pauses.
+const OUT_BUFFER: usize = 64 * 1024;
+
+/// What bare `streamview` says when standard input is a terminal: it waits
+/// for events typed there, which is rarely what was meant.
+pub const TERMINAL_HINT: &str = "reading events from the terminal (Ctrl-D ends them); pipe an \
+agent in (claude -p \"…\" --output-format stream-json --verbose | streamview) or name a log \
+file; --help shows more";
+
+/// The hint to print before reading, given the inputs and whether standard
+/// input is a terminal (passed in as data, so it is tested without one):
+/// [`TERMINAL_HINT`] when standard input is the only input and a terminal.
+#[must_use]
+pub fn terminal_hint(sources: &[Source], stdin_is_terminal: bool) -> Option<&'static str> {
+    (stdin_is_terminal && sources == [Source::Stdin]).then_some(TERMINAL_HINT)
+}
+
+/// Run streamview over the real stdin/files, stdout and stderr, through the
+/// pager `opts` name. `interrupt` (set by the binary's SIGINT handler)
+/// stops the run, also one that waits for input (see [`run_sink_with`]):
+/// the summary so far is printed and the status is
+/// [`ExitStatus::Interrupted`].
+///
+/// # Errors
+/// Output cannot be written ([`Error::is_broken_pipe`] tells a reader that
+/// went away, which is not worth a message).
+pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Error> {
+    // Bare `streamview` at a prompt: say what it waits for, then wait.
+    if !opts.follow
+        && let Some(hint) = terminal_hint(&opts.sources, std::io::stdin().is_terminal())
+    {
+        let _ = writeln!(std::io::stderr(), "streamview: {hint}");
+    }
+    let mut pager = opts.pager.as_ref().and_then(Pager::spawn);
+    let to = pager.as_mut().map_or_else(Outputs::process, Outputs::paged);
+    let res = run_to(opts, interrupt, &to);
+    drop(to);
+    if let Some(pager) = pager {
+        pager.wait();
+    }
+    res
+}
+
+/// [`run`] into `to`.
+fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<ExitStatus, Error> {
+    let stdout = jobs::Shared::new(BufWriter::with_capacity(OUT_BUFFER, to.stdout()));
+    let mut diag = Diag::new(to.stderr(), opts.verbosity == render::Verbosity::Verbose);
+    let matched = std::rc::Rc::new(std::cell::Cell::new(0));
+    let stderr = || to.stderr();
+    let mut sink = sinks::sink(
+        opts,
+        sinks::Writers {
+            stdout: Box::new(stdout.clone()),
+            stderr: &stderr,
+            matched: matched.clone(),
+        },
+    );
+    let plan = Plan::of(opts);
+    let jobs = (plan.threads > 1).then(|| jobs::Jobs {
+        stdout: stdout.clone(),
+        stderr: &stderr,
+        matched: matched.clone(),
+    });
+    let status = run_plan(
+        opts,
+        &plan,
+        &mut sink,
+        &mut diag,
+        Some(interrupt),
+        jobs.as_ref(),
+    )?;
+    // A search tells whether something matched, as grep does.
+    Ok(match status {
+        _ if opts.grep.is_none() => status,
+        ExitStatus::Failure | ExitStatus::Interrupted => status,
+        _ if matched.get() > 0 => ExitStatus::Success,
+        _ => ExitStatus::SessionError,
+    })
+}
+
+/// Run over `opts.sources` into any sink, reading on the calling thread.
+///
+/// # Errors
+/// The sink cannot write.
+pub fn run_sink<S: Sink + ?Sized, E: Write>(
+    opts: &Options,
+    sink: &mut S,
+    diag: &mut Diag<E>,
+) -> Result<ExitStatus, Error> {
+    run_sink_with(opts, sink, diag, None)
+}
+
+/// Run over `opts.sources` into any sink, on the calling thread. With an
+/// `interrupt`, the run stops when it is triggered: inputs whose reads can
+/// wait (pipes, terminals, `--follow`) are read on a background thread
+/// ([`crate::input::ReadAhead`]) that the trigger wakes, regular files in
+/// place ([`crate::input::Checked`]). With `opts.status`, a live status
+/// line ([`render::StatusLine`]) is drawn on standard output while input
+/// is awaited.
+///
+/// # Errors
+/// The sink cannot write.
+pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
+    opts: &Options,
+    sink: &mut S,
+    diag: &mut Diag<E>,
+    interrupt: Option<&Arc<Interrupt>>,
+) -> Result<ExitStatus, Error> {
+    run_plan(opts, &Plan::of(opts), sink, diag, interrupt, None)
+}
+
+/// Take the steps of `plan` into `sink`, a library's files on several
+/// threads when `jobs` says where their outputs go (`-j`).
+fn run_plan<S: Sink + ?Sized, E: Write>(
+    opts: &Options,
+    plan: &Plan<'_>,
+    sink: &mut S,
+    diag: &mut Diag<E>,
+    interrupt: Option<&Arc<Interrupt>>,
+    jobs: Option<&jobs::Jobs<'_>>,
+) -> Result<ExitStatus, Error> {
+    // The live status line is drawn on standard output, which `opts.status`
+    // says is a terminal.
+    let status = if opts.status {
+        render::StatusLine::on_stdout(opts.color_stdout, opts.status_wait)
+    } else {
+        None
+    };
+    let reading = steps::Reading {
+        opts,
+        interrupt,
+        tick: status.as_ref().map(|_| render::status::TICK),
+        finished: Arc::new(AtomicBool::new(false)),
+        jobs,
+    };
+    let mut runner: Runner<'_, S, E> = sinks::runner(opts, sink, diag).with_status(status);
+    // --follow: the run says when the session has finished, so that
+    // following can end.
+    if opts.follow {
+        runner = runner.with_finished_flag(Arc::clone(&reading.finished));
+    }
+    for step in &plan.steps {
+        match reading.take(&mut runner, step) {
+            Ok(()) => {}
+            Err(Error::Interrupted) => return Ok(runner.interrupted()?.1),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(runner.finish()?.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn the_terminal_hint_is_for_a_terminal_as_the_only_input() {
+        let file = Source::Path(PathBuf::from("s.jsonl"));
+        assert_eq!(terminal_hint(&[Source::Stdin], true), Some(TERMINAL_HINT));
+        assert_eq!(terminal_hint(&[Source::Stdin], false), None);
+        assert_eq!(terminal_hint(std::slice::from_ref(&file), true), None);
+        assert_eq!(terminal_hint(&[file, Source::Stdin], true), None);
+        assert_eq!(terminal_hint(&[], true), None);
+    }
+}

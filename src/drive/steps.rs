@@ -1,0 +1,287 @@
+//! A plan's steps taken on the calling thread, into one [`Runner`]: each
+//! input opened as what it is (a file read in place, a pipe or a followed
+//! file on a thread that Ctrl-C can wake), a library's sessions in order
+//! (on `-j` threads by [`Jobs`]), the latest session found and read or
+//! followed with its sub-agents.
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::cli::Options;
+use crate::error::Error;
+use crate::input::{self, Checked, Interrupt, ReadAhead, Source, library};
+use crate::render::{self, Sink};
+use crate::run::Runner;
+
+use super::jobs::Jobs;
+use super::plan::Step;
+
+/// What every step reads with.
+pub(super) struct Reading<'a> {
+    pub opts: &'a Options,
+    /// Ctrl-C: stops a read that waits.
+    pub interrupt: Option<&'a Arc<Interrupt>>,
+    /// How often a waiting read wakes to redraw the status line.
+    pub tick: Option<Duration>,
+    /// Set by the run when a followed session has finished.
+    pub finished: Arc<AtomicBool>,
+    /// A library's files on several threads (`-j`).
+    pub jobs: Option<&'a Jobs<'a>>,
+}
+
+impl Reading<'_> {
+    /// Take `step`.
+    ///
+    /// # Errors
+    /// Output cannot be written, or the run was interrupted.
+    pub(super) fn take<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        step: &Step<'_>,
+    ) -> Result<(), Error> {
+        match step {
+            Step::Read(src) | Step::Follow(src) => {
+                self.source(runner, src, matches!(step, Step::Follow(_)))
+            }
+            Step::Library(dir) => self.library(runner, dir),
+            Step::Latest { dirs, follow } => self.latest(runner, dirs, *follow),
+        }
+    }
+
+    /// Read the session files below `dir` (a directory named as input), in
+    /// the order [`input::library`] gives; with `-v`, say how many files
+    /// there were.
+    fn library<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        dir: &Path,
+    ) -> Result<(), Error> {
+        let name = dir.display().to_string();
+        let found = library::sessions_below(dir);
+        for (d, e) in &found.unreadable {
+            runner.open_failed(&d.display().to_string(), e);
+        }
+        say_not_regular(runner, &name, found.not_regular);
+        if found.sessions.is_empty() {
+            runner.empty_directory(&name, found.other_files);
+            return Ok(());
+        }
+        let before = runner.found_without_session();
+        // `--since`, `--until`: sessions wholly outside are not read.
+        let (inside, outside): (Vec<_>, Vec<_>) =
+            (found.sessions.iter()).partition(|s| s.may_overlap(&self.opts.window));
+        for _ in &outside {
+            runner.session_outside();
+        }
+        match self.jobs {
+            Some(jobs) => jobs.read(runner, self.opts, &inside, self.interrupt)?,
+            None => {
+                for session in &inside {
+                    runner.library_session(session, true, self.interrupt)?;
+                }
+            }
+        }
+        if self.opts.verbosity == render::Verbosity::Verbose {
+            let read = Counts {
+                files: inside.iter().map(|s| s.files()).sum(),
+                empty: runner.found_without_session() - before,
+                outside: outside.len(),
+                other: found.other_files,
+            };
+            runner.note(&name, &read.describe(self.opts));
+        }
+        Ok(())
+    }
+
+    /// `--latest`: the most recent session below `dirs`, said on stderr,
+    /// read (or followed) as if it had been named.
+    fn latest<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        dirs: &[&Path],
+        follow: bool,
+    ) -> Result<(), Error> {
+        let mut sessions = Vec::new();
+        let mut other_files = 0;
+        let mut unreadable = false;
+        for dir in dirs {
+            let found = library::sessions_below(dir);
+            for (d, e) in &found.unreadable {
+                runner.open_failed(&d.display().to_string(), e);
+            }
+            say_not_regular(runner, &dir.display().to_string(), found.not_regular);
+            unreadable |= !found.unreadable.is_empty();
+            sessions.extend(found.sessions);
+            other_files += found.other_files;
+        }
+        let Some(session) = library::latest(sessions) else {
+            if !unreadable {
+                let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                runner.empty_directory(&names.join(", "), other_files);
+            }
+            // Else said, with why (status 2).
+            return Ok(());
+        };
+        let name = session.file.display().to_string();
+        if follow {
+            runner.note(&name, "the latest session; following it");
+            return self.follow_session(runner, &session);
+        }
+        runner.note(&name, "the latest session");
+        runner.library_session(&session, false, self.interrupt)
+    }
+
+    /// `--latest -f`: follow a session's file with its sub-agents' files,
+    /// those created later too (see [`input::follow::FollowSession`]).
+    fn follow_session<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        session: &library::Session,
+    ) -> Result<(), Error> {
+        let name = session.file.display().to_string();
+        runner.replaying(false);
+        // `<session>.jsonl` keeps its sub-agents in `<session>/subagents/`.
+        let agents = session.file.with_extension("").join("subagents");
+        let finished = Arc::clone(&self.finished);
+        let opened = input::follow::FollowSession::open(session.file.clone(), agents, finished)
+            .map(|f| f.with_notice(follow_notice(&name)))
+            .and_then(|f| self.waking(Box::new(f)));
+        match opened {
+            Ok(rdr) => runner.source(&name, rdr),
+            Err(e) => {
+                runner.open_failed(&name, &e);
+                Ok(())
+            }
+        }
+    }
+
+    /// Open one input (following it with `follow`) and read it to its end.
+    fn source<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        src: &Source,
+        follow: bool,
+    ) -> Result<(), Error> {
+        let name = src.display_name();
+        // A saved file read at once; a followed one, a pipe, a terminal are
+        // live.
+        let in_place = !follow && src.is_regular_file();
+        runner.replaying(in_place);
+        let opened = match src {
+            Source::Path(p) if follow => self.follow(runner, p, &name),
+            Source::Stdin if follow => Err(io::Error::other("standard input cannot be followed")),
+            _ => src.open(),
+        };
+        // With an interrupt: inputs that can make a read wait (pipes,
+        // terminals, a followed file) are read on a thread that Ctrl-C can
+        // wake; regular files in place, checked before each read.
+        let opened = opened.and_then(|rdr| match self.interrupt {
+            Some(intr) if in_place => Ok(Box::new(Checked::new(rdr, intr)) as Box<dyn Read>),
+            _ => self.waking(rdr),
+        });
+        match opened {
+            Ok(rdr) => runner.source(&name, rdr),
+            Err(e) => {
+                runner.open_failed(&name, &e);
+                Ok(())
+            }
+        }
+    }
+
+    /// `-f FILE`: the file opened to be followed, with a note when it does
+    /// not exist yet or cannot be followed.
+    fn follow<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        path: &Path,
+        name: &str,
+    ) -> io::Result<Box<dyn Read + Send>> {
+        let finished = Arc::clone(&self.finished);
+        let (rdr, how) = input::follow::open(path.to_path_buf(), finished, follow_notice(name))?;
+        match how {
+            input::follow::Opened::Followed | input::follow::Opened::Stream => {}
+            input::follow::Opened::Waiting => {
+                runner.note(name, "no such file yet; waiting for it to appear");
+            }
+            input::follow::Opened::NotFollowed(c) => runner.note(
+                name,
+                &format!("{c}-compressed: read to its end, not followed"),
+            ),
+        }
+        Ok(rdr)
+    }
+
+    /// `rdr` read on a thread that Ctrl-C wakes, when there is an
+    /// interrupt.
+    fn waking(&self, rdr: Box<dyn Read + Send>) -> io::Result<Box<dyn Read>> {
+        Ok(match self.interrupt {
+            Some(intr) => Box::new(ReadAhead::spawn(rdr, intr)?.with_tick(self.tick)),
+            None => rdr,
+        })
+    }
+}
+
+/// What `-v` says of a library read.
+struct Counts {
+    files: usize,
+    empty: u64,
+    outside: usize,
+    other: u64,
+}
+
+impl Counts {
+    fn describe(&self, opts: &Options) -> String {
+        let s = |n: u64| if n == 1 { "" } else { "s" };
+        let Counts {
+            files,
+            empty,
+            outside,
+            other,
+        } = *self;
+        let skipped = if outside > 0 {
+            format!(
+                ", {outside} session{} {} skipped",
+                s(outside as u64),
+                opts.window
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{files} session file{} read ({empty} without a session){skipped}, {other} other \
+             file{} left alone",
+            s(files as u64),
+            s(other),
+        )
+    }
+}
+
+/// Files below directory `name` named like logs but not regular files
+/// (devices, FIFOs, sockets): left unread, said once.
+fn say_not_regular<S: Sink + ?Sized, E: Write>(runner: &mut Runner<'_, S, E>, name: &str, n: u64) {
+    if n > 0 {
+        let s = if n == 1 { "" } else { "s" };
+        runner.note(
+            name,
+            &format!("{n} file{s} named like logs left unread: not regular files (a device, a FIFO or a socket)"),
+        );
+    }
+}
+
+/// What a followed file says when it is read again from its start
+/// (truncated, rewritten, replaced): one line on stderr, written in one
+/// call from the reading thread (the output before it was flushed when
+/// the reader began to wait).
+fn follow_notice(name: &str) -> input::follow::Notice {
+    let name = render::sanitize::sanitize_line(name).into_owned();
+    Box::new(move |what: &str| {
+        let line = format!(
+            "streamview: {name}: {}\n",
+            render::sanitize::sanitize_line(what)
+        );
+        let _ = io::stderr().write_all(line.as_bytes());
+    })
+}
