@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The floors, lowest first. A module may name the modules of lower floors
@@ -167,4 +167,124 @@ fn the_checker_sees_an_arrow_that_points_up() {
     let want: BTreeSet<String> = ["event", "render"].map(String::from).into();
     assert_eq!(found, want);
     assert!(floor("render") > floor("decode"));
+}
+
+/// The file of `decode/` a `decode/…` file stands for: `x` for `x.rs` and
+/// the files of its folder `x/`, `mod` for `mod.rs`.
+fn decode_node(decode: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(decode).unwrap();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_str()
+        .unwrap();
+    first.strip_suffix(".rs").unwrap_or(first).to_string()
+}
+
+/// The first identifier after each `prefix` in `code`, and of each path in
+/// a group (`prefix{a, b::c}`).
+fn after(code: &str, prefix: &str) -> Vec<String> {
+    let ident = |s: &str| {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect::<String>()
+    };
+    let mut out = Vec::new();
+    for (at, m) in code.match_indices(prefix) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let rest = &code[at + m.len()..];
+        match rest.strip_prefix('{') {
+            Some(group) => {
+                let group = &group[..group.find('}').unwrap_or(group.len())];
+                out.extend(group.split(',').map(ident));
+            }
+            None => out.push(ident(rest)),
+        }
+    }
+    out
+}
+
+/// Which files of `decode/` each one names: `super::x` (or
+/// `crate::decode::x`) names `x.rs` when there is one, else an item of
+/// `mod.rs`; `mod.rs` names `x.rs` with `x::`.
+fn decode_arrows(decode: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    sources(decode, &mut files);
+    let nodes: BTreeSet<String> = files.iter().map(|f| decode_node(decode, f)).collect();
+    let mut arrows: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let code = code(&std::fs::read_to_string(file).unwrap(), file);
+        let from = decode_node(decode, file);
+        let nested = file.parent() != Some(decode);
+        let to_decode = if nested { "super::super::" } else { "super::" };
+        let mut names = after(&code, to_decode);
+        names.extend(after(&code, "crate::decode::"));
+        if from == "mod" {
+            for n in &nodes {
+                if !after(&code, &format!("{n}::")).is_empty() {
+                    names.push(n.clone());
+                }
+            }
+        }
+        let targets: Vec<String> = names
+            .into_iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| {
+                if nodes.contains(&n) {
+                    n
+                } else {
+                    "mod".to_string()
+                }
+            })
+            .filter(|n| *n != from)
+            .collect();
+        arrows.entry(from).or_default().extend(targets);
+    }
+    arrows
+}
+
+/// Depth-first: a file met again while on the path closes a circle.
+fn visit<'a>(
+    n: &'a str,
+    arrows: &'a BTreeMap<String, BTreeSet<String>>,
+    path: &mut Vec<&'a str>,
+    done: &mut BTreeSet<&'a str>,
+    circles: &mut Vec<String>,
+) {
+    if let Some(at) = path.iter().position(|p| *p == n) {
+        circles.push(format!("{} → {n}", path[at..].join(" → ")));
+        return;
+    }
+    if !done.insert(n) {
+        return;
+    }
+    path.push(n);
+    for m in arrows.get(n).into_iter().flatten() {
+        visit(m, arrows, path, done, circles);
+    }
+    path.pop();
+}
+
+#[test]
+fn no_file_of_decode_names_a_file_that_names_it_back() {
+    let decode = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/decode");
+    let arrows = decode_arrows(&decode);
+    assert!(arrows["registry"].contains("qwen"), "{arrows:?}");
+    assert!(arrows["qwen"].contains("producer"), "{arrows:?}");
+    let mut circles = Vec::new();
+    let mut done = BTreeSet::new();
+    for n in arrows.keys() {
+        visit(n, &arrows, &mut Vec::new(), &mut done, &mut circles);
+    }
+    assert!(
+        circles.is_empty(),
+        "circles among the files of decode/:\n{}",
+        circles.join("\n")
+    );
 }

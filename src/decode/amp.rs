@@ -24,8 +24,7 @@ use std::collections::HashMap;
 use std::io;
 
 use super::claude::{MessageUsage, Said, event};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
-use super::{Ctx, Emit};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use crate::event::ToolKind;
 use crate::event::{
     Content, Denial, Event, EventKind, JsonText, List, Producer, Role, SessionResult, SessionStart,
@@ -330,7 +329,7 @@ fn assistant<'v>(
             Ok(())
         }
         // No usable content: kept as it came, so the line does not vanish.
-        _ => super::unknown_line(v, ctx, emit),
+        _ => super::producer::unknown_line(v, ctx, emit),
     }
 }
 

@@ -11,9 +11,8 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::{content_of, json_in, list, strings_at};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use super::seen::Recent;
-use super::{Ctx, Emit};
 use crate::event::ToolKind;
 use crate::event::{
     Answer, Delta, DeltaKind, Denial, Event, EventKind, Level, List, McpServer, ModelUsage, Notice,
@@ -1056,7 +1055,7 @@ pub(crate) fn cache_write_1h(u: Value<'_>) -> Option<u64> {
 /// Per-model usage (`modelUsage`, keyed by model name, camelCase counts):
 /// Claude's result, Qwen's result and the transcripts' `cost-state` line.
 pub(crate) fn model_usage<'v>(v: Value<'v>, a: &'v Arena) -> List<'v, ModelUsage<'v>> {
-    let Some(o) = get(v, "modelUsage").and_then(super::Value::as_object) else {
+    let Some(o) = get(v, "modelUsage").and_then(Value::as_object) else {
         return List::default();
     };
     list(

@@ -24,8 +24,7 @@ use std::borrow::Cow;
 use std::io;
 
 use super::args::{first_scalar, names_at, replace_at, write_at};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
-use super::{Ctx, Emit};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use crate::event::{
     Content, Delta, DeltaKind, EventKind, JsonText, Level, List, ModelUsage, Producer, Role,
     SessionResult, Text, Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
@@ -72,7 +71,7 @@ impl Stream for State {
         match str_at(v, "type").unwrap_or("") {
             "agent_event" => match get(v, "event") {
                 Some(e) => self.agent_event(e, v, ctx, emit),
-                None => super::unknown_line(v, ctx, emit),
+                None => super::producer::unknown_line(v, ctx, emit),
             },
             "run_result" => {
                 self.flush_reasoning(ctx, emit)?;
@@ -84,7 +83,7 @@ impl Stream for State {
                 let text = cow_at(v, "message").unwrap_or(Cow::Borrowed("error"));
                 emit(&ctx.event(ctx.notice("error", Level::Error, text)))
             }
-            _ => super::unknown_line(v, ctx, emit),
+            _ => super::producer::unknown_line(v, ctx, emit),
         }
     }
 }
@@ -138,7 +137,7 @@ impl State {
             // Iterations, shell output as it comes, `done` (the result
             // line says it all again).
             ("iteration_start" | "iteration_end" | "content_update" | "done", _) => None,
-            _ => return super::unknown_line(v, ctx, emit),
+            _ => return super::producer::unknown_line(v, ctx, emit),
         };
         match kind {
             Some(kind) => emit(&ctx.event(kind)),

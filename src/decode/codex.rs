@@ -34,8 +34,7 @@ use std::io;
 use std::sync::Arc;
 
 use super::args::{content_of, json_in, list};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, start};
-use super::{Ctx, Emit};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, start};
 use crate::event::ToolKind;
 use crate::event::{Content, Edit, FileChange, JsonText};
 use crate::event::{
@@ -806,7 +805,7 @@ fn outcome_text<'v>(
         }
         "collab_tool_call" => {
             let mut text = a.text();
-            if let Some(states) = get(item, "agents_states").and_then(super::Value::as_object) {
+            if let Some(states) = get(item, "agents_states").and_then(Value::as_object) {
                 for (thread, st) in &states {
                     if !text.is_empty() {
                         text.push('\n');

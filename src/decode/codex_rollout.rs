@@ -41,9 +41,8 @@ use std::io;
 use std::sync::Arc;
 
 use super::codex::{Base, notice, unknown};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, start};
 use super::seen::Recent;
-use super::{Ctx, Emit};
 use crate::event::{
     EventKind, Level, Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, Usage,
 };

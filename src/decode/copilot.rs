@@ -30,9 +30,8 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::{content_of, first_line_at, first_scalar, pattern_in, replace_at, write_at};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use super::seen::Seen;
-use super::{Ctx, Emit};
 use crate::event::{
     Content, Delta, DeltaKind, Denial, Event, EventKind, JsonText, Level, List, McpServer, Notice,
     Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolKind,
@@ -104,7 +103,7 @@ impl Stream for State {
         let Some(d) = get(v, "data").filter(|d| d.is_object()) else {
             return match ty {
                 "result" => self.result(v, ctx, emit),
-                _ => super::unknown_line(v, ctx, emit),
+                _ => super::producer::unknown_line(v, ctx, emit),
             };
         };
         if self.startup(ty, d) {
@@ -203,7 +202,7 @@ impl State {
             | "tool.shell_output"
             | "tool.execution_partial_result"
             | "session.background_tasks_changed" => Ok(()),
-            _ => super::unknown_line(v, ctx, emit),
+            _ => super::producer::unknown_line(v, ctx, emit),
         }
     }
 

@@ -20,9 +20,8 @@ use std::borrow::Cow;
 use std::io;
 
 use super::args::json_in;
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use super::seen::Seen;
-use super::{Ctx, Emit};
 use crate::event::JsonText;
 use crate::event::ToolKind;
 use crate::event::{
@@ -151,7 +150,7 @@ impl Stream for State {
                 flush(state, emit)?;
                 state.claude.decode(v, ctx, emit)
             }
-            _ => super::unknown_line(v, ctx, emit),
+            _ => super::producer::unknown_line(v, ctx, emit),
         }
     }
 
@@ -263,7 +262,7 @@ fn assistant<'v>(
             }
         }
         // No usable content: kept as it came, so the line does not vanish.
-        _ => return super::unknown_line(v, ctx, emit),
+        _ => return super::producer::unknown_line(v, ctx, emit),
     }
     if text.is_empty() {
         return Ok(());
@@ -358,7 +357,7 @@ fn thinking<'v>(
             state.thinking.line = ctx.line;
             flush_thinking(state, emit)
         }
-        _ => super::unknown_line(v, ctx, emit),
+        _ => super::producer::unknown_line(v, ctx, emit),
     }
 }
 
@@ -478,7 +477,7 @@ fn tool_call<'v>(
 ) -> io::Result<()> {
     let tc = get(v, "tool_call");
     let Some(id) = cow_at(v, "call_id").or_else(|| tc.and_then(|t| cow_at(t, "toolCallId"))) else {
-        return super::unknown_line(v, ctx, emit);
+        return super::producer::unknown_line(v, ctx, emit);
     };
     let (kind, body) = match tc.and_then(tool_body) {
         Some((k, b)) => (k, Some(b)),
@@ -486,7 +485,7 @@ fn tool_call<'v>(
     };
     let sub = str_at(v, "subtype");
     if !matches!(sub, Some("started" | "completed")) {
-        return super::unknown_line(v, ctx, emit);
+        return super::producer::unknown_line(v, ctx, emit);
     }
     if !state.called.contains(id.as_ref()) {
         state.called.insert(&id);
@@ -541,7 +540,7 @@ fn outcome<'v>(result: Option<Value<'v>>, a: &'v Arena) -> Outcome<'v> {
         reason: None,
     };
     let Some((key, body)) = result
-        .and_then(super::Value::as_object)
+        .and_then(Value::as_object)
         .and_then(|o| o.iter().next())
     else {
         return out;
@@ -549,7 +548,7 @@ fn outcome<'v>(result: Option<Value<'v>>, a: &'v Arena) -> Outcome<'v> {
     match key {
         "success" | "failure" => {
             let text = output_text(body, a);
-            let code = get(body, "exitCode").and_then(super::Value::as_i64);
+            let code = get(body, "exitCode").and_then(Value::as_i64);
             out.is_error = key == "failure" || code.is_some_and(|c| c != 0);
             out.content = match code.filter(|c| *c != 0) {
                 Some(c) if text.is_empty() => text!(a, "exit code {c}"),

@@ -23,9 +23,8 @@ use std::io;
 use super::args::{
     first_scalar, items, list, patch_at, pattern_in, replace_at, strings_at, write_at,
 };
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use super::seen::Recent;
-use super::{Ctx, Emit};
 use crate::event::{
     Event, EventKind, JsonText, Level, List, ModelUsage, Notice, Producer, Role, SessionResult,
     SessionStart, Text, Thinking, Tokens, ToolCall, ToolKind, ToolResult,
@@ -126,7 +125,7 @@ impl Stream for State {
             "error" => self.error(v, ctx, emit),
             "completion" => self.completion(v, ctx, emit),
             "result" => self.json_result(v, ctx, emit),
-            _ => super::unknown_line(v, ctx, emit),
+            _ => super::producer::unknown_line(v, ctx, emit),
         }
     }
 

@@ -19,8 +19,7 @@ use std::collections::HashMap;
 use std::io;
 
 use super::args::{content_of, list};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, start};
-use super::{Ctx, Emit};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, start};
 use crate::event::ToolKind;
 use crate::event::{Content, JsonText, List};
 use crate::event::{
@@ -532,7 +531,7 @@ fn result<'v>(
     }
     let models = stats
         .and_then(|s| get(s, "models"))
-        .and_then(super::Value::as_object);
+        .and_then(Value::as_object);
     let model_usage = list(
         a,
         models

@@ -33,8 +33,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::content_of;
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
-use super::{Ctx, Emit};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use crate::event::{
     Content, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
     Thinking, Tokens, ToolResult, Unknown, Usage,
@@ -130,7 +129,7 @@ impl Stream for State {
             return Ok(());
         }
         let held = held(self.session.as_deref(), ctx, |emit| {
-            super::unknown_line(v, ctx, emit)
+            super::producer::unknown_line(v, ctx, emit)
         });
         self.records.push(Record {
             id: String::new(),

@@ -17,8 +17,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 
-use super::registry::{Entry, Evidence, Format, Shape, Stream, start};
-use super::{Ctx, Emit};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, start};
 use crate::event::{Edit, Event, EventKind, FileChange, Level, Notice, Producer, ToolKind};
 use crate::json::{Value, f64_at, get, str_at};
 

@@ -7,10 +7,24 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io;
 
-use super::{Decoded, Emit};
+use super::producer::Emit;
 use crate::event::{Event, EventKind, Producer};
 use crate::input::Line;
 use crate::json::{Value, first_bad_escape, structure_fault};
+
+/// What became of one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decoded {
+    /// Empty or whitespace only: ignored.
+    Blank,
+    /// One or more events were emitted (plain text lines included).
+    Events,
+    /// Skipped, with the reason.
+    Skipped(LineProblem),
+    /// Events were emitted once lone UTF-16 surrogate escapes (`"\ud83d"`,
+    /// which strict JSON parsers reject) were read as U+FFFD.
+    Repaired,
+}
 
 /// Why a line was skipped.
 #[derive(Clone, Debug, PartialEq, Eq)]

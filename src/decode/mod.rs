@@ -1,4 +1,4 @@
-//! From one line of bytes to normalized [`Event`]s: the driver and the
+//! From one line of bytes to normalized [`Event`](crate::event::Event)s: the driver and the
 //! dispatch.
 //!
 //! The [`Decoder`] trims the line (`line.rs`), parses it in reused memory
@@ -6,7 +6,7 @@
 //! the one `--from` named, else the one the first recognisable line showed
 //! (`registry::detect`), kept for the rest of the input unless a line opens
 //! another producer's stream. Each producer is one module that implements
-//! `registry::Format`, listed in `registry::REGISTRY`; `args.rs` holds what
+//! `producer::Format`, listed in `registry::REGISTRY`; `args.rs` holds what
 //! their decoders share.
 
 /// `format!` into the line's arena: `text!(arena, "…", args)` is a
@@ -33,39 +33,24 @@ mod line;
 mod native;
 mod opencode;
 mod pi;
+mod producer;
 mod qwen;
 mod registry;
-pub(crate) use registry::unsearched_key;
 mod seen;
 mod transcript;
 
-pub use line::LineProblem;
-pub(crate) use registry::{Ctx, detect, unknown_line};
+pub use line::{Decoded, LineProblem};
+pub(crate) use producer::Ctx;
+pub use producer::Emit;
+pub(crate) use registry::{detect, unsearched_key};
 
 use std::io;
 
-use crate::event::{Event, Producer};
+use crate::event::Producer;
 use crate::input::Line;
 use crate::json::{Arena, ParseError, Parser, Value, replace_lone_surrogates};
 use crate::time::Timestamp;
-use registry::Stream;
-
-/// What became of one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Decoded {
-    /// Empty or whitespace only: ignored.
-    Blank,
-    /// One or more events were emitted (plain text lines included).
-    Events,
-    /// Skipped, with the reason.
-    Skipped(LineProblem),
-    /// Events were emitted once lone UTF-16 surrogate escapes (`"\ud83d"`,
-    /// which strict JSON parsers reject) were read as U+FFFD.
-    Repaired,
-}
-
-/// Callback receiving each decoded event.
-pub type Emit<'e> = dyn FnMut(&Event<'_>) -> io::Result<()> + 'e;
+use producer::Stream;
 
 /// Turns lines into events. One per input source: it carries per-stream
 /// state (the producer it detected, which API messages were counted…).

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::io;
 
 use super::args::{content_of, json_in, list, strings_at};
-use super::{Ctx, Emit};
+use super::producer::{Ctx, Emit};
 use crate::event::ToolKind;
 use crate::event::{
     Answer, Delta, DeltaKind, Denial, Event, EventKind, Level, McpServer, ModelUsage, Notice,

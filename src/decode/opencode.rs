@@ -22,9 +22,8 @@ use std::io;
 use simd_json::prelude::*;
 
 use super::args::{content_of, json_in, to_json};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use super::seen::Seen;
-use super::{Ctx, Emit};
 use crate::event::ToolKind;
 use crate::event::{Content, FileChange, JsonText, List};
 use crate::event::{

@@ -24,8 +24,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::{first_scalar, list, pattern_in, replace_of, write_at};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
-use super::{Ctx, Emit};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use crate::event::{
     Delta, DeltaKind, Event, EventKind, FileChange, JsonText, Level, List, Producer, Role,
     SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
@@ -130,7 +129,7 @@ impl Stream for State {
                 Some("assistant") => self.assistant(message, ctx, emit),
                 Some("user") => self.user(message, ctx, emit),
                 Some("toolResult") => self.tool_result(message, ctx, emit),
-                _ => super::unknown_line(v, ctx, emit),
+                _ => super::producer::unknown_line(v, ctx, emit),
             },
             "auto_retry_start" => self.retry(v, ctx, emit),
             "auto_retry_end" => self.retry_end(v, ctx, emit),
@@ -139,7 +138,7 @@ impl Stream for State {
             | "tool_execution_start"
             | "tool_execution_update"
             | "tool_execution_end" => Ok(()),
-            _ => super::unknown_line(v, ctx, emit),
+            _ => super::producer::unknown_line(v, ctx, emit),
         }
     }
 

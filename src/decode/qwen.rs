@@ -31,8 +31,7 @@ use std::io;
 use super::args::{json_in, list, strings_at};
 use super::claude::content_text;
 use super::claude::event;
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
-use super::{Ctx, Emit};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use crate::event::ToolKind;
 use crate::event::{
     Denial, Event, EventKind, Level, List, Notice, Producer, Question, Role, SessionResult,
@@ -274,7 +273,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
             Ok(())
         }
         // No usable content: kept as it came, so the line does not vanish.
-        _ => super::unknown_line(v, ctx, emit),
+        _ => super::producer::unknown_line(v, ctx, emit),
     }
 }
 

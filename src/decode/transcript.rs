@@ -34,9 +34,8 @@ use simd_json::prelude::*;
 
 use super::args::strings_at;
 use super::claude::{self, Base};
-use super::registry::{Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use super::seen::Seen;
-use super::{Ctx, Emit};
 use crate::event::{Event, EventKind, Level, List, Notice, Producer, SessionStart};
 use crate::json::{
     Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, view,
@@ -252,7 +251,7 @@ impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
         let state = self;
         let Some(ty) = str_at(v, "type") else {
-            return super::unknown_line(v, ctx, emit);
+            return super::producer::unknown_line(v, ctx, emit);
         };
         if matches!(ty, "user" | "assistant" | "system" | "attachment") {
             return entry(v, ctx, ty, state, emit);

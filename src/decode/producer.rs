@@ -1,0 +1,207 @@
+//! What a producer module provides and gets: its [`Entry`] in the
+//! registry, its detection rule ([`Format`], asked with a line's [`Shape`],
+//! answered with [`Evidence`]), its per-stream decoder ([`Stream`]), and
+//! what it decodes a line with ([`Ctx`], [`Emit`]).
+//!
+//! The producer modules and the registry that lists them (`registry.rs`)
+//! both stand on this one: no file of `decode/` names a file that names it
+//! back.
+
+use std::borrow::Cow;
+use std::io;
+
+use crate::event::{Event, EventKind, Level, Notice, Producer, Unknown};
+use crate::json::{Arena, Value, str_at};
+use crate::time::Timestamp;
+
+/// Callback receiving each decoded event.
+pub type Emit<'e> = dyn FnMut(&Event<'_>) -> io::Result<()> + 'e;
+
+/// A producer: who it is, and its format.
+pub(crate) struct Entry {
+    /// The identity its events carry.
+    pub producer: Producer,
+    /// The stable name used in JSONL (`"producer"`) and by `--from`.
+    pub name: &'static str,
+    /// The product's name, for people.
+    pub label: &'static str,
+    /// The command whose output this is, for `--from`'s help.
+    pub invocation: &'static str,
+    /// A decoder for a new stream of it (`start::<State>`).
+    pub stream: fn() -> Box<dyn Stream>,
+    /// How to recognise its lines.
+    pub format: &'static dyn Format,
+    /// Keys of its lines' top-level object that say who, when or where
+    /// and that its decoder writes into nothing `--grep` searches, nor
+    /// their string values: a line whose every raw match lies in them is
+    /// skipped unread ([`unsearched_key`]). A key listed here must be
+    /// unsearched for every producer (the raw test does not know whose
+    /// line it reads).
+    pub unsearched: &'static [&'static str],
+}
+
+/// How strongly a line says which producer printed it, strongest first
+/// (the discriminator table of `docs/protocols.md` §1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Evidence {
+    /// A line type or field only this producer writes.
+    Type,
+    /// This producer's session header (`system`/`init` and its telltales).
+    Init,
+    /// A line of Claude Code's family that no other producer claimed.
+    Family,
+    /// A shared shape (`assistant`, `user`, `result`) with this producer's
+    /// session id.
+    Session,
+    /// A shared shape with a field only this producer's version of it has.
+    Hint,
+}
+
+/// A parsed line as detection sees it: its `type`, read once for every
+/// producer's rule (asked of every line: most lines have it first).
+#[derive(Clone, Copy)]
+pub(crate) struct Shape<'v> {
+    /// The line.
+    pub v: Value<'v>,
+    /// Its `type` (`""` for a line without one).
+    pub ty: &'v str,
+}
+
+impl<'v> Shape<'v> {
+    /// The shape of `v`.
+    pub(crate) fn of(v: Value<'v>) -> Self {
+        // Gemini CLI's session files have lines without one (`$set`, the
+        // header): `""`.
+        Shape {
+            v,
+            ty: str_at(v, "type").unwrap_or(""),
+        }
+    }
+
+    /// Its `subtype`, if any.
+    pub(crate) fn sub(&self) -> Option<&'v str> {
+        str_at(self.v, "subtype")
+    }
+
+    /// A `system` line of subtype `init`: the session header of Claude
+    /// Code and of the producers that print its shape.
+    pub(crate) fn is_init(&self) -> bool {
+        self.ty == "system" && self.sub() == Some("init")
+    }
+}
+
+/// A producer's format: how to recognise its lines.
+pub(crate) trait Format: Sync {
+    /// What this line says of being this producer's, if anything.
+    fn detect(&self, s: Shape<'_>) -> Option<Evidence>;
+
+    /// True for a line that can only be the first of this producer's stream
+    /// (a session header): it ends another producer's stream concatenated
+    /// before it.
+    fn opens(&self, s: Shape<'_>) -> bool;
+}
+
+/// One stream of one producer: its state between lines, and how a line
+/// becomes events.
+pub(crate) trait Stream: Send {
+    /// Decode one parsed line, passing each event to `emit`.
+    fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()>;
+
+    /// End of the stream: emit what was held back (joined deltas,
+    /// reconstructed totals).
+    fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        let _ = emit;
+        Ok(())
+    }
+
+    /// The producer's text is whole only across lines (answer chunks the
+    /// decoder joins, never repeated whole): a word may be cut between two
+    /// lines, so `--grep` must read every line.
+    fn text_spans_lines(&self) -> bool {
+        false
+    }
+}
+
+/// A fresh decoder of one stream whose state is `S`: an [`Entry`]'s `stream`.
+pub(crate) fn start<S: Stream + Default + 'static>() -> Box<dyn Stream> {
+    Box::<S>::default()
+}
+
+/// What every producer module gets besides the parsed value.
+pub(crate) struct Ctx<'a> {
+    /// Line number.
+    pub line: u64,
+    /// The line (verbatim JSON, valid UTF-8: simd-json checked it).
+    pub raw: &'a [u8],
+    /// Whose format the line is read as.
+    pub producer: Producer,
+    /// Where text composed for this line goes (see [`Arena`]).
+    pub arena: &'a Arena,
+    /// When the line says it happened (its events' [`Event::time`]).
+    pub time: Option<Timestamp>,
+    /// Other lines may be left unread: see `Decoder::lines_may_be_skipped`.
+    pub skipping: bool,
+}
+
+impl<'a> Ctx<'a> {
+    /// The line as text (verbatim JSON).
+    pub fn raw(&self) -> Cow<'a, str> {
+        // Valid (the parse checked it): the fast check, borrowed.
+        match simdutf8::basic::from_utf8(self.raw) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(self.raw),
+        }
+    }
+
+    /// An event of this line, of no session and no sub-agent (producers
+    /// whose lines name neither).
+    pub fn event(&self, kind: EventKind<'a>) -> Event<'a> {
+        Event {
+            producer: self.producer,
+            line: self.line,
+            source: None,
+            session: None,
+            parent: None,
+            time: self.time,
+            kind,
+        }
+    }
+
+    /// A notice of this line (the line kept whole as its `raw`).
+    pub fn notice(&self, subtype: &'static str, level: Level, text: Cow<'a, str>) -> EventKind<'a> {
+        EventKind::Notice(Notice {
+            subtype: Cow::Borrowed(subtype),
+            level,
+            text,
+            raw: Some(self.raw()),
+            estimate: false,
+        })
+    }
+}
+
+/// True when `v` has the field `key`.
+pub(crate) fn has(v: Value<'_>, key: &str) -> bool {
+    v.get(key).is_some()
+}
+
+/// A line of a producer whose decoder does not know it: kept verbatim as an
+/// `unknown` event named by its `type` (and `subtype`).
+pub(crate) fn unknown_line<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let ty = str_at(v, "type").unwrap_or("");
+    let type_name = match str_at(v, "subtype").filter(|s| !s.is_empty()) {
+        Some(sub) => Cow::Owned(format!("{ty}/{sub}")),
+        None => Cow::Borrowed(ty),
+    };
+    emit(&Event {
+        producer: ctx.producer,
+        line: ctx.line,
+        source: None,
+        session: None,
+        parent: None,
+        time: ctx.time,
+        kind: EventKind::Unknown(Unknown {
+            type_name,
+            raw: ctx.raw(),
+        }),
+    })
+}
