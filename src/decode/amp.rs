@@ -23,7 +23,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io;
 
-use super::claude::{MessageUsage, Said, event};
+use super::claude::event;
+use super::messages::{MessageUsage, Said};
 use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use crate::event::ToolKind;
 use crate::event::{
@@ -267,7 +268,7 @@ fn assistant<'v>(
                 model: msg.and_then(|m| cow_at(m, "model")),
                 tokens: tokens(u),
                 replaces,
-                cache_write_1h: super::claude::cache_write_1h(u),
+                cache_write_1h: super::messages::cache_write_1h(u),
                 sidechain: false,
                 fast: false,
                 preliminary_output: false,
@@ -410,14 +411,14 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
             s("query")
         }
         "read_web_page" => s("url"),
-        "todo_write" => super::claude::key_arg("TodoWrite", input, a),
+        "todo_write" => super::messages::key_arg("TodoWrite", input, a),
         "skill" => s("name").or_else(|| s("skill")),
         "read_thread" => s("threadID").or_else(|| s("thread_id")),
         "read_mcp_resource" => s("uri"),
         // `Grep {pattern, path, glob}` and anything named like Claude's
         // tools; else (`shell_command_status`, `download_thread_file`, a new
         // tool) the first scalar argument.
-        n => super::claude::key_arg(n, input, a)
+        n => super::messages::key_arg(n, input, a)
             .or_else(|| super::args::first_scalar(input, true, a)),
     }
 }

@@ -770,7 +770,7 @@ fn outcome_text<'v>(
             let result = get(item, "result").filter(|r| !r.is_null());
             let mut text = result
                 .and_then(|r| get(r, "content"))
-                .map(|c| super::claude::content_text(c, a))
+                .map(|c| super::messages::content_text(c, a))
                 .unwrap_or_default();
             if text.is_empty()
                 && let Some(s) = result

@@ -429,7 +429,7 @@ pub(crate) fn key_arg<'v>(short: &str, args: Value<'v>, a: &'v Arena) -> Option<
         "updateTodos" | "todo" | "todoWrite" => {
             Some(super::args::items(arr_at(args, "todos").len(), a))
         }
-        "mcp" => get(args, "args").and_then(|x| super::claude::key_arg("mcp__", x, a)),
+        "mcp" => get(args, "args").and_then(|x| super::messages::key_arg("mcp__", x, a)),
         _ => ["path", "command", "pattern", "query", "url"]
             .iter()
             .find_map(|k| s(k)),

@@ -30,6 +30,7 @@ mod gemini;
 mod gemini_session;
 mod kilo;
 mod line;
+mod messages;
 mod native;
 mod opencode;
 mod pi;

@@ -366,7 +366,7 @@ impl State {
     ) -> io::Result<()> {
         let Some(m) = m else { return Ok(()) };
         self.saw(m);
-        let text = super::claude::content_text(get(m, "content").unwrap_or(m), ctx.arena);
+        let text = super::messages::content_text(get(m, "content").unwrap_or(m), ctx.arena);
         emit(&self.event(
             ctx,
             EventKind::Text(Text {
@@ -394,7 +394,7 @@ impl State {
                 .and_then(|b| get(b, "text"))
                 .and_then(super::args::content_of)
                 .unwrap_or_default(),
-            Some(c) => super::claude::content_text(c, ctx.arena).into(),
+            Some(c) => super::messages::content_text(c, ctx.arena).into(),
             None => crate::event::Content::default(),
         };
         emit(&self.event(

@@ -29,8 +29,8 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::{json_in, list, strings_at};
-use super::claude::content_text;
 use super::claude::event;
+use super::messages::content_text;
 use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use crate::event::ToolKind;
 use crate::event::{
@@ -428,8 +428,8 @@ pub(crate) fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<
             (None, p) => p.map(Cow::Borrowed),
         },
         // MCP tools: `mcp__server__tool`; the first scalar argument.
-        n if n.starts_with("mcp__") => super::claude::key_arg(n, input, a),
-        n => super::claude::key_arg(claude_equivalent(n)?, input, a),
+        n if n.starts_with("mcp__") => super::messages::key_arg(n, input, a),
+        n => super::messages::key_arg(claude_equivalent(n)?, input, a),
     }
 }
 

@@ -739,7 +739,9 @@ fn assistant<'v>(
         if error_text.is_none()
             && let Some(id) = id
         {
-            let tokens = msg.and_then(|m| get(m, "usage")).map(claude::tokens);
+            let tokens = msg
+                .and_then(|m| get(m, "usage"))
+                .map(super::messages::tokens);
             let complete = msg.and_then(|m| str_at(m, "stop_reason")).is_some();
             acc.count(id, tokens, f64_at(v, "costUSD"), complete);
         }
@@ -773,7 +775,7 @@ fn api_error(
         || str_at(v, "error").is_some();
     api_error.then(|| {
         let text = content
-            .map(|c| claude::content_text(c, ctx.arena))
+            .map(|c| super::messages::content_text(c, ctx.arena))
             .filter(|t| !t.is_empty());
         match (text, str_at(v, "error")) {
             (Some(t), _) => t.into_owned(),
@@ -877,7 +879,7 @@ fn user<'v>(
     if meta {
         // Reminders and caveats the CLI adds to the conversation.
         let text = content
-            .map(|c| claude::content_text(c, ctx.arena))
+            .map(|c| super::messages::content_text(c, ctx.arena))
             .unwrap_or_default();
         let line = text
             .lines()
