@@ -363,26 +363,47 @@ fn system<'v>(
 ) -> io::Result<()> {
     let sub = str_at(v, "subtype").unwrap_or("");
     let a = ctx.arena;
-    let (level, text): (Level, Cow<'v, str>) = match sub {
-        "init" => return emit(&base.event(EventKind::SessionStart(init(v, a)))),
-        "permission_denied" => {
-            return emit(&base.event(EventKind::PermissionDenied(Denial {
-                id: cow_at(v, "tool_use_id"),
-                tool: cow_at(v, "tool_name"),
-                key_arg: None,
-                message: cow_at(v, "message").or_else(|| cow_at(v, "decision_reason")),
-            })));
+    let kind = match sub {
+        "init" => EventKind::SessionStart(init(v, a)),
+        "permission_denied" => EventKind::PermissionDenied(Denial {
+            id: cow_at(v, "tool_use_id"),
+            tool: cow_at(v, "tool_name"),
+            key_arg: None,
+            message: cow_at(v, "message").or_else(|| cow_at(v, "decision_reason")),
+        }),
+        "local_command_output" => EventKind::Text(Text {
+            role: Role::Assistant,
+            text: Cow::Borrowed(str_at(v, "content").unwrap_or("")),
+            message_id: None,
+            command: None,
+            continues: false,
+        }),
+        _ => {
+            let Some((level, text)) = system_notice(sub, v, state, a) else {
+                return unknown(base, ctx, "system", Some(sub), emit);
+            };
+            EventKind::Notice(Notice {
+                subtype: Cow::Borrowed(sub),
+                level,
+                text,
+                raw: Some(ctx.raw()),
+                // Updated many times while the model thinks.
+                estimate: sub == "thinking_tokens",
+            })
         }
-        "local_command_output" => {
-            let text = str_at(v, "content").unwrap_or("");
-            return emit(&base.event(EventKind::Text(Text {
-                role: Role::Assistant,
-                text: Cow::Borrowed(text),
-                message_id: None,
-                command: None,
-                continues: false,
-            })));
-        }
+    };
+    emit(&base.event(kind))
+}
+
+/// A `system` line that is a notice: its level and text; `None` for a
+/// subtype this version does not know.
+fn system_notice<'v>(
+    sub: &'v str,
+    v: Value<'v>,
+    state: &mut State,
+    a: &'v Arena,
+) -> Option<(Level, Cow<'v, str>)> {
+    Some(match sub {
         "api_retry" => api_retry(v, a),
         "compact_boundary" => compaction(v, a),
         "status" => match str_at(v, "status") {
@@ -443,16 +464,8 @@ fn system<'v>(
         | "control_request_progress"
         | "mirror_error"
         | "worker_shutting_down" => (Level::Debug, a.spaced(sub)),
-        _ => return unknown(base, ctx, "system", Some(sub), emit),
-    };
-    emit(&base.event(EventKind::Notice(Notice {
-        subtype: Cow::Borrowed(sub),
-        level,
-        text,
-        raw: Some(ctx.raw()),
-        // Updated many times while the model thinks.
-        estimate: sub == "thinking_tokens",
-    })))
+        _ => return None,
+    })
 }
 
 /// `API retry 2/10 in 1.5s: overloaded (HTTP 529)`.

@@ -229,12 +229,13 @@ fn flush_text(state: &mut State, emit: &mut Emit<'_>) -> io::Result<()> {
     Ok(())
 }
 
-fn assistant<'v>(
+/// An assistant line's text, its text blocks joined; each other block is
+/// kept as an unknown event. `None`: no usable content.
+fn assistant_text<'v>(
     v: Value<'v>,
     ctx: &Ctx<'v>,
-    state: &mut State,
     emit: &mut Emit<'_>,
-) -> io::Result<()> {
+) -> io::Result<Option<Cow<'v, str>>> {
     let content = get(v, "message").and_then(|m| get(m, "content"));
     let mut text: Cow<'v, str> = Cow::Borrowed("");
     match content.map(view) {
@@ -261,9 +262,21 @@ fn assistant<'v>(
                 }
             }
         }
-        // No usable content: kept as it came, so the line does not vanish.
-        _ => return super::producer::unknown_line(v, ctx, emit),
+        _ => return Ok(None),
     }
+    Ok(Some(text))
+}
+
+fn assistant<'v>(
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let Some(text) = assistant_text(v, ctx, emit)? else {
+        // No usable content: kept as it came, so the line does not vanish.
+        return super::producer::unknown_line(v, ctx, emit);
+    };
     if text.is_empty() {
         return Ok(());
     }

@@ -36,7 +36,7 @@ pub(crate) fn is_native(v: Value<'_>) -> bool {
 }
 
 /// Keys of streamview's own JSONL that `--grep` never searches (see
-/// [`super::registry::Entry::unsearched`]).
+/// [`super::producer::Entry::unsearched`]).
 pub(crate) const UNSEARCHED: &[&str] = &["request_id", "timestamp"];
 
 pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
@@ -63,52 +63,15 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
             message_id: cow_at(v, "message_id"),
         }),
         "tool_call" => EventKind::ToolCall(tool_call(v, ctx.arena)),
-        "tool_result" => EventKind::ToolResult(ToolResult {
-            id: cow_at(v, "id").unwrap_or_default(),
-            is_error: bool_at(v, "is_error").unwrap_or(false),
-            denied: bool_at(v, "denied").unwrap_or(false),
-            content: get(v, "content").and_then(content_of).unwrap_or_default(),
-            answers: list(
-                ctx.arena,
-                arr_at(v, "answers").iter().map(|a| Answer {
-                    question: cow_at(a, "question").unwrap_or_default(),
-                    answer: cow_at(a, "answer").unwrap_or_default(),
-                }),
-            ),
-            changes: list(ctx.arena, arr_at(v, "changes").iter().map(file_change)),
-        }),
+        "tool_result" => EventKind::ToolResult(tool_result(v, ctx.arena)),
         "permission_denied" => EventKind::PermissionDenied(Denial {
             id: cow_at(v, "id"),
             tool: cow_at(v, "tool"),
             key_arg: cow_at(v, "key_arg"),
             message: cow_at(v, "message"),
         }),
-        "usage" => EventKind::Usage(Usage {
-            message_id: cow_at(v, "message_id"),
-            request_id: cow_at(v, "request_id"),
-            model: cow_at(v, "model"),
-            tokens: get(v, "tokens").map(tokens).unwrap_or_default(),
-            replaces: get(v, "replaces")
-                .filter(|t| t.as_object().is_some())
-                .map(tokens),
-            cache_write_1h: u64_at(v, "cache_write_1h"),
-            sidechain: false,
-            fast: false,
-            // Not in the schema: as it was for the producer named.
-            preliminary_output: producer == Producer::Claude,
-        }),
-        "notice" => EventKind::Notice(Notice {
-            subtype: cow_at(v, "subtype").unwrap_or_default(),
-            level: str_at(v, "level")
-                .and_then(Level::from_name)
-                .unwrap_or(Level::Info),
-            text: cow_at(v, "text").unwrap_or_default(),
-            raw: get(v, "raw")
-                .filter(|r| r.as_object().is_some())
-                .map(|r| json_in(r, ctx.arena)),
-            // Not in the schema: as the producer's decoder says it.
-            estimate: str_at(v, "subtype") == Some("thinking_tokens"),
-        }),
+        "usage" => EventKind::Usage(usage(v, producer)),
+        "notice" => EventKind::Notice(notice(v, ctx.arena)),
         "result" => EventKind::Result(Box::new(result(v, ctx.arena))),
         "delta" => EventKind::Delta(Delta {
             kind: str_at(v, "delta_kind")
@@ -136,6 +99,58 @@ pub(crate) fn decode<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io
         time: ctx.time,
         kind,
     })
+}
+
+/// A `tool_result` event.
+fn tool_result<'v>(v: Value<'v>, a: &'v Arena) -> ToolResult<'v> {
+    ToolResult {
+        id: cow_at(v, "id").unwrap_or_default(),
+        is_error: bool_at(v, "is_error").unwrap_or(false),
+        denied: bool_at(v, "denied").unwrap_or(false),
+        content: get(v, "content").and_then(content_of).unwrap_or_default(),
+        answers: list(
+            a,
+            arr_at(v, "answers").iter().map(|a| Answer {
+                question: cow_at(a, "question").unwrap_or_default(),
+                answer: cow_at(a, "answer").unwrap_or_default(),
+            }),
+        ),
+        changes: list(a, arr_at(v, "changes").iter().map(file_change)),
+    }
+}
+
+/// A `usage` event of `producer`.
+fn usage(v: Value<'_>, producer: Producer) -> Usage<'_> {
+    Usage {
+        message_id: cow_at(v, "message_id"),
+        request_id: cow_at(v, "request_id"),
+        model: cow_at(v, "model"),
+        tokens: get(v, "tokens").map(tokens).unwrap_or_default(),
+        replaces: get(v, "replaces")
+            .filter(|t| t.as_object().is_some())
+            .map(tokens),
+        cache_write_1h: u64_at(v, "cache_write_1h"),
+        sidechain: false,
+        fast: false,
+        // Not in the schema: as it was for the producer named.
+        preliminary_output: producer == Producer::Claude,
+    }
+}
+
+/// A `notice` event.
+fn notice<'v>(v: Value<'v>, a: &'v Arena) -> Notice<'v> {
+    Notice {
+        subtype: cow_at(v, "subtype").unwrap_or_default(),
+        level: str_at(v, "level")
+            .and_then(Level::from_name)
+            .unwrap_or(Level::Info),
+        text: cow_at(v, "text").unwrap_or_default(),
+        raw: get(v, "raw")
+            .filter(|r| r.as_object().is_some())
+            .map(|r| json_in(r, a)),
+        // Not in the schema: as the producer's decoder says it.
+        estimate: str_at(v, "subtype") == Some("thinking_tokens"),
+    }
 }
 
 /// A `session_start` line read back.

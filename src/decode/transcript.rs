@@ -300,57 +300,9 @@ fn progress(v: Value<'_>, ctx: &Ctx<'_>, state: &mut State) {
     }
 }
 
-/// A metadata line (titles, request logs, costs…): its time counts for the
-/// session it names; a few say something worth a notice.
-fn metadata<'v>(
-    v: Value<'v>,
-    ctx: &Ctx<'v>,
-    ty: &'v str,
-    state: &mut State,
-    emit: &mut Emit<'_>,
-) -> io::Result<()> {
-    let sid = str_at(v, "sessionId");
-    let ts = ctx.time.map(Timestamp::millis);
-    let mine = state
-        .sess
-        .as_ref()
-        .is_some_and(|s| sid.is_none() || s.id.as_deref() == sid);
-    match state.sess.as_mut() {
-        Some(s) if mine => {
-            s.last_line = ctx.line;
-            if let Some(t) = ts {
-                s.span.add(t);
-            }
-        }
-        _ => {
-            if let Some(t) = ts {
-                state.early.add(t);
-            }
-        }
-    }
-    if ty == "api-request-shape"
-        && mine
-        && let Some(s) = state.sess.as_mut()
-        && s.pending.is_some()
-        && let Some(shape) = get(v, "shape")
-    {
-        s.tools = strings_at(shape, "tools", ctx.arena)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-    }
-    if ty == "cost-state" && (mine || state.sess.is_none()) {
-        if let Some(s) = state.sess.as_mut() {
-            s.cost = Some(cost_state(v, ctx.arena));
-        }
-        return Ok(());
-    }
-    // `progress` entries are live-UI noise whose content the transcript
-    // also holds elsewhere.
-    if ty == "progress" || METADATA.contains(&(ty, Meta::Silent)) {
-        return Ok(());
-    }
-    let (level, text) = match ty {
+/// What a metadata line worth a notice says.
+fn metadata_notice(v: Value<'_>, ty: &str) -> (Level, String) {
+    match ty {
         "summary" => (
             Level::Debug,
             format!("summary: {}", one_line(str_at(v, "summary").unwrap_or(""))),
@@ -373,7 +325,42 @@ fn metadata<'v>(
             Level::Debug,
             format!("transcript line of type {ty} (not shown)"),
         ),
-    };
+    }
+}
+
+/// A metadata line (titles, request logs, costs…): its time counts for the
+/// session it names; a few say something worth a notice.
+fn metadata<'v>(
+    v: Value<'v>,
+    ctx: &Ctx<'v>,
+    ty: &'v str,
+    state: &mut State,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let mine = state.count_time(str_at(v, "sessionId"), ctx);
+    if ty == "api-request-shape"
+        && mine
+        && let Some(s) = state.sess.as_mut()
+        && s.pending.is_some()
+        && let Some(shape) = get(v, "shape")
+    {
+        s.tools = strings_at(shape, "tools", ctx.arena)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+    }
+    if ty == "cost-state" && (mine || state.sess.is_none()) {
+        if let Some(s) = state.sess.as_mut() {
+            s.cost = Some(cost_state(v, ctx.arena));
+        }
+        return Ok(());
+    }
+    // `progress` entries are live-UI noise whose content the transcript
+    // also holds elsewhere.
+    if ty == "progress" || METADATA.contains(&(ty, Meta::Silent)) {
+        return Ok(());
+    }
+    let (level, text) = metadata_notice(v, ty);
     let ev = Event {
         producer: ctx.producer,
         line: ctx.line,
@@ -460,6 +447,31 @@ fn entry<'v>(
 }
 
 impl State {
+    /// A metadata line's time counts for the session it names (`sid`, or
+    /// none: the current one), or before any session: true when it is the
+    /// current session's.
+    fn count_time(&mut self, sid: Option<&str>, ctx: &Ctx<'_>) -> bool {
+        let ts = ctx.time.map(Timestamp::millis);
+        let mine = self
+            .sess
+            .as_ref()
+            .is_some_and(|s| sid.is_none() || s.id.as_deref() == sid);
+        match self.sess.as_mut() {
+            Some(s) if mine => {
+                s.last_line = ctx.line;
+                if let Some(t) = ts {
+                    s.span.add(t);
+                }
+            }
+            _ => {
+                if let Some(t) = ts {
+                    self.early.add(t);
+                }
+            }
+        }
+        mine
+    }
+
     /// An entry read before, again (a resume writes copies): counted, and
     /// reported once the run of them ends.
     fn seen_again(&mut self, line: u64) {
@@ -827,6 +839,44 @@ fn header_model(
     Ok(())
 }
 
+/// A user line in the session's accounts: the calls it answers closed,
+/// a prompt (not a meta line) noted, a change of permission mode said with
+/// the session's header again.
+fn user_turn(
+    v: Value<'_>,
+    line: u64,
+    side: bool,
+    meta: bool,
+    answered: &[&str],
+    out: &mut Out<'_, '_>,
+) -> io::Result<()> {
+    if let Some(sess) = out.sess.as_deref_mut() {
+        let acc = if side { &mut sess.side } else { &mut sess.main };
+        acc.seen = true;
+        if let Some(last) = acc.last.as_mut() {
+            for id in answered {
+                last.open.remove(*id);
+            }
+        }
+        if !meta {
+            acc.user_after = true;
+        }
+        if side == sess.side_file
+            && let Some(pm) = str_at(v, "permissionMode")
+            && sess.permission_mode.as_deref() != Some(pm)
+        {
+            // A change (shift+tab) repeats the header; a mode learnt late
+            // (the input began mid-session) does not.
+            let changed = sess.permission_mode.is_some() && sess.pending.is_none();
+            sess.permission_mode = Some(pm.to_string());
+            if changed {
+                (out.emit)(&start_event(sess, line))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn user<'v>(
     v: Value<'v>,
     ctx: &Ctx<'v>,
@@ -851,30 +901,7 @@ fn user<'v>(
     ) {
         agents.insert(a.to_string(), (*id).to_string());
     }
-    if let Some(sess) = out.sess.as_deref_mut() {
-        let acc = if side { &mut sess.side } else { &mut sess.main };
-        acc.seen = true;
-        if let Some(last) = acc.last.as_mut() {
-            for id in &answered {
-                last.open.remove(*id);
-            }
-        }
-        if !meta {
-            acc.user_after = true;
-        }
-        if side == sess.side_file
-            && let Some(pm) = str_at(v, "permissionMode")
-            && sess.permission_mode.as_deref() != Some(pm)
-        {
-            // A change (shift+tab) repeats the header; a mode learnt late
-            // (the input began mid-session) does not.
-            let changed = sess.permission_mode.is_some() && sess.pending.is_none();
-            sess.permission_mode = Some(pm.to_string());
-            if changed {
-                (out.emit)(&start_event(sess, ctx.line))?;
-            }
-        }
-    }
+    user_turn(v, ctx.line, side, meta, &answered, out)?;
 
     if meta {
         // Reminders and caveats the CLI adds to the conversation.

@@ -91,7 +91,7 @@ pub struct ModelRow {
 }
 
 /// The totals of one session, or of all of them (`total`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Row {
     /// Sessions this row covers: 1 for a session; the number of sessions
     /// folded together for the first row when there were more than
@@ -320,6 +320,24 @@ impl Row {
     }
 }
 
+impl Row {
+    /// Add session `one`, whose row is `row`, to this total (its counts;
+    /// the tokens, tools and models are added up by the caller).
+    fn add(&mut self, one: &SessionSummary, row: &Row) {
+        self.results += one.results;
+        self.turns = add_opt_u64(self.turns, one.turns());
+        self.duration_ms = add_opt_u64(self.duration_ms, one.total_duration_ms);
+        self.cost_usd = add_opt_f64(self.cost_usd, row.cost_usd);
+        self.cost_estimated |= row.cost_estimated;
+        self.cost_partial |= row.cost_partial;
+        self.tool_calls += one.tool_calls;
+        self.tool_errors += one.tool_errors;
+        self.denials += one.denials;
+        self.unanswered += one.unanswered;
+        self.copies_folded += one.copies;
+    }
+}
+
 impl Summary {
     /// Build the summary of everything `s` observed (call after the input
     /// ended, when every outcome is decided).
@@ -340,30 +358,10 @@ impl Summary {
         let mut models: Tally<ModelStats> = Tally::default();
         let mut total = Row {
             sessions: sessions.len() as u64 + folded,
-            session: None,
-            source: None,
-            sources: Vec::new(),
-            producer: None,
-            model: None,
             outcome: s.worst_outcome().map(Outcome::name),
-            results: 0,
-            turns: None,
-            duration_ms: None,
-            cost_usd: None,
-            cost_partial: false,
-            cost_estimated: false,
-            unpriced_models: Vec::new(),
-            tokens: TokenCounts::default(),
-            cache_read_pct: None,
-            tool_calls: 0,
-            tool_errors: 0,
-            denials: 0,
-            unanswered: 0,
             // Lines skipped before any session began belong to none.
             skipped_lines: s.stats().skipped,
-            copies_folded: 0,
-            tools: Vec::new(),
-            models: Vec::new(),
+            ..Row::default()
         };
         let rows: Vec<Row> = sessions
             .iter()
@@ -379,18 +377,8 @@ impl Summary {
             })
             .collect();
         for (one, row) in sessions.iter().zip(&rows) {
-            total.results += one.results;
-            total.turns = add_opt_u64(total.turns, one.turns());
-            total.duration_ms = add_opt_u64(total.duration_ms, one.total_duration_ms);
-            total.cost_usd = add_opt_f64(total.cost_usd, row.cost_usd);
-            total.cost_estimated |= row.cost_estimated;
-            total.cost_partial |= row.cost_partial;
+            total.add(one, row);
             tokens.add(&one.tokens());
-            total.tool_calls += one.tool_calls;
-            total.tool_errors += one.tool_errors;
-            total.denials += one.denials;
-            total.unanswered += one.unanswered;
-            total.copies_folded += one.copies;
             tools.merge(&one.tools);
             models.merge(one.models());
         }
