@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Condvar, Mutex, PoisonError};
 
-/// What the threads share.
+/// Where the work stands.
 struct State<R> {
     /// The next item to start.
     next: usize,
@@ -23,6 +23,77 @@ struct State<R> {
     done: BTreeMap<usize, R>,
     /// Stop starting items: the caller failed, or `stop` said so.
     stopped: bool,
+}
+
+/// What the threads share: the state, and a signal when it changed.
+struct Shared<R> {
+    state: Mutex<State<R>>,
+    changed: Condvar,
+    /// Items in all.
+    len: usize,
+    /// At most this many results wait to be given back.
+    ahead: usize,
+}
+
+impl<R> Shared<R> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State<R>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn wait<'a>(
+        &self,
+        s: std::sync::MutexGuard<'a, State<R>>,
+    ) -> std::sync::MutexGuard<'a, State<R>> {
+        self.changed.wait(s).unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next item for a thread to work on, once fewer than `ahead`
+    /// results wait; `None` when every item is started or the run stops.
+    fn start(&self, stop: &(dyn Fn() -> bool + Sync)) -> Option<usize> {
+        let mut s = self.lock();
+        while !s.stopped && s.next < self.len && s.next >= s.given + self.ahead {
+            s = self.wait(s);
+        }
+        if s.stopped || s.next >= self.len || stop() {
+            s.stopped = true;
+            self.changed.notify_all();
+            return None;
+        }
+        s.next += 1;
+        Some(s.next - 1)
+    }
+
+    /// Item `i`'s result is done.
+    fn done(&self, i: usize, r: R) {
+        self.lock().done.insert(i, r);
+        self.changed.notify_all();
+    }
+
+    /// The next result in order, once it is done; `None` when every item
+    /// started was given back and none is left.
+    fn next_in_order(&self) -> Option<R> {
+        let mut s = self.lock();
+        let r = loop {
+            let first = s.given;
+            if let Some(r) = s.done.remove(&first) {
+                s.given += 1;
+                break Some(r);
+            }
+            if (s.stopped || s.next >= self.len) && s.given >= s.next {
+                break None;
+            }
+            s = self.wait(s);
+        };
+        drop(s);
+        self.changed.notify_all();
+        r
+    }
+
+    /// Start no more items.
+    fn stop(&self) {
+        self.lock().stopped = true;
+        self.changed.notify_all();
+    }
 }
 
 /// Run `work` on each item of `items` on `jobs` threads (1: on this one)
@@ -54,63 +125,33 @@ where
         }
         return Ok(());
     }
-    let ahead = ahead.max(jobs);
-    let state = Mutex::new(State {
-        next: 0,
-        given: 0,
-        done: BTreeMap::new(),
-        stopped: false,
-    });
-    let changed = Condvar::new();
-    let lock = || state.lock().unwrap_or_else(PoisonError::into_inner);
+    let shared = Shared {
+        state: Mutex::new(State {
+            next: 0,
+            given: 0,
+            done: BTreeMap::new(),
+            stopped: false,
+        }),
+        changed: Condvar::new(),
+        len: items.len(),
+        ahead: ahead.max(jobs),
+    };
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(items.len()) {
             scope.spawn(|| {
-                loop {
-                    let i = {
-                        let mut s = lock();
-                        while !s.stopped && s.next < items.len() && s.next >= s.given + ahead {
-                            s = changed.wait(s).unwrap_or_else(PoisonError::into_inner);
-                        }
-                        if s.stopped || s.next >= items.len() || stop() {
-                            s.stopped = true;
-                            changed.notify_all();
-                            return;
-                        }
-                        s.next += 1;
-                        s.next - 1
-                    };
-                    let r = work(&items[i]);
-                    lock().done.insert(i, r);
-                    changed.notify_all();
+                while let Some(i) = shared.start(stop) {
+                    shared.done(i, work(&items[i]));
                 }
             });
         }
-        // Give back in order, on this thread.
+        // Give back in order, on this thread; after an error, the results
+        // of the items started are still taken (and dropped).
         let mut res = Ok(());
-        loop {
-            let r = {
-                let mut s = lock();
-                loop {
-                    let first = s.given;
-                    if let Some(r) = s.done.remove(&first) {
-                        s.given += 1;
-                        break Some(r);
-                    }
-                    // Every item started is given back; none is left.
-                    if (s.stopped || s.next >= items.len()) && s.given >= s.next {
-                        break None;
-                    }
-                    s = changed.wait(s).unwrap_or_else(PoisonError::into_inner);
-                }
-            };
-            changed.notify_all();
-            let Some(r) = r else { break };
+        while let Some(r) = shared.next_in_order() {
             if res.is_ok() {
                 res = give(r);
                 if res.is_err() {
-                    lock().stopped = true;
-                    changed.notify_all();
+                    shared.stop();
                 }
             }
         }

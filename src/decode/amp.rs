@@ -245,6 +245,51 @@ fn unfence(diff: &str) -> &str {
         .trim_end_matches('\n')
 }
 
+/// One block of an assistant message; a tool call is remembered for its
+/// result.
+fn assistant_block<'v>(
+    block: Value<'v>,
+    message_id: Option<Cow<'v, str>>,
+    ctx: &Ctx<'v>,
+    state: &mut State,
+) -> EventKind<'v> {
+    match str_at(block, "type").unwrap_or("") {
+        "text" => EventKind::Text(Text {
+            role: Role::Assistant,
+            text: cow_at(block, "text").unwrap_or_default(),
+            message_id,
+            command: None,
+            continues: false,
+        }),
+        // Not in Amp's published types; tolerated.
+        "thinking" => EventKind::Thinking(Thinking {
+            text: cow_at(block, "thinking").unwrap_or_default(),
+            redacted: false,
+            message_id,
+        }),
+        "redacted_thinking" => EventKind::Thinking(Thinking {
+            text: Cow::Borrowed(""),
+            redacted: true,
+            message_id,
+        }),
+        "tool_use" => {
+            let call = tool_call(block, message_id, ctx.arena);
+            state.calls.insert(
+                call.id.to_string(),
+                (
+                    call.name.to_string(),
+                    call.key_arg.as_deref().map(String::from),
+                ),
+            );
+            EventKind::ToolCall(call)
+        }
+        t => EventKind::Unknown(Unknown {
+            type_name: text!(ctx.arena, "assistant/{t}"),
+            raw: ctx.raw(),
+        }),
+    }
+}
+
 fn assistant<'v>(
     v: Value<'v>,
     ctx: &Ctx<'v>,
@@ -289,42 +334,7 @@ fn assistant<'v>(
         )),
         Some(J::Arr(blocks)) => {
             for block in blocks {
-                let message_id = message_id.clone();
-                let kind = match str_at(block, "type").unwrap_or("") {
-                    "text" => EventKind::Text(Text {
-                        role: Role::Assistant,
-                        text: cow_at(block, "text").unwrap_or_default(),
-                        message_id,
-                        command: None,
-                        continues: false,
-                    }),
-                    // Not in Amp's published types; tolerated.
-                    "thinking" => EventKind::Thinking(Thinking {
-                        text: cow_at(block, "thinking").unwrap_or_default(),
-                        redacted: false,
-                        message_id,
-                    }),
-                    "redacted_thinking" => EventKind::Thinking(Thinking {
-                        text: Cow::Borrowed(""),
-                        redacted: true,
-                        message_id,
-                    }),
-                    "tool_use" => {
-                        let call = tool_call(block, message_id, ctx.arena);
-                        state.calls.insert(
-                            call.id.to_string(),
-                            (
-                                call.name.to_string(),
-                                call.key_arg.as_deref().map(String::from),
-                            ),
-                        );
-                        EventKind::ToolCall(call)
-                    }
-                    t => EventKind::Unknown(Unknown {
-                        type_name: text!(ctx.arena, "assistant/{t}"),
-                        raw: ctx.raw(),
-                    }),
-                };
+                let kind = assistant_block(block, message_id.clone(), ctx, state);
                 emit(&event(v, ctx, kind))?;
             }
             Ok(())

@@ -102,6 +102,17 @@ impl State {
         self.tasks.push_back(t);
     }
 
+    /// A sub-agent's line with text: the background task that `call`
+    /// started has spoken (its last text is its answer).
+    fn task_spoke(&mut self, call: &str) {
+        let text = &self.task_text;
+        for t in &mut self.tasks {
+            if t.part(text, Task::CALL) == call {
+                t.spoke = true;
+            }
+        }
+    }
+
     /// Move the text of the tasks remembered to the front of the buffer,
     /// over that of the forgotten ones, in place.
     fn compact_tasks(&mut self) {
@@ -639,54 +650,26 @@ pub(crate) fn assistant<'v>(
     if api_error {
         // The CLI reports an API failure as an assistant message of its own
         // making; it is an error, not something the model said.
-        let text = content
-            .map(|c| content_text(c, ctx.arena))
-            .filter(|t| !t.is_empty());
-        let text = match (text, str_at(v, "error")) {
-            (Some(t), _) => t,
-            (None, Some(e)) => text!(ctx.arena, "API error: {e}"),
-            (None, None) => Cow::Borrowed("API error"),
-        };
-        return emit(&base.event(EventKind::Notice(Notice {
-            subtype: Cow::Borrowed("api_error"),
-            level: Level::Error,
-            text,
-            raw: Some(ctx.raw()),
-            estimate: false,
-        })));
+        return emit(&base.event(EventKind::Notice(api_error_notice(v, content, ctx))));
     }
-
     if let (Some(m), Some(id)) = (msg, message_id.as_deref())
         && let Some(u) = get(m, "usage")
         && let counts = tokens(u)
         && let Said::Usage(replaces) = state.recent_usage.said(id, counts)
     {
-        emit(&base.event(EventKind::Usage(Usage {
+        let usage = Usage {
             message_id: message_id.clone(),
-            // Transcripts name the request (stream-json does not).
-            request_id: cow_at(v, "requestId"),
             model: model.map(Cow::Borrowed),
             tokens: counts,
             replaces,
-            cache_write_1h: cache_write_1h(u),
-            sidechain: bool_at(v, "isSidechain") == Some(true),
-            fast: str_at(u, "speed") == Some("fast"),
-            // Claude Code's own stream; Qwen and Amp, which share its
-            // shapes, report final counts.
-            preliminary_output: ctx.producer == Producer::Claude,
-        })))?;
+            ..message_usage(v, u, ctx.producer)
+        };
+        emit(&base.event(EventKind::Usage(usage)))?;
     }
-
     if let Some(p) = base.parent.as_deref()
-        && !state.tasks.is_empty()
         && content.is_some_and(has_text)
     {
-        let text = &state.task_text;
-        for t in &mut state.tasks {
-            if t.part(text, Task::CALL) == p {
-                t.spoke = true;
-            }
-        }
+        state.task_spoke(p);
     }
     match content.map(view) {
         Some(J::Str(s)) => emit(&base.event(EventKind::Text(Text {
@@ -715,6 +698,40 @@ pub(crate) fn assistant<'v>(
         })))?;
     }
     Ok(())
+}
+
+/// The notice of an API failure the CLI wrote as an assistant message.
+fn api_error_notice<'v>(v: Value<'v>, content: Option<Value<'v>>, ctx: &Ctx<'v>) -> Notice<'v> {
+    let text = content
+        .map(|c| content_text(c, ctx.arena))
+        .filter(|t| !t.is_empty());
+    let text = match (text, str_at(v, "error")) {
+        (Some(t), _) => t,
+        (None, Some(e)) => text!(ctx.arena, "API error: {e}"),
+        (None, None) => Cow::Borrowed("API error"),
+    };
+    Notice {
+        subtype: Cow::Borrowed("api_error"),
+        level: Level::Error,
+        text,
+        raw: Some(ctx.raw()),
+        estimate: false,
+    }
+}
+
+/// What a message's line `v` says of its usage `u` besides its counts.
+fn message_usage<'v>(v: Value<'v>, u: Value<'v>, producer: Producer) -> Usage<'v> {
+    Usage {
+        // Transcripts name the request (stream-json does not).
+        request_id: cow_at(v, "requestId"),
+        cache_write_1h: cache_write_1h(u),
+        sidechain: bool_at(v, "isSidechain") == Some(true),
+        fast: str_at(u, "speed") == Some("fast"),
+        // Claude Code's own stream; Qwen and Amp, which share its shapes,
+        // report final counts.
+        preliminary_output: producer == Producer::Claude,
+        ..Usage::default()
+    }
 }
 
 /// True when a message's content holds text.
@@ -818,37 +835,7 @@ pub(crate) fn user<'v>(
             for block in blocks {
                 match str_at(block, "type").unwrap_or("") {
                     "tool_result" => {
-                        let id = cow_at(block, "tool_use_id").unwrap_or_default();
-                        let is_error = bool_at(block, "is_error").unwrap_or(false);
-                        let content = get(block, "content")
-                            .map(|c| super::messages::content(c, ctx.arena))
-                            .unwrap_or_default();
-                        let text = is_error.then(|| content.text_in(ctx.arena));
-                        let denied = text.is_some_and(is_denial);
-                        let message = text.filter(|_| denied).map(Cow::Borrowed);
-                        let structured = structured.take().flatten();
-                        emit(
-                            &base.event(EventKind::ToolResult(ToolResult {
-                                id: id.clone(),
-                                is_error,
-                                denied,
-                                content,
-                                answers: structured
-                                    .map(|r| answers(r, ctx.arena))
-                                    .unwrap_or_default(),
-                                changes: (structured.filter(|_| !is_error))
-                                    .map(|r| result_changes(r, ctx.arena))
-                                    .unwrap_or_default(),
-                            })),
-                        )?;
-                        if let Some(message) = message {
-                            emit(&base.event(EventKind::PermissionDenied(Denial {
-                                id: Some(id),
-                                tool: None,
-                                key_arg: None,
-                                message: Some(message),
-                            })))?;
-                        }
+                        tool_result(block, structured.take().flatten(), ctx, base, emit)?;
                     }
                     "text" => {
                         let text = str_at(block, "text").unwrap_or("");
@@ -873,6 +860,49 @@ pub(crate) fn user<'v>(
         }
         // No usable content: kept as it came, so the line does not vanish.
         _ => unknown(base, ctx, "user", None, emit),
+    }
+}
+
+/// A `tool_result` block, with the line's structured result `structured`
+/// (the first result of the line has it), and its denial when the tool
+/// was refused.
+fn tool_result<'v>(
+    block: Value<'v>,
+    structured: Option<Value<'v>>,
+    ctx: &Ctx<'v>,
+    base: &Base<'v>,
+    emit: &mut Emit<'_>,
+) -> io::Result<()> {
+    let id = cow_at(block, "tool_use_id").unwrap_or_default();
+    let is_error = bool_at(block, "is_error").unwrap_or(false);
+    let content = get(block, "content")
+        .map(|c| super::messages::content(c, ctx.arena))
+        .unwrap_or_default();
+    let text = is_error.then(|| content.text_in(ctx.arena));
+    let denied = text.is_some_and(is_denial);
+    let message = text.filter(|_| denied).map(Cow::Borrowed);
+    emit(
+        &base.event(EventKind::ToolResult(ToolResult {
+            id: id.clone(),
+            is_error,
+            denied,
+            content,
+            answers: structured
+                .map(|r| answers(r, ctx.arena))
+                .unwrap_or_default(),
+            changes: (structured.filter(|_| !is_error))
+                .map(|r| result_changes(r, ctx.arena))
+                .unwrap_or_default(),
+        })),
+    )?;
+    match message {
+        Some(message) => emit(&base.event(EventKind::PermissionDenied(Denial {
+            id: Some(id),
+            tool: None,
+            key_arg: None,
+            message: Some(message),
+        }))),
+        None => Ok(()),
     }
 }
 

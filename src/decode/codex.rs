@@ -592,6 +592,21 @@ fn file_changes<'v>(item: Value<'v>, a: &'v Arena) -> List<'v, FileChange<'v>> {
     )
 }
 
+/// What a patch does, in one line: `add src/a.rs, update src/b.rs`.
+fn patch_summary<'v>(item: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
+    let mut summary = a.text();
+    for c in arr_at(item, "changes") {
+        if !summary.is_empty() {
+            summary.push_str(", ");
+        }
+        let kind = str_at(c, "kind")
+            .or_else(|| get(c, "kind").and_then(|k| str_at(k, "type")))
+            .unwrap_or("change");
+        let _ = write!(summary, "{kind} {}", str_at(c, "path").unwrap_or("?"));
+    }
+    (!summary.is_empty()).then(|| Cow::Borrowed(summary.done()))
+}
+
 /// The tool call an item stands for.
 fn tool_call<'v>(
     item: Value<'v>,
@@ -617,17 +632,7 @@ fn tool_call<'v>(
         }
         "file_change" => {
             call.name = Cow::Borrowed("apply_patch");
-            let mut summary = a.text();
-            for c in arr_at(item, "changes") {
-                if !summary.is_empty() {
-                    summary.push_str(", ");
-                }
-                let kind = str_at(c, "kind")
-                    .or_else(|| get(c, "kind").and_then(|k| str_at(k, "type")))
-                    .unwrap_or("change");
-                let _ = write!(summary, "{kind} {}", str_at(c, "path").unwrap_or("?"));
-            }
-            call.key_arg = (!summary.is_empty()).then(|| Cow::Borrowed(summary.done()));
+            call.key_arg = patch_summary(item, a);
             call.input = JsonText::fields(&[("changes", get(item, "changes"))]);
             call.changes = file_changes(item, a);
         }
@@ -738,6 +743,78 @@ fn command_outcome<'v>(item: Value<'v>, status: &'v str, a: &'v Arena) -> (bool,
     (true, head.done().into())
 }
 
+/// A patch's outcome: its diffs, or its status when it failed.
+fn patch_outcome<'v>(item: Value<'v>, status: &'v str, a: &'v Arena) -> (bool, Cow<'v, str>) {
+    let bad_status = bad_status(status);
+    // Codex gives no reason for a failed patch (the model gets it,
+    // the stream does not): the status is all there is.
+    if bad_status {
+        return (true, text!(a, "patch {status}"));
+    }
+    let mut diffs = a.text();
+    for c in arr_at(item, "changes") {
+        let Some(diff) = str_at(c, "diff").filter(|d| !d.is_empty()) else {
+            continue;
+        };
+        if !diffs.is_empty() {
+            diffs.push('\n');
+        }
+        let _ = write!(diffs, "{}\n{diff}", str_at(c, "path").unwrap_or("?"));
+    }
+    (false, Cow::Borrowed(diffs.done()))
+}
+
+/// An MCP call's outcome: its content (or structured content), or its
+/// error.
+fn mcp_outcome<'v>(item: Value<'v>, status: &'v str, a: &'v Arena) -> (bool, Cow<'v, str>) {
+    let bad_status = bad_status(status);
+    let result = get(item, "result").filter(|r| !r.is_null());
+    let mut text = result
+        .and_then(|r| get(r, "content"))
+        .map(|c| super::messages::content_text(c, a))
+        .unwrap_or_default();
+    if text.is_empty()
+        && let Some(s) = result
+            .and_then(|r| get(r, "structured_content"))
+            .filter(|s| !s.is_null())
+    {
+        text = json_in(s, a);
+    }
+    let error = get(item, "error")
+        .filter(|e| !e.is_null())
+        .and_then(|e| cow_at(e, "message").or_else(|| e.into_string().map(Cow::Borrowed)));
+    match error {
+        Some(e) => (true, e),
+        None if bad_status && text.is_empty() => (true, Cow::Borrowed(status)),
+        None => (bad_status, text),
+    }
+}
+
+/// The outcome of a call to other agents: each agent's state.
+fn agents_outcome<'v>(item: Value<'v>, status: &'v str, a: &'v Arena) -> (bool, Cow<'v, str>) {
+    let bad_status = bad_status(status);
+    let mut text = a.text();
+    if let Some(states) = get(item, "agents_states").and_then(Value::as_object) {
+        for (thread, st) in &states {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            let _ = write!(
+                text,
+                "{thread}: {}",
+                str_at(st, "status").unwrap_or("unknown")
+            );
+            if let Some(m) = str_at(st, "message").filter(|m| !m.is_empty()) {
+                let _ = write!(text, ": {m}");
+            }
+        }
+    }
+    if text.is_empty() {
+        return (bad_status, Cow::Borrowed(status));
+    }
+    (bad_status, Cow::Borrowed(text.done()))
+}
+
 /// Whether a completed item other than a command failed, and its result
 /// text.
 fn outcome_text<'v>(
@@ -748,46 +825,8 @@ fn outcome_text<'v>(
 ) -> (bool, Cow<'v, str>) {
     let bad_status = bad_status(status);
     match item_type {
-        "file_change" => {
-            // Codex gives no reason for a failed patch (the model gets it,
-            // the stream does not): the status is all there is.
-            if bad_status {
-                return (true, text!(a, "patch {status}"));
-            }
-            let mut diffs = a.text();
-            for c in arr_at(item, "changes") {
-                let Some(diff) = str_at(c, "diff").filter(|d| !d.is_empty()) else {
-                    continue;
-                };
-                if !diffs.is_empty() {
-                    diffs.push('\n');
-                }
-                let _ = write!(diffs, "{}\n{diff}", str_at(c, "path").unwrap_or("?"));
-            }
-            (false, Cow::Borrowed(diffs.done()))
-        }
-        "mcp_tool_call" => {
-            let result = get(item, "result").filter(|r| !r.is_null());
-            let mut text = result
-                .and_then(|r| get(r, "content"))
-                .map(|c| super::messages::content_text(c, a))
-                .unwrap_or_default();
-            if text.is_empty()
-                && let Some(s) = result
-                    .and_then(|r| get(r, "structured_content"))
-                    .filter(|s| !s.is_null())
-            {
-                text = json_in(s, a);
-            }
-            let error = get(item, "error")
-                .filter(|e| !e.is_null())
-                .and_then(|e| cow_at(e, "message").or_else(|| e.into_string().map(Cow::Borrowed)));
-            match error {
-                Some(e) => (true, e),
-                None if bad_status && text.is_empty() => (true, Cow::Borrowed(status)),
-                None => (bad_status, text),
-            }
-        }
+        "file_change" => patch_outcome(item, status, a),
+        "mcp_tool_call" => mcp_outcome(item, status, a),
         "web_search" => (bad_status, search_summary(item, a)),
         "todo_list" => {
             // The final list, on one line: the call and the update notices
@@ -803,28 +842,7 @@ fn outcome_text<'v>(
             }
             (bad_status, Cow::Borrowed(text.done()))
         }
-        "collab_tool_call" => {
-            let mut text = a.text();
-            if let Some(states) = get(item, "agents_states").and_then(Value::as_object) {
-                for (thread, st) in &states {
-                    if !text.is_empty() {
-                        text.push('\n');
-                    }
-                    let _ = write!(
-                        text,
-                        "{thread}: {}",
-                        str_at(st, "status").unwrap_or("unknown")
-                    );
-                    if let Some(m) = str_at(st, "message").filter(|m| !m.is_empty()) {
-                        let _ = write!(text, ": {m}");
-                    }
-                }
-            }
-            if text.is_empty() {
-                return (bad_status, Cow::Borrowed(status));
-            }
-            (bad_status, Cow::Borrowed(text.done()))
-        }
+        "collab_tool_call" => agents_outcome(item, status, a),
         _ => (bad_status, Cow::Borrowed(status)),
     }
 }

@@ -534,6 +534,48 @@ fn is_denial(text: &str) -> bool {
     MARKERS.iter().any(|m| text.contains(m))
 }
 
+/// A finished call's outcome: whether it failed, and its output (the
+/// error, or the output after the exit code of a failed command).
+fn outcome<'v>(
+    st: Option<Value<'v>>,
+    name: &str,
+    status: &str,
+    a: &'v Arena,
+) -> (bool, Content<'v>) {
+    let output = st.and_then(|s| str_at(s, "output")).unwrap_or("");
+    if status == "error" {
+        let e = st.and_then(|s| get(s, "error"));
+        let text = match e {
+            Some(s) if s.into_string().is_some() => Cow::Borrowed(s.into_string().unwrap_or("")),
+            Some(other) => json_in(other, a),
+            None => Cow::Borrowed("tool error"),
+        };
+        (true, text.into())
+    } else if name == "invalid" {
+        // A call to a tool that does not exist, rewritten by opencode.
+        (true, output.into())
+    } else {
+        let exit_status = st
+            .and_then(|s| get(s, "metadata"))
+            .and_then(|m| get(m, "exit"))
+            .and_then(exit_code);
+        match exit_status {
+            Some(code) if code != 0 => {
+                let mut t = format!("exit code {code}");
+                if !output.trim().is_empty() {
+                    t.push('\n');
+                    t.push_str(output);
+                }
+                (true, t.into())
+            }
+            _ => {
+                let lazy = st.and_then(|s| get(s, "output")).and_then(content_of);
+                (false, lazy.unwrap_or_default())
+            }
+        }
+    }
+}
+
 fn tool_use<'v>(
     p: Value<'v>,
     a: &'v Arena,
@@ -564,38 +606,7 @@ fn tool_use<'v>(
     if !matches!(status, "completed" | "error") || !state.results.insert(&id) {
         return Ok(());
     }
-    let output = st.and_then(|s| str_at(s, "output")).unwrap_or("");
-    let (is_error, content): (bool, Content<'v>) = if status == "error" {
-        let e = st.and_then(|s| get(s, "error"));
-        let text = match e {
-            Some(s) if s.into_string().is_some() => Cow::Borrowed(s.into_string().unwrap_or("")),
-            Some(other) => json_in(other, a),
-            None => Cow::Borrowed("tool error"),
-        };
-        (true, text.into())
-    } else if name == "invalid" {
-        // A call to a tool that does not exist, rewritten by opencode.
-        (true, output.into())
-    } else {
-        let exit_status = st
-            .and_then(|s| get(s, "metadata"))
-            .and_then(|m| get(m, "exit"))
-            .and_then(exit_code);
-        match exit_status {
-            Some(code) if code != 0 => {
-                let mut t = format!("exit code {code}");
-                if !output.trim().is_empty() {
-                    t.push('\n');
-                    t.push_str(output);
-                }
-                (true, t.into())
-            }
-            _ => {
-                let lazy = st.and_then(|s| get(s, "output")).and_then(content_of);
-                (false, lazy.unwrap_or_default())
-            }
-        }
-    };
+    let (is_error, content) = outcome(st, name, status, a);
     let denied = status == "error" && is_denial(&content.text());
     if denied && base.parent.is_none() {
         state.denied_in_step = true;

@@ -952,6 +952,54 @@ fn user<'v>(
     claude::user(v, ctx, base, &mut |ev| out.send(ev))
 }
 
+/// `API retry 2/10 in 1.5s: overloaded (HTTP 529)`.
+fn api_retry(v: Value<'_>) -> String {
+    let mut t = String::from("API retry");
+    if let Some(a) = u64_at(v, "retryAttempt") {
+        let _ = write!(t, " {a}");
+        if let Some(m) = u64_at(v, "maxRetries") {
+            let _ = write!(t, "/{m}");
+        }
+    }
+    if let Some(ms) = f64_at(v, "retryInMs") {
+        let _ = write!(t, " in {:.1}s", ms / 1000.0);
+    }
+    let err = get(v, "error");
+    if let Some(e) = err.and_then(error_message) {
+        let _ = write!(t, ": {}", one_line(e));
+    }
+    if let Some(s) = err.and_then(|e| u64_at(e, "status")) {
+        let _ = write!(t, " (HTTP {s})");
+    }
+    t
+}
+
+/// A `stop_hook_summary` line: quiet when the hooks ran, a warning when
+/// one failed or ended the turn.
+fn stop_hooks(v: Value<'_>) -> (&'static str, Level, String) {
+    let sub = "stop_hook_summary";
+    let errors = arr_at(v, "hookErrors");
+    let stopped = bool_at(v, "preventedContinuation") == Some(true);
+    if errors.is_empty() && !stopped {
+        (sub, Level::Debug, "stop hooks ran".to_string())
+    } else {
+        let why = errors
+            .first()
+            .and_then(|e| e.into_string().or_else(|| str_at(e, "message")))
+            .or_else(|| str_at(v, "stopReason"))
+            .unwrap_or("");
+        let mut t = String::from(if stopped {
+            "stop hook ended the turn"
+        } else {
+            "stop hook failed"
+        });
+        if !why.is_empty() {
+            let _ = write!(t, ": {}", one_line(why));
+        }
+        (sub, Level::Warning, t)
+    }
+}
+
 fn system<'v>(
     v: Value<'v>,
     ctx: &Ctx<'v>,
@@ -972,28 +1020,9 @@ fn system<'v>(
             }
             (sub, Level::Info, t)
         }
-        "api_error" => {
-            // A failed request that the CLI retries (the stream-json
-            // `api_retry`); a final failure is an assistant message.
-            let mut t = String::from("API retry");
-            if let Some(a) = u64_at(v, "retryAttempt") {
-                let _ = write!(t, " {a}");
-                if let Some(m) = u64_at(v, "maxRetries") {
-                    let _ = write!(t, "/{m}");
-                }
-            }
-            if let Some(ms) = f64_at(v, "retryInMs") {
-                let _ = write!(t, " in {:.1}s", ms / 1000.0);
-            }
-            let err = get(v, "error");
-            if let Some(e) = err.and_then(error_message) {
-                let _ = write!(t, ": {}", one_line(e));
-            }
-            if let Some(s) = err.and_then(|e| u64_at(e, "status")) {
-                let _ = write!(t, " (HTTP {s})");
-            }
-            ("api_retry", Level::Warning, t)
-        }
+        // A failed request that the CLI retries (the stream-json
+        // `api_retry`); a final failure is an assistant message.
+        "api_error" => ("api_retry", Level::Warning, api_retry(v)),
         "informational" | "local_command" => {
             let level = match str_at(v, "level") {
                 Some("warning" | "error") => Level::Warning,
@@ -1008,28 +1037,7 @@ fn system<'v>(
             };
             (sub, Level::Debug, t)
         }
-        "stop_hook_summary" => {
-            let errors = arr_at(v, "hookErrors");
-            let stopped = bool_at(v, "preventedContinuation") == Some(true);
-            if errors.is_empty() && !stopped {
-                (sub, Level::Debug, "stop hooks ran".to_string())
-            } else {
-                let why = errors
-                    .first()
-                    .and_then(|e| e.into_string().or_else(|| str_at(e, "message")))
-                    .or_else(|| str_at(v, "stopReason"))
-                    .unwrap_or("");
-                let mut t = String::from(if stopped {
-                    "stop hook ended the turn"
-                } else {
-                    "stop hook failed"
-                });
-                if !why.is_empty() {
-                    let _ = write!(t, ": {}", one_line(why));
-                }
-                (sub, Level::Warning, t)
-            }
-        }
+        "stop_hook_summary" => stop_hooks(v),
         _ => {
             let t = if content.trim().is_empty() {
                 sub.replace('_', " ")

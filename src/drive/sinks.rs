@@ -81,27 +81,7 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
             Box::new(filter::grep::GrepLines::new(out, grep, matched))
         }
         (Format::Jsonl, None) => Box::new(Jsonl::new(stdout)),
-        (Format::Pretty, None) => {
-            let popts = PrettyOptions {
-                verbosity: opts.verbosity,
-                max_lines: opts.max_lines,
-                mirror_errors: opts.mirror_errors,
-            };
-            let out = colored(stdout, opts.color_stdout);
-            let mut pretty = Pretty::new(out, err(), popts).with_summary(opts.summary);
-            if opts.wrap {
-                pretty = pretty.with_width(Box::new(|| {
-                    terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
-                }));
-            }
-            // Quiet: stderr is the only output.
-            let alerts = if opts.verbosity == render::Verbosity::Quiet {
-                opts.alerts
-            } else {
-                render::Alerts::All
-            };
-            Box::new(pretty.with_alerts(alerts))
-        }
+        (Format::Pretty, None) => Box::new(pretty(opts, stdout, err())),
         (Format::Result, None) => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
         (Format::Markdown, None) => Box::new(render::Markdown::sink(stdout)),
         (Format::Html, None) => Box::new(render::Html::sink(stdout)),
@@ -129,6 +109,33 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
         );
     }
     sink
+}
+
+/// The pretty view over `stdout`, its alerts to `err`.
+fn pretty(
+    opts: &Options,
+    stdout: Box<dyn Write>,
+    err: Box<dyn WriteColor>,
+) -> Pretty<Box<dyn WriteColor>, Box<dyn WriteColor>> {
+    let popts = PrettyOptions {
+        verbosity: opts.verbosity,
+        max_lines: opts.max_lines,
+        mirror_errors: opts.mirror_errors,
+    };
+    let out = colored(stdout, opts.color_stdout);
+    let mut pretty = Pretty::new(out, err, popts).with_summary(opts.summary);
+    if opts.wrap {
+        pretty = pretty.with_width(Box::new(|| {
+            terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
+        }));
+    }
+    // Quiet: stderr is the only output.
+    let alerts = if opts.verbosity == render::Verbosity::Quiet {
+        opts.alerts
+    } else {
+        render::Alerts::All
+    };
+    pretty.with_alerts(alerts)
 }
 
 /// A runner into `sink` and `diag` reading as `opts` say: the producer,
