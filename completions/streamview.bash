@@ -90,7 +90,7 @@ _streamview() {
                     return 0
                     ;;
                 --from)
-                    COMPREPLY=($(compgen -W "auto claude claude-transcript codex codex-rollout gemini gemini-session opencode qwen amp cursor copilot droid pi cline kilo" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto claude claude-transcript codex codex-rollout gemini gemini-session opencode qwen qwen-session amp cursor copilot droid pi cline kilo" -- "${cur}"))
                     return 0
                     ;;
                 --max-line-bytes)

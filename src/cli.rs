@@ -4,13 +4,13 @@
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
 mod command;
 pub mod config;
+pub mod homes;
 mod man;
 mod pager;
 
@@ -716,6 +716,8 @@ pub struct Env {
     pub codex_home: Option<OsString>,
     /// `GEMINI_CLI_HOME`: where Gemini CLI keeps `.gemini/` (else `HOME`)
     pub gemini_cli_home: Option<OsString>,
+    /// The other agents' variables that move their stores
+    pub homes: homes::Homes,
     /// `TZ`: the zone of the times `--since` and `--until` give without
     /// an offset
     pub tz: Option<OsString>,
@@ -749,6 +751,7 @@ impl Env {
             claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR"),
             codex_home: std::env::var_os("CODEX_HOME"),
             gemini_cli_home: std::env::var_os("GEMINI_CLI_HOME"),
+            homes: homes::Homes::from_process(),
             tz: std::env::var_os("TZ"),
             now: Some(Timestamp::of(std::time::SystemTime::now())),
             prices: std::env::var_os("STREAMVIEW_PRICES"),
@@ -835,6 +838,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
             // stream `--from codex` names.
             Some(Producer::Codex) if cli.latest => Some(Producer::CodexRollout),
             Some(Producer::Gemini) if cli.latest => Some(Producer::GeminiSession),
+            Some(Producer::Qwen) if cli.latest => Some(Producer::QwenSession),
             from => from,
         },
         follow: cli.follow,
@@ -942,7 +946,7 @@ fn sources(cli: &Cli, env: &Env) -> Result<Vec<Source>, Refusal> {
         ));
     }
     Ok(if cli.files.is_empty() && cli.latest {
-        vec![Source::Path(sessions_home(cli.from.0, env))]
+        vec![Source::Path(homes::sessions_home(cli.from.0, env))]
     } else if cli.files.is_empty() {
         vec![Source::Stdin]
     } else {
@@ -1025,28 +1029,6 @@ fn window(cli: &Cli, env: &Env, zone: &Zone) -> Result<Window, Refusal> {
         ));
     }
     Ok(window)
-}
-
-/// Where an agent keeps its saved sessions: Codex's for `--from codex`
-/// (or `codex-rollout`, the format of those files), Gemini CLI's for
-/// `--from gemini` (or `gemini-session`), else Claude Code's.
-fn sessions_home(from: Option<Producer>, env: &Env) -> PathBuf {
-    let home = || PathBuf::from(env.home.clone().unwrap_or_default());
-    let set = |v: &Option<OsString>| v.as_ref().filter(|v| !v.is_empty()).map(PathBuf::from);
-    if matches!(from, Some(Producer::Codex | Producer::CodexRollout)) {
-        set(&env.codex_home)
-            .unwrap_or_else(|| home().join(".codex"))
-            .join("sessions")
-    } else if matches!(from, Some(Producer::Gemini | Producer::GeminiSession)) {
-        set(&env.gemini_cli_home)
-            .unwrap_or_else(home)
-            .join(".gemini")
-            .join("tmp")
-    } else {
-        set(&env.claude_config_dir)
-            .unwrap_or_else(|| home().join(".claude"))
-            .join("projects")
-    }
 }
 
 impl Default for Options {

@@ -110,6 +110,8 @@ impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for List<'_, T> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Producer {
+    /// Qwen Code's saved sessions (`~/.qwen/projects/<project>/chats/<id>.jsonl`).
+    QwenSession,
     /// Claude Code's saved session transcripts (`~/.claude/projects/…/<session>.jsonl`).
     ClaudeTranscript,
     /// GitHub Copilot CLI `copilot -p … --output-format json`.
@@ -144,7 +146,7 @@ pub enum Producer {
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 15] = [
+    pub const ALL: [Producer; 16] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -153,6 +155,7 @@ impl Producer {
         Producer::GeminiSession,
         Producer::OpenCode,
         Producer::Qwen,
+        Producer::QwenSession,
         Producer::Amp,
         Producer::Cursor,
         Producer::Copilot,

@@ -172,3 +172,15 @@ fn gemini_session_files() {
         insta::assert_snapshot!(report(status, &format!("{out}--- jsonl\n{jsonl}"), &diag));
     });
 }
+
+/// Qwen Code's session files, each in its `chats/` folder (read with their
+/// sub-agents through a library: `tests/producer_qwen_session.rs`).
+#[test]
+fn qwen_session_files() {
+    insta::glob!("fixtures/qwen-session/*/projects/*/chats/*.jsonl", |path| {
+        let input = std::fs::read(path).unwrap();
+        let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
+        let (_, jsonl) = jsonl("fixture", &input);
+        insta::assert_snapshot!(report(status, &format!("{out}--- jsonl\n{jsonl}"), &diag));
+    });
+}

@@ -36,6 +36,7 @@ mod opencode;
 mod pi;
 mod producer;
 mod qwen;
+mod qwen_session;
 mod registry;
 mod seen;
 mod transcript;

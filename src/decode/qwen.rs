@@ -327,9 +327,21 @@ fn tokens(u: Value<'_>) -> Tokens {
 
 fn tool_call<'v>(block: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Arena) -> ToolCall<'v> {
     let name = str_at(block, "name").unwrap_or("");
-    let input = get(block, "input");
+    let id = cow_at(block, "id").unwrap_or_default();
+    call(id, name, get(block, "input"), message_id, a)
+}
+
+/// A call of the Qwen tool `name` with arguments `input` (the stream's
+/// `tool_use.input`, the saved session's `functionCall.args`).
+pub(super) fn call<'v>(
+    id: Cow<'v, str>,
+    name: &'v str,
+    input: Option<Value<'v>>,
+    message_id: Option<Cow<'v, str>>,
+    a: &'v Arena,
+) -> ToolCall<'v> {
     ToolCall {
-        id: cow_at(block, "id").unwrap_or_default(),
+        id,
         name: Cow::Borrowed(name),
         kind: tool_kind(name),
         key_arg: input.and_then(|i| key_arg(name, i, a)),

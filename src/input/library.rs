@@ -23,7 +23,8 @@
 //! ([`Session::may_overlap`]).
 //!
 //! A sub-agent file goes with its session's file (the `<session>.jsonl`
-//! beside its `<session>/` folder): they are read as one input, their lines
+//! beside its `<session>/` folder; Qwen Code's `chats/<session>.jsonl` for
+//! its `subagents/<session>/`): they are read as one input, their lines
 //! merged in time order ([`Session::open`], `interleave.rs`), so that the
 //! transcript reader nests each sub-agent under its call, where it ran.
 
@@ -246,14 +247,21 @@ fn in_start_order(files: &[PathBuf]) -> Vec<Session> {
     sessions
 }
 
-/// For `<dir>/<session>/subagents/agent-x.jsonl`, `<dir>/<session>.jsonl`.
+/// For `<dir>/<session>/subagents/agent-x.jsonl` (Claude Code),
+/// `<dir>/<session>.jsonl`; for `<project>/subagents/<session>/agent-x.jsonl`
+/// (Qwen Code), `<project>/chats/<session>.jsonl`.
 fn parent_session(file: &Path) -> Option<PathBuf> {
-    let subagents = file.parent()?;
-    if subagents.file_name()? != "subagents" {
-        return None;
+    let folder = file.parent()?;
+    if folder.file_name()? == "subagents" {
+        return Some(folder.parent()?.with_extension("jsonl"));
     }
-    let session = subagents.parent()?;
-    Some(session.with_extension("jsonl"))
+    let session = folder.file_name()?;
+    let project = folder
+        .parent()
+        .filter(|s| s.file_name() == Some("subagents".as_ref()))?;
+    let mut name = session.to_os_string();
+    name.push(".jsonl");
+    Some(project.parent()?.join("chats").join(name))
 }
 
 /// When the session of `file` began: its first timestamp, else (a

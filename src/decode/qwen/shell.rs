@@ -84,7 +84,7 @@ fn field<'t>(trailer: &'t str, label: &str) -> Option<&'t str> {
 /// failed when Qwen said so or the exit code is not 0; its content the
 /// output, after `exit code N` (or `signal S`) when failed, then the
 /// `Error:` part if there is one.
-pub(super) fn read<'t>(r: &ToolResult<'t>, a: &'t Arena) -> Option<ToolResult<'t>> {
+pub(in crate::decode) fn read<'t>(r: &ToolResult<'t>, a: &'t Arena) -> Option<ToolResult<'t>> {
     if !starts_framed(&r.content) {
         return None;
     }

@@ -133,3 +133,31 @@ fn session_file_names() {
         assert!(!is_session_file(Path::new(no)), "{no}");
     }
 }
+
+#[test]
+fn a_qwen_sub_agent_goes_with_its_chat() {
+    // `projects/<project>/subagents/<session>/agent-*.jsonl` beside
+    // `projects/<project>/chats/<session>.jsonl`.
+    let root = tree("qwen");
+    let p = root.join("projects/-w");
+    write(&p.join("chats/s1.jsonl"), &line("2026-11-20T10:00:00Z"));
+    write(
+        &p.join("subagents/s1/agent-general-purpose-call_1.jsonl"),
+        &line("2026-11-20T10:00:05Z"),
+    );
+    write(
+        &p.join("subagents/s1/agent-general-purpose-call_1.meta.json"),
+        "{}",
+    );
+    write(&p.join("chats/s2.jsonl"), &line("2026-11-20T11:00:00Z"));
+    let found = sessions_below(&root);
+    assert_eq!(
+        names(&found, &root),
+        [
+            "projects/-w/chats/s1.jsonl + projects/-w/subagents/s1/agent-general-purpose-call_1.jsonl",
+            "projects/-w/chats/s2.jsonl",
+        ]
+    );
+    assert_eq!(found.other_files, 1);
+    fs::remove_dir_all(&root).unwrap();
+}
