@@ -202,21 +202,18 @@ impl State {
             ""
         };
         let model = cow_at(v, "model");
-        if let Some(u) = get(v, "usageMetadata") {
-            match self.counted.get_mut(agent).filter(|n| **n > 0) {
-                Some(n) => *n -= 1,
-                None => {
-                    let tokens = tokens(u);
-                    self.count(&tokens);
-                    out(EventKind::Usage(Usage {
-                        message_id: cow_at(v, "uuid"),
-                        model: model.clone(),
-                        tokens,
-                        sidechain: nested,
-                        ..Usage::default()
-                    }))?;
-                }
-            }
+        if let Some(u) = get(v, "usageMetadata")
+            && !self.counted_before(agent)
+        {
+            let tokens = tokens(u);
+            self.count(&tokens);
+            out(EventKind::Usage(Usage {
+                message_id: cow_at(v, "uuid"),
+                model: model.clone(),
+                tokens,
+                sidechain: nested,
+                ..Usage::default()
+            }))?;
         }
         let message_id = cow_at(v, "uuid");
         let parts = get(v, "message")
@@ -267,6 +264,18 @@ impl State {
             .and_then(|a| str_at(a, "subagent_type"))
             .unwrap_or("general-purpose");
         self.agents.insert(format!("{ty}-{id}"), id.to_string());
+    }
+
+    /// A telemetry record of `agent` counted the call whose record this
+    /// is (taken: each counts one call).
+    fn counted_before(&mut self, agent: &str) -> bool {
+        match self.counted.get_mut(agent) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        }
     }
 
     fn count(&mut self, t: &Tokens) {
