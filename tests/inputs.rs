@@ -196,20 +196,23 @@ fn a_binary_file_is_one_message_not_one_per_line() {
         let o = run_files(&["--color", "never"], &[bin]);
         let err = o.err();
         assert_eq!(o.code, 3, "no session in the input: {err}");
-        // One line: the lines it skipped are not listed.
-        let verdict = format!(
-            "streamview: {}: not an event stream (20 of its first 20 lines cannot be read as \
-             text or JSON); the rest of it is skipped\n",
+        // One line: the lines it skipped are not listed. How many of a
+        // binary's first lines happen to read as text depends on its layout
+        // (a build of streamview itself had 2 of 22).
+        let head = format!(
+            "streamview: {}: not an event stream (20 of its first ",
             bin.display()
         );
-        assert_eq!(err, verdict);
+        let tail = " lines cannot be read as text or JSON); the rest of it is skipped\n";
+        assert!(err.starts_with(&head) && err.ends_with(tail), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
 
         // The next input is read as if the binary was not there; the
         // binary held no session, so the status is 3.
         let o = run_files(&["--color", "never"], &[bin, &good]);
         assert_eq!(o.code, 3, "{}", o.err());
         assert!(o.out().ends_with(&alone.out()), "{}", o.out());
-        assert_eq!(o.err(), verdict);
+        assert_eq!(o.err(), err);
     }
 }
 
