@@ -625,6 +625,9 @@ pub struct Options {
     pub grep: Option<Grep>,
     /// `--since`, `--until`: the events and sessions shown.
     pub window: Window,
+    /// The zone local times are said in (`--tz`, `TZ`; UTC when it cannot
+    /// be read and no option needs it).
+    pub zone: Zone,
     /// `--by`: the groups of the summary, days in the local zone.
     pub by: Option<(By, Zone)>,
     /// `--by` without `--format`: the summary shows the groups' table
@@ -813,6 +816,8 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
     let needs_zone = cli.since.is_some() || cli.until.is_some() || cli.by.is_some();
     let zone = match needs_zone.then(|| zone(cli, env)) {
         Some(z) => z.map_err(Refusal::Failure)?,
+        // The tables say when each session began.
+        None if has_tables(cli, format) => zone(cli, env).unwrap_or_default(),
         None => Zone::utc(),
     };
     Ok(Options {
@@ -845,7 +850,8 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         latest: cli.latest,
         grep: grep(cli)?,
         window: window(cli, env, &zone)?,
-        by: cli.by.map(|b| (b, zone)),
+        by: cli.by.map(|b| (b, zone.clone())),
+        zone,
         groups_only,
         max_line_bytes: cli.max_line_bytes,
         jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
@@ -861,6 +867,15 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
             .or_else(|| env.prices.clone().filter(|p| !p.is_empty()).map(Into::into)),
         prices: None,
     })
+}
+
+/// The output has a session table: a summary, a report, `--summary`.
+fn has_tables(cli: &Cli, format: Format) -> bool {
+    cli.summary
+        || matches!(
+            format,
+            Format::Summary | Format::SummaryJson | Format::Markdown | Format::Html
+        )
 }
 
 /// `-q`, `-v`, their variables, the configuration file's, in that order.
@@ -1047,6 +1062,7 @@ impl Default for Options {
             latest: false,
             grep: None,
             window: Window::default(),
+            zone: Zone::utc(),
             by: None,
             groups_only: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,

@@ -236,6 +236,13 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self
     }
 
+    /// Say local times (the sessions' starts in the tables) in `zone`.
+    #[must_use]
+    pub fn with_zone(mut self, zone: crate::time::zone::Zone) -> Self {
+        self.session.set_zone(zone);
+        self
+    }
+
     /// Add up the sessions by day, project… too (`--by`).
     #[must_use]
     pub fn with_groups(

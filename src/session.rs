@@ -325,6 +325,9 @@ pub struct SessionSummary {
     pub model: Option<String>,
     /// Working directory from the main agent's session start.
     pub cwd: Option<String>,
+    /// The main agent's first prompt, its first line cut to
+    /// [`TITLE_CHARS`] characters: how `claude --resume` names a session.
+    pub title: Option<String>,
     /// The time of its first event that has one.
     pub started: Option<Timestamp>,
     /// How it ended; `None` while it is still running.
@@ -400,6 +403,23 @@ pub struct SessionSummary {
     /// hour: [`group::Groups::bucket`]) and the row of their model in
     /// `message_models`.
     buckets: std::collections::BTreeMap<(i64, Option<usize>), ModelStats>,
+}
+
+/// The longest session title kept, in characters.
+pub const TITLE_CHARS: usize = 80;
+
+/// A prompt as a session's title: its first line with words, cut to
+/// [`TITLE_CHARS`] characters; a slash command as typed. `None` for a
+/// prompt of no words (an image, an empty line).
+fn title(t: &crate::event::Text<'_>) -> Option<String> {
+    let text = t.command.as_deref().unwrap_or(&t.text);
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let mut out: String = line.chars().take(TITLE_CHARS).collect();
+    if line.chars().nth(TITLE_CHARS).is_some() {
+        out.pop();
+        out.push('…');
+    }
+    Some(out)
 }
 
 impl SessionSummary {
@@ -599,6 +619,7 @@ impl SessionSummary {
         self.id = self.id.take().or(other.id);
         self.model = self.model.take().or(other.model);
         self.cwd = self.cwd.take().or(other.cwd);
+        self.title = self.title.take().or(other.title);
         self.error = self.error.take().or(other.error);
         // The view that saw the session end says how it ended.
         if matches!(self.outcome, None | Some(Outcome::Incomplete)) {
@@ -888,6 +909,8 @@ pub struct Session {
     prices: Option<Arc<Prices>>,
     /// `--by`: the sessions' totals by day, project…
     groups: Option<group::Groups>,
+    /// The zone of local times in the tables (`--tz`, `TZ`).
+    zone: crate::time::zone::Zone,
     /// When API messages are checked for copies, and those seen.
     check: copies::Check,
     seen_messages: copies::Seen,
@@ -905,6 +928,17 @@ impl Session {
     /// Add up the sessions by `by` too (`--by`).
     pub fn group_by(&mut self, groups: group::Groups) {
         self.groups = Some(groups);
+    }
+
+    /// Local times are said in `zone`.
+    pub fn set_zone(&mut self, zone: crate::time::zone::Zone) {
+        self.zone = zone;
+    }
+
+    /// The zone local times are said in.
+    #[must_use]
+    pub fn zone(&self) -> &crate::time::zone::Zone {
+        &self.zone
     }
 
     /// Leave the check for copies of API messages to the run that takes
@@ -1158,6 +1192,8 @@ impl Session {
             EventKind::Text(t) => {
                 if t.role == Role::Assistant {
                     self.active_since_result = true;
+                } else if cur.title.is_none() && ev.parent.is_none() {
+                    cur.title = title(t);
                 }
             }
             EventKind::Thinking(_) => self.active_since_result = true,

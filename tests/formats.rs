@@ -216,7 +216,7 @@ fn summary_table_after_the_pretty_output() {
     let out = String::from_utf8(sink.into_inner().0.into_inner()).unwrap();
     let (done, table) = out.split_once("\n\n").unwrap();
     assert!(done.lines().last().unwrap().starts_with("✓ done"));
-    assert!(table.starts_with("session "), "{table}");
+    assert!(table.starts_with("started "), "{table}");
     // The same table as write_table over the same state.
     let mut direct = NoColor::new(Vec::new());
     let mut diag = Diag::new(Vec::new(), false);

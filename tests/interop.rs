@@ -79,6 +79,8 @@ fn shell(script: &str) -> std::process::Output {
     cmd.args(["-c", script])
         .current_dir(root())
         .env("PATH", std::env::join_paths(paths).unwrap())
+        // The tables say local times: the README's are in UTC.
+        .env("TZ", "UTC")
         .stdin(Stdio::null());
     for v in ENV_VARS {
         cmd.env_remove(v);

@@ -1193,7 +1193,7 @@ fn by_alone_prints_the_groups_and_their_total_and_exits_0() {
     assert!(total.starts_with("total "), "{out}");
     assert!(total.ends_with("1 ok · 1 failed · 1 incomplete"), "{total}");
     // The sessions, tools and models tables are not there.
-    assert!(!out.contains("session ") && !out.contains("tool "), "{out}");
+    assert!(!out.contains("started ") && !out.contains("tool "), "{out}");
     // With --format summary, every table, and the groups' among them.
     let o = sv()
         .args(["--format", "summary", "--by", "day"])
@@ -1202,7 +1202,7 @@ fn by_alone_prints_the_groups_and_their_total_and_exits_0() {
         .unwrap();
     assert_eq!(o.status.code(), Some(0));
     let out = text(&o.stdout);
-    assert!(out.starts_with("session ") && out.contains("\nday ") && out.contains("\ntool "));
+    assert!(out.starts_with("started ") && out.contains("\nday ") && out.contains("\ntool "));
     fs::remove_dir_all(&root).unwrap();
 }
 

@@ -170,7 +170,7 @@ fn summary_flag_goes_to_stderr_next_to_data() {
     // -q: nothing on stdout, the tables on stderr.
     let o = run(&["-q", "--summary", &fixture("claude/tool_errors.jsonl")]);
     assert_eq!(o.out, "");
-    assert!(o.err.contains("session "), "{}", o.err);
+    assert!(o.err.contains("started "), "{}", o.err);
 
     // Pretty: on stdout after the result line.
     let o = run(&["--summary", &fixture("claude/text_only.jsonl")]);

@@ -89,7 +89,9 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
             let out = colored(stdout, opts.color_stdout);
             Box::new(
                 SummarySink::new(out, alerts(), format == Format::SummaryJson)
-                    .groups_only(opts.groups_only),
+                    .groups_only(opts.groups_only)
+                    .verbose(opts.verbosity == render::Verbosity::Verbose)
+                    .fit_to(opts.wrap.then(terminal_width).flatten()),
             )
         }
     };
@@ -125,9 +127,7 @@ fn pretty(
     let out = colored(stdout, opts.color_stdout);
     let mut pretty = Pretty::new(out, err, popts).with_summary(opts.summary);
     if opts.wrap {
-        pretty = pretty.with_width(Box::new(|| {
-            terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
-        }));
+        pretty = pretty.with_width(Box::new(terminal_width));
     }
     // Quiet: stderr is the only output.
     let alerts = if opts.verbosity == render::Verbosity::Quiet {
@@ -136,6 +136,11 @@ fn pretty(
         render::Alerts::All
     };
     pretty.with_alerts(alerts)
+}
+
+/// The terminal's width, when stdout is one.
+fn terminal_width() -> Option<usize> {
+    terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
 }
 
 /// A runner into `sink` and `diag` reading as `opts` say: the producer,
@@ -149,6 +154,7 @@ pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
         .with_producer(opts.from)
         .with_grep(opts.grep.clone())
         .with_window(opts.window)
+        .with_zone(opts.zone.clone())
         .with_prices(opts.prices.clone())
         .with_groups(opts.by.clone())
         .with_report(report(opts))

@@ -109,6 +109,15 @@ pub struct Row {
     pub producer: Option<String>,
     /// Model of the session header (`null` for a total over several models).
     pub model: Option<String>,
+    /// When the session began: its first event's time, RFC 3339 in UTC
+    /// (`null` for the total, or when no event had a time).
+    pub started: Option<String>,
+    /// The project: the main agent's working directory (`null` for the
+    /// total, or when the producer does not say it).
+    pub project: Option<String>,
+    /// The main agent's first prompt, its first line (`null` for the total
+    /// or without a prompt).
+    pub title: Option<String>,
     /// `success`, `error` or `incomplete`; for the total the worst of all.
     pub outcome: Option<&'static str>,
     /// Result events seen.
@@ -170,6 +179,16 @@ pub struct Summary {
     /// How the sessions ended (the tables' total rows say it).
     #[serde(skip)]
     pub outcomes: Outcomes,
+    /// The zone the tables say when each session began in.
+    #[serde(skip)]
+    pub zone: crate::time::zone::Zone,
+    /// The session table fits in this many columns (a terminal's width):
+    /// see [`SESSION_FIT`].
+    #[serde(skip)]
+    pub width: Option<usize>,
+    /// `-v`: the session table shows each session's id and file too.
+    #[serde(skip)]
+    pub verbose: bool,
 }
 
 /// The totals of `--by`.
@@ -298,6 +317,9 @@ impl Row {
             sources: s.sources.clone(),
             producer: s.producer.map(|p| p.name().to_string()),
             model: s.model.clone(),
+            started: s.started.map(|t| t.to_string()),
+            project: s.cwd.clone(),
+            title: s.title.clone(),
             outcome: s.outcome.map(Outcome::name),
             results: s.results,
             turns: s.turns(),
@@ -407,6 +429,9 @@ impl Summary {
             prices_as_of: prices.as_of.clone().filter(|_| estimated),
             by: s.groups().map(|g| Groups::of(g, prices)),
             outcomes: s.outcomes(),
+            zone: s.zone().clone(),
+            width: None,
+            verbose: false,
         }
     }
 }
@@ -447,6 +472,58 @@ pub(crate) struct Table {
 }
 
 impl Table {
+    /// The width of each column: its widest cell or head.
+    fn widths(&self) -> Vec<usize> {
+        let mut width: Vec<usize> = self.head.iter().map(|(h, _)| h.chars().count()).collect();
+        for r in &self.rows {
+            for (w, c) in width.iter_mut().zip(r) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        width
+    }
+
+    /// Its width in characters (two spaces between columns).
+    fn width(&self) -> usize {
+        let w = self.widths();
+        w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1)
+    }
+
+    /// Make it at most `width` wide, taking the steps of `order` one after
+    /// the other until it is (a table that cannot is left as narrow as they
+    /// make it).
+    fn fit(&mut self, width: usize, order: &[Fit]) {
+        for step in order {
+            let over = self.width().saturating_sub(width);
+            if over == 0 {
+                return;
+            }
+            let (Fit::Shrink(name, _) | Fit::Drop(name)) = *step;
+            let Some(col) = self.head.iter().position(|(h, _)| *h == name) else {
+                continue;
+            };
+            match *step {
+                Fit::Shrink(_, least) => {
+                    let now = self.widths()[col];
+                    let to = now.saturating_sub(over).max(least);
+                    for r in &mut self.rows {
+                        if let Some(c) = r.get_mut(col) {
+                            *c = cell(c, to);
+                        }
+                    }
+                }
+                Fit::Drop(_) => {
+                    self.head.remove(col);
+                    for r in &mut self.rows {
+                        if col < r.len() {
+                            r.remove(col);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn write<W: WriteColor>(&self, w: &mut W) -> io::Result<()> {
         let n = self.head.len();
         let mut width: Vec<usize> = self.head.iter().map(|(h, _)| h.chars().count()).collect();
@@ -571,10 +648,71 @@ fn common_dir(paths: &[&str]) -> usize {
 /// Width of the source column.
 const SOURCE_COLUMN: usize = 32;
 
-/// `source`: `Some(the length of the common directory)` when the column is shown.
-fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
-    let mut cells = vec![label];
+/// Width of the title column before any fitting: a title is at most this.
+const TITLE_COLUMN: usize = crate::session::TITLE_CHARS;
+
+/// How the session table is made to fit a terminal narrower than it, in
+/// this order until it fits: the title cut to 20 characters, the `cache`
+/// and `time` columns left out, the project cut to 10, the title to 10,
+/// then the project, the title, the agent and the start left out.
+pub const SESSION_FIT: [Fit; 9] = [
+    Fit::Shrink("title", 20),
+    Fit::Drop("cache"),
+    Fit::Drop("time"),
+    Fit::Shrink("project", 10),
+    Fit::Shrink("title", 10),
+    Fit::Drop("project"),
+    Fit::Drop("title"),
+    Fit::Drop("agent"),
+    Fit::Drop("started"),
+];
+
+/// A way to make a table narrower.
+#[derive(Clone, Copy, Debug)]
+pub enum Fit {
+    /// Cut the cells of this column to at least this many characters.
+    Shrink(&'static str, usize),
+    /// Leave this column out.
+    Drop(&'static str),
+}
+
+/// What names a session in the table: when it began (local time), which
+/// agent, which project (its working directory's last part), its title;
+/// with `-v` its id and file too (`source`: the length of the common
+/// directory left out of the file).
+fn session_label(r: &Row, zone: &crate::time::zone::Zone, source: Option<usize>) -> Vec<String> {
+    let started = (r.started.as_deref())
+        .and_then(crate::time::Timestamp::parse)
+        .map_or_else(|| ABSENT.to_string(), |t| zone.minute(t));
+    let project = r.project.as_deref().map_or(ABSENT, |p| {
+        let p = p.trim_end_matches(['/', '\\']);
+        p.rsplit(['/', '\\'])
+            .next()
+            .filter(|s| !s.is_empty())
+            .unwrap_or(p)
+    });
+    // The agent, not the form of its log (`claude-transcript`: `claude`).
+    let agent = r
+        .producer
+        .as_deref()
+        .map_or(ABSENT, |p| p.split('-').next().unwrap_or(p));
+    let mut cells = vec![
+        started,
+        agent.to_string(),
+        cell(project, SOURCE_COLUMN),
+        match (&r.title, &r.source) {
+            (Some(t), _) => cell(t, TITLE_COLUMN),
+            // Without a prompt, its file tells it apart.
+            (None, Some(file)) => cell_end(file, TITLE_COLUMN),
+            (None, None) => String::new(),
+        },
+    ];
     if let Some(common) = source {
+        cells.push(
+            r.session
+                .as_deref()
+                .map_or(ABSENT.to_string(), |id| cell(id, 40)),
+        );
         let s = r.source.as_deref().unwrap_or("");
         let s = s.get(common..).unwrap_or(s);
         cells.push(match r.sources.len() {
@@ -582,7 +720,12 @@ fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
             n => format!("{} +{}", cell_end(s, SOURCE_COLUMN - 3), n - 1),
         });
     }
-    cells.extend([
+    cells
+}
+
+/// The numbers of a row of the session table.
+fn session_numbers(r: &Row) -> [String; 9] {
+    [
         r.outcome.unwrap_or(ABSENT).to_string(),
         r.turns.map_or(ABSENT.to_string(), |t| t.to_string()),
         opt(r.duration_ms, fmt_duration),
@@ -592,8 +735,7 @@ fn session_cells(r: &Row, label: String, source: Option<usize>) -> Vec<String> {
         count(cache_tokens(&r.tokens)),
         r.tool_calls.to_string(),
         r.tool_errors.to_string(),
-    ]);
-    cells
+    ]
 }
 
 /// Render `summary` as tables: the sessions (with a total row when there are
@@ -642,20 +784,23 @@ fn write_notes<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> {
 }
 
 /// One row per session (and a total row when there are several); `None`
-/// when there was no session.
+/// when there was no session. Made to fit `summary.width` (see
+/// [`SESSION_FIT`]).
 pub(crate) fn session_table(summary: &Summary) -> Option<Table> {
-    let several = summary.sessions.len() > 1;
-    let mut sources: Vec<&str> = summary
-        .sessions
-        .iter()
+    let verbose = summary.verbose;
+    let mut sources: Vec<&str> = (summary.sessions.iter())
         .filter_map(|r| r.source.as_deref())
         .collect();
     sources.dedup();
-    let with_source = sources.len() > 1 || summary.sessions.iter().any(|r| r.sources.len() > 1);
-    let source = with_source.then(|| common_dir(&sources));
-    let mut head = vec![("session", Align::Left)];
-    if with_source {
-        head.push(("source", Align::Left));
+    let source = verbose.then(|| common_dir(&sources));
+    let mut head = vec![
+        ("started", Align::Left),
+        ("agent", Align::Left),
+        ("project", Align::Left),
+        ("title", Align::Left),
+    ];
+    if verbose {
+        head.extend([("session", Align::Left), ("source", Align::Left)]);
     }
     head.extend([
         ("outcome", Align::Left),
@@ -668,31 +813,47 @@ pub(crate) fn session_table(summary: &Summary) -> Option<Table> {
         ("calls", Align::Right),
         ("errors", Align::Right),
     ]);
-    let mut rows: Vec<Vec<String>> = summary
-        .sessions
-        .iter()
+    let labels = head.len() - 9;
+    let mut rows: Vec<Vec<String>> = (summary.sessions.iter())
         .map(|r| {
-            let label = match (&r.session, &r.producer) {
-                _ if r.sessions > 1 => format!("{} earlier", r.sessions),
-                (Some(id), _) => cell(id, 9),
-                (None, Some(p)) => p.clone(),
-                (None, None) => ABSENT.to_string(),
-            };
-            session_cells(r, label, source)
+            let mut cells = session_label(r, &summary.zone, source);
+            if r.sessions > 1 {
+                cells[0] = format!("{} earlier", r.sessions);
+            }
+            cells.extend(session_numbers(r));
+            cells
         })
         .collect();
+    // Within one year, the year says nothing.
+    let year = |r: &Vec<String>| {
+        r[0].get(..5)
+            .filter(|y| y.ends_with('-'))
+            .map(str::to_string)
+    };
+    if let Some(first) = rows.iter().find_map(year)
+        && rows.iter().filter_map(year).all(|y| y == first)
+    {
+        for r in &mut rows {
+            if year(r).is_some() {
+                r[0].replace_range(..5, "");
+            }
+        }
+    }
     let mut total = None;
-    if several {
+    if summary.sessions.len() > 1 {
         total = Some(rows.len());
         let t = &summary.total;
-        let mut cells = session_cells(t, format!("total ({})", t.sessions), source);
-        if with_source {
-            cells[1] = String::new();
-        }
-        cells[usize::from(with_source) + 1] = outcome_counts(&summary.outcomes);
+        let mut cells = vec![String::new(); labels];
+        cells[0] = format!("total ({})", t.sessions);
+        cells.extend(session_numbers(t));
+        cells[labels] = outcome_counts(&summary.outcomes);
         rows.push(cells);
     }
-    (!rows.is_empty()).then_some(Table { head, rows, total })
+    let mut table = Table { head, rows, total };
+    if let Some(width) = summary.width {
+        table.fit(width, &SESSION_FIT);
+    }
+    (!table.rows.is_empty()).then_some(table)
 }
 
 /// Calls, errors, denials and time per tool; `None` without tool calls.
@@ -915,6 +1076,8 @@ pub struct SummarySink<W: WriteColor, A: Sink> {
     alerts: A,
     json: bool,
     groups_only: bool,
+    width: Option<usize>,
+    verbose: bool,
 }
 
 impl<W: WriteColor, A: Sink> SummarySink<W, A> {
@@ -925,7 +1088,24 @@ impl<W: WriteColor, A: Sink> SummarySink<W, A> {
             alerts,
             json,
             groups_only: false,
+            width: None,
+            verbose: false,
         }
+    }
+
+    /// Fit the session table in `width` columns (a terminal's), dropping
+    /// or cutting columns in the order of [`SESSION_FIT`].
+    #[must_use]
+    pub fn fit_to(mut self, width: Option<usize>) -> Self {
+        self.width = width;
+        self
+    }
+
+    /// `-v`: the session table shows each session's id and file.
+    #[must_use]
+    pub fn verbose(mut self, on: bool) -> Self {
+        self.verbose = on;
+        self
     }
 
     /// Write the table of `--by` alone (`--by` without `--format`).
@@ -948,7 +1128,9 @@ impl<W: WriteColor, A: Sink> Sink for SummarySink<W, A> {
 
     fn finish(&mut self, s: &Session) -> io::Result<()> {
         self.alerts.finish(s)?;
-        let summary = Summary::from_session(s);
+        let mut summary = Summary::from_session(s);
+        summary.width = self.width;
+        summary.verbose = self.verbose;
         if self.json {
             write_json(&mut self.out, &summary)?;
         } else if self.groups_only {
@@ -1042,5 +1224,121 @@ mod source_column_tests {
         assert_eq!(c, "…on-2026-11-24.jsonl");
         // Terminal controls in a file name do not reach the terminal.
         assert!(!cell_end("a\x1b[31mb.jsonl", 32).contains('\x1b'));
+    }
+}
+
+#[cfg(test)]
+mod session_table_tests {
+    use super::{Row, SESSION_FIT, Summary, session_table};
+
+    fn row(started: &str, producer: &str, cwd: &str, title: Option<&str>) -> Row {
+        Row {
+            sessions: 1,
+            session: Some("0b5c2a8e-6f0e-4c6a-9d55-2d2b8b3c1f00".into()),
+            source: Some(format!("/home/u/.claude/projects/p/{started}.jsonl")),
+            producer: Some(producer.into()),
+            started: Some(started.into()),
+            project: Some(cwd.into()),
+            title: title.map(Into::into),
+            outcome: Some("success"),
+            turns: Some(3),
+            ..Row::default()
+        }
+    }
+
+    fn summary(width: Option<usize>, verbose: bool) -> Summary {
+        let sessions = vec![
+            row(
+                "2026-11-24T09:05:00Z",
+                "claude-transcript",
+                "/work/api",
+                Some("fix the flaky login test and run the suite"),
+            ),
+            row("2026-11-25T17:40:00Z", "codex-rollout", "/work/web/", None),
+        ];
+        Summary {
+            v: 1,
+            total: Row {
+                sessions: 2,
+                ..Row::default()
+            },
+            sessions,
+            prices_as_of: None,
+            by: None,
+            outcomes: crate::session::Outcomes::default(),
+            zone: crate::time::zone::Zone::fixed(3600),
+            width,
+            verbose,
+        }
+    }
+
+    fn column(t: &super::Table, name: &str) -> Option<Vec<String>> {
+        let i = t.head.iter().position(|(h, _)| *h == name)?;
+        Some(t.rows.iter().map(|r| r[i].clone()).collect())
+    }
+
+    #[test]
+    fn a_row_says_when_which_agent_which_project_and_what() {
+        let t = session_table(&summary(None, false)).unwrap();
+        // Local time (one hour ahead), the year left out within one year.
+        assert_eq!(
+            column(&t, "started").unwrap()[..2],
+            ["11-24 10:05", "11-25 18:40"]
+        );
+        assert_eq!(column(&t, "agent").unwrap()[..2], ["claude", "codex"]);
+        assert_eq!(column(&t, "project").unwrap()[..2], ["api", "web"]);
+        let titles = column(&t, "title").unwrap();
+        assert_eq!(titles[0], "fix the flaky login test and run the suite");
+        // No prompt: the file tells it apart.
+        assert!(
+            titles[1].ends_with("2026-11-25T17:40:00Z.jsonl"),
+            "{titles:?}"
+        );
+        assert!(column(&t, "session").is_none() && column(&t, "source").is_none());
+        // -v: the id and the file in full.
+        let v = session_table(&summary(None, true)).unwrap();
+        assert_eq!(
+            column(&v, "session").unwrap()[0],
+            "0b5c2a8e-6f0e-4c6a-9d55-2d2b8b3c1f00"
+        );
+        assert!(column(&v, "source").is_some());
+    }
+
+    #[test]
+    fn a_narrow_terminal_gives_up_columns_in_the_documented_order() {
+        let full = session_table(&summary(None, false)).unwrap();
+        let mut previous = full.width();
+        let mut gone = Vec::new();
+        for width in (20..full.width()).rev().step_by(4) {
+            let t = session_table(&summary(Some(width), false)).unwrap();
+            assert!(
+                t.width() <= previous,
+                "{width}: wider than at a larger width"
+            );
+            previous = t.width();
+            for (h, _) in &full.head {
+                if !t.head.iter().any(|(x, _)| x == h) && !gone.contains(h) {
+                    gone.push(*h);
+                }
+            }
+            if t.width() > width {
+                // Only when every step was taken.
+                let names: Vec<&str> = t.head.iter().map(|(h, _)| *h).collect();
+                assert_eq!(t.head.len(), full.head.len() - 6, "{width}: {names:?}");
+            }
+        }
+        let order: Vec<&str> = SESSION_FIT
+            .iter()
+            .filter_map(|f| match f {
+                super::Fit::Drop(c) => Some(*c),
+                super::Fit::Shrink(..) => None,
+            })
+            .collect();
+        assert_eq!(gone, order);
+        // The title is cut before anything is left out.
+        let t = session_table(&summary(Some(full.width() - 10), false)).unwrap();
+        assert_eq!(t.head.len(), full.head.len());
+        assert_eq!(t.width(), full.width() - 10);
+        assert!(column(&t, "title").unwrap()[1].ends_with('…'));
     }
 }

@@ -228,11 +228,7 @@ impl Groups {
             .into_iter()
             .filter_map(|(hour, g)| {
                 let t = Timestamp::from_millis(hour.checked_mul(HOUR_MS)?)?;
-                let local = t.millis() + self.zone.offset_at(t) * 1000;
-                let (y, m, d) = civil_from_days(local.div_euclid(DAY_MS));
-                let mins = local.rem_euclid(DAY_MS) / 60_000;
-                let key = format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", mins / 60, mins % 60);
-                Some((key, g))
+                Some((self.zone.minute(t), g))
             })
             .collect()
     }

@@ -35,6 +35,18 @@ pub struct Zone {
 }
 
 impl Zone {
+    /// `t` on this zone's wall clock, to the minute: `2026-11-24 18:03`.
+    #[must_use]
+    pub fn minute(&self, t: Timestamp) -> String {
+        const DAY_MS: i64 = 86_400_000;
+        let local = t
+            .millis()
+            .saturating_add(self.offset_at(t).saturating_mul(1000));
+        let (y, m, d) = super::civil_from_days(local.div_euclid(DAY_MS));
+        let mins = local.rem_euclid(DAY_MS) / 60_000;
+        format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", mins / 60, mins % 60)
+    }
+
     /// UTC.
     #[must_use]
     pub fn utc() -> Zone {
