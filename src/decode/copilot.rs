@@ -67,6 +67,11 @@ pub(crate) struct State {
     /// `session.error` messages, and the last one's HTTP status.
     errors: Vec<String>,
     error_status: Option<u64>,
+    /// From a saved session's `session.start`: its id, folder and CLI
+    /// version (the stream has none of them).
+    session: Option<String>,
+    cwd: Option<String>,
+    version: Option<String>,
 }
 
 /// The registry's line for GitHub Copilot CLI.
@@ -179,6 +184,14 @@ impl State {
             "tool.execution_complete" => complete(d, ctx, emit),
             "session.error" => self.error(d, ctx, emit),
             "assistant.usage" => emit(&ctx.event(EventKind::Usage(usage(d)))),
+            // A saved session's (`events.jsonl`): each request's tokens, the
+            // end with the session's totals; the system prompt is not shown.
+            "session.usage_record" => match get(d, "usage") {
+                Some(u) => emit(&ctx.event(EventKind::Usage(usage_record(u)))),
+                None => Ok(()),
+            },
+            "session.shutdown" => self.shutdown(d, ctx, emit),
+            "system.message" => Ok(()),
             "model.call_failure"
             | "session.info"
             | "assistant.turn_retry"
@@ -231,6 +244,15 @@ impl State {
                     .collect();
             }
             "session.tools_updated" => self.model = str_at(d, "model").map(str::to_string),
+            "session.start" => {
+                let s = |k: &str| str_at(d, k).map(str::to_string);
+                self.session = s("sessionId");
+                self.model = s("selectedModel");
+                self.version = s("copilotVersion");
+                self.cwd = get(d, "context")
+                    .and_then(|c| str_at(c, "cwd"))
+                    .map(str::to_string);
+            }
             _ => return false,
         }
         !self.started
@@ -244,6 +266,8 @@ impl State {
         self.started = true;
         let start = SessionStart {
             model: self.model.as_deref().map(Cow::Borrowed),
+            cwd: self.cwd.as_deref().map(Cow::Borrowed),
+            version: self.version.as_deref().map(Cow::Borrowed),
             skills: self
                 .skills
                 .iter()
@@ -376,6 +400,46 @@ impl State {
         *self = State::default();
         Ok(())
     }
+
+    /// A saved session's `session.shutdown`: its end, with the CLI's own
+    /// token totals per model (`modelMetrics`) and API time. A failed
+    /// session wrote `session.error` before it.
+    fn shutdown<'v>(&mut self, d: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+        let is_error = !self.errors.is_empty();
+        let mut tokens = Tokens::default();
+        if let Some(metrics) = get(d, "modelMetrics").and_then(Value::as_object) {
+            for (_, m) in &metrics {
+                if let Some(u) = get(m, "usage") {
+                    tokens.add(&usage_record(u).tokens);
+                }
+            }
+        }
+        let started = u64_at(d, "sessionStartTime").and_then(|t| i64::try_from(t).ok());
+        let duration_ms = match (started, ctx.time) {
+            (Some(a), Some(b)) => u64::try_from(b.millis() - a).ok(),
+            _ => None,
+        };
+        let res = SessionResult {
+            is_error,
+            subtype: Some(Cow::Borrowed(if is_error { "error" } else { "success" })),
+            text: self.last_text.take().filter(|_| !is_error).map(Cow::Owned),
+            errors: self.errors.drain(..).map(Cow::Owned).collect(),
+            num_turns: (self.turns > 0).then_some(self.turns),
+            duration_ms,
+            duration_api_ms: u64_at(d, "totalApiDurationMs"),
+            api_error_status: if is_error { self.error_status } else { None },
+            tokens,
+            ..SessionResult::default()
+        };
+        let mut ev = ctx.event(EventKind::Result(Box::new(res)));
+        ev.session = self
+            .session
+            .as_deref()
+            .map(|s| Cow::Borrowed(ctx.arena.copy(s)));
+        emit(&ev)?;
+        *self = State::default();
+        Ok(())
+    }
 }
 
 fn notice<'v>(
@@ -489,6 +553,24 @@ fn usage(d: Value<'_>) -> Usage<'_> {
             output: u64_at(d, "outputTokens"),
             cache_read: u64_at(d, "cacheReadTokens"),
             cache_creation: u64_at(d, "cacheWriteTokens"),
+        },
+        ..Usage::default()
+    }
+}
+
+/// A saved session's `session.usage_record` (or a model's totals in
+/// `session.shutdown`): `inputTokens` holds the cached ones
+/// (`cacheReadTokens`), which count once.
+fn usage_record(u: Value<'_>) -> Usage<'_> {
+    let cache_read = u64_at(u, "cacheReadTokens");
+    Usage {
+        message_id: cow_at(u, "apiCallId"),
+        model: cow_at(u, "model"),
+        tokens: Tokens {
+            input: u64_at(u, "inputTokens").map(|i| i.saturating_sub(cache_read.unwrap_or(0))),
+            output: u64_at(u, "outputTokens"),
+            cache_read,
+            cache_creation: u64_at(u, "cacheWriteTokens"),
         },
         ..Usage::default()
     }

@@ -45,6 +45,8 @@ pub(crate) struct State {
     errors: Vec<String>,
     /// A result was given.
     closed: bool,
+    /// Reading a saved session (`saved.rs`): what its result will say.
+    saved: Option<saved::Saved>,
 }
 
 /// The registry's line for Factory Droid.
@@ -87,18 +89,24 @@ impl Format for Droid {
         let own = TYPES.contains(&s.ty)
             && has(s.v, "session_id")
             && get(s.v, "timestamp").is_some_and(|t| t.as_u64().is_some());
+        // A saved session's header, and its settings (read last).
+        let saved = (s.ty == "session_start" && has(s.v, "id") && has(s.v, "cwd"))
+            || (s.ty.is_empty() && saved::has_totals(s.v));
         let json = s.ty == "result" && get(s.v, "usage").is_some_and(|u| has(u, "factory_credits"));
-        (own || json).then_some(Evidence::Type)
+        (own || json || saved).then_some(Evidence::Type)
     }
 
     fn opens(&self, s: Shape<'_>) -> bool {
-        s.is_init()
+        s.is_init() || (s.ty == "session_start" && has(s.v, "id") && has(s.v, "cwd"))
     }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
         self.last_line = ctx.line;
+        if saved::is_saved(v) {
+            return self.saved(v, ctx, emit);
+        }
         if let Some(s) = str_at(v, "session_id").filter(|s| self.session.as_deref() != Some(*s)) {
             self.session = Some(s.to_string());
         }
@@ -131,6 +139,9 @@ impl Stream for State {
 
     /// End of input: a run that ended in errors gets its failed result.
     fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        if self.saved.is_some() {
+            return self.saved_end(emit);
+        }
         if self.closed || self.errors.is_empty() {
             return Ok(());
         }
@@ -305,7 +316,19 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
     let name = str_at(v, "toolName")
         .or_else(|| str_at(v, "toolId"))
         .unwrap_or("");
-    let input = get(v, "parameters");
+    let id = cow_at(v, "id").unwrap_or_default();
+    call(id, name, get(v, "parameters"), cow_at(v, "messageId"), a)
+}
+
+/// A call of the Droid tool `name` with arguments `input` (the stream's
+/// `parameters`, the saved session's `tool_use.input`).
+fn call<'v>(
+    id: Cow<'v, str>,
+    name: &'v str,
+    input: Option<Value<'v>>,
+    message_id: Option<Cow<'v, str>>,
+    a: &'v Arena,
+) -> ToolCall<'v> {
     let changes = match (name, input) {
         ("Edit", Some(i)) => replace_at(i, ["old_str", "new_str", "replace_all"], a),
         ("Create", Some(i)) => write_at(i, "content", a),
@@ -314,7 +337,7 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
         _ => List::default(),
     };
     ToolCall {
-        id: cow_at(v, "id").unwrap_or_default(),
+        id,
         name: Cow::Borrowed(name),
         kind: tool_kind(name),
         key_arg: input.and_then(|i| key_arg(name, i, a)),
@@ -324,7 +347,7 @@ fn tool_call<'v>(v: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
             _ => List::default(),
         },
         changes,
-        message_id: cow_at(v, "messageId"),
+        message_id,
         ..ToolCall::default()
     }
 }
@@ -404,6 +427,8 @@ fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str
         _ => first_scalar(input, true, a),
     }
 }
+
+mod saved;
 
 #[cfg(test)]
 mod tests;

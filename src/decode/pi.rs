@@ -92,7 +92,10 @@ pub(crate) struct Pi;
 impl Format for Pi {
     fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         let header = s.ty == "session" && has(s.v, "version") && has(s.v, "cwd");
-        (header || TYPES.contains(&s.ty)).then_some(Evidence::Type)
+        // A saved session's records of its own (its messages are shared
+        // shapes: the header decides).
+        let saved = matches!(s.ty, "model_change" | "thinking_level_change");
+        (header || saved || TYPES.contains(&s.ty)).then_some(Evidence::Type)
     }
 
     fn opens(&self, s: Shape<'_>) -> bool {
@@ -125,12 +128,20 @@ impl Stream for State {
                 Ok(())
             }
             "message_update" => self.update(v, ctx, emit),
-            "message_end" => match message.and_then(|m| str_at(m, "role")) {
-                Some("assistant") => self.assistant(message, ctx, emit),
-                Some("user") => self.user(message, ctx, emit),
-                Some("toolResult") => self.tool_result(message, ctx, emit),
-                _ => super::producer::unknown_line(v, ctx, emit),
-            },
+            // A saved session (`~/.pi/agent/sessions/--<cwd>--/*.jsonl`):
+            // each message whole, no agent or turn events; the result is
+            // rebuilt at its end, each assistant message a turn.
+            "message" => {
+                self.ended = true;
+                self.given = 0;
+                let role = message.and_then(|m| str_at(m, "role"));
+                if role == Some("assistant") {
+                    self.turns += 1;
+                }
+                self.message_end(v, message, ctx, emit)
+            }
+            "model_change" | "thinking_level_change" => Ok(()),
+            "message_end" => self.message_end(v, message, ctx, emit),
             "auto_retry_start" => self.retry(v, ctx, emit),
             "auto_retry_end" => self.retry_end(v, ctx, emit),
             // The same messages again, and running output.
@@ -177,6 +188,22 @@ impl Stream for State {
 }
 
 impl State {
+    /// A whole message: the stream's `message_end`, a saved `message`.
+    fn message_end<'v>(
+        &mut self,
+        v: Value<'v>,
+        message: Option<Value<'v>>,
+        ctx: &Ctx<'v>,
+        emit: &mut Emit<'_>,
+    ) -> io::Result<()> {
+        match message.and_then(|m| str_at(m, "role")) {
+            Some("assistant") => self.assistant(message, ctx, emit),
+            Some("user") => self.user(message, ctx, emit),
+            Some("toolResult") => self.tool_result(message, ctx, emit),
+            _ => super::producer::unknown_line(v, ctx, emit),
+        }
+    }
+
     fn event<'v>(&self, ctx: &Ctx<'v>, kind: EventKind<'v>) -> Event<'v> {
         Event {
             producer: ctx.producer,

@@ -67,7 +67,7 @@ impl Session {
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         let first = OneLine::new(Decompress::new(open_regular(&self.file)?));
         if self.subagents.is_empty() {
-            return Ok(Box::new(first));
+            return Ok(super::with_companion(&self.file, first));
         }
         let agents = (self.subagents.iter())
             .filter_map(|f| open_regular(f).ok())

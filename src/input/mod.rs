@@ -10,7 +10,7 @@ pub mod lines;
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use ahead::{Checked, Interrupt, ReadAhead};
 pub use compressed::{Compression, Decompress};
@@ -71,9 +71,33 @@ impl Source {
                 if f.metadata()?.is_dir() {
                     return Err(io::Error::other("is a directory"));
                 }
-                Ok(Box::new(OneLine::new(Decompress::new(f))))
+                Ok(with_companion(p, OneLine::new(Decompress::new(f))))
             }
         }
+    }
+}
+
+/// The file a session file is read with, as its last line: Factory Droid
+/// keeps a session's token totals in `<id>.settings.json` beside its
+/// `<id>.jsonl`.
+#[must_use]
+pub fn companion(file: &Path) -> Option<PathBuf> {
+    let name = file.file_name()?.to_str()?;
+    let stem = name.strip_suffix(".jsonl")?;
+    let c = file.with_file_name(format!("{stem}.settings.json"));
+    c.is_file().then_some(c)
+}
+
+/// `first`, then its file's [`companion`] if it has one (a regular file),
+/// read as one line after a line break.
+pub(crate) fn with_companion<R: Read + Send + 'static>(
+    file: &Path,
+    first: R,
+) -> Box<dyn Read + Send> {
+    let next = companion(file).and_then(|c| crate::file::open_regular(&c).ok());
+    match next {
+        Some(c) => Box::new(first.chain(&b"\n"[..]).chain(OneLine::new(c))),
+        None => Box::new(first),
     }
 }
 

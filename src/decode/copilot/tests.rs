@@ -319,3 +319,35 @@ fn a_session_warning_is_a_warning() {
         (Some("warning"), Some("low quota"))
     );
 }
+
+/// A saved session (`~/.copilot/session-state/<id>/events.jsonl`): its
+/// `session.start`, each request's `session.usage_record` (the input
+/// holds the cached tokens), and `session.shutdown` as the result.
+#[test]
+fn a_saved_session_has_its_tokens_and_its_end() {
+    let text = [
+        r#"{"type":"session.start","data":{"sessionId":"s1","copilotVersion":"1.0.102","selectedModel":"m","context":{"cwd":"/w"}},"id":"1","timestamp":"2026-11-26T16:35:22.920Z","parentId":null}"#,
+        r#"{"type":"system.message","data":{"role":"system","content":"You are…"},"id":"2","timestamp":"2026-11-26T16:35:23.000Z","parentId":"1"}"#,
+        r#"{"type":"user.message","data":{"content":"go"},"id":"3","timestamp":"2026-11-26T16:35:23.053Z","parentId":"2"}"#,
+        r#"{"type":"assistant.turn_start","data":{"turnId":"0"},"id":"4","timestamp":"2026-11-26T16:35:23.057Z","parentId":"3"}"#,
+        r#"{"type":"session.usage_record","data":{"usage":{"model":"m","inputTokens":1000,"outputTokens":50,"cacheReadTokens":800,"cacheWriteTokens":0,"apiCallId":"c1"}},"id":"5","timestamp":"2026-11-26T16:35:23.140Z","parentId":"4"}"#,
+        r#"{"type":"assistant.message","data":{"messageId":"m1","content":"Done.","toolRequests":[]},"id":"6","timestamp":"2026-11-26T16:35:23.141Z","parentId":"5"}"#,
+        r#"{"type":"session.shutdown","data":{"sessionStartTime":1795710922920,"totalApiDurationMs":76,"modelMetrics":{"m":{"usage":{"inputTokens":1000,"outputTokens":50,"cacheReadTokens":800,"cacheWriteTokens":0}}}},"id":"7","timestamp":"2026-11-26T16:35:23.366Z","parentId":"6"}"#,
+    ]
+    .join("\n");
+    let (evs, status) = run(&text, None);
+    assert_eq!(status, ExitStatus::Success);
+    let start = &kind(&evs, "session_start")[0];
+    assert_eq!(
+        (start["cwd"].clone(), start["version"].clone()),
+        (json!("/w"), json!("1.0.102"))
+    );
+    let u = &kind(&evs, "usage")[0];
+    assert_eq!(u["tokens"]["input"], 200);
+    assert_eq!(u["tokens"]["cache_read"], 800);
+    let r = &kind(&evs, "result")[0];
+    assert_eq!(r["session"], "s1");
+    assert_eq!(r["tokens"]["input"], 200);
+    assert_eq!(r["duration_ms"], 446);
+    assert_eq!(r["text"], "Done.");
+}

@@ -174,3 +174,51 @@ fn a_stream_cut_before_its_completion_is_incomplete() {
     let (_, status) = run(&call("Execute", r#"{"command":"ls"}"#), None);
     assert_eq!(status, ExitStatus::Incomplete);
 }
+
+/// A saved session (`~/.factory/sessions/…/<id>.jsonl`) with its settings
+/// read as its last line: Claude-like content blocks, the totals of the
+/// settings, a failed turn's error.
+#[test]
+fn a_saved_session_replays_its_messages_and_totals_its_settings() {
+    let text = [
+        r#"{"type":"session_start","id":"s1","title":"t","cwd":"/w","version":2}"#,
+        r#"{"type":"message","id":"context-1","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>tools</system-reminder>"}]}}"#,
+        r#"{"type":"message","id":"u1","parentId":"context-1","timestamp":"2026-11-26T16:36:14.131Z","message":{"role":"user","content":[{"type":"text","text":"go"}]}}"#,
+        r#"{"type":"message","id":"a1","parentId":"u1","message":{"role":"assistant","content":[{"type":"thinking","thinking":"Plan."},{"type":"tool_use","id":"c1","name":"Execute","input":{"command":"exit 3"}}]}}"#,
+        r#"{"type":"message","id":"r1","parentId":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","is_error":true,"content":"Error: Command failed (exit code: 3)"}]}}"#,
+        r#"{"type":"message","id":"a2","parentId":"r1","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]}}"#,
+        r#"{"type":"agent_turn_outcome","turnId":"u1","reason":"completed"}"#,
+        r#"{"model":"m","tokenUsage":{"inputTokens":100,"outputTokens":20,"cacheReadTokens":300,"cacheCreationTokens":0}}"#,
+    ]
+    .join("\n");
+    let (evs, status) = run(&text, None);
+    assert_eq!(status, ExitStatus::Success);
+    assert!(evs.iter().all(|e| e["producer"] == "droid"));
+    assert_eq!(
+        calls_of(&evs),
+        [(json!("Execute"), json!("shell"), json!("exit 3"))]
+    );
+    assert_eq!(kind(&evs, "tool_result")[0]["is_error"], true);
+    assert_eq!(kind(&evs, "text").len(), 2, "the prompt and the answer");
+    let r = &kind(&evs, "result")[0];
+    assert_eq!(r["num_turns"], 2);
+    assert_eq!(r["text"], "Done.");
+    assert_eq!(r["tokens"]["input"], 100);
+    assert_eq!(r["tokens"]["cache_read"], 300);
+}
+
+#[test]
+fn a_saved_session_whose_turn_failed_fails() {
+    let text = [
+        r#"{"type":"session_start","id":"s1","cwd":"/w"}"#,
+        r#"{"type":"message","id":"e1","message":{"role":"user","content":[{"type":"text","text":"BYOK Error: 500 boom\n\nUpstream error: boom"}]}}"#,
+        r#"{"type":"agent_turn_outcome","reason":"model_provider_unavailable"}"#,
+        r#"{"type":"message","id":5,"message":{"role":7,"content":"x"}}"#,
+    ]
+    .join("\n");
+    let (evs, status) = run(&text, None);
+    assert_eq!(status, ExitStatus::SessionError);
+    let r = &kind(&evs, "result")[0];
+    assert_eq!(r["errors"][0], "BYOK Error: 500 boom");
+    assert_eq!(kind(&evs, "notice")[0]["subtype"], "api_error");
+}

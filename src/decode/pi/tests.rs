@@ -156,3 +156,31 @@ fn a_run_cut_before_its_end_is_incomplete() {
     let (_, status) = run(&call("bash", r#"{"command":"ls"}"#), None);
     assert_eq!(status, ExitStatus::Incomplete);
 }
+
+/// A saved session (`~/.pi/agent/sessions/--<cwd>--/*.jsonl`): the header,
+/// then each message whole; the result rebuilt at the end.
+#[test]
+fn a_saved_session_replays_its_messages() {
+    let text = [
+        r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-11-26T16:39:55.223Z","cwd":"/w"}"#,
+        r#"{"type":"model_change","id":"m1","parentId":null,"provider":"mock","modelId":"mock-model"}"#,
+        r#"{"type":"thinking_level_change","id":"t1","parentId":"m1","thinkingLevel":"medium"}"#,
+        r#"{"type":"message","id":"u1","parentId":"t1","message":{"role":"user","content":[{"type":"text","text":"go"}],"timestamp":1795711195258}}"#,
+        r#"{"type":"message","id":"a1","parentId":"u1","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}}],"model":"mock-model","usage":{"input":200,"output":50,"cacheRead":800,"cacheWrite":0},"stopReason":"toolUse","timestamp":1795711195341}}"#,
+        r#"{"type":"message","id":"r1","parentId":"a1","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"a"}],"isError":false,"timestamp":1795711195441}}"#,
+        r#"{"type":"message","id":"a2","parentId":"r1","message":{"role":"assistant","content":[{"type":"text","text":"Done."}],"usage":{"input":300,"output":40,"cacheRead":800},"stopReason":"stop","timestamp":1795711195550}}"#,
+    ]
+    .join("\n");
+    let (evs, status) = run(&text, None);
+    assert_eq!(status, ExitStatus::Success);
+    assert!(evs.iter().all(|e| e["producer"] == "pi"));
+    assert_eq!(
+        calls_of(&evs),
+        [(json!("bash"), json!("shell"), json!("ls"))]
+    );
+    let r = &kind(&evs, "result")[0];
+    assert_eq!(r["num_turns"], 2);
+    assert_eq!(r["text"], "Done.");
+    assert_eq!(r["tokens"]["input"], 500);
+    assert_eq!(r["tokens"]["cache_read"], 1600);
+}

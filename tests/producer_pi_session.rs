@@ -1,0 +1,146 @@
+//! Pi's saved sessions (`~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl`)
+//! through the binary, each against the `pi -p --mode json` stream of the
+//! same run (`tests/fixtures/pi-session/<name>/sessions/` beside
+//! `tests/fixtures/pi/<name>.jsonl`): the same tool calls (names, key
+//! arguments, failures) and exit status, and the tokens of the stream's
+//! assistant messages.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // helpers of a test binary
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pi-session");
+const STREAMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pi");
+
+const SCENARIOS: [&str; 11] = [
+    "error_400",
+    "error_500",
+    "files",
+    "mixed",
+    "parallel",
+    "reasoning",
+    "shell_fail",
+    "shell_ok",
+    "stream_error",
+    "text",
+    "tool_error",
+];
+
+fn streamview(args: &[&str], input: &Path) -> (Vec<Value>, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
+        .args(args)
+        .arg(input)
+        .output()
+        .unwrap();
+    let values = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (values, out.status.code().unwrap_or(-1))
+}
+
+/// `(name, key argument, failed)` of each tool call, in order, and the
+/// exit status.
+fn calls(input: &Path) -> (Vec<(String, String, bool)>, i32) {
+    let (events, status) = streamview(&["--format", "jsonl"], input);
+    let failed = |id: &Value| {
+        events
+            .iter()
+            .any(|e| e["kind"] == "tool_result" && &e["id"] == id && e["is_error"] == true)
+    };
+    let calls = events
+        .iter()
+        .filter(|e| e["kind"] == "tool_call")
+        .map(|e| {
+            let s = |k: &str| e[k].as_str().unwrap_or("").to_string();
+            (s("name"), s("key_arg"), failed(&e["id"]))
+        })
+        .collect();
+    (calls, status)
+}
+
+/// Streamview's total tokens: uncached input, output, cache read.
+fn tokens(input: &Path) -> [u64; 3] {
+    let (summary, _) = streamview(&["--format", "summary-json"], input);
+    let t = &summary[0]["total"]["tokens"];
+    ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap_or(0))
+}
+
+fn stream(name: &str) -> PathBuf {
+    Path::new(STREAMS).join(format!("{name}.jsonl"))
+}
+
+/// The session's file.
+fn session_file(name: &str) -> PathBuf {
+    let sessions = Path::new(DIR).join(name).join("sessions");
+    let cwd = std::fs::read_dir(&sessions)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    let file = std::fs::read_dir(cwd.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    file.path()
+}
+
+/// The usage pi reports on each assistant message of the stream
+/// (`message_end`), summed without streamview.
+fn stream_usage(name: &str) -> [u64; 3] {
+    let text = std::fs::read_to_string(stream(name)).unwrap();
+    let mut sum = [0; 3];
+    for l in text.lines() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        if v["type"] == "message_end" && v["message"]["role"] == "assistant" {
+            let u = &v["message"]["usage"];
+            for (s, k) in sum.iter_mut().zip(["input", "output", "cacheRead"]) {
+                *s += u[k].as_u64().unwrap_or(0);
+            }
+        }
+    }
+    sum
+}
+
+#[test]
+fn each_saved_session_replays_the_calls_and_outcome_of_its_stream() {
+    for name in SCENARIOS {
+        assert_eq!(calls(&session_file(name)), calls(&stream(name)), "{name}");
+    }
+    assert_eq!(calls(&session_file("files")).0.len(), 6);
+    assert_eq!(calls(&session_file("error_500")).1, 1);
+}
+
+#[test]
+fn each_saved_session_totals_the_tokens_its_stream_reports() {
+    for name in SCENARIOS {
+        let dir = Path::new(DIR).join(name);
+        assert_eq!(tokens(&dir), stream_usage(name), "{name}");
+    }
+    assert_eq!(stream_usage("mixed"), [1100, 190, 3200]);
+}
+
+#[test]
+fn latest_from_pi_reads_pi_coding_agent_dir() {
+    let tmp = std::env::temp_dir().join(format!("sv-pi-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let file = session_file("mixed");
+    let to = tmp.join("sessions/--w--");
+    std::fs::create_dir_all(&to).unwrap();
+    std::fs::copy(&file, to.join(file.file_name().unwrap())).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
+        .args(["--latest", "--from", "pi", "--format", "jsonl"])
+        .env("PI_CODING_AGENT_DIR", &tmp)
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&tmp).unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(text.matches("\"kind\":\"tool_call\"").count(), 3);
+}
