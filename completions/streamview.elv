@@ -23,6 +23,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --by 'Add to the summary a table of the totals by day, week or month (local time: --tz; each API message when it was answered, as ccusage counts), by session id, project (working directory), model or agent, or by Claude''s 5-hour usage blocks'
             cand --tz 'The time zone of --by''s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system''s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)'
             cand --timezone 'The time zone of --by''s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system''s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)'
+            cand --project 'Only the sessions whose project (the agent''s working directory) contains PATTERN, for every agent: in a directory of sessions and with --latest, the others are not read. A session whose first lines name no working directory is left out'
             cand --format 'Output format [default: pretty; with --by, the grouped table alone]'
             cand --color 'When to use colour'
             cand --paging 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)'

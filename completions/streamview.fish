@@ -9,6 +9,7 @@ model\t'The models that answered (a session of two models counts in both)'
 agent\t'The agent that wrote it'
 block\t'Claude\'s 5-hour usage blocks: each API message in the block of the hour it was answered in'"
 complete -c streamview -l tz -l timezone -d 'The time zone of --by\'s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system\'s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)' -r
+complete -c streamview -l project -d 'Only the sessions whose project (the agent\'s working directory) contains PATTERN, for every agent: in a directory of sessions and with --latest, the others are not read. A session whose first lines name no working directory is left out' -r
 complete -c streamview -l format -d 'Output format [default: pretty; with --by, the grouped table alone]' -r -f -a "pretty\t'Human-readable progress lines'
 jsonl\t'One normalized JSON event per line (schema: docs/schema.md)'
 result\t'Only the final answer: the text of each session\'s last successful result'

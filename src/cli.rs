@@ -393,6 +393,12 @@ pub struct Cli {
     #[arg(long)]
     pub latest: bool,
 
+    /// Only the sessions whose project (the agent's working directory) contains PATTERN, for
+    /// every agent: in a directory of sessions and with --latest, the others are not read.
+    /// A session whose first lines name no working directory is left out.
+    #[arg(long, value_name = "PATTERN")]
+    pub project: Option<String>,
+
     /// Output format [default: pretty; with --by, the grouped table alone].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<Format>,
@@ -621,6 +627,9 @@ pub struct Options {
     /// `--latest`: the sources are directories, and only the most recent
     /// session below them is read.
     pub latest: bool,
+    /// `--project`: only the sessions of a library whose working directory
+    /// contains this.
+    pub project: Option<String>,
     /// `--grep`: only matching events are shown (and decoded).
     pub grep: Option<Grep>,
     /// `--since`, `--until`: the events and sessions shown.
@@ -848,6 +857,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         },
         follow: cli.follow,
         latest: cli.latest,
+        project: cli.project.clone(),
         grep: grep(cli)?,
         window: window(cli, env, &zone)?,
         by: cli.by.map(|b| (b, zone.clone())),
@@ -1060,6 +1070,7 @@ impl Default for Options {
             from: None,
             follow: false,
             latest: false,
+            project: None,
             grep: None,
             window: Window::default(),
             zone: Zone::utc(),

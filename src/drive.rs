@@ -13,6 +13,7 @@
 mod jobs;
 mod outputs;
 mod plan;
+mod project;
 mod sinks;
 mod steps;
 

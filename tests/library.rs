@@ -1269,3 +1269,71 @@ fn by_with_a_format_that_cannot_show_it_is_a_usage_error() {
     assert!(text(&o.stderr).contains("\nday "));
     fs::remove_dir_all(&root).unwrap();
 }
+
+/// `--project` (issue 26): the sessions of one working directory, for
+/// every agent, told from their first lines; the others are not read.
+#[test]
+fn project_keeps_the_sessions_run_in_it_for_every_agent() {
+    let root = library("project");
+    let rollouts = root.join("codex/sessions/2026/11/24");
+    fs::create_dir_all(&rollouts).unwrap();
+    for name in ["shell_ok", "shell_fail", "plan"] {
+        let from = fixture(&format!("codex-rollout/{name}.rollout.jsonl"));
+        fs::copy(from, rollouts.join(format!("rollout-{name}.jsonl"))).unwrap();
+    }
+    let rows = |args: &[&str]| {
+        let o = sv()
+            .args(["--format", "summary-json"])
+            .args(args)
+            .arg(&root)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (
+            v["sessions"].as_array().unwrap().clone(),
+            v["total"].clone(),
+        )
+    };
+    let (all, _) = rows(&[]);
+    assert_eq!(all.len(), 6, "{all:?}");
+    // A Codex rollout's project, and the same session's row as without it.
+    let (one, total) = rows(&["--project", "codex/shell_fail"]);
+    assert_eq!(one.len(), 1, "{one:?}");
+    assert_eq!(one[0]["project"], "/home/dev/codex/shell_fail/ws");
+    let alone = all
+        .iter()
+        .find(|r| r["project"] == one[0]["project"])
+        .unwrap();
+    assert_eq!(&one[0], alone);
+    assert_eq!(total["tokens"], alone["tokens"]);
+    // Claude Code's transcripts: both of the project's sessions, not the
+    // other project's.
+    let claude_cwd = all[0]["project"].as_str().unwrap().to_string();
+    let (claude, _) = rows(&["--project", &claude_cwd]);
+    assert!(!claude.is_empty());
+    assert!(
+        claude.iter().all(|r| r["project"] == claude_cwd.as_str()),
+        "{claude:?}"
+    );
+    assert!(claude.len() < all.len());
+    // Nowhere: no session; --latest looks only at the project's.
+    let (none, _) = rows(&["--project", "/nowhere"]);
+    assert!(none.is_empty());
+    let o = sv()
+        .args([
+            "--latest",
+            "--project",
+            "codex/plan",
+            "--format",
+            "summary-json",
+        ])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["sessions"][0]["project"], "/home/dev/codex/plan/ws",
+        "{v}"
+    );
+    fs::remove_dir_all(&root).unwrap();
+}

@@ -70,12 +70,15 @@ impl Reading<'_> {
             return Ok(());
         }
         let before = runner.found_without_session();
-        // `--since`, `--until`: sessions wholly outside are not read.
+        // `--since`, `--until`: sessions wholly outside are not read;
+        // `--project`: nor those of other projects.
         let (inside, outside): (Vec<_>, Vec<_>) =
             (found.sessions.iter()).partition(|s| s.may_overlap(&self.opts.window));
         for _ in &outside {
             runner.session_outside();
         }
+        let (inside, elsewhere): (Vec<_>, Vec<_>) =
+            inside.into_iter().partition(|s| self.in_project(s));
         match self.jobs {
             Some(jobs) => jobs.read(runner, self.opts, &inside, self.interrupt)?,
             None => {
@@ -89,6 +92,7 @@ impl Reading<'_> {
                 files: inside.iter().map(|s| s.files()).sum(),
                 empty: runner.found_without_session() - before,
                 outside: outside.len(),
+                elsewhere: elsewhere.len(),
                 other: found.other_files,
             };
             runner.note(&name, &read.describe(self.opts));
@@ -114,7 +118,7 @@ impl Reading<'_> {
             }
             say_not_regular(runner, &dir.display().to_string(), found.not_regular);
             unreadable |= !found.unreadable.is_empty();
-            sessions.extend(found.sessions);
+            sessions.extend(found.sessions.into_iter().filter(|s| self.in_project(s)));
             other_files += found.other_files;
         }
         let Some(session) = library::latest(sessions) else {
@@ -214,6 +218,12 @@ impl Reading<'_> {
         Ok(rdr)
     }
 
+    /// `--project`: `session` was run in the project asked for (any, without
+    /// the option).
+    fn in_project(&self, session: &library::Session) -> bool {
+        (self.opts.project.as_deref()).is_none_or(|p| super::project::matches(session, p))
+    }
+
     /// `rdr` read on a thread that Ctrl-C wakes, when there is an
     /// interrupt.
     fn waking(&self, rdr: Box<dyn Read + Send>) -> io::Result<Box<dyn Read>> {
@@ -229,6 +239,7 @@ struct Counts {
     files: usize,
     empty: u64,
     outside: usize,
+    elsewhere: usize,
     other: u64,
 }
 
@@ -239,17 +250,24 @@ impl Counts {
             files,
             empty,
             outside,
+            elsewhere,
             other,
         } = *self;
-        let skipped = if outside > 0 {
-            format!(
+        let mut skipped = String::new();
+        if outside > 0 {
+            skipped = format!(
                 ", {outside} session{} {} skipped",
                 s(outside as u64),
                 opts.window
-            )
-        } else {
-            String::new()
-        };
+            );
+        }
+        if elsewhere > 0 {
+            let p = opts.project.as_deref().unwrap_or("");
+            skipped += &format!(
+                ", {elsewhere} session{} of other projects than `{p}` skipped",
+                s(elsewhere as u64)
+            );
+        }
         format!(
             "{files} session file{} read ({empty} without a session){skipped}, {other} other \
              file{} left alone",
