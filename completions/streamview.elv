@@ -46,6 +46,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand -i 'With --grep: match letters in either case'
             cand --ignore-case 'With --grep: match letters in either case'
             cand --latest 'Replay the most recent session below the directories given (default: Claude Code''s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or $GEMINI_CLI_HOME/.gemini/tmp): the one whose files changed last, its sub-agents with it. With -f, follow it'
+            cand --list 'List the sessions found, newest first, one line each: when each started, its agent, project and title (its first prompt), turns, cost, outcome and file, to find the one to replay; with --format jsonl, one JSON object per session (summary-json''s rows)'
             cand -v 'Show more: tool results, thinking, usage per response, every system event, session details'
             cand --verbose 'Show more: tool results, thinking, usage per response, every system event, session details'
             cand -q 'Show nothing on stdout; errors and permission denials still go to stderr'

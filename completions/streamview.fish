@@ -100,6 +100,7 @@ powershell\t'`PowerShell` completions'"
 complete -c streamview -s f -l follow -d 'Follow a log file that is still being written, like `tail -f` from its start'
 complete -c streamview -s i -l ignore-case -d 'With --grep: match letters in either case'
 complete -c streamview -l latest -d 'Replay the most recent session below the directories given (default: Claude Code\'s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or $GEMINI_CLI_HOME/.gemini/tmp): the one whose files changed last, its sub-agents with it. With -f, follow it'
+complete -c streamview -l list -d 'List the sessions found, newest first, one line each: when each started, its agent, project and title (its first prompt), turns, cost, outcome and file, to find the one to replay; with --format jsonl, one JSON object per session (summary-json\'s rows)'
 complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, usage per response, every system event, session details'
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'

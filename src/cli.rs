@@ -393,6 +393,12 @@ pub struct Cli {
     #[arg(long)]
     pub latest: bool,
 
+    /// List the sessions found, newest first, one line each: when each started, its agent,
+    /// project and title (its first prompt), turns, cost, outcome and file, to find the one to
+    /// replay; with --format jsonl, one JSON object per session (summary-json's rows).
+    #[arg(long)]
+    pub list: bool,
+
     /// Only the sessions whose project (the agent's working directory) contains PATTERN, for
     /// every agent: in a directory of sessions and with --latest, the others are not read.
     /// A session whose first lines name no working directory is left out.
@@ -642,6 +648,8 @@ pub struct Options {
     /// `--by` without `--format`: the summary shows the groups' table
     /// alone (and its total).
     pub groups_only: bool,
+    /// `--list`: the summary is the list of sessions, newest first.
+    pub list: bool,
     /// Threads for the files of a library (`-j`; 1: the calling thread).
     pub jobs: usize,
     /// Line length limit.
@@ -863,6 +871,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         by: cli.by.map(|b| (b, zone.clone())),
         zone,
         groups_only,
+        list: cli.list,
         max_line_bytes: cli.max_line_bytes,
         jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
         max_lines: cli.max_lines,
@@ -882,6 +891,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
 /// The output has a session table: a summary, a report, `--summary`.
 fn has_tables(cli: &Cli, format: Format) -> bool {
     cli.summary
+        || cli.list
         || matches!(
             format,
             Format::Summary | Format::SummaryJson | Format::Markdown | Format::Html
@@ -993,6 +1003,9 @@ fn grep(cli: &Cli) -> Result<Option<Grep>, Refusal> {
 /// showing the groups alone (`true`); `--by` with a format that shows no
 /// summary is refused, rather than left without effect.
 fn report_format(cli: &Cli, verbosity: Verbosity) -> Result<(Format, bool), Refusal> {
+    if cli.list {
+        return list_format(cli).map(|f| (f, false));
+    }
     let Some(by) = cli.by else {
         return Ok((cli.format.unwrap_or(Format::Pretty), false));
     };
@@ -1021,6 +1034,42 @@ fn report_format(cli: &Cli, verbosity: Verbosity) -> Result<(Format, bool), Refu
             refused(why),
         )),
         None => Ok((format, cli.format.is_none())),
+    }
+}
+
+/// `--list`: a table, or JSON lines with `--format jsonl` (or
+/// `summary-json`); with an option that prints something else, refused.
+fn list_format(cli: &Cli) -> Result<Format, Refusal> {
+    let conflict = if cli.by.is_some() {
+        Some("--by")
+    } else if cli.grep.is_some() {
+        Some("--grep")
+    } else if cli.follow {
+        Some("--follow")
+    } else if cli.quiet {
+        Some("-q")
+    } else {
+        None
+    };
+    if let Some(other) = conflict {
+        return Err(Refusal::usage(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "--list prints the sessions found, and {other} prints something else: give one of them"
+            ),
+        ));
+    }
+    match cli.format {
+        None | Some(Format::Summary | Format::Pretty) => Ok(Format::Summary),
+        Some(Format::Jsonl | Format::SummaryJson) => Ok(Format::SummaryJson),
+        Some(f) => Err(Refusal::usage(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "--list prints a table or JSON lines, not --format {}: leave --format out, or give jsonl",
+                f.to_possible_value()
+                    .map_or_else(String::new, |v| v.get_name().to_string())
+            ),
+        )),
     }
 }
 
@@ -1076,6 +1125,7 @@ impl Default for Options {
             zone: Zone::utc(),
             by: None,
             groups_only: false,
+            list: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             jobs: 1,
             max_lines: 10,

@@ -1337,3 +1337,64 @@ fn project_keeps_the_sessions_run_in_it_for_every_agent() {
     );
     fs::remove_dir_all(&root).unwrap();
 }
+
+/// `--list` (issue 26): one line per session, newest first, naming the
+/// file to replay; JSON lines with `--format jsonl`.
+#[test]
+fn list_names_each_session_newest_first() {
+    let root = library("list");
+    let rollouts = root.join("codex");
+    fs::create_dir_all(&rollouts).unwrap();
+    for name in ["shell_ok", "plan"] {
+        let from = fixture(&format!("codex-rollout/{name}.rollout.jsonl"));
+        fs::copy(from, rollouts.join(format!("rollout-{name}.jsonl"))).unwrap();
+    }
+    let o = sv()
+        .env("TZ", "UTC")
+        .arg("--list")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let mut lines = out.lines();
+    assert!(lines.next().unwrap().starts_with("started "), "{out}");
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 5, "{out}");
+    // Newest first, by the local time each began.
+    let starts: Vec<&str> = rows.iter().map(|r| &r[..16]).collect();
+    let mut sorted = starts.clone();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(starts, sorted, "{out}");
+    // Each names its file, which replays.
+    for r in &rows {
+        let file = r.rsplit("  ").next().unwrap();
+        assert!(Path::new(file).is_file(), "{r}");
+    }
+    assert!(out.contains("codex") && out.contains("claude"), "{out}");
+    // JSON lines: summary-json's rows, the same sessions.
+    let o = sv()
+        .args(["--list", "--format", "jsonl"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let json: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(json.len(), 5);
+    let started: Vec<&str> = json
+        .iter()
+        .map(|r| r["started"].as_str().unwrap())
+        .collect();
+    assert!(started.windows(2).all(|w| w[0] >= w[1]), "{started:?}");
+    // With an option that prints something else: a usage error.
+    let o = sv()
+        .args(["--list", "--grep", "x"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--list"), "{}", text(&o.stderr));
+    fs::remove_dir_all(&root).unwrap();
+}

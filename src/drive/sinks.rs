@@ -90,6 +90,7 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
             Box::new(
                 SummarySink::new(out, alerts(), format == Format::SummaryJson)
                     .groups_only(opts.groups_only)
+                    .list(opts.list)
                     .verbose(opts.verbosity == render::Verbosity::Verbose)
                     .fit_to(opts.wrap.then(terminal_width).flatten()),
             )

@@ -498,17 +498,18 @@ impl Table {
             if over == 0 {
                 return;
             }
-            let (Fit::Shrink(name, _) | Fit::Drop(name)) = *step;
+            let (Fit::Shrink(name, _) | Fit::ShrinkStart(name, _) | Fit::Drop(name)) = *step;
             let Some(col) = self.head.iter().position(|(h, _)| *h == name) else {
                 continue;
             };
             match *step {
-                Fit::Shrink(_, least) => {
+                Fit::Shrink(_, least) | Fit::ShrinkStart(_, least) => {
                     let now = self.widths()[col];
                     let to = now.saturating_sub(over).max(least);
+                    let end = matches!(step, Fit::ShrinkStart(..));
                     for r in &mut self.rows {
                         if let Some(c) = r.get_mut(col) {
-                            *c = cell(c, to);
+                            *c = if end { cell_end(c, to) } else { cell(c, to) };
                         }
                     }
                 }
@@ -672,6 +673,9 @@ pub const SESSION_FIT: [Fit; 9] = [
 pub enum Fit {
     /// Cut the cells of this column to at least this many characters.
     Shrink(&'static str, usize),
+    /// Cut the cells of this column to at least this many characters,
+    /// keeping their end (a file's name).
+    ShrinkStart(&'static str, usize),
     /// Leave this column out.
     Drop(&'static str),
 }
@@ -757,6 +761,86 @@ pub fn write_table<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()
         table.write(w)?;
     }
     write_notes(w, summary)
+}
+
+/// How `--list` is made to fit a terminal narrower than it: the title
+/// cut to 20 characters, the file to 24 (its end kept), the project to
+/// 10, then the title, the project and the agent left out.
+pub const LIST_FIT: [Fit; 6] = [
+    Fit::Shrink("title", 20),
+    Fit::ShrinkStart("file", 24),
+    Fit::Shrink("project", 10),
+    Fit::Drop("title"),
+    Fit::Drop("project"),
+    Fit::Drop("agent"),
+];
+
+/// The sessions of `summary`, newest first (those without a time last, in
+/// input order).
+fn newest_first(summary: &Summary) -> Vec<&Row> {
+    let mut rows: Vec<&Row> = summary.sessions.iter().collect();
+    // RFC 3339 in UTC with the same layout: the text sorts as the time.
+    rows.sort_by(|a, b| match (&a.started, &b.started) {
+        (Some(x), Some(y)) => y.cmp(x),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    rows
+}
+
+/// `--list`: one line per session, newest first: when it began, its
+/// agent, project and title, turns, cost, outcome and file; as JSON
+/// lines (summary-json's rows) with `json`.
+///
+/// # Errors
+/// The output cannot be written.
+pub fn write_list<W: WriteColor>(w: &mut W, summary: &Summary, json: bool) -> io::Result<()> {
+    let rows = newest_first(summary);
+    if json {
+        for r in rows {
+            serde_json::to_writer(&mut *w, r).map_err(io::Error::other)?;
+            w.write_all(b"\n")?;
+        }
+        return Ok(());
+    }
+    if rows.is_empty() {
+        return w.write_all(b"no session in the input\n");
+    }
+    let head = vec![
+        ("started", Align::Left),
+        ("agent", Align::Left),
+        ("project", Align::Left),
+        ("title", Align::Left),
+        ("turns", Align::Right),
+        ("cost", Align::Right),
+        ("outcome", Align::Left),
+        ("file", Align::Left),
+    ];
+    let rows = (rows.into_iter())
+        .map(|r| {
+            let mut cells = session_label(r, &summary.zone, None);
+            if r.sessions > 1 {
+                cells[0] = format!("{} earlier", r.sessions);
+            }
+            cells.extend([
+                r.turns.map_or(ABSENT.to_string(), |t| t.to_string()),
+                cost_cell(r.cost_usd, r.cost_partial, r.cost_estimated),
+                r.outcome.unwrap_or(ABSENT).to_string(),
+                sanitize_line(r.source.as_deref().unwrap_or(ABSENT)).into_owned(),
+            ]);
+            cells
+        })
+        .collect();
+    let mut table = Table {
+        head,
+        rows,
+        total: None,
+    };
+    if let Some(width) = summary.width {
+        table.fit(width, &LIST_FIT);
+    }
+    table.write(w)
 }
 
 /// Render the table of `--by` alone, with its total row, and the notes
@@ -1078,6 +1162,7 @@ pub struct SummarySink<W: WriteColor, A: Sink> {
     groups_only: bool,
     width: Option<usize>,
     verbose: bool,
+    list: bool,
 }
 
 impl<W: WriteColor, A: Sink> SummarySink<W, A> {
@@ -1090,7 +1175,15 @@ impl<W: WriteColor, A: Sink> SummarySink<W, A> {
             groups_only: false,
             width: None,
             verbose: false,
+            list: false,
         }
+    }
+
+    /// `--list`: the sessions, newest first, instead of the tables.
+    #[must_use]
+    pub fn list(mut self, on: bool) -> Self {
+        self.list = on;
+        self
     }
 
     /// Fit the session table in `width` columns (a terminal's), dropping
@@ -1131,7 +1224,9 @@ impl<W: WriteColor, A: Sink> Sink for SummarySink<W, A> {
         let mut summary = Summary::from_session(s);
         summary.width = self.width;
         summary.verbose = self.verbose;
-        if self.json {
+        if self.list {
+            write_list(&mut self.out, &summary, self.json)?;
+        } else if self.json {
             write_json(&mut self.out, &summary)?;
         } else if self.groups_only {
             write_groups(&mut self.out, &summary)?;
@@ -1331,7 +1426,7 @@ mod session_table_tests {
             .iter()
             .filter_map(|f| match f {
                 super::Fit::Drop(c) => Some(*c),
-                super::Fit::Shrink(..) => None,
+                super::Fit::Shrink(..) | super::Fit::ShrinkStart(..) => None,
             })
             .collect();
         assert_eq!(gone, order);
