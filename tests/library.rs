@@ -1065,9 +1065,27 @@ fn blocks_are_five_hours_from_their_first_message() {
         names,
         ["2026-11-22 15:30", "2026-11-22 20:30", "2026-11-23 14:30"]
     );
-    // By day each message counts on its own day, as ccusage counts: a
-    // session that goes on past midnight adds to both days, and counts
-    // (with its calls) on the day it began.
+    // A zone that does not exist is a usage error, said in one line.
+    let out = sv()
+        .args(["--by", "block", "--tz", "Mars/Olympus"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown time zone"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = fs::remove_dir_all(&root);
+}
+
+/// By day each message counts on its own day, as ccusage counts: a
+/// session that goes on past midnight adds to both days, and counts (with
+/// its calls) on the day it began.
+#[test]
+fn a_session_past_midnight_counts_on_both_days() {
+    let stamp = regex::Regex::new(r#""timestamp":"[^"]*""#).unwrap();
     let (night, dir) = empty_project("midnight");
     let t = read(&fixture("claude-transcript/transcript_tools_basic.jsonl"));
     let lines: Vec<String> = text(&t)
@@ -1106,19 +1124,6 @@ fn blocks_are_five_hours_from_their_first_message() {
     assert!(rows.iter().all(|r| input(r) > 0), "{rows:?}");
     assert_eq!(rows.iter().map(input).sum::<u64>(), input(&s["total"]));
     let _ = fs::remove_dir_all(&night);
-    // A zone that does not exist is a usage error, said in one line.
-    let out = sv()
-        .args(["--by", "block", "--tz", "Mars/Olympus"])
-        .arg(&root)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("unknown time zone"),
-        "{}",
-        text(&out.stderr)
-    );
-    let _ = fs::remove_dir_all(&root);
 }
 
 /// The pretty view of a library (issue 17): a session whose file ends
