@@ -195,6 +195,33 @@ fn init<'v>(v: Value<'v>, a: &'v Arena) -> SessionStart<'v> {
     }
 }
 
+/// One block of an assistant message.
+fn assistant_block<'v>(
+    block: Value<'v>,
+    message_id: Option<Cow<'v, str>>,
+    ctx: &Ctx<'v>,
+) -> EventKind<'v> {
+    match str_at(block, "type").unwrap_or("") {
+        "text" => EventKind::Text(Text {
+            role: Role::Assistant,
+            text: cow_at(block, "text").unwrap_or_default(),
+            message_id,
+            command: None,
+            continues: false,
+        }),
+        "thinking" => EventKind::Thinking(Thinking {
+            text: cow_at(block, "thinking").unwrap_or_default(),
+            redacted: false,
+            message_id,
+        }),
+        "tool_use" => EventKind::ToolCall(tool_call(block, message_id, ctx.arena)),
+        t => EventKind::Unknown(Unknown {
+            type_name: text!(ctx.arena, "assistant/{t}"),
+            raw: ctx.raw(),
+        }),
+    }
+}
+
 fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
     let msg = get(v, "message");
     let message_id = msg.and_then(|m| cow_at(m, "id"));
@@ -217,21 +244,13 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
     if let Some(u) = msg.and_then(|m| get(m, "usage"))
         && !is_placeholder_usage(u)
     {
-        emit(&event(
-            v,
-            ctx,
-            EventKind::Usage(Usage {
-                message_id: message_id.clone(),
-                request_id: None,
-                model: msg.and_then(|m| cow_at(m, "model")),
-                tokens: tokens(u),
-                replaces: None,
-                cache_write_1h: None,
-                sidechain: false,
-                fast: false,
-                preliminary_output: false,
-            }),
-        ))?;
+        let usage = Usage {
+            message_id: message_id.clone(),
+            model: msg.and_then(|m| cow_at(m, "model")),
+            tokens: tokens(u),
+            ..Usage::default()
+        };
+        emit(&event(v, ctx, EventKind::Usage(usage)))?;
     }
 
     match content.map(view) {
@@ -248,26 +267,7 @@ fn assistant<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
         )),
         Some(J::Arr(blocks)) => {
             for block in blocks {
-                let message_id = message_id.clone();
-                let kind = match str_at(block, "type").unwrap_or("") {
-                    "text" => EventKind::Text(Text {
-                        role: Role::Assistant,
-                        text: cow_at(block, "text").unwrap_or_default(),
-                        message_id,
-                        command: None,
-                        continues: false,
-                    }),
-                    "thinking" => EventKind::Thinking(Thinking {
-                        text: cow_at(block, "thinking").unwrap_or_default(),
-                        redacted: false,
-                        message_id,
-                    }),
-                    "tool_use" => EventKind::ToolCall(tool_call(block, message_id, ctx.arena)),
-                    t => EventKind::Unknown(Unknown {
-                        type_name: text!(ctx.arena, "assistant/{t}"),
-                        raw: ctx.raw(),
-                    }),
-                };
+                let kind = assistant_block(block, message_id.clone(), ctx);
                 emit(&event(v, ctx, kind))?;
             }
             Ok(())
