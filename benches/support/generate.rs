@@ -30,7 +30,6 @@
 // The generator writes each producer's lines field by field, in the
 // order the real CLI writes them: a line's function is as long as the line.
 #![allow(clippy::too_many_lines)]
-
 // Each user of this module (example, bench, tests) uses a different part.
 #![allow(dead_code)]
 
