@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -i -v -q -j -h -V --follow --grep --prices --by --timezone --tz --ignore-case --latest --list --project --format --verbose --quiet --summary --color --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --jobs --no-status --status-wait --max-lines --no-config --generate --help --version"
+            opts="-f -i -v -q -j -h -V --follow --grep --prices --by --timezone --tz --ignore-case --latest --list --project --all-agents --format --verbose --quiet --summary --color --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --jobs --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -388,8 +388,8 @@ pub struct Cli {
     /// Replay the most recent session below the directories given (default: Claude Code's
     /// projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`,
     /// ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or
-    /// $GEMINI_CLI_HOME/.gemini/tmp): the one whose files changed last, its
-    /// sub-agents with it. With -f, follow it.
+    /// $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid` or `pi`, where each
+    /// keeps them): the one whose files changed last, its sub-agents with it. With -f, follow it.
     #[arg(long)]
     pub latest: bool,
 
@@ -404,6 +404,12 @@ pub struct Cli {
     /// A session whose first lines name no working directory is left out.
     #[arg(long, value_name = "PATTERN")]
     pub project: Option<String>,
+
+    /// Read the saved sessions of every agent found on this machine, each where its own
+    /// variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi):
+    /// `streamview --all-agents --by day` totals them by day.
+    #[arg(long, conflicts_with_all = ["files", "latest", "follow"])]
+    pub all_agents: bool,
 
     /// Output format [default: pretty; with --by, the grouped table alone].
     #[arg(long, value_enum, value_name = "FORMAT")]
@@ -979,6 +985,20 @@ fn sources(cli: &Cli, env: &Env) -> Result<Vec<Source>, Refusal> {
                 cli.files.len()
             ),
         ));
+    }
+    if cli.all_agents {
+        let found: Vec<Source> = homes::every_home(env)
+            .into_iter()
+            .filter(|d| d.is_dir())
+            .map(Source::Path)
+            .collect();
+        if found.is_empty() {
+            return Err(Refusal::usage(
+                clap::error::ErrorKind::ValueValidation,
+                "--all-agents found no agent's saved sessions in their usual folders",
+            ));
+        }
+        return Ok(found);
     }
     Ok(if cli.files.is_empty() && cli.latest {
         vec![Source::Path(homes::sessions_home(cli.from.0, env))]

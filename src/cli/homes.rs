@@ -75,6 +75,22 @@ pub(super) fn sessions_home(from: Option<Producer>, env: &Env) -> PathBuf {
     }
 }
 
+/// Every agent's sessions folder, whether or not it exists (`--all-agents`).
+pub(super) fn every_home(env: &Env) -> Vec<PathBuf> {
+    [
+        Producer::Claude,
+        Producer::Codex,
+        Producer::Gemini,
+        Producer::Qwen,
+        Producer::Copilot,
+        Producer::Droid,
+        Producer::Pi,
+    ]
+    .into_iter()
+    .map(|p| sessions_home(Some(p), env))
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

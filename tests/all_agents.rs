@@ -1,0 +1,102 @@
+//! `--all-agents`: the saved sessions of every agent found under a home, at
+//! once, totalled as each agent counted them.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // helpers of a test binary
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+/// Copy the folder `from` (a fixture's) to `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// A home with the `mixed` run of Qwen Code, Copilot, Droid and Pi saved
+/// where each keeps its sessions.
+fn home() -> PathBuf {
+    let home = std::env::temp_dir().join(format!("sv-all-agents-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let f = Path::new(FIXTURES);
+    copy_tree(
+        &f.join("qwen-session/mixed/projects"),
+        &home.join(".qwen/projects"),
+    );
+    copy_tree(
+        &f.join("copilot-session/mixed/session-state"),
+        &home.join(".copilot/session-state"),
+    );
+    copy_tree(
+        &f.join("droid-session/mixed/sessions"),
+        &home.join(".factory/sessions"),
+    );
+    copy_tree(
+        &f.join("pi-session/mixed/sessions"),
+        &home.join(".pi/agent/sessions"),
+    );
+    home
+}
+
+fn streamview(args: &[&str], home: &Path) -> (String, i32) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_streamview"));
+    for v in [
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
+        "GEMINI_CLI_HOME",
+        "QWEN_HOME",
+        "QWEN_RUNTIME_DIR",
+        "COPILOT_HOME",
+        "PI_CODING_AGENT_DIR",
+    ] {
+        cmd.env_remove(v);
+    }
+    let out = cmd.args(args).env("HOME", home).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn every_agent_found_is_read_and_totalled() {
+    let home = home();
+    let (text, status) = streamview(&["--all-agents", "--format", "summary-json"], &home);
+    let (by_day, day_status) = streamview(&["--all-agents", "--by", "day"], &home);
+    let (jsonl, _) = streamview(&["--all-agents", "--format", "jsonl"], &home);
+    std::fs::remove_dir_all(&home).unwrap();
+    assert_eq!(status, 0, "{text}");
+    let v: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let t = &v["total"]["tokens"];
+    // Each run: 4300 input tokens of which 3200 cached, 190 output, as each
+    // CLI counted them (its usage record, shutdown, settings or messages).
+    assert_eq!(
+        ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
+        [4 * 1100, 4 * 190, 4 * 3200]
+    );
+    for p in ["qwen-session", "copilot", "droid", "pi"] {
+        assert!(jsonl.contains(&format!("\"producer\":\"{p}\"")), "{p}");
+    }
+    assert_eq!(day_status, 0, "{by_day}");
+    assert!(by_day.contains("2026-11-26"), "{by_day}");
+}
+
+#[test]
+fn no_agent_found_is_a_usage_error() {
+    let empty = std::env::temp_dir().join(format!("sv-no-agents-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let (_, status) = streamview(&["--all-agents"], &empty);
+    std::fs::remove_dir_all(&empty).unwrap();
+    assert_eq!(status, 2);
+}
