@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Only the sessions whose project (the agent''s working directory) contains PATTERN, for every agent: in a directory of sessions and with --latest, the others are not read. A session whose first lines name no working directory is left out')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: pretty; with --by, the grouped table alone]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'Start every output line with `[NAME] `, in a colour of its own; JSONL events get `"label": "NAME"`')
             [CompletionResult]::new('--paging', '--paging', [CompletionResultType]::ParameterName, 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)')
             [CompletionResult]::new('--errors', '--errors', [CompletionResultType]::ParameterName, 'Where tool errors and denials are copied besides the output (stderr)')
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Show only these kinds of events (comma-separated, repeatable)')

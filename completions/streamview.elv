@@ -26,6 +26,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --project 'Only the sessions whose project (the agent''s working directory) contains PATTERN, for every agent: in a directory of sessions and with --latest, the others are not read. A session whose first lines name no working directory is left out'
             cand --format 'Output format [default: pretty; with --by, the grouped table alone]'
             cand --color 'When to use colour'
+            cand --label 'Start every output line with `[NAME] `, in a colour of its own; JSONL events get `"label": "NAME"`'
             cand --paging 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)'
             cand --errors 'Where tool errors and denials are copied besides the output (stderr)'
             cand --only 'Show only these kinds of events (comma-separated, repeatable)'

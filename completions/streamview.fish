@@ -20,6 +20,7 @@ html\t'The session as one self-contained HTML page (no network request), with a 
 complete -c streamview -l color -d 'When to use colour' -r -f -a "auto\t'When stdout is a terminal and `NO_COLOR` is not set (`CLICOLOR_FORCE` forces it)'
 always\t'Always'
 never\t'Never'"
+complete -c streamview -l label -d 'Start every output line with `[NAME] `, in a colour of its own; JSONL events get `"label": "NAME"`' -r
 complete -c streamview -l paging -d 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)' -r -f -a "auto\t'For a replay on a terminal: stdout is one, every FILE is a regular file, the format is pretty or summary'
 always\t'Always, whatever the input and the output'
 never\t'Never'"

@@ -439,6 +439,18 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
 
+    /// Start every output line with `[NAME] `, in a colour of its own; JSONL events get
+    /// `"label": "NAME"`.
+    ///
+    /// For several agents watched in one terminal: `a | streamview --label api & b |
+    /// streamview --label web`. A labelled run writes whole lines only, each in one `write`
+    /// (several lines in one while they fit in PIPE_BUF, 4096 bytes on Linux), so two
+    /// processes writing to one terminal or pipe never cut each other's lines; a line being
+    /// streamed shows once it ends. The pretty view, --format result and summary, the status
+    /// line and the errors on stderr are labelled.
+    #[arg(long, value_name = "NAME", value_parser = parse_label)]
+    pub label: Option<String>,
+
     /// When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX).
     ///
     /// `auto` pages a replay: stdout is a terminal, every FILE is a regular file (not standard
@@ -591,6 +603,23 @@ pub struct Cli {
     pub config_verbosity: Option<Verbosity>,
 }
 
+/// A `--label`: printable text on one line, not too long to precede
+/// every line.
+fn parse_label(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("a label needs a name to show (`--label api`)".into());
+    }
+    if s.chars()
+        .any(|c| c.is_control() || crate::render::sanitize::is_unsafe(c))
+    {
+        return Err("a label is printable text on one line, without control characters".into());
+    }
+    if s.chars().count() > 32 {
+        return Err("a label is at most 32 characters: it starts every line".into());
+    }
+    Ok(s.to_string())
+}
+
 fn parse_size(s: &str) -> Result<usize, String> {
     let s = s.trim();
     let (num, mult) = match s.char_indices().last() {
@@ -683,6 +712,9 @@ pub struct Options {
     pub prices_file: Option<std::path::PathBuf>,
     /// The prices costs are estimated with (`None`: the bundled table).
     pub prices: Option<std::sync::Arc<crate::session::Prices>>,
+    /// `--label`: the name every output line starts with (and every
+    /// JSONL event carries); the output is written in whole lines.
+    pub label: Option<crate::render::label::Label>,
 }
 
 /// The bundled price table with the user's file added (see `--prices`).
@@ -891,6 +923,28 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         prices_file: (cli.prices.clone())
             .or_else(|| env.prices.clone().filter(|p| !p.is_empty()).map(Into::into)),
         prices: None,
+        label: label(cli, format, verbosity, (color_stdout, color_stderr)),
+    })
+}
+
+/// `--label`: where its name goes. The formats that print lines for
+/// people start each with it; JSONL events carry it as a field, and the
+/// reports are documents.
+fn label(
+    cli: &Cli,
+    format: Format,
+    verbosity: Verbosity,
+    (color_stdout, color_stderr): (bool, bool),
+) -> Option<crate::render::label::Label> {
+    let name = cli.label.clone()?;
+    let prefixed = verbosity != Verbosity::Quiet
+        && (cli.grep.is_some() && format != Format::Jsonl
+            || matches!(format, Format::Pretty | Format::Summary | Format::Result));
+    Some(crate::render::label::Label {
+        name,
+        prefixed,
+        color_stdout: color_stdout && prefixed,
+        color_stderr,
     })
 }
 
@@ -1158,6 +1212,7 @@ impl Default for Options {
             wrap: false,
             prices_file: None,
             prices: None,
+            label: None,
         }
     }
 }

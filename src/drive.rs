@@ -77,10 +77,18 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
 
 /// [`run`] into `to`.
 fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<ExitStatus, Error> {
-    let stdout = jobs::Shared::new(BufWriter::with_capacity(OUT_BUFFER, to.stdout()));
-    let mut diag = Diag::new(to.stderr(), opts.verbosity == render::Verbosity::Verbose);
+    // `--label`: whole lines, each started with the label.
+    let (out, err) = match &opts.label {
+        Some(l) => (l.stdout(to.stdout()), l.stderr(to.stderr())),
+        None => (to.stdout(), to.stderr()),
+    };
+    let stdout = jobs::Shared::new(BufWriter::with_capacity(OUT_BUFFER, out));
+    let mut diag = Diag::new(err, opts.verbosity == render::Verbosity::Verbose);
     let matched = std::rc::Rc::new(std::cell::Cell::new(0));
-    let stderr = || to.stderr();
+    let stderr = || match &opts.label {
+        Some(l) => l.stderr(to.stderr()),
+        None => to.stderr(),
+    };
     let mut sink = sinks::sink(
         opts,
         sinks::Writers {
@@ -157,6 +165,7 @@ fn run_plan<S: Sink + ?Sized, E: Write>(
     // says is a terminal.
     let status = if opts.status {
         render::StatusLine::on_stdout(opts.color_stdout, opts.status_wait)
+            .map(|s| s.with_label(opts.label.as_ref()))
     } else {
         None
     };

@@ -11,8 +11,9 @@
 //! - `session`: the same, each event observed by a [`Session`];
 //! - `pretty`: decoder, session and the pretty sink (no colour, errors
 //!   mirrored as when stdout is not a terminal) into a reused buffer;
-//! - `pretty -v`: the same with `-v` (tool results, thinking, usage…);
-//! - `jsonl`: decoder, session and the JSONL sink.
+//! - `pretty -v`: the same with `-v` (tool results, thinking, usage…),
+//!   labelled (`--label`: each line after its label, in whole lines);
+//! - `jsonl`: decoder, session and the JSONL sink, labelled.
 //!
 //! Framing is not counted here: the [`LineReader`](streamview::input::LineReader)
 //! reuses one buffer, which grows only for a line longer than any before.
@@ -51,6 +52,7 @@ use streamview::Session;
 use streamview::decode::Decoder;
 use streamview::input::Line;
 use streamview::render::diff::myers_runs;
+use streamview::render::label::{self, WholeLines};
 use streamview::render::{Jsonl, Pretty, PrettyOptions, Sink, Verbosity};
 use termcolor::NoColor;
 
@@ -101,6 +103,13 @@ fn out() -> NoColor<io::BufWriter<io::Sink>> {
     NoColor::new(io::BufWriter::with_capacity(64 << 10, io::sink()))
 }
 
+/// The same, as a `--label api` run writes it: every line after its
+/// label, in whole lines (issue 28: the label costs no allocation per line).
+fn labelled() -> io::BufWriter<WholeLines<io::Sink>> {
+    let prefix = label::prefix("api", &label::label_spec("api"), true);
+    io::BufWriter::with_capacity(64 << 10, WholeLines::new(io::sink(), prefix))
+}
+
 /// The pipeline of one stage, fed line by line.
 struct Pipeline {
     decoder: Decoder,
@@ -122,12 +131,13 @@ impl Pipeline {
                     },
                     ..PrettyOptions::default()
                 };
-                Some(Box::new(Pretty::new(out(), out(), opts)))
+                if stage == "pretty -v" {
+                    Some(Box::new(Pretty::new(NoColor::new(labelled()), out(), opts)))
+                } else {
+                    Some(Box::new(Pretty::new(out(), out(), opts)))
+                }
             }
-            "jsonl" => Some(Box::new(Jsonl::new(io::BufWriter::with_capacity(
-                64 << 10,
-                io::sink(),
-            )))),
+            "jsonl" => Some(Box::new(Jsonl::new(labelled()).with_label(Some("api")))),
             _ => None,
         };
         Pipeline {

@@ -681,3 +681,24 @@ fn every_line_names_its_input() {
     );
     assert_eq!(sources(&piped), [("claude".into(), "<stdin>".into())]);
 }
+
+/// `--label` (issue 28): every line carries it, and still matches the schema.
+#[test]
+fn a_labelled_run_matches_the_schema() {
+    let schema = Schema {
+        root: load_schema(),
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
+        .args(["--format", "jsonl", "--label", "api"])
+        .arg(fixture_dirs()[0].join("../claude/edit_write.jsonl"))
+        .env("STREAMVIEW_CONFIG", "")
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(out.lines().count() > 5, "{out}");
+    for line in out.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["label"], "api", "{line}");
+        assert_eq!(schema.check_line(line), Vec::<String>::new(), "{line}");
+    }
+}

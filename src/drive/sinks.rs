@@ -70,9 +70,10 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
             .naming_sources(library)
     };
     let format = format(opts);
+    let label = opts.label.as_ref().map(|l| l.name.as_str());
     let mut sink: Box<dyn Sink> = match (format, opts.grep.clone()) {
         (Format::Jsonl, Some(grep)) => Box::new(filter::grep::Matching::new(
-            Jsonl::new(stdout),
+            Jsonl::new(stdout).with_label(label),
             grep,
             matched,
         )),
@@ -80,7 +81,7 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
             let out = colored(stdout, opts.color_stdout);
             Box::new(filter::grep::GrepLines::new(out, grep, matched))
         }
-        (Format::Jsonl, None) => Box::new(Jsonl::new(stdout)),
+        (Format::Jsonl, None) => Box::new(Jsonl::new(stdout).with_label(label)),
         (Format::Pretty, None) => Box::new(pretty(opts, stdout, err())),
         (Format::Result, None) => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
         (Format::Markdown, None) => Box::new(render::Markdown::sink(stdout)),
@@ -128,7 +129,11 @@ fn pretty(
     let out = colored(stdout, opts.color_stdout);
     let mut pretty = Pretty::new(out, err, popts).with_summary(opts.summary);
     if opts.wrap {
-        pretty = pretty.with_width(Box::new(terminal_width));
+        // A label's prefix takes columns of every line.
+        let label = opts.label.as_ref().map_or(0, render::label::Label::width);
+        pretty = pretty.with_width(Box::new(move || {
+            terminal_width().map(|w| w.saturating_sub(label))
+        }));
     }
     // Quiet: stderr is the only output.
     let alerts = if opts.verbosity == render::Verbosity::Quiet {

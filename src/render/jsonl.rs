@@ -36,6 +36,8 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct Jsonl<W: Write> {
     out: W,
     buf: Vec<u8>,
+    /// `--label`: every event's `label`.
+    label: Option<Box<str>>,
 }
 
 impl<W: Write> Jsonl<W> {
@@ -44,7 +46,15 @@ impl<W: Write> Jsonl<W> {
         Jsonl {
             out,
             buf: Vec::with_capacity(4096),
+            label: None,
         }
+    }
+
+    /// Every event says `label` (`--label`; `None`: `null`).
+    #[must_use]
+    pub fn with_label(mut self, label: Option<&str>) -> Self {
+        self.label = label.map(Into::into);
+        self
     }
 
     /// Give back the writer.
@@ -70,7 +80,7 @@ impl<W: Write> Sink for Jsonl<W> {
                 }),
                 ..ev.clone()
             };
-            write_event(&mut self.buf, &rest, s);
+            write_labelled(&mut self.buf, &rest, s, self.label.as_deref());
             if let Some(head) = self.buf.strip_suffix(br#""content":""}"#) {
                 self.out.write_all(head)?;
                 self.out.write_all(br#""content":""#)?;
@@ -79,7 +89,7 @@ impl<W: Write> Sink for Jsonl<W> {
             }
             self.buf.clear();
         }
-        write_event(&mut self.buf, ev, s);
+        write_labelled(&mut self.buf, ev, s, self.label.as_deref());
         self.buf.push(b'\n');
         self.out.write_all(&self.buf)
     }
@@ -130,6 +140,11 @@ fn long_content<'e, 'a>(ev: &'e Event<'a>) -> Option<(&'e ToolResult<'a>, &'a st
 
 /// Serialize one event as a JSON object (without the newline).
 pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
+    write_labelled(b, ev, s, None);
+}
+
+/// [`write_event`] with the run's `--label` (`None`: `null`).
+pub fn write_labelled(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session, label: Option<&str>) {
     let mut o = Obj::new(b);
     o.num("v", u64::from(SCHEMA_VERSION));
     o.name("kind", ev.kind.name());
@@ -139,8 +154,15 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
     o.opt_str("parent", ev.parent.as_deref());
     o.opt_str("source", ev.source.as_deref().or(s.source()));
     o.time("timestamp", ev.time);
+    o.opt_str("label", label);
+    kind_fields(&mut o, ev, s);
+    o.end();
+}
+
+/// The fields of `ev`'s kind, after the common ones.
+fn kind_fields(o: &mut Obj<'_>, ev: &Event<'_>, s: &Session) {
     match &ev.kind {
-        EventKind::SessionStart(st) => session_start(&mut o, st),
+        EventKind::SessionStart(st) => session_start(o, st),
         EventKind::Text(t) => {
             o.name("role", t.role.name());
             o.str("text", &t.text);
@@ -153,7 +175,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.bool("redacted", t.redacted);
             o.opt_str("message_id", t.message_id.as_deref());
         }
-        EventKind::ToolCall(c) => tool_call(&mut o, c),
+        EventKind::ToolCall(c) => tool_call(o, c),
         EventKind::ToolResult(r) => {
             o.str("id", &r.id);
             o.opt_str("name", s.note().tool.as_deref());
@@ -165,7 +187,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
                 inner.str("answer", &a.answer);
             });
             // `[]` but where the result reports the changes made (Claude Code).
-            changes(&mut o, &r.changes, true);
+            changes(o, &r.changes, true);
             // Last: a long content is written straight from the line.
             o.content("content", &r.content);
         }
@@ -205,7 +227,7 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             }
         }
         EventKind::Result(r) => {
-            result(&mut o, r);
+            result(o, r);
             // No cost reported: the session's so far, priced.
             let estimate = (r.cost_usd.is_none())
                 .then(|| s.current().map(|c| c.cost(s.prices())))
@@ -224,7 +246,6 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
             o.raw("raw", &u.raw);
         }
     }
-    o.end();
 }
 
 /// The fields of a `session_start` line.

@@ -3,6 +3,7 @@
 pub mod diff;
 pub mod html;
 pub mod jsonl;
+pub mod label;
 mod lines;
 pub mod markdown;
 pub mod pretty;

@@ -93,6 +93,10 @@ pub struct StatusLine {
     /// Since when the output's line has been held (see [`LineEnd::Held`]).
     held_since: Option<Instant>,
     buf: Vec<u8>,
+    /// `--label`: the line starts with it, as every line of the output.
+    label: Box<[u8]>,
+    /// The columns the label takes.
+    label_cols: usize,
 }
 
 /// What an event was about: a tool (its name, key argument and what became
@@ -162,7 +166,19 @@ impl StatusLine {
             retries: 0,
             held_since: None,
             buf: Vec::new(),
+            label: Box::default(),
+            label_cols: 0,
         }
+    }
+
+    /// The line starts with the run's `--label`, as the output's lines do.
+    #[must_use]
+    pub fn with_label(mut self, label: Option<&super::label::Label>) -> Self {
+        if let Some(l) = label {
+            self.label = l.status_prefix().into_boxed_slice();
+            self.label_cols = super::label::prefix_width(&l.name);
+        }
+        self
     }
 
     /// A status line on the terminal that is standard output, or `None`
@@ -386,6 +402,7 @@ impl StatusLine {
         // One column is left free: a character in the last column makes
         // some terminals wrap at the next output.
         let cols = (self.width)().filter(|w| *w > 1).unwrap_or(80) - 1;
+        let cols = cols.saturating_sub(self.label_cols);
         let text = self.text(now, session, cols);
         let waiting = text.starts_with('⏳');
         self.buf.clear();
@@ -393,6 +410,7 @@ impl StatusLine {
         // Autowrap off while the line is written: a too-wide line is
         // clipped by the terminal instead of spilling onto a second row.
         self.buf.extend_from_slice(b"\x1b[?7l");
+        self.buf.extend_from_slice(&self.label);
         if self.color {
             self.buf
                 .extend_from_slice(if waiting { b"\x1b[1;33m" } else { b"\x1b[2m" });
