@@ -21,6 +21,7 @@ complete -c streamview -l color -d 'When to use colour' -r -f -a "auto\t'When st
 always\t'Always'
 never\t'Never'"
 complete -c streamview -l label -d 'Start every output line with `[NAME] `, in a colour of its own; JSONL events get `"label": "NAME"`' -r
+complete -c streamview -l theme -d 'The colours of the pretty output: default, light (for light backgrounds), contrast (high contrast), mono (no colour, the same symbols), or a theme FILE of your own' -r
 complete -c streamview -l paging -d 'When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX)' -r -f -a "auto\t'For a replay on a terminal: stdout is one, every FILE is a regular file, the format is pretty or summary'
 always\t'Always, whatever the input and the output'
 never\t'Never'"
@@ -106,6 +107,7 @@ complete -c streamview -l all-agents -d 'Read the saved sessions of every agent 
 complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, usage per response, every system event, session details'
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'
+complete -c streamview -l list-themes -d 'Show each built-in theme (and --theme\'s) on a short sample session, and exit'
 complete -c streamview -l no-status -d 'Do not show the live status line'
 complete -c streamview -l no-config -d 'Do not read the configuration file'
 complete -c streamview -s h -l help -d 'Print help (see more with \'--help\')'

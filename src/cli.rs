@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
@@ -23,6 +24,7 @@ use crate::event::Producer;
 use crate::filter::grep::Grep;
 use crate::filter::{Filter, Kind};
 use crate::input::Source;
+use crate::render::theme::{BUILT_IN, Depth, Theme};
 use crate::render::{Alerts, Verbosity};
 use crate::run::DEFAULT_MAX_LINE_BYTES;
 use crate::session::group::By;
@@ -451,6 +453,26 @@ pub struct Cli {
     #[arg(long, value_name = "NAME", value_parser = parse_label)]
     pub label: Option<String>,
 
+    /// The colours of the pretty output: default, light (for light backgrounds), contrast
+    /// (high contrast), mono (no colour, the same symbols), or a theme FILE of your own.
+    ///
+    /// A theme file holds one `role = colour attributes` a line (`tool = #ff8700 bold`,
+    /// `key = 244 italic`, `error = bright-red underline`; `base = light` to start from a
+    /// built-in; `#` starts a comment). The roles: header, text, thinking, tool, key (a tool's
+    /// key argument), result (a tool's output), success, error, warning, denial, dim, gutter
+    /// (a sub-agent's bars), cost, added, removed, label. A colour is a name (red,
+    /// bright-red…), 0 to 255, or #rrggbb; attributes are bold, dim, italic, underline. A
+    /// FILE is named by a path with a `/` (`~/` is your home), usually in the configuration
+    /// file. 24-bit colours are shown as they are when $COLORTERM is truecolor or 24bit, as
+    /// the nearest of 256 on a 256-colour terminal, else as the nearest of 8. --color never and
+    /// NO_COLOR still turn every colour off. --list-themes shows them.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub theme: Option<String>,
+
+    /// Show each built-in theme (and --theme's) on a short sample session, and exit.
+    #[arg(long)]
+    pub list_themes: bool,
+
     /// When to show the output through a pager ($STREAMVIEW_PAGER, $PAGER, or less -RFX).
     ///
     /// `auto` pages a replay: stdout is a terminal, every FILE is a regular file (not standard
@@ -715,6 +737,9 @@ pub struct Options {
     /// `--label`: the name every output line starts with (and every
     /// JSONL event carries); the output is written in whole lines.
     pub label: Option<crate::render::label::Label>,
+    /// `--theme`: the colours of the pretty output, resolved for the
+    /// terminal.
+    pub theme: Theme,
 }
 
 /// The bundled price table with the user's file added (see `--prices`).
@@ -755,6 +780,8 @@ pub struct Env {
     pub stderr_tty: bool,
     /// `TERM`
     pub term: Option<OsString>,
+    /// `COLORTERM`: `truecolor` or `24bit` for 24-bit colour
+    pub colorterm: Option<OsString>,
     /// `STREAMVIEW_PAGER`
     pub pager: Option<OsString>,
     /// `PAGER`
@@ -800,6 +827,7 @@ impl Env {
             stdout_pipe: stdout_is_pipe(),
             stderr_tty: std::io::stderr().is_terminal(),
             term: std::env::var_os("TERM"),
+            colorterm: std::env::var_os("COLORTERM"),
             pager: std::env::var_os("STREAMVIEW_PAGER"),
             pager_env: std::env::var_os("PAGER"),
             regular_inputs: false,
@@ -866,6 +894,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
     let verbosity = verbosity(cli, env);
     let (format, groups_only) = report_format(cli, verbosity)?;
     let (color_stdout, color_stderr) = colors(cli, env);
+    let theme = theme(cli, env)?;
     let paging = paging(cli, env, format, verbosity);
     // Read only when a time needs it (the file may be large or not a file).
     let needs_zone = cli.since.is_some() || cli.until.is_some() || cli.by.is_some();
@@ -923,8 +952,38 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         prices_file: (cli.prices.clone())
             .or_else(|| env.prices.clone().filter(|p| !p.is_empty()).map(Into::into)),
         prices: None,
-        label: label(cli, format, verbosity, (color_stdout, color_stderr)),
+        label: label(cli, format, verbosity, (color_stdout, color_stderr), &theme),
+        theme,
     })
+}
+
+/// `--theme`: a built-in theme by its name, or a theme file by its path,
+/// for the colours the terminal shows (`COLORTERM`, `TERM`).
+fn theme(cli: &Cli, env: &Env) -> Result<Theme, Refusal> {
+    let text = |v: &Option<OsString>| v.as_ref().map(|v| v.to_string_lossy().into_owned());
+    let depth = Depth::of(text(&env.colorterm).as_deref(), text(&env.term).as_deref());
+    let Some(name) = cli.theme.as_deref() else {
+        return Ok(Theme::named("default", depth).unwrap_or_default());
+    };
+    if let Some(t) = Theme::named(name, depth) {
+        return Ok(t);
+    }
+    if !name.contains(['/', std::path::MAIN_SEPARATOR]) {
+        let names: Vec<&str> = BUILT_IN.iter().map(|b| b.name).collect();
+        return Err(Refusal::usage(
+            clap::error::ErrorKind::InvalidValue,
+            format!(
+                "no theme `{name}`: the built-in themes are {}; a theme file is named by a path \
+                 with a `/` (./{name})",
+                names.join(", ")
+            ),
+        ));
+    }
+    let path = match (name.strip_prefix("~/"), &env.home) {
+        (Some(rest), Some(home)) => Path::new(home).join(rest),
+        _ => PathBuf::from(name),
+    };
+    Theme::load(&path, depth).map_err(Refusal::Failure)
 }
 
 /// `--label`: where its name goes. The formats that print lines for
@@ -935,16 +994,18 @@ fn label(
     format: Format,
     verbosity: Verbosity,
     (color_stdout, color_stderr): (bool, bool),
+    theme: &Theme,
 ) -> Option<crate::render::label::Label> {
     let name = cli.label.clone()?;
     let prefixed = verbosity != Verbosity::Quiet
         && (cli.grep.is_some() && format != Format::Jsonl
             || matches!(format, Format::Pretty | Format::Summary | Format::Result));
     Some(crate::render::label::Label {
-        name,
         prefixed,
         color_stdout: color_stdout && prefixed,
         color_stderr,
+        spec: theme.label_spec(&name),
+        name,
     })
 }
 
@@ -1213,6 +1274,7 @@ impl Default for Options {
             prices_file: None,
             prices: None,
             label: None,
+            theme: Theme::default(),
         }
     }
 }

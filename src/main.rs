@@ -16,6 +16,10 @@ fn main() -> ExitCode {
             .write_all(&cli::generate(kind))
             .map(|()| ExitStatus::Success)
             .map_err(Error::Write),
+        Ok(Command::Print(text)) => (std::io::stdout().lock())
+            .write_all(&text)
+            .map(|()| ExitStatus::Success)
+            .map_err(Error::Write),
         Err(refusal) => return ExitCode::from(refusal.report()),
     };
     match done {

@@ -53,6 +53,7 @@ use streamview::decode::Decoder;
 use streamview::input::Line;
 use streamview::render::diff::myers_runs;
 use streamview::render::label::{self, WholeLines};
+use streamview::render::theme::Theme;
 use streamview::render::{Jsonl, Pretty, PrettyOptions, Sink, Verbosity};
 use termcolor::NoColor;
 
@@ -106,7 +107,7 @@ fn out() -> NoColor<io::BufWriter<io::Sink>> {
 /// The same, as a `--label api` run writes it: every line after its
 /// label, in whole lines (issue 28: the label costs no allocation per line).
 fn labelled() -> io::BufWriter<WholeLines<io::Sink>> {
-    let prefix = label::prefix("api", &label::label_spec("api"), true);
+    let prefix = label::prefix("api", &Theme::default().label_spec("api"), true);
     io::BufWriter::with_capacity(64 << 10, WholeLines::new(io::sink(), prefix))
 }
 

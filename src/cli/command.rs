@@ -10,6 +10,7 @@ use clap::CommandFactory;
 
 use crate::error::ExitStatus;
 use crate::render::sanitize::{is_unsafe, sanitize};
+use crate::render::theme::{BUILT_IN, Theme, list};
 
 use super::{ArgsError, Cli, Env, Generate, Options, load_prices, parse_args, resolve};
 
@@ -20,6 +21,8 @@ pub enum Command {
     Run(Box<Options>),
     /// Write the man page or a completion script on standard output.
     Generate(Generate),
+    /// Write this on standard output (`--list-themes`).
+    Print(Vec<u8>),
 }
 
 /// Why the command line is not run.
@@ -89,8 +92,24 @@ pub fn command(args: &[OsString], env: &Env) -> Result<Command, Refusal> {
         return Ok(Command::Generate(kind));
     }
     let mut opts = resolve(&cli, &env.clone().with_inputs(&cli))?;
+    if cli.list_themes {
+        return Ok(Command::Print(list_themes(&opts)));
+    }
     if let Some(path) = &opts.prices_file {
         opts.prices = Some(Arc::new(load_prices(path).map_err(Refusal::Failure)?));
     }
     Ok(Command::Run(Box::new(opts)))
+}
+
+/// `--list-themes`: the built-in themes, and `--theme`'s when it is a
+/// file, each on a sample, in colour as the output would be.
+fn list_themes(opts: &Options) -> Vec<u8> {
+    let depth = opts.theme.depth();
+    let mut themes: Vec<(Theme, &str)> = (BUILT_IN.iter())
+        .filter_map(|b| Some((Theme::named(b.name, depth)?, b.about)))
+        .collect();
+    if !themes.iter().any(|(t, _)| t.name == opts.theme.name) {
+        themes.push((opts.theme.clone(), "your theme (--theme)"));
+    }
+    list(&themes, opts.color_stdout)
 }

@@ -163,6 +163,9 @@ fn check(line: &str, words: &[&str]) -> Result<(), String> {
         Ok(cli) if cli.generate.is_some() => {
             Err("`--generate` has no place in a configuration file".into())
         }
+        Ok(cli) if cli.list_themes => {
+            Err("`--list-themes` prints and exits: it has no place in a configuration file".into())
+        }
         Ok(_) => Ok(()),
     }
 }

@@ -66,6 +66,7 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
             .any(|s| matches!(s, input::Source::Path(p) if p.is_dir()));
     let alerts = || {
         Pretty::alerts_only(err(), opts.max_lines)
+            .with_theme(&opts.theme)
             .with_alerts(opts.alerts)
             .naming_sources(library)
     };
@@ -127,7 +128,9 @@ fn pretty(
         mirror_errors: opts.mirror_errors,
     };
     let out = colored(stdout, opts.color_stdout);
-    let mut pretty = Pretty::new(out, err, popts).with_summary(opts.summary);
+    let mut pretty = Pretty::new(out, err, popts)
+        .with_summary(opts.summary)
+        .with_theme(&opts.theme);
     if opts.wrap {
         // A label's prefix takes columns of every line.
         let label = opts.label.as_ref().map_or(0, render::label::Label::width);

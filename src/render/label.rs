@@ -18,42 +18,13 @@
 
 use std::io::{self, Write};
 
-use termcolor::{Ansi, Color, ColorSpec, WriteColor};
+use termcolor::{Ansi, ColorSpec, WriteColor};
 
 use super::sanitize::sanitize_line;
 
 /// The most bytes a `write` to a pipe is sure to keep whole (POSIX
 /// `PIPE_BUF`: 4096 on Linux, the minimum 512 elsewhere).
 pub const PIPE_BUF: usize = if cfg!(target_os = "linux") { 4096 } else { 512 };
-
-/// A label's colour when the theme gives none: picked by its name, so
-/// that one name always has the same colour and two usually differ.
-const PALETTE: [(Color, bool); 10] = [
-    (Color::Cyan, false),
-    (Color::Magenta, false),
-    (Color::Yellow, false),
-    (Color::Green, false),
-    (Color::Blue, false),
-    (Color::Cyan, true),
-    (Color::Magenta, true),
-    (Color::Yellow, true),
-    (Color::Green, true),
-    (Color::Blue, true),
-];
-
-/// The style of `name`'s label: bold, in a colour of the palette its name
-/// picks (FNV-1a, stable from run to run).
-#[must_use]
-pub fn label_spec(name: &str) -> ColorSpec {
-    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    let at = usize::try_from(hash % PALETTE.len() as u64).unwrap_or(0);
-    let (color, intense) = PALETTE[at];
-    let mut spec = ColorSpec::new();
-    spec.set_fg(Some(color)).set_bold(true).set_intense(intense);
-    spec
-}
 
 /// The bytes a labelled line starts with: `[NAME] `, the name made safe
 /// for a terminal, in `spec` when `color`.
@@ -91,6 +62,9 @@ pub struct Label {
     pub color_stdout: bool,
     /// Colour it on standard error.
     pub color_stderr: bool,
+    /// Its look: the theme's `label`, or a colour of the theme's palette
+    /// picked by the name ([`Theme::label_spec`](super::theme::Theme::label_spec)).
+    pub spec: ColorSpec,
 }
 
 impl Label {
@@ -99,7 +73,7 @@ impl Label {
     #[must_use]
     pub fn stdout(&self, out: Box<dyn Write>) -> Box<dyn Write> {
         let prefix = if self.prefixed {
-            prefix(&self.name, &label_spec(&self.name), self.color_stdout)
+            prefix(&self.name, &self.spec, self.color_stdout)
         } else {
             Vec::new()
         };
@@ -109,14 +83,14 @@ impl Label {
     /// Standard error of a labelled run: every line prefixed, whole.
     #[must_use]
     pub fn stderr(&self, out: Box<dyn Write>) -> Box<dyn Write> {
-        let prefix = prefix(&self.name, &label_spec(&self.name), self.color_stderr);
+        let prefix = prefix(&self.name, &self.spec, self.color_stderr);
         Box::new(WholeLines::new(out, prefix))
     }
 
     /// The prefix of the status line (always on a terminal).
     #[must_use]
     pub fn status_prefix(&self) -> Vec<u8> {
-        prefix(&self.name, &label_spec(&self.name), self.color_stdout)
+        prefix(&self.name, &self.spec, self.color_stdout)
     }
 
     /// The columns the prefix takes on standard output (0: none).

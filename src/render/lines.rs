@@ -13,21 +13,32 @@ use std::io;
 use termcolor::{ColorSpec, WriteColor};
 
 use super::sanitize::{sanitize, sanitize_line, sanitize_to};
+use super::theme::{Role, Theme};
 
-/// How a span looks.
+/// How a span looks: the roles of a theme ([`Role`]), and the few looks
+/// derived from them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Style {
     Header,
     Tool,
+    /// A tool call's key argument.
+    Key,
     Error,
-    /// The lines of an error's text after its first: red, not bold (a
-    /// long traceback in bold is heavy).
+    /// The lines of an error's text after its first: its colour, not bold
+    /// (a long traceback in bold is heavy).
     ErrorBody,
     Warn,
     Denied,
     Ok,
     Dim,
+    /// The agent's text.
     Plain,
+    Thinking,
+    /// A tool's output under its call.
+    Result,
+    /// The bars of a sub-agent's lines.
+    Gutter,
+    Cost,
     /// A diff's added lines (green) and removed lines (red).
     Added,
     Removed,
@@ -36,64 +47,68 @@ pub(crate) enum Style {
     RemovedStat,
 }
 
-/// The colour of each [`Style`], resolved once.
+/// The look of each [`Style`], resolved once from the theme.
+#[derive(Clone)]
 pub(crate) struct Styles {
-    header: ColorSpec,
-    tool: ColorSpec,
-    error: ColorSpec,
-    error_body: ColorSpec,
-    warn: ColorSpec,
-    denied: ColorSpec,
-    ok: ColorSpec,
-    dim: ColorSpec,
-    plain: ColorSpec,
-    added: ColorSpec,
-    removed: ColorSpec,
-    added_stat: ColorSpec,
-    removed_stat: ColorSpec,
+    specs: [ColorSpec; 18],
 }
 
 impl Styles {
+    /// The default theme's.
     pub(crate) fn new() -> Self {
-        use termcolor::Color;
-        let spec = |fg: Option<Color>, bold: bool, dimmed: bool| {
-            let mut s = ColorSpec::new();
-            s.set_fg(fg).set_bold(bold).set_dimmed(dimmed);
+        Styles::of(&Theme::default())
+    }
+
+    /// `theme`'s.
+    pub(crate) fn of(theme: &Theme) -> Self {
+        let r = |role| theme.spec(role).clone();
+        let with = |role, f: fn(&mut ColorSpec)| {
+            let mut s = r(role);
+            f(&mut s);
             s
         };
+        // In the order of `Style`.
         Styles {
-            header: spec(Some(Color::Cyan), true, false),
-            tool: spec(Some(Color::Blue), true, false),
-            error: spec(Some(Color::Red), true, false),
-            error_body: spec(Some(Color::Red), false, false),
-            warn: spec(Some(Color::Yellow), false, false),
-            denied: spec(Some(Color::Magenta), true, false),
-            ok: spec(Some(Color::Green), true, false),
-            dim: spec(None, false, true),
-            plain: ColorSpec::new(),
-            added: spec(Some(Color::Green), false, false),
-            removed: spec(Some(Color::Red), false, false),
-            added_stat: spec(Some(Color::Green), false, true),
-            removed_stat: spec(Some(Color::Red), false, true),
+            specs: [
+                r(Role::Header),
+                r(Role::Tool),
+                r(Role::Key),
+                r(Role::Error),
+                with(Role::Error, |s| {
+                    s.set_bold(false);
+                }),
+                r(Role::Warning),
+                r(Role::Denial),
+                r(Role::Success),
+                r(Role::Dim),
+                r(Role::Text),
+                r(Role::Thinking),
+                r(Role::Result),
+                r(Role::Gutter),
+                r(Role::Cost),
+                r(Role::Added),
+                r(Role::Removed),
+                with(Role::Added, |s| {
+                    s.set_dimmed(true);
+                }),
+                with(Role::Removed, |s| {
+                    s.set_dimmed(true);
+                }),
+            ],
         }
     }
 
     pub(crate) fn spec(&self, s: Style) -> &ColorSpec {
-        match s {
-            Style::Header => &self.header,
-            Style::Tool => &self.tool,
-            Style::Error => &self.error,
-            Style::ErrorBody => &self.error_body,
-            Style::Warn => &self.warn,
-            Style::Denied => &self.denied,
-            Style::Ok => &self.ok,
-            Style::Dim => &self.dim,
-            Style::Plain => &self.plain,
-            Style::Added => &self.added,
-            Style::Removed => &self.removed,
-            Style::AddedStat => &self.added_stat,
-            Style::RemovedStat => &self.removed_stat,
-        }
+        &self.specs[s as usize]
+    }
+}
+
+/// Switch `w` to `spec`: a reset for the terminal's own look.
+pub(crate) fn paint<W: WriteColor>(w: &mut W, spec: &ColorSpec) -> io::Result<()> {
+    if spec.is_none() {
+        w.reset()
+    } else {
+        w.set_color(spec)
     }
 }
 
@@ -282,24 +297,30 @@ fn write_line<'s, W: WriteColor>(
     end: bool,
     wrap: Option<(usize, usize)>,
 ) -> io::Result<()> {
-    // Switch colours only where the style changes.
-    let mut current = Style::Plain;
-    let set = |w: &mut W, style: Style, current: &mut Style| -> io::Result<()> {
-        if style != *current {
-            if style == Style::Plain {
-                w.reset()?;
-            } else {
-                w.set_color(st.spec(style))?;
-            }
-            *current = style;
+    // Switch colours only where the look changes; a line starts and ends
+    // in the terminal's own.
+    let none = ColorSpec::new();
+    let mut current: Option<Style> = None;
+    let set = |w: &mut W, style: Style, current: &mut Option<Style>| -> io::Result<()> {
+        let spec = st.spec(style);
+        if spec != current.map_or(&none, |c| st.spec(c)) {
+            paint(w, spec)?;
         }
+        *current = Some(style);
+        Ok(())
+    };
+    let reset = |w: &mut W, current: &mut Option<Style>| -> io::Result<()> {
+        if current.is_some_and(|c| !st.spec(c).is_none()) {
+            w.reset()?;
+        }
+        *current = None;
         Ok(())
     };
     let bars = depth.map_or(0, |d| d.0);
     // The column the cursor is at, and where a continuation line starts.
     let mut col = 0;
     if let Some((depth, agent)) = depth.filter(|d| d.0 > 0) {
-        set(w, Style::Dim, &mut current)?;
+        set(w, Style::Gutter, &mut current)?;
         col += write_depth(w, depth)?;
         if let Some(a) = agent {
             let a = sanitize_line(a);
@@ -341,10 +362,10 @@ fn write_line<'s, W: WriteColor>(
                 w.write_all(text[from..cut].as_bytes())?;
                 from = cut;
                 space = None;
-                set(w, Style::Plain, &mut current)?;
+                reset(w, &mut current)?;
                 w.write_all(b"\n")?;
                 if bars > 0 {
-                    set(w, Style::Dim, &mut current)?;
+                    set(w, Style::Gutter, &mut current)?;
                     write_depth(w, bars)?;
                 }
                 for _ in depth_width(bars)..hang_at {
@@ -360,7 +381,7 @@ fn write_line<'s, W: WriteColor>(
         }
         w.write_all(text[from..].as_bytes())?;
     }
-    set(w, Style::Plain, &mut current)?;
+    reset(w, &mut current)?;
     if end {
         w.write_all(b"\n")?;
     }

@@ -12,6 +12,7 @@ pub mod result;
 pub mod sanitize;
 pub mod status;
 pub mod summary;
+pub mod theme;
 
 use std::fmt::Write as _;
 use std::io;

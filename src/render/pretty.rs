@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use termcolor::WriteColor;
 
-use super::lines::{Lines, Style, Styles, write_depth};
+use super::lines::{Lines, Style, Styles, paint, write_depth};
 use super::sanitize::{sanitize, sanitize_line};
 use super::summary::{Summary, write_table};
 
@@ -235,6 +235,13 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         self
     }
 
+    /// Draw in `theme`'s colours (`--theme`; the default theme's without).
+    #[must_use]
+    pub fn with_theme(mut self, theme: &super::theme::Theme) -> Self {
+        self.st = Styles::of(theme);
+        self
+    }
+
     /// The terminal's width now, when stdout is one.
     fn cols(&self) -> Option<usize> {
         self.width.as_ref().and_then(|w| w())
@@ -419,7 +426,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         match key {
             Some(k) if !k.is_empty() => {
                 l.push(Style::Plain, " ");
-                l.one_line(Style::Plain, k, MAX_KEY_CHARS);
+                l.one_line(Style::Key, k, MAX_KEY_CHARS);
             }
             _ if c.todos.is_empty() && c.questions.is_empty() => {
                 let input = c.input.text();
@@ -510,7 +517,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             l.tool_name(Style::Error, tool);
             if let Some(k) = key {
                 l.push(Style::Plain, " ");
-                l.one_line(Style::Plain, k, 80);
+                l.one_line(Style::Key, k, 80);
             }
             l.push(Style::Error, " failed");
             if let Some(ms) = took(note.elapsed, 1) {
@@ -562,7 +569,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 l.tool_name(Style::Tool, tool);
                 if let Some(k) = key {
                     l.push(Style::Plain, " ");
-                    l.one_line(Style::Plain, k, 80);
+                    l.one_line(Style::Key, k, 80);
                 }
                 l.end(depth);
             }
@@ -572,7 +579,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 l.push(Style::Dim, "  ⎿ (its report, above)");
                 l.end(depth);
             } else if r.changes.is_empty() {
-                body(l, text, Style::Dim, max_lines, depth);
+                body(l, text, Style::Result, max_lines, depth);
             } else {
                 // What was done, counted (the call's line counts what was
                 // asked), and its diff: they say more than its message.
@@ -629,7 +636,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let key = note.key_arg.as_deref().or(d.key_arg.as_deref());
         if let Some(k) = key.map(|k| shown_key(k, kind, s.cwd())) {
             l.push(Style::Plain, " ");
-            l.one_line(Style::Plain, k, MAX_KEY_CHARS);
+            l.one_line(Style::Key, k, MAX_KEY_CHARS);
         }
         l.end(depth);
         if let Some(m) = d
@@ -930,8 +937,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         };
         let l = self.compose();
         for (i, line) in text.trim_matches('\n').lines().enumerate() {
-            l.push(Style::Dim, if i == 0 { "✻ " } else { "  " });
-            l.push(Style::Dim, line);
+            l.push(Style::Thinking, if i == 0 { "✻ " } else { "  " });
+            l.push(Style::Thinking, line);
             l.end(depth);
         }
         self.emit(To::Out)
@@ -1092,18 +1099,28 @@ fn result_stats(l: &mut Lines, r: &SessionResult<'_>, estimate: Option<Cost>, ve
             t.push(')');
         }
     }
-    if let Some(c) = r.cost_usd {
+    // The cost in a span of its own (a theme's `cost`): reported, else
+    // estimated (`~`), from part of the session (`≥ ~`).
+    let cost = match (r.cost_usd, estimate) {
+        (Some(c), _) => Some(("", c)),
+        (
+            None,
+            Some(Cost {
+                usd: Some(c),
+                partial,
+                ..
+            }),
+        ) => Some((if partial { "≥ ~" } else { "~" }, c)),
+        _ => None,
+    };
+    if let Some((mark, c)) = cost {
         t.push_str(" · ");
-        fmt_cost(t, c);
-    } else if let Some(Cost {
-        usd: Some(c),
-        partial,
-        ..
-    }) = estimate
-    {
-        t.push_str(if partial { " · ≥ ~" } else { " · ~" });
-        fmt_cost(t, c);
+        l.close(Style::Plain);
+        l.text().push_str(mark);
+        fmt_cost(l.text(), c);
+        l.close(Style::Cost);
     }
+    let t = l.text();
     if !r.tokens.is_empty() {
         t.push_str(" · ");
         let at = t.len();
@@ -1383,7 +1400,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     // newline in the text or after other output.
                     write_prefix(&mut self.out, &self.st, depth)?;
                     if thinking {
-                        self.out.set_color(self.st.spec(Style::Dim))?;
+                        paint(&mut self.out, self.st.spec(Style::Thinking))?;
                         let mark = if stream.started { "  " } else { "✻ " };
                         self.out.write_all(mark.as_bytes())?;
                     }
@@ -1396,11 +1413,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     stream.open = true;
                     stream.started = true;
                 }
-                if thinking {
-                    self.out.set_color(self.st.spec(Style::Dim))?;
+                let look = if thinking {
+                    Style::Thinking
                 } else {
-                    self.out.reset()?;
-                }
+                    Style::Plain
+                };
+                paint(&mut self.out, self.st.spec(look))?;
                 self.out.write_all(piece.as_bytes())?;
             }
             if pieces.peek().is_some() && stream.started {
@@ -1555,7 +1573,7 @@ fn counted_turns<'r, 'a>(r: &'r SessionResult<'a>, s: &Session) -> Cow<'r, Sessi
 /// The sub-agent indentation of a line.
 fn write_prefix<W: WriteColor>(w: &mut W, st: &Styles, depth: usize) -> io::Result<()> {
     if depth > 0 {
-        w.set_color(st.spec(Style::Dim))?;
+        paint(w, st.spec(Style::Gutter))?;
         write_depth(w, depth)?;
         w.reset()?;
     }
