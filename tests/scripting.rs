@@ -174,9 +174,9 @@ fn summary_flag_goes_to_stderr_next_to_data() {
 
     // Pretty: on stdout after the result line.
     let o = run(&["--summary", &fixture("claude/text_only.jsonl")]);
-    let (before, table) = o.out.rsplit_once("\n\nsession ").unwrap();
+    let (before, table) = o.out.rsplit_once("\n\nstarted ").unwrap();
     assert!(before.lines().last().unwrap().starts_with("✓ done"));
-    assert!(table.trim_start().starts_with("outcome"), "{table}");
+    assert!(table.trim_start().starts_with("agent"), "{table}");
 }
 
 #[test]
