@@ -247,3 +247,55 @@ fn a_sub_agents_report_is_shown_once() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 28: when more of the sub-agents' output waits under the main
+/// agent's open line than is kept (64 KiB), the line is cut, visibly and
+/// between two words: `reported…`, the sub-agents' lines, then `back: …`
+/// on a line of its own, never `bac` / `k:`.
+#[test]
+fn a_line_cut_for_too_much_waiting_output_is_cut_between_words() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/claude-2.1.332/subagent_partial_interleaved.jsonl"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("\"text\":\"Reading the file.\""))
+        .unwrap();
+    let mut sub: Value = serde_json::from_str(&lines[at]).unwrap();
+    // 100 lines of a kilobyte each from the sub-agent, after its first.
+    let filler: Vec<String> = (0..100)
+        .map(|i| {
+            sub["message"]["id"] = json!(format!("msg_filler_{i}"));
+            sub["uuid"] = json!(format!("filler-{i}"));
+            sub["message"]["content"][0]["text"] =
+                json!(format!("note {i}: {}", "word ".repeat(200)));
+            sub.to_string()
+        })
+        .collect();
+    lines.splice(at + 1..=at, filler);
+    let (out, code) = run(&["-"], &(lines.join("\n") + "\n"));
+    assert_eq!(code, 0);
+    let shown: Vec<&str> = out.lines().collect();
+    let cut = shown
+        .iter()
+        .position(|l| l.starts_with("Both agents reported"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(shown[cut], "Both agents reported …", "{out}");
+    assert_eq!(
+        shown[cut + 1],
+        "  │ [Inspect Python code] Reading the file."
+    );
+    let rest = shown
+        .iter()
+        .position(|l| l.starts_with("back: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(rest > cut + 60, "the waiting lines come between: {rest}");
+    assert_eq!(
+        shown[rest],
+        "back: `hello.py` prints a greeting and `src/lib.rs` has 3 lines."
+    );
+    assert!(!out.contains("bac\n"), "{out}");
+}

@@ -80,6 +80,11 @@ const MAX_KEY_CHARS: usize = 200;
 /// Longest compact-JSON input shown for tools without a key argument.
 const MAX_INPUT_CHARS: usize = 120;
 
+/// Bytes of a word held back at most (see [`Pretty::delta`]): a longer run
+/// of text without a space (a URL, an encoded blob) is no word to keep
+/// whole.
+const MAX_WORD: usize = 256;
+
 /// Bytes of other agents' output parked at most under an open line of
 /// streamed text (see [`Pretty::parks`]): beyond, the line is cut.
 const MAX_PARKED: usize = 64 << 10;
@@ -123,6 +128,9 @@ pub struct Pretty<W: WriteColor, E: WriteColor> {
     parked: Option<termcolor::Buffer>,
     /// Where a tool's output is unescaped to be shown.
     scratch: String,
+    /// The end of streamed text after its last space: the start of a word
+    /// whose rest has not come yet (see [`Pretty::delta`]).
+    word: String,
     /// Diffs the changes of edit tools (its memory reused).
     differ: super::diff::Differ,
     /// The session's end, held until the input pauses (see [`end`]).
@@ -213,6 +221,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             held: Lines::default(),
             parked: None,
             scratch: String::new(),
+            word: String::new(),
             differ: super::diff::Differ::new(),
             end: End::default(),
             alerts: Alerts::All,
@@ -313,7 +322,13 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             });
             self.lines.write_wrapped(buf, &self.st, 0, cols)?;
         } else {
-            self.end_stream_line()?;
+            if self.parks_over_bound() {
+                // Too much waits under the open line: it is cut, visibly,
+                // between two words.
+                self.cut_stream_line(true)?;
+            } else {
+                self.end_stream_line()?;
+            }
             if !self.quiet() {
                 let cols = self.cols();
                 self.lines.write_wrapped(&mut self.out, &self.st, 0, cols)?;
@@ -1245,7 +1260,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         // session: said here, as `finish` says it for the last input, so
         // the output of each file of a library is its own (`-j`).
         self.write_end()?;
-        self.end_stream_line()?;
+        self.end_stream()?;
         // The next file's results are another session's, even when its
         // start is filtered out.
         self.end.reset();
@@ -1259,7 +1274,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
 
     fn finish(&mut self, s: &Session) -> io::Result<()> {
         self.write_end()?;
-        self.end_stream_line()?;
+        self.end_stream()?;
         if self.alerts == Alerts::Brief && self.unshown_errors > 0 {
             // Of every file: none is named.
             let source = self.source.replace(String::new());
@@ -1307,6 +1322,7 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         // owed (this line end stands for the first of them), so a paragraph
         // break that came just before it is kept.
         let owed = self.stream.as_ref().map_or(0, |s| s.pending_newlines);
+        // After a pause that long, the word waiting is whole.
         self.end_stream_line()?;
         if let Some(s) = self.stream.as_mut() {
             s.pending_newlines = owed;
@@ -1334,6 +1350,7 @@ struct Stream {
 impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     /// Start streaming a block, its text beginning with `text`.
     fn start_stream(&mut self, kind: DeltaKind, depth: usize, index: Option<u64>, text: &str) {
+        self.word.clear();
         let mut seen = Streamed::new(&self.stream_keys);
         seen.push(text);
         self.stream = Some(Stream {
@@ -1378,7 +1395,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 st.seen.push(&d.text);
             }
         } else {
-            self.end_stream_line()?;
+            self.end_stream()?;
             self.start_stream(d.kind, depth, d.index, &d.text);
         }
         let Some(stream) = self.stream.as_mut() else {
@@ -1388,7 +1405,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let text = sanitize(&d.text);
         let mut pieces = text.split('\n').peekable();
         while let Some(piece) = pieces.next() {
-            if !piece.is_empty() {
+            // The piece ends its line: the word waiting is complete.
+            let ends = pieces.peek().is_some();
+            if !piece.is_empty() || (ends && !self.word.is_empty()) {
                 if !stream.open || stream.pending_newlines > 0 {
                     if stream.open {
                         self.out.reset()?;
@@ -1419,9 +1438,19 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     Style::Plain
                 };
                 paint(&mut self.out, self.st.spec(look))?;
-                self.out.write_all(piece.as_bytes())?;
+                // Never split a word: what follows the last space waits for
+                // the rest of its word, so that a line cut by other output
+                // (see `cut_stream_line`) is cut between two words.
+                self.word.push_str(piece);
+                let upto = match self.word.rfind(char::is_whitespace) {
+                    _ if ends || self.word.len() > MAX_WORD => self.word.len(),
+                    Some(i) => i + self.word[i..].chars().next().map_or(1, char::len_utf8),
+                    None => 0,
+                };
+                self.out.write_all(&self.word.as_bytes()[..upto])?;
+                self.word.drain(..upto);
             }
-            if pieces.peek().is_some() && stream.started {
+            if ends && stream.started {
                 stream.pending_newlines += 1;
             }
         }
@@ -1459,12 +1488,21 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     /// them ends: they are a deeper agent's (a sub-agent's), the line is
     /// open, and at most [`MAX_PARKED`] bytes wait (then the line is cut).
     fn parks(&self) -> bool {
+        self.would_park() && self.parked.as_ref().is_none_or(|b| b.len() < MAX_PARKED)
+    }
+
+    /// The lines composed would be parked but for [`MAX_PARKED`].
+    fn parks_over_bound(&self) -> bool {
+        self.would_park() && self.parked.as_ref().is_some_and(|b| b.len() >= MAX_PARKED)
+    }
+
+    /// The lines composed are a deeper agent's, under an open line of text.
+    fn would_park(&self) -> bool {
         let deeper = |st: &Stream| self.lines.min_depth().is_some_and(|d| d > st.depth);
         !self.quiet()
             && self.stream.as_ref().is_some_and(|st| {
                 st.open && st.started && st.kind != DeltaKind::ToolStart && deeper(st)
             })
-            && self.parked.as_ref().is_none_or(|b| b.len() < MAX_PARKED)
     }
 
     /// The lines held back while a tool call's line was open.
@@ -1477,8 +1515,54 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     }
 
     /// Other output follows: end the line of a block being streamed (the
-    /// block may go on below it).
+    /// block may go on below it), the word it waits for the rest of
+    /// written as it is. A line already cut keeps its word for the text
+    /// that follows.
     fn end_stream_line(&mut self) -> io::Result<()> {
+        if self.stream.as_ref().is_some_and(|st| st.open) {
+            self.write_word()?;
+        }
+        self.cut_stream_line(false)
+    }
+
+    /// The streamed block is over (or its input): its last word is
+    /// written, on a line of its own if its line was cut.
+    fn end_stream(&mut self) -> io::Result<()> {
+        self.write_word()?;
+        self.cut_stream_line(false)
+    }
+
+    /// The start of a word streamed, written at the end of its line (it
+    /// opens one of its own if the line was cut: `cut_stream_line`).
+    fn write_word(&mut self) -> io::Result<()> {
+        let Some(st) = self.stream.as_mut().filter(|_| !self.word.is_empty()) else {
+            return Ok(());
+        };
+        let thinking = st.kind == DeltaKind::Thinking;
+        if !st.open {
+            write_prefix(&mut self.out, &self.st, st.depth)?;
+            if thinking {
+                paint(&mut self.out, self.st.spec(Style::Thinking))?;
+                self.out.write_all("  ".as_bytes())?;
+            }
+            st.open = true;
+        }
+        let look = if thinking {
+            Style::Thinking
+        } else {
+            Style::Plain
+        };
+        paint(&mut self.out, self.st.spec(look))?;
+        self.out.write_all(self.word.as_bytes())?;
+        self.word.clear();
+        Ok(())
+    }
+
+    /// End the line of a block being streamed, between two words: the
+    /// word it waits for the rest of goes on on the next line, with that
+    /// rest. `marked`: the line ends with a dimmed `…` (the text was cut,
+    /// not ended).
+    fn cut_stream_line(&mut self, marked: bool) -> io::Result<()> {
         if let Some(st) = self.stream.as_mut()
             && st.open
         {
@@ -1490,6 +1574,10 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 // line comes later, this one says it is not the whole call.
                 self.out.set_color(self.st.spec(Style::Dim))?;
                 self.out.write_all(" …".as_bytes())?;
+            } else if marked {
+                // Text cut after a space: the rest of it comes below.
+                self.out.set_color(self.st.spec(Style::Dim))?;
+                self.out.write_all("…".as_bytes())?;
             }
             self.out.reset()?;
             self.out.write_all(b"\n")?;
@@ -1526,7 +1614,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             st.seen.reset();
             return Ok(true);
         }
-        self.end_stream_line()?;
+        self.end_stream()?;
         self.drop_stream();
         Ok(same)
     }
