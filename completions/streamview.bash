@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -i -v -q -j -h -V --follow --grep --prices --by --timezone --tz --ignore-case --latest --list --project --all-agents --format --verbose --quiet --summary --color --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --jobs --no-status --status-wait --max-lines --no-config --generate --help --version"
+            opts="-f -i -v -q -j -h -V --follow --grep --prices --by --timezone --tz --ignore-case --latest --list --project --all-agents --format --verbose --quiet --summary --color --label --theme --list-themes --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --jobs --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -59,6 +59,14 @@ _streamview() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --theme)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --paging)
