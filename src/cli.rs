@@ -342,7 +342,9 @@ pub struct Cli {
     ///
     /// Waits for new lines at the end of the file and stops by itself once the session's
     /// final result has arrived and the file stays quiet for 1.5 s (or on Ctrl-C). Handles the
-    /// file being truncated or replaced. Takes exactly one FILE.
+    /// file being truncated or replaced. With several FILEs, each is followed at once, every
+    /// line started with the file's name (`[api]` for api.jsonl) in a colour of its own, each
+    /// line written whole; it ends when every session has.
     #[arg(short, long)]
     pub follow: bool,
 
@@ -737,6 +739,9 @@ pub struct Options {
     /// `--label`: the name every output line starts with (and every
     /// JSONL event carries); the output is written in whole lines.
     pub label: Option<crate::render::label::Label>,
+    /// `-f` with several files: each one's label, in the order of
+    /// `sources` (empty otherwise).
+    pub followed: Vec<crate::render::label::Label>,
     /// `--theme`: the colours of the pretty output, resolved for the
     /// terminal.
     pub theme: Theme,
@@ -953,6 +958,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
             .or_else(|| env.prices.clone().filter(|p| !p.is_empty()).map(Into::into)),
         prices: None,
         label: label(cli, format, verbosity, (color_stdout, color_stderr), &theme),
+        followed: followed(cli, format, verbosity, (color_stdout, color_stderr), &theme),
         theme,
     })
 }
@@ -986,6 +992,57 @@ fn theme(cli: &Cli, env: &Env) -> Result<Theme, Refusal> {
     Theme::load(&path, depth).map_err(Refusal::Failure)
 }
 
+/// `-f A B …`: a label for each file, its name without the extension
+/// (`api` for `api.jsonl`; `a/api` and `b/api` when two are equal),
+/// after `--label`'s when given (`NAME/api`), each in a colour of its own.
+fn followed(
+    cli: &Cli,
+    format: Format,
+    verbosity: Verbosity,
+    colors: (bool, bool),
+    theme: &Theme,
+) -> Vec<crate::render::label::Label> {
+    if !cli.follow || cli.files.len() < 2 {
+        return Vec::new();
+    }
+    let stems: Vec<(String, &std::path::Path)> = (cli.files.iter())
+        .map(|f| {
+            let p = std::path::Path::new(f);
+            let name = p.file_name().unwrap_or(f).to_string_lossy();
+            (name.split('.').next().unwrap_or_default().to_string(), p)
+        })
+        .collect();
+    let names = stems.iter().map(|(name, path)| {
+        let twice = stems.iter().filter(|(n, _)| n == name).count() > 1;
+        let parent = path.parent().and_then(|d| d.file_name());
+        let mut name = match parent {
+            Some(dir) if twice => format!("{}/{name}", dir.to_string_lossy()),
+            _ => name.clone(),
+        };
+        if let Some(l) = &cli.label {
+            name = format!("{l}/{name}");
+        }
+        // As `--label`'s: printable, on one line, not too long.
+        let name: String = crate::render::sanitize::sanitize_line(&name)
+            .chars()
+            .take(32)
+            .collect();
+        if name.is_empty() {
+            "?".to_string()
+        } else {
+            name
+        }
+    });
+    names
+        .enumerate()
+        .map(|(i, name)| {
+            let mut l = labelled(name, cli, format, verbosity, colors, theme);
+            l.spec = theme.label_spec_nth(i);
+            l
+        })
+        .collect()
+}
+
 /// `--label`: where its name goes. The formats that print lines for
 /// people start each with it; JSONL events carry it as a field, and the
 /// reports are documents.
@@ -997,16 +1054,35 @@ fn label(
     theme: &Theme,
 ) -> Option<crate::render::label::Label> {
     let name = cli.label.clone()?;
+    Some(labelled(
+        name,
+        cli,
+        format,
+        verbosity,
+        (color_stdout, color_stderr),
+        theme,
+    ))
+}
+
+/// The label `name`, as `--label` makes it.
+fn labelled(
+    name: String,
+    cli: &Cli,
+    format: Format,
+    verbosity: Verbosity,
+    (color_stdout, color_stderr): (bool, bool),
+    theme: &Theme,
+) -> crate::render::label::Label {
     let prefixed = verbosity != Verbosity::Quiet
         && (cli.grep.is_some() && format != Format::Jsonl
             || matches!(format, Format::Pretty | Format::Summary | Format::Result));
-    Some(crate::render::label::Label {
+    crate::render::label::Label {
         prefixed,
         color_stdout: color_stdout && prefixed,
         color_stderr,
         spec: theme.label_spec(&name),
         name,
-    })
+    }
 }
 
 /// The output has a session table: a summary, a report, `--summary`.
@@ -1092,15 +1168,6 @@ fn alerts(errors: ErrorsTo, verbosity: Verbosity, format: Format) -> Alerts {
 /// The inputs: the files named; else with `--latest` the agent's sessions
 /// folder; else standard input. `--follow` takes one file.
 fn sources(cli: &Cli, env: &Env) -> Result<Vec<Source>, Refusal> {
-    if cli.follow && cli.files.len() > 1 {
-        return Err(Refusal::usage(
-            clap::error::ErrorKind::TooManyValues,
-            format!(
-                "--follow takes exactly one FILE ({} given): run one streamview per log",
-                cli.files.len()
-            ),
-        ));
-    }
     if cli.all_agents {
         let found: Vec<Source> = homes::every_home(env)
             .into_iter()
@@ -1261,6 +1328,7 @@ impl Default for Options {
             by: None,
             groups_only: false,
             list: false,
+            followed: Vec::new(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             jobs: 1,
             max_lines: 10,

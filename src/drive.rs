@@ -67,12 +67,67 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
     }
     let mut pager = opts.pager.as_ref().and_then(Pager::spawn);
     let to = pager.as_mut().map_or_else(Outputs::process, Outputs::paged);
-    let res = run_to(opts, interrupt, &to);
+    let res = if opts.followed.is_empty() {
+        run_to(opts, interrupt, &to)
+    } else {
+        follow_several(opts, interrupt, &to)
+    };
     drop(to);
     if let Some(pager) = pager {
         pager.wait();
     }
     res
+}
+
+/// `-f A B …`: each file followed on a thread of its own by a run of its
+/// own, every line it prints started with its label (`opts.followed`):
+/// each run writes whole lines, one `write` each, so the runs never cut
+/// each other's lines, and a line being streamed shows once it ends. Each
+/// run says when its session ended; all end when every one has (or on
+/// Ctrl-C, each with its summary so far). The status is the worst of
+/// theirs.
+fn follow_several(
+    opts: &Options,
+    interrupt: &Arc<Interrupt>,
+    to: &Outputs,
+) -> Result<ExitStatus, Error> {
+    let runs: Vec<Options> = (opts.sources.iter().zip(&opts.followed))
+        .map(|(src, label)| Options {
+            sources: vec![src.clone()],
+            label: Some(label.clone()),
+            followed: Vec::new(),
+            // One status line cannot say what each of them does.
+            status: false,
+            ..opts.clone()
+        })
+        .collect();
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (runs.iter())
+            .map(|o| scope.spawn(move || run_to(o, interrupt, to)))
+            .collect();
+        let mut worst = Ok(ExitStatus::Success);
+        for t in threads {
+            let done = t.join().unwrap_or(Ok(ExitStatus::Failure));
+            worst = match (worst, done) {
+                (Err(e), _) | (_, Err(e)) => Err(e),
+                (Ok(a), Ok(b)) => Ok(worse(a, b)),
+            };
+        }
+        worst
+    })
+}
+
+/// The worse of two statuses, as the README ranks them: 130, then 2, then
+/// 3, then 1, then 0.
+fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
+    let rank = |s: ExitStatus| match s {
+        ExitStatus::Success => 0,
+        ExitStatus::SessionError => 1,
+        ExitStatus::Incomplete => 2,
+        ExitStatus::Failure => 3,
+        ExitStatus::Interrupted => 4,
+    };
+    if rank(b) > rank(a) { b } else { a }
 }
 
 /// [`run`] into `to`.

@@ -1415,18 +1415,18 @@ fn data_formats_say_less_on_stderr() {
     assert!(o.err().contains("Exit code 3"), "{}", o.err());
 }
 
-/// `-f` follows one file: two are a usage error, not a silent replay.
+/// `-f` with two files follows both (issue 28), each line labelled.
 #[test]
-fn follow_takes_one_file() {
+fn follow_takes_several_files() {
     let a = claude("text_only");
     let b = claude("tools_basic");
     let o = run(&["-f", path_str(&a), path_str(&b)], b"");
-    assert_eq!(o.code, 2, "{o:?}");
-    assert_eq!(o.out(), "");
+    assert_eq!(o.code, 0, "{o:?}");
     assert!(
-        o.err()
-            .contains("--follow takes exactly one FILE (2 given)"),
+        o.out()
+            .lines()
+            .all(|l| l.starts_with("[text_only] ") || l.starts_with("[tools_basic] ")),
         "{}",
-        o.err()
+        o.out()
     );
 }

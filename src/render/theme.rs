@@ -421,6 +421,20 @@ impl Theme {
         &self.specs[role.index()]
     }
 
+    /// The look of the `n`th of several labels shown together (files
+    /// followed at once): the theme's `label`, else its palette's colours
+    /// in turn, so that sources next to each other differ.
+    #[must_use]
+    pub fn label_spec_nth(&self, n: usize) -> ColorSpec {
+        if let Some(l) = &self.label {
+            return l.clone();
+        }
+        match self.palette.get(n % self.palette.len().max(1)) {
+            Some(spec) => spec.clone(),
+            None => self.label_spec(""),
+        }
+    }
+
     /// The look of the label `name`: the theme's `label`, else a colour of
     /// its palette picked by the name (FNV-1a: one name always has the
     /// same colour, and two usually differ), bold.
