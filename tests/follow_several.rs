@@ -1,6 +1,8 @@
 //! `-f A B …` (issue 28): several logs followed at once, each line told
 //! apart by its source's label, both sessions to their end.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
 mod common;
 
 use std::fs;
