@@ -67,6 +67,10 @@ impl Default for PrettyOptions {
 /// A tool whose result arrives this many seconds after its call is marked.
 const LONG_RUNNING_SECS: u64 = 10;
 
+/// A call as its result's line names it: the tool, its key argument, the
+/// time it took.
+type Call<'a> = (&'a str, Option<&'a str>, Option<Duration>);
+
 /// A call's duration by arrival time, in milliseconds, when it is at least
 /// `min_secs` (a replayed log arrives all at once: its durations mean
 /// nothing).
@@ -519,123 +523,162 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             // event that follows says it better.
             return Ok(());
         }
-        let max_lines = self.opts.max_lines;
         if r.is_error && !matches!(self.alerts, Alerts::All) {
             self.unshown_errors += 1;
             return Ok(());
         }
+        let call = (tool, key, note.elapsed);
         if r.is_error {
-            let text = strip_tool_error(r.content.text_with(&mut self.scratch));
-            self.lines.clear();
-            let l = &mut self.lines;
-            l.push(Style::Error, "✗ ");
-            l.tool_name(Style::Error, tool);
+            return self.failed_result(r, call, depth);
+        }
+        if !r.answers.is_empty() {
+            return self.answers(r, depth);
+        }
+        let agent = crate::event::is_subagent_tool(tool);
+        if agent || self.verbose() {
+            return self.shown_result(r, call, agent, depth);
+        }
+        // Successful results are not shown by default, but a long-running
+        // tool is worth a mark.
+        match took(note.elapsed, LONG_RUNNING_SECS) {
+            Some(ms) => self.long_running(ms, tool, key, depth),
+            None => Ok(()),
+        }
+    }
+
+    /// A failed call's `✗` line and its error text, an alert.
+    fn failed_result(
+        &mut self,
+        r: &ToolResult<'_>,
+        call: Call<'_>,
+        depth: usize,
+    ) -> io::Result<()> {
+        let (tool, key, elapsed) = call;
+        let max_lines = self.opts.max_lines;
+        let text = strip_tool_error(r.content.text_with(&mut self.scratch));
+        self.lines.clear();
+        let l = &mut self.lines;
+        l.push(Style::Error, "✗ ");
+        l.tool_name(Style::Error, tool);
+        if let Some(k) = key {
+            l.push(Style::Plain, " ");
+            l.one_line(Style::Key, k, 80);
+        }
+        l.push(Style::Error, " failed");
+        if let Some(ms) = took(elapsed, 1) {
+            l.push(Style::Dim, " after ");
+            fmt_duration(l.text(), ms);
+            l.close(Style::Dim);
+        }
+        l.end(depth);
+        body(l, text, Style::Error, max_lines, depth);
+        self.last_error = Some(text_hash(text));
+        self.emit(To::Alert)
+    }
+
+    /// The human's answers to the call's questions: shown by default, like
+    /// a prompt (they replace the result's text, which only repeats them).
+    fn answers(&mut self, r: &ToolResult<'_>, depth: usize) -> io::Result<()> {
+        self.last_call = None;
+        let l = self.compose();
+        for a in &r.answers {
+            l.push(Style::Dim, "› ");
+            l.one_line(Style::Dim, &a.question, MAX_KEY_CHARS);
+            l.push(Style::Dim, " → ");
+            l.one_line(Style::Plain, &a.answer, MAX_KEY_CHARS);
+            l.end(depth);
+        }
+        self.emit(To::Out)
+    }
+
+    /// A result shown: a sub-agent's answer (only here, so shown by
+    /// default), or any result with `-v`.
+    fn shown_result(
+        &mut self,
+        r: &ToolResult<'_>,
+        call: Call<'_>,
+        agent: bool,
+        depth: usize,
+    ) -> io::Result<()> {
+        let (tool, key, elapsed) = call;
+        let max_lines = self.opts.max_lines;
+        let mut text = r.content.text_with(&mut self.scratch);
+        self.lines.clear();
+        let l = &mut self.lines;
+        // A result that does not follow its own call's line (calls
+        // made in parallel) says which call it answers.
+        let follows_call = std::mem::take(&mut self.last_call) == Some(text_hash(&r.id));
+        if !agent && !follows_call {
+            l.push(Style::Dim, "◂ ");
+            l.tool_name(Style::Dim, tool);
+            if let Some(k) = key {
+                l.push(Style::Dim, " ");
+                l.one_line(Style::Dim, k, 80);
+            }
+            l.end(depth);
+        }
+        if agent {
+            text = super::agent_answer(text);
+            l.push(Style::Tool, "◂ ");
+            l.tool_name(Style::Tool, tool);
             if let Some(k) = key {
                 l.push(Style::Plain, " ");
                 l.one_line(Style::Key, k, 80);
             }
-            l.push(Style::Error, " failed");
-            if let Some(ms) = took(note.elapsed, 1) {
-                l.push(Style::Dim, " after ");
-                fmt_duration(l.text(), ms);
-                l.close(Style::Dim);
-            }
             l.end(depth);
-            body(l, text, Style::Error, max_lines, depth);
-            self.last_error = Some(text_hash(text));
-            return self.emit(To::Alert);
         }
-        if !r.answers.is_empty() {
-            // The human's answers to the call's questions: shown by
-            // default, like a prompt (they replace the result's text,
-            // which only repeats them).
-            self.last_call = None;
-            let l = self.compose();
-            for a in &r.answers {
-                l.push(Style::Dim, "› ");
-                l.one_line(Style::Dim, &a.question, MAX_KEY_CHARS);
-                l.push(Style::Dim, " → ");
-                l.one_line(Style::Plain, &a.answer, MAX_KEY_CHARS);
+        let head = l.count();
+        if agent && self.agent_texts.contains(&text_hash(text.trim())) {
+            // The sub-agent's report, shown in its block just above.
+            l.push(Style::Dim, "  ⎿ (its report, above)");
+            l.end(depth);
+        } else if r.changes.is_empty() {
+            body(l, text, Style::Result, max_lines, depth);
+        } else {
+            // What was done, counted (the call's line counts what was
+            // asked), and its diff: they say more than its message.
+            if let Some(stat) = super::diff::stat(&r.changes) {
+                l.push(Style::Dim, "  ⎿");
+                edits::stat(l, stat);
                 l.end(depth);
             }
-            return self.emit(To::Out);
+            edits::diff(l, &mut self.differ, &r.changes, max_lines, depth);
         }
-        let agent = crate::event::is_subagent_tool(tool);
-        if agent || self.verbose() {
-            // A sub-agent's answer only exists here, so it is shown by default.
-            let mut text = r.content.text_with(&mut self.scratch);
-            self.lines.clear();
-            let l = &mut self.lines;
-            // A result that does not follow its own call's line (calls
-            // made in parallel) says which call it answers.
-            let follows_call = std::mem::take(&mut self.last_call) == Some(text_hash(&r.id));
-            if !agent && !follows_call {
-                l.push(Style::Dim, "◂ ");
-                l.tool_name(Style::Dim, tool);
-                if let Some(k) = key {
-                    l.push(Style::Dim, " ");
-                    l.one_line(Style::Dim, k, 80);
-                }
-                l.end(depth);
-            }
-            if agent {
-                text = super::agent_answer(text);
-                l.push(Style::Tool, "◂ ");
-                l.tool_name(Style::Tool, tool);
-                if let Some(k) = key {
-                    l.push(Style::Plain, " ");
-                    l.one_line(Style::Key, k, 80);
-                }
-                l.end(depth);
-            }
-            let head = l.count();
-            if agent && self.agent_texts.contains(&text_hash(text.trim())) {
-                // The sub-agent's report, shown in its block just above.
-                l.push(Style::Dim, "  ⎿ (its report, above)");
-                l.end(depth);
-            } else if r.changes.is_empty() {
-                body(l, text, Style::Result, max_lines, depth);
-            } else {
-                // What was done, counted (the call's line counts what was
-                // asked), and its diff: they say more than its message.
-                if let Some(stat) = super::diff::stat(&r.changes) {
-                    l.push(Style::Dim, "  ⎿");
-                    edits::stat(l, stat);
-                    l.end(depth);
-                }
-                edits::diff(l, &mut self.differ, &r.changes, max_lines, depth);
-            }
-            if l.count() <= head {
-                l.push(Style::Dim, "  ⎿ (no output)");
-                l.end(depth);
-            }
-            if let Some(ms) = took(note.elapsed, 1) {
-                l.push(Style::Dim, "    took ");
-                fmt_duration(l.text(), ms);
-                l.close(Style::Dim);
-                l.end(depth);
-            }
-            return self.emit(To::Out);
+        if l.count() <= head {
+            l.push(Style::Dim, "  ⎿ (no output)");
+            l.end(depth);
         }
-        // Successful results are not shown by default, but a long-running
-        // tool is worth a mark.
-        if let Some(ms) = took(note.elapsed, LONG_RUNNING_SECS) {
-            let l = self.compose();
-            l.push(Style::Dim, "  ⎿ ");
-            l.push(Style::Warn, "long-running: ");
-            l.tool_name(Style::Warn, tool);
-            l.push(Style::Warn, " took ");
+        if let Some(ms) = took(elapsed, 1) {
+            l.push(Style::Dim, "    took ");
             fmt_duration(l.text(), ms);
-            l.close(Style::Warn);
-            if let Some(k) = key {
-                l.push(Style::Dim, " (");
-                l.one_line(Style::Dim, k, 60);
-                l.push(Style::Dim, ")");
-            }
+            l.close(Style::Dim);
             l.end(depth);
-            return self.emit(To::Out);
         }
-        Ok(())
+        self.emit(To::Out)
+    }
+
+    /// The mark of a successful call that took `ms`, long.
+    fn long_running(
+        &mut self,
+        ms: u64,
+        tool: &str,
+        key: Option<&str>,
+        depth: usize,
+    ) -> io::Result<()> {
+        let l = self.compose();
+        l.push(Style::Dim, "  ⎿ ");
+        l.push(Style::Warn, "long-running: ");
+        l.tool_name(Style::Warn, tool);
+        l.push(Style::Warn, " took ");
+        fmt_duration(l.text(), ms);
+        l.close(Style::Warn);
+        if let Some(k) = key {
+            l.push(Style::Dim, " (");
+            l.one_line(Style::Dim, k, 60);
+            l.push(Style::Dim, ")");
+        }
+        l.end(depth);
+        self.emit(To::Out)
     }
 
     fn denial(&mut self, d: &Denial<'_>, s: &Session, depth: usize) -> io::Result<()> {
