@@ -7,6 +7,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // helpers of a test binary
 
+mod common;
+
+use common::saved::{calls, streamview, tokens};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -34,47 +38,6 @@ const SCENARIOS: [&str; 14] = [
     "todos",
     "tool_error",
 ];
-
-fn streamview(args: &[&str], input: &Path) -> (Vec<Value>, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
-        .args(args)
-        .arg(input)
-        .output()
-        .unwrap();
-    let values = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (values, out.status.code().unwrap_or(-1))
-}
-
-/// `(name, key argument, failed)` of each tool call, in order, and the
-/// exit status.
-fn calls(input: &Path) -> (Vec<(String, String, bool)>, i32) {
-    let (events, status) = streamview(&["--format", "jsonl"], input);
-    let failed = |id: &Value| {
-        events
-            .iter()
-            .any(|e| e["kind"] == "tool_result" && &e["id"] == id && e["is_error"] == true)
-    };
-    let calls = events
-        .iter()
-        .filter(|e| e["kind"] == "tool_call")
-        .map(|e| {
-            let s = |k: &str| e[k].as_str().unwrap_or("").to_string();
-            (s("name"), s("key_arg"), failed(&e["id"]))
-        })
-        .collect();
-    (calls, status)
-}
-
-/// Streamview's total tokens: uncached input, output, cache read.
-fn tokens(input: &Path) -> [u64; 3] {
-    let (summary, _) = streamview(&["--format", "summary-json"], input);
-    let t = &summary[0]["total"]["tokens"];
-    ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap_or(0))
-}
 
 /// The session's `events.jsonl`.
 fn events_file(name: &str) -> PathBuf {

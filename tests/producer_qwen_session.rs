@@ -9,6 +9,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // helpers of a test binary
 
+mod common;
+
+use common::saved::{named_calls as calls, streamview, tokens};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -25,40 +29,6 @@ const SCENARIOS: [&str; 7] = [
     "error_500",
     "subagent",
 ];
-
-fn streamview(args: &[&str], input: &Path) -> (Vec<Value>, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
-        .args(args)
-        .arg(input)
-        .output()
-        .unwrap();
-    let values = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (values, out.status.code().unwrap_or(-1))
-}
-
-/// `(name, key argument)` of each tool call, in order.
-fn calls(input: &Path) -> Vec<(String, String)> {
-    let (events, _) = streamview(&["--format", "jsonl"], input);
-    events
-        .iter()
-        .filter(|e| e["kind"] == "tool_call")
-        .map(|e| {
-            let s = |k: &str| e[k].as_str().unwrap_or("").to_string();
-            (s("name"), s("key_arg"))
-        })
-        .collect()
-}
-
-/// Streamview's total tokens of a session: uncached input, output, cache read.
-fn tokens(input: &Path) -> [u64; 3] {
-    let (summary, _) = streamview(&["--format", "summary-json"], input);
-    let t = &summary[0]["total"]["tokens"];
-    ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap_or(0))
-}
 
 /// What the CLI itself counted (its usage record, every request of the
 /// session): `inputTokens` holds the cached ones.
