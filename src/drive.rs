@@ -1,14 +1,15 @@
 //! The driver: what a run reads, in which order, on how many threads, into
 //! which sink. A run's options come down here once:
 //!
-//! - [`plan`]: the inputs named, made into steps ([`Plan::of`]): a file
+//! - `plan.rs`: the inputs named, made into steps (`Plan::of`): a file
 //!   or a pipe read, a file followed, a library's sessions, the latest
 //!   session; and the threads a library is read on;
-//! - [`sinks`]: the sink the format, `--grep`, `--summary`, the filters
+//! - `sinks.rs`: the sink the format, `--grep`, `--summary`, the filters
 //!   and `-q` ask for, and the [`Runner`] that reads for it;
-//! - [`steps`]: each step taken on the calling thread;
-//! - [`jobs`]: a library's files read on `-j` threads, taken in order;
-//! - [`outputs`]: standard output and error, or the pager's input.
+//! - `steps.rs`: each step taken on the calling thread;
+//! - `jobs.rs`: a library's files read on `-j` threads, taken in order;
+//! - `outputs.rs`: standard output and error, or the pager's input;
+//! - `project.rs`: `--project`'s look at a session's first lines.
 
 mod jobs;
 mod outputs;

@@ -701,7 +701,7 @@ const SAMPLE: &str = concat!(
     "\n",
 );
 
-/// `--list-themes`: each theme's name, what it is for, and [`SAMPLE`] drawn
+/// `--list-themes`: each theme's name, what it is for, and `SAMPLE` drawn
 /// in it (with colour when `color`).
 #[must_use]
 pub fn list(themes: &[(Theme, &str)], color: bool) -> Vec<u8> {
@@ -720,7 +720,7 @@ pub fn list(themes: &[(Theme, &str)], color: bool) -> Vec<u8> {
     out
 }
 
-/// [`SAMPLE`] as the pretty view shows it with `-v`, in `theme`.
+/// `SAMPLE` as the pretty view shows it with `-v`, in `theme`.
 fn draw_sample(theme: &Theme, color: bool, out: &mut Vec<u8>) {
     let buf = Shared::default();
     let w: Box<dyn termcolor::WriteColor> = if color {
