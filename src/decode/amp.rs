@@ -29,7 +29,7 @@ use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, st
 use crate::event::ToolKind;
 use crate::event::{
     Content, Denial, Event, EventKind, JsonText, List, Producer, Role, SessionResult, SessionStart,
-    Text, Thinking, Tokens, ToolCall, ToolResult, Unknown, Usage,
+    Text, Tokens, ToolCall, ToolResult, Unknown, Usage,
 };
 use crate::json::{Arena, J, Parser, Value, arr_at, bool_at, cow_at, get, str_at, u64_at, view};
 
@@ -253,25 +253,11 @@ fn assistant_block<'v>(
     ctx: &Ctx<'v>,
     state: &mut State,
 ) -> EventKind<'v> {
+    // Thinking is not in Amp's published types; tolerated.
+    if let Some(said) = super::messages::said(block, message_id.as_ref()) {
+        return said;
+    }
     match str_at(block, "type").unwrap_or("") {
-        "text" => EventKind::Text(Text {
-            role: Role::Assistant,
-            text: cow_at(block, "text").unwrap_or_default(),
-            message_id,
-            command: None,
-            continues: false,
-        }),
-        // Not in Amp's published types; tolerated.
-        "thinking" => EventKind::Thinking(Thinking {
-            text: cow_at(block, "thinking").unwrap_or_default(),
-            redacted: false,
-            message_id,
-        }),
-        "redacted_thinking" => EventKind::Thinking(Thinking {
-            text: Cow::Borrowed(""),
-            redacted: true,
-            message_id,
-        }),
         "tool_use" => {
             let call = tool_call(block, message_id, ctx.arena);
             state.calls.insert(

@@ -22,8 +22,7 @@ use super::messages::{
 use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
 use crate::event::{
     Answer, Delta, DeltaKind, Denial, Event, EventKind, Level, List, McpServer, ModelUsage, Notice,
-    Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, ToolResult, Unknown,
-    Usage,
+    Producer, Role, SessionResult, SessionStart, Text, Tokens, ToolResult, Unknown, Usage,
 };
 use crate::event::{Content, Edit, FileChange};
 use crate::json::{
@@ -751,24 +750,10 @@ fn assistant_block<'v>(
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
     let message_id = message_id.cloned();
+    if let Some(said) = super::messages::said(block, message_id.as_ref()) {
+        return emit(&base.event(said));
+    }
     let kind = match str_at(block, "type").unwrap_or("") {
-        "text" => EventKind::Text(Text {
-            role: Role::Assistant,
-            text: cow_at(block, "text").unwrap_or_default(),
-            message_id,
-            command: None,
-            continues: false,
-        }),
-        "thinking" => EventKind::Thinking(Thinking {
-            text: cow_at(block, "thinking").unwrap_or_default(),
-            redacted: false,
-            message_id,
-        }),
-        "redacted_thinking" => EventKind::Thinking(Thinking {
-            text: Cow::Borrowed(""),
-            redacted: true,
-            message_id,
-        }),
         "tool_use" | "server_tool_use" | "mcp_tool_use" => {
             EventKind::ToolCall(tool_call(block, message_id, ctx.arena))
         }

@@ -11,7 +11,10 @@ use std::fmt::Write as _;
 
 use super::args::{content_of, json_in};
 use super::seen::Recent;
-use crate::event::{Content, Edit, FileChange, JsonText, List, Tokens, ToolCall, ToolKind};
+use crate::event::{
+    Content, Edit, EventKind, FileChange, JsonText, List, Role, Text, Thinking, Tokens, ToolCall,
+    ToolKind,
+};
 use crate::json::{Arena, Arr, J, Value, arr_at, cow_at, get, str_at, u64_at, view};
 
 /// How many recent message ids to remember. Lines of one message are
@@ -280,4 +283,33 @@ pub(crate) fn content_text<'v>(c: Value<'v>, a: &'v Arena) -> Cow<'v, str> {
         J::Null => Cow::Borrowed(""),
         J::Obj | J::Scalar(_) => json_in(c, a),
     }
+}
+
+/// A block of what the model said, as its event: `text`, `thinking`, or
+/// `redacted_thinking` (no text); `None` for any other block.
+pub(crate) fn said<'v>(
+    block: Value<'v>,
+    message_id: Option<&Cow<'v, str>>,
+) -> Option<EventKind<'v>> {
+    let message_id = message_id.cloned();
+    Some(match str_at(block, "type")? {
+        "text" => EventKind::Text(Text {
+            role: Role::Assistant,
+            text: cow_at(block, "text").unwrap_or_default(),
+            message_id,
+            command: None,
+            continues: false,
+        }),
+        "thinking" => EventKind::Thinking(Thinking {
+            text: cow_at(block, "thinking").unwrap_or_default(),
+            redacted: false,
+            message_id,
+        }),
+        "redacted_thinking" => EventKind::Thinking(Thinking {
+            text: Cow::Borrowed(""),
+            redacted: true,
+            message_id,
+        }),
+        _ => return None,
+    })
 }

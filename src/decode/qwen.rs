@@ -35,7 +35,7 @@ use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, st
 use crate::event::ToolKind;
 use crate::event::{
     Denial, Event, EventKind, Level, List, Notice, Producer, Question, Role, SessionResult,
-    SessionStart, Text, Thinking, Todo, Tokens, ToolCall, Unknown, Usage,
+    SessionStart, Text, Todo, Tokens, ToolCall, Unknown, Usage,
 };
 use crate::json::{Arena, J, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at, view};
 
@@ -201,19 +201,10 @@ fn assistant_block<'v>(
     message_id: Option<Cow<'v, str>>,
     ctx: &Ctx<'v>,
 ) -> EventKind<'v> {
+    if let Some(said) = super::messages::said(block, message_id.as_ref()) {
+        return said;
+    }
     match str_at(block, "type").unwrap_or("") {
-        "text" => EventKind::Text(Text {
-            role: Role::Assistant,
-            text: cow_at(block, "text").unwrap_or_default(),
-            message_id,
-            command: None,
-            continues: false,
-        }),
-        "thinking" => EventKind::Thinking(Thinking {
-            text: cow_at(block, "thinking").unwrap_or_default(),
-            redacted: false,
-            message_id,
-        }),
         "tool_use" => EventKind::ToolCall(tool_call(block, message_id, ctx.arena)),
         t => EventKind::Unknown(Unknown {
             type_name: text!(ctx.arena, "assistant/{t}"),
