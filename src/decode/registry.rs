@@ -98,6 +98,15 @@ impl Producer {
         entry(self).name
     }
 
+    /// The agent, whichever form of its output this producer reads:
+    /// `claude` for Claude Code's stream and its transcripts alike (the
+    /// registry's names say the form after a `-`).
+    #[must_use]
+    pub fn agent(self) -> &'static str {
+        let name = self.name();
+        name.split_once('-').map_or(name, |(agent, _)| agent)
+    }
+
     /// The product's name, for people.
     #[must_use]
     pub fn label(self) -> &'static str {

@@ -696,10 +696,9 @@ fn session_label(r: &Row, zone: &crate::time::zone::Zone, source: Option<usize>)
             .unwrap_or(p)
     });
     // The agent, not the form of its log (`claude-transcript`: `claude`).
-    let agent = r
-        .producer
-        .as_deref()
-        .map_or(ABSENT, |p| p.split('-').next().unwrap_or(p));
+    let agent = (r.producer.as_deref()).map_or(ABSENT, |p| {
+        crate::event::Producer::from_name(p).map_or(p, |p| p.agent())
+    });
     let mut cells = vec![
         started,
         agent.to_string(),

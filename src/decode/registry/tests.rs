@@ -209,3 +209,15 @@ fn cline_is_not_claude() {
     let line = r#"{"ts":"2026-11-26T17:44:23.310Z","type":"agent_event","event":{"type":"iteration_start","iteration":1}}"#;
     assert_eq!(d(line), Some(Producer::Cline));
 }
+
+#[test]
+fn a_saved_form_names_the_agent_of_its_stream() {
+    assert_eq!(Producer::ClaudeTranscript.agent(), "claude");
+    assert_eq!(Producer::CodexRollout.agent(), "codex");
+    assert_eq!(Producer::GeminiSession.agent(), "gemini");
+    assert_eq!(Producer::QwenSession.agent(), "qwen");
+    // Every agent is also a producer: the stream of the saved form.
+    for p in Producer::ALL {
+        assert!(Producer::from_name(p.agent()).is_some(), "{p}");
+    }
+}
