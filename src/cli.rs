@@ -1171,7 +1171,7 @@ fn sources(cli: &Cli, env: &Env) -> Result<Vec<Source>, Refusal> {
     if cli.all_agents {
         let found: Vec<Source> = homes::every_home(env)
             .into_iter()
-            .filter(|d| d.is_dir())
+            .filter(|d| d.is_dir() || d.is_file())
             .map(Source::Path)
             .collect();
         if found.is_empty() {

@@ -344,7 +344,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         found: bool,
         interrupt: Option<&Arc<Interrupt>>,
     ) -> Result<(), Error> {
-        let name = session.file.display().to_string();
+        let name = session.name();
         self.replaying(true);
         let opened = session.open().map(|rdr| match interrupt {
             Some(intr) => Box::new(Checked::new(rdr, intr)) as Box<dyn Read>,

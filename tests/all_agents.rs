@@ -24,10 +24,10 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// A home with the `mixed` run of Qwen Code, Copilot, Droid and Pi saved
-/// where each keeps its sessions.
-fn home() -> PathBuf {
-    let home = std::env::temp_dir().join(format!("sv-all-agents-{}", std::process::id()));
+/// A home with the `mixed` run of Qwen Code, Copilot, Droid, Pi, `OpenCode`
+/// and Kilo saved where each keeps its sessions.
+fn home(name: &str) -> PathBuf {
+    let home = std::env::temp_dir().join(format!("sv-all-agents-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     let f = Path::new(FIXTURES);
     copy_tree(
@@ -46,6 +46,17 @@ fn home() -> PathBuf {
         &f.join("pi-session/mixed/sessions"),
         &home.join(".pi/agent/sessions"),
     );
+    for (db, to) in [
+        (
+            "opencode-session/mixed/opencode.db",
+            ".local/share/opencode",
+        ),
+        ("kilo-session/mixed/kilo.db", ".local/share/kilo"),
+    ] {
+        let from = f.join(db);
+        std::fs::create_dir_all(home.join(to)).unwrap();
+        std::fs::copy(&from, home.join(to).join(from.file_name().unwrap())).unwrap();
+    }
     home
 }
 
@@ -59,6 +70,8 @@ fn streamview(args: &[&str], home: &Path) -> (String, i32) {
         "QWEN_RUNTIME_DIR",
         "COPILOT_HOME",
         "PI_CODING_AGENT_DIR",
+        "XDG_DATA_HOME",
+        "OPENCODE_DB",
     ] {
         cmd.env_remove(v);
     }
@@ -71,7 +84,7 @@ fn streamview(args: &[&str], home: &Path) -> (String, i32) {
 
 #[test]
 fn every_agent_found_is_read_and_totalled() {
-    let home = home();
+    let home = home("all");
     let (text, status) = streamview(&["--all-agents", "--format", "summary-json"], &home);
     let (by_day, day_status) = streamview(&["--all-agents", "--by", "day"], &home);
     let (jsonl, _) = streamview(&["--all-agents", "--format", "jsonl"], &home);
@@ -80,12 +93,13 @@ fn every_agent_found_is_read_and_totalled() {
     let v: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     let t = &v["total"]["tokens"];
     // Each run: 4300 input tokens of which 3200 cached, 190 output, as each
-    // CLI counted them (its usage record, shutdown, settings or messages).
+    // CLI counted them (its usage record, shutdown, settings, messages or
+    // session rows).
     assert_eq!(
         ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
-        [4 * 1100, 4 * 190, 4 * 3200]
+        [6 * 1100, 6 * 190, 6 * 3200]
     );
-    for p in ["qwen-session", "copilot", "droid", "pi"] {
+    for p in ["qwen-session", "copilot", "droid", "pi", "opencode", "kilo"] {
         assert!(jsonl.contains(&format!("\"producer\":\"{p}\"")), "{p}");
     }
     assert_eq!(day_status, 0, "{by_day}");
@@ -99,4 +113,19 @@ fn no_agent_found_is_a_usage_error() {
     let (_, status) = streamview(&["--all-agents"], &empty);
     std::fs::remove_dir_all(&empty).unwrap();
     assert_eq!(status, 2);
+}
+
+#[test]
+fn latest_from_opencode_or_kilo_reads_the_newest_session_of_its_database() {
+    let home = home("latest");
+    let (opencode, status) = streamview(
+        &["--latest", "--from", "opencode", "--format", "jsonl"],
+        &home,
+    );
+    let (kilo, _) = streamview(&["--latest", "--from", "kilo", "--format", "jsonl"], &home);
+    std::fs::remove_dir_all(&home).unwrap();
+    assert_eq!(status, 0);
+    assert!(opencode.contains("\"producer\":\"opencode\""), "{opencode}");
+    assert!(opencode.contains("\"name\":\"write\""), "{opencode}");
+    assert!(kilo.contains("\"producer\":\"kilo\""), "{kilo}");
 }

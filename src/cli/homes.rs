@@ -10,6 +10,8 @@
 //! | `copilot` | `~/.copilot/session-state` | `COPILOT_HOME` (for `~/.copilot`) |
 //! | `pi` | `~/.pi/agent/sessions` | `PI_CODING_AGENT_DIR` (for `~/.pi/agent`) |
 //! | `droid` | `~/.factory/sessions` | (none documented) |
+//! | `opencode` | `~/.local/share/opencode` (its `opencode*.db`) | `OPENCODE_DB` (the database: a path, or a name in that folder), `XDG_DATA_HOME` (for `~/.local/share`) |
+//! | `kilo` | `~/.local/share/kilo` (its `kilo.db`) | `XDG_DATA_HOME` |
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -29,6 +31,12 @@ pub struct Homes {
     pub copilot_home: Option<OsString>,
     /// `PI_CODING_AGENT_DIR`: where Pi keeps what is in `~/.pi/agent`
     pub pi_coding_agent_dir: Option<OsString>,
+    /// `XDG_DATA_HOME`: where `OpenCode` and Kilo keep their data
+    /// (`~/.local/share`)
+    pub xdg_data_home: Option<OsString>,
+    /// `OPENCODE_DB`: `OpenCode`'s database, a path or a name in its data
+    /// folder (`:memory:`: none on disk)
+    pub opencode_db: Option<OsString>,
 }
 
 impl Homes {
@@ -40,6 +48,8 @@ impl Homes {
             qwen_runtime_dir: std::env::var_os("QWEN_RUNTIME_DIR"),
             copilot_home: std::env::var_os("COPILOT_HOME"),
             pi_coding_agent_dir: std::env::var_os("PI_CODING_AGENT_DIR"),
+            xdg_data_home: std::env::var_os("XDG_DATA_HOME"),
+            opencode_db: std::env::var_os("OPENCODE_DB"),
         }
     }
 }
@@ -50,6 +60,12 @@ pub(super) fn sessions_home(from: Option<Producer>, env: &Env) -> PathBuf {
     let home = || PathBuf::from(env.home.clone().unwrap_or_default());
     let set = |v: &Option<OsString>| v.as_ref().filter(|v| !v.is_empty()).map(PathBuf::from);
     let h = &env.homes;
+    // Only an absolute XDG path counts (the XDG rule).
+    let data_home = || {
+        set(&h.xdg_data_home)
+            .filter(|p| p.is_absolute())
+            .unwrap_or_else(|| home().join(".local").join("share"))
+    };
     match from {
         Some(Producer::Codex | Producer::CodexRollout) => set(&env.codex_home)
             .unwrap_or_else(|| home().join(".codex"))
@@ -69,6 +85,15 @@ pub(super) fn sessions_home(from: Option<Producer>, env: &Env) -> PathBuf {
             .unwrap_or_else(|| home().join(".pi").join("agent"))
             .join("sessions"),
         Some(Producer::Droid) => home().join(".factory").join("sessions"),
+        Some(Producer::OpenCode) => {
+            let data = data_home().join("opencode");
+            match set(&h.opencode_db) {
+                Some(db) if db.as_os_str() == ":memory:" => data,
+                Some(db) => data.join(db),
+                None => data,
+            }
+        }
+        Some(Producer::Kilo) => data_home().join("kilo"),
         _ => set(&env.claude_config_dir)
             .unwrap_or_else(|| home().join(".claude"))
             .join("projects"),
@@ -85,6 +110,8 @@ pub(super) fn every_home(env: &Env) -> Vec<PathBuf> {
         Producer::Copilot,
         Producer::Droid,
         Producer::Pi,
+        Producer::OpenCode,
+        Producer::Kilo,
     ]
     .into_iter()
     .map(|p| sessions_home(Some(p), env))
@@ -113,12 +140,40 @@ mod tests {
         );
         assert_eq!(at(Producer::Pi, &env), Path::new("/h/.pi/agent/sessions"));
         assert_eq!(at(Producer::Droid, &env), Path::new("/h/.factory/sessions"));
+        assert_eq!(
+            at(Producer::OpenCode, &env),
+            Path::new("/h/.local/share/opencode")
+        );
+        assert_eq!(at(Producer::Kilo, &env), Path::new("/h/.local/share/kilo"));
+        let data = |xdg: &str, db: Option<&str>| Env {
+            homes: Homes {
+                xdg_data_home: Some(xdg.into()),
+                opencode_db: db.map(Into::into),
+                ..Homes::default()
+            },
+            ..env.clone()
+        };
+        // An absolute database path wins; a name is in the data folder; a
+        // relative XDG_DATA_HOME is not one.
+        let abs = data("/x", Some("/db/o.db"));
+        assert_eq!(at(Producer::OpenCode, &abs), Path::new("/db/o.db"));
+        let name = data("/x", Some("opencode-beta.db"));
+        assert_eq!(
+            at(Producer::OpenCode, &name),
+            Path::new("/x/opencode/opencode-beta.db")
+        );
+        let relative = data("rel", None);
+        assert_eq!(
+            at(Producer::Kilo, &relative),
+            Path::new("/h/.local/share/kilo")
+        );
         let moved = Env {
             homes: Homes {
                 qwen_home: Some("/q".into()),
                 qwen_runtime_dir: None,
                 copilot_home: Some("/c".into()),
                 pi_coding_agent_dir: Some("/p".into()),
+                ..Homes::default()
             },
             ..env.clone()
         };

@@ -45,6 +45,10 @@ pub(crate) struct Kilo;
 impl Format for Kilo {
     fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         super::opencode::OpenCode.detect(s)?;
+        // A session of Kilo's store (`input/store.rs`) says so.
+        if str_at(s.v, "store") == Some("kilo") {
+            return Some(Evidence::Type);
+        }
         let part = get(s.v, "part")?;
         let second = part
             .as_object()

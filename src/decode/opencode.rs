@@ -16,6 +16,7 @@
 //! `tokens.reasoning`.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 
@@ -81,6 +82,9 @@ pub(crate) struct State {
     calls: Seen,
     /// Tool call ids whose `tool_result` was emitted.
     results: Seen,
+    /// A sub-agent's session id → the id of the `task` call that ran it
+    /// (its `state.metadata.sessionId`): its lines nest under that call.
+    children: HashMap<String, String>,
 }
 
 impl State {
@@ -238,13 +242,17 @@ impl Stream for State {
         let child = part
             .and_then(|p| str_at(p, "sessionID"))
             .filter(|p| !p.is_empty() && session.is_some_and(|s| s != *p));
+        let call = child.and_then(|c| state.children.get(c));
         let base = Base {
             producer: ctx.producer,
             line: ctx.line,
             session: session
                 .map(Cow::Borrowed)
                 .or_else(|| state.session.clone().map(Cow::Owned)),
-            parent: child.map(Cow::Borrowed),
+            parent: match call {
+                Some(id) => Some(Cow::Owned(id.clone())),
+                None => child.map(Cow::Borrowed),
+            },
             time: ctx.time,
         };
 
@@ -254,6 +262,7 @@ impl Stream for State {
             let start = SessionStart {
                 model: cow_at(v, "model").or_else(|| part.and_then(|p| cow_at(p, "modelID"))),
                 cwd: cow_at(v, "cwd").or_else(|| cow_at(v, "directory")),
+                version: cow_at(v, "version"),
                 ..SessionStart::default()
             };
             emit(&base.main(EventKind::SessionStart(start)))?;
@@ -286,6 +295,12 @@ impl Stream for State {
             }
             ("step_finish" | "reasoning" | "text", _) => Ok(()),
             ("tool_use", Some(p)) => tool_use(p, ctx.arena, &base, state, emit),
+            // A saved session's lines (`input/store.rs`): its header (its
+            // start was emitted above), the user's prompts, a row not read.
+            ("session", _) => Ok(()),
+            ("prompt", Some(p)) if first(state) => prompt(p, &base, emit),
+            ("prompt", _) => Ok(()),
+            ("skipped" | "unreadable", _) => not_read(v, ty, &base, emit),
             ("error", _) => error(v, ctx, &base, state, emit),
             ("done", _) => done(v, &base, state, emit),
             _ => unknown(&base, ctx, ty, emit),
@@ -404,6 +419,38 @@ fn text<'v>(
         message_id: cow_at(p, "messageID"),
         command: None,
         continues: false,
+    })))
+}
+
+/// A user's prompt, as a saved session keeps it.
+fn prompt<'v>(p: Value<'v>, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let text = str_at(p, "text").unwrap_or("");
+    if text.trim().is_empty() {
+        return Ok(());
+    }
+    emit(&base.event(EventKind::Text(Text {
+        role: Role::User,
+        text: Cow::Borrowed(text),
+        message_id: cow_at(p, "messageID"),
+        command: None,
+        continues: false,
+    })))
+}
+
+/// A row of a saved session that was not read: too large, or not JSON.
+fn not_read<'v>(v: Value<'v>, ty: &str, base: &Base<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
+    let table = str_at(v, "table").unwrap_or("part");
+    let id = str_at(v, "id").unwrap_or("?");
+    let text = match u64_at(v, "bytes") {
+        Some(n) if ty == "skipped" => format!("{table} {id} of the store not read: {n} bytes"),
+        _ => format!("{table} {id} of the store not read: not a JSON object"),
+    };
+    emit(&base.event(EventKind::Notice(Notice {
+        subtype: Cow::Borrowed("store"),
+        level: Level::Warning,
+        text: Cow::Owned(text),
+        raw: None,
+        estimate: false,
     })))
 }
 
@@ -591,6 +638,14 @@ fn tool_use<'v>(
     let st = get(p, "state");
     let status = st.and_then(|s| str_at(s, "status")).unwrap_or("");
     let input = st.and_then(|s| get(s, "input"));
+    let ran = (st.and_then(|s| get(s, "metadata")))
+        .and_then(|m| str_at(m, "sessionId"))
+        .filter(|c| !c.is_empty());
+    if let Some(c) = ran
+        && !state.children.contains_key(c)
+    {
+        state.children.insert(c.to_string(), id.to_string());
+    }
 
     // The same call can be printed again (a redelivered part, or a running
     // state first in some forks): one call, one result.

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::cli::Options;
-use crate::input::Source;
+use crate::input::{Source, library};
 
 use super::sinks;
 
@@ -15,8 +15,9 @@ pub(crate) enum Step<'a> {
     Read(&'a Source),
     /// A file followed as it grows (`-f`); standard input cannot be.
     Follow(&'a Source),
-    /// The sessions below a directory (a library), in the order they
-    /// started ([`crate::input::library::sessions_below`]).
+    /// The sessions below a directory or in a `SQLite` store (a library),
+    /// in the order they started
+    /// ([`crate::input::library::sessions_below`]).
     Library(&'a Path),
     /// The most recent session below these directories (`--latest`), read
     /// or followed with its sub-agents' files.
@@ -57,7 +58,7 @@ impl<'a> Plan<'a> {
         }
         let step = |src: &'a Source| match src {
             _ if opts.follow => Step::Follow(src),
-            Source::Path(dir) if dir.is_dir() => Step::Library(dir),
+            Source::Path(dir) if library::is_library(dir) => Step::Library(dir),
             _ => Step::Read(src),
         };
         Plan {

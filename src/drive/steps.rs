@@ -66,7 +66,10 @@ impl Reading<'_> {
         }
         say_not_regular(runner, &name, found.not_regular);
         if found.sessions.is_empty() {
-            runner.empty_directory(&name, found.other_files);
+            // Else said, with why (status 2).
+            if found.unreadable.is_empty() {
+                runner.empty_directory(&name, found.other_files);
+            }
             return Ok(());
         }
         let before = runner.found_without_session();
@@ -129,12 +132,18 @@ impl Reading<'_> {
             // Else said, with why (status 2).
             return Ok(());
         };
-        let name = session.file.display().to_string();
-        if follow {
+        let name = session.name();
+        if follow && session.stored.is_none() {
             runner.note(&name, "the latest session; following it");
             return self.follow_session(runner, &session);
         }
-        runner.note(&name, "the latest session");
+        let what = if follow {
+            // A database is not followed: its sessions are not files that grow.
+            "the latest session, in a database: read as it is now (not followed)"
+        } else {
+            "the latest session"
+        };
+        runner.note(&name, what);
         runner.library_session(&session, false, self.interrupt)
     }
 
@@ -145,7 +154,7 @@ impl Reading<'_> {
         runner: &mut Runner<'_, S, E>,
         session: &library::Session,
     ) -> Result<(), Error> {
-        let name = session.file.display().to_string();
+        let name = session.name();
         runner.replaying(false);
         // `<session>.jsonl` keeps its sub-agents in `<session>/subagents/`.
         let agents = session.file.with_extension("").join("subagents");

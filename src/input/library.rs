@@ -22,6 +22,11 @@
 //! (compressed, or no timestamp) when they were last changed
 //! ([`Session::may_overlap`]).
 //!
+//! A `SQLite` store (`OpenCode`'s `opencode.db`, Kilo's `kilo.db`: see
+//! `store.rs`) found below a directory, or named itself, holds many
+//! sessions: each is a [`Session`] of that file with its id
+//! ([`Session::stored`]), dated by the store's own times.
+//!
 //! A sub-agent file goes with its session's file (the `<session>.jsonl`
 //! beside its `<session>/` folder; Qwen Code's `chats/<session>.jsonl` for
 //! its `subagents/<session>/`): they are read as one input, their lines
@@ -34,6 +39,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
+use super::store::{self, Cli};
 use super::{Compression, Decompress, OneLine};
 use crate::file::open_regular;
 use crate::time::Timestamp;
@@ -53,6 +59,17 @@ pub struct Session {
     /// When it began, as its first timestamp says (`None`: its file has
     /// none in its head).
     pub began: Option<Timestamp>,
+    /// A session of a `SQLite` store (`file`): which one.
+    pub stored: Option<Stored>,
+}
+
+/// A session kept in a `SQLite` store: its id, and when it was last updated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// The session's id in the store.
+    pub id: String,
+    /// When the store last updated it.
+    pub updated: Option<Timestamp>,
 }
 
 impl Session {
@@ -65,6 +82,9 @@ impl Session {
     /// The session's file cannot be opened or is no longer a regular file;
     /// a sub-agent file that cannot be read is left out.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        if let Some(s) = &self.stored {
+            return store::open_session(&self.file, &s.id);
+        }
         let first = OneLine::new(Decompress::new(open_regular(&self.file)?));
         if self.subagents.is_empty() {
             return Ok(super::with_companion(&self.file, first));
@@ -82,6 +102,9 @@ impl Session {
     /// modification time, which is never earlier.
     #[must_use]
     pub fn ended(&self) -> Timestamp {
+        if let Some(s) = &self.stored {
+            return (s.updated.or(self.began)).unwrap_or_else(|| modified(&self.file));
+        }
         std::iter::once(&self.file)
             .chain(&self.subagents)
             .map(|f| end_time(f).unwrap_or_else(|| modified(f)))
@@ -106,6 +129,16 @@ impl Session {
     pub fn files(&self) -> usize {
         1 + self.subagents.len()
     }
+
+    /// The name it is given in messages and tables: its file's path, and
+    /// for a session of a store, `<store>#<id>`.
+    #[must_use]
+    pub fn name(&self) -> String {
+        match &self.stored {
+            Some(s) => format!("{}#{}", self.file.display(), s.id),
+            None => self.file.display().to_string(),
+        }
+    }
 }
 
 /// What a walk found below one directory.
@@ -128,6 +161,11 @@ pub fn sessions_below(dir: &Path) -> Found {
     let mut found = Found::default();
     let mut pending = vec![dir.to_path_buf()];
     let mut files = Vec::new();
+    let mut stores = Vec::new();
+    if Cli::of(dir).is_some() && !dir.is_dir() {
+        pending.clear();
+        stores.push(dir.to_path_buf());
+    }
     while let Some(d) = pending.pop() {
         let entries = match fs::read_dir(&d) {
             Ok(e) => e,
@@ -144,6 +182,8 @@ pub fn sessions_below(dir: &Path) -> Found {
             };
             if kind.is_dir() {
                 pending.push(path);
+            } else if Cli::of(&path).is_some() {
+                stores.push(path);
             } else if is_session_file(&path) {
                 match fs::metadata(&path) {
                     Ok(m) if m.is_file() => files.push(path),
@@ -156,13 +196,48 @@ pub fn sessions_below(dir: &Path) -> Found {
         }
     }
     found.sessions = in_start_order(&files);
+    for db in stores {
+        match fs::metadata(&db) {
+            Ok(m) if m.is_file() => match store::sessions(&db) {
+                Ok(listed) => found.sessions.extend(listed.into_iter().map(|l| Session {
+                    file: db.clone(),
+                    subagents: Vec::new(),
+                    began: l.began,
+                    stored: Some(Stored {
+                        id: l.id,
+                        updated: l.updated,
+                    }),
+                })),
+                Err(e) => found.unreadable.push((db, e)),
+            },
+            Ok(_) => found.not_regular += 1,
+            Err(e) => found.unreadable.push((db, e)),
+        }
+    }
+    if found.sessions.iter().any(|s| s.stored.is_some()) {
+        // In start order with the files' sessions (a stable sort: a
+        // store's sessions are in order already).
+        found
+            .sessions
+            .sort_by_cached_key(|s| s.began.unwrap_or_else(|| modified(&s.file)));
+    }
     found
+}
+
+/// A path read as a library: a directory, or a `SQLite` store.
+#[must_use]
+pub fn is_library(path: &Path) -> bool {
+    path.is_dir() || Cli::of(path).is_some()
 }
 
 /// The session whose files changed last (`None`: there is none).
 #[must_use]
 pub fn latest(sessions: impl IntoIterator<Item = Session>) -> Option<Session> {
     let changed = |s: &Session| {
+        if let Some(st) = &s.stored {
+            let at = st.updated.or(s.began).map_or(0, Timestamp::millis);
+            return UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(at).unwrap_or(0));
+        }
         std::iter::once(&s.file)
             .chain(&s.subagents)
             .filter_map(|f| fs::metadata(f).and_then(|m| m.modified()).ok())
@@ -241,6 +316,7 @@ fn in_start_order(files: &[PathBuf]) -> Vec<Session> {
                 file: f.to_path_buf(),
                 subagents: Vec::new(),
                 began: starts[f].1,
+                stored: None,
             }),
         }
     }

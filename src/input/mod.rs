@@ -7,6 +7,7 @@ pub mod document;
 pub mod follow;
 pub mod library;
 pub mod lines;
+pub mod store;
 
 use std::fs::File;
 use std::io::{self, Read};
