@@ -392,8 +392,9 @@ pub struct Cli {
     /// Replay the most recent session below the directories given (default: Claude Code's
     /// projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`,
     /// ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or
-    /// $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid` or `pi`, where each
-    /// keeps them): the one whose files changed last, its sub-agents with it. With -f, follow it.
+    /// $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid`, `pi`, `opencode` or
+    /// `kilo`, where each keeps them): the one whose files changed last, its sub-agents with it.
+    /// With -f, follow it.
     #[arg(long)]
     pub latest: bool,
 
@@ -410,7 +411,8 @@ pub struct Cli {
     pub project: Option<String>,
 
     /// Read the saved sessions of every agent found on this machine, each where its own
-    /// variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi):
+    /// variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi,
+    /// OpenCode, Kilo):
     /// `streamview --all-agents --by day` totals them by day.
     #[arg(long, conflicts_with_all = ["files", "latest", "follow"])]
     pub all_agents: bool,
