@@ -184,3 +184,19 @@ fn qwen_session_files() {
         insta::assert_snapshot!(report(status, &format!("{out}--- jsonl\n{jsonl}"), &diag));
     });
 }
+
+/// `OpenCode`'s and Kilo's databases, each session as the lines the store
+/// gives the decoder (`input/store.rs`), sub-agents nested.
+#[test]
+fn store_sessions() {
+    use streamview::input::store;
+    insta::glob!("fixtures/*-session/*/*.db", |path| {
+        let mut shown = String::new();
+        for s in store::sessions(path).unwrap() {
+            let input = store::lines(path, &s.id).unwrap();
+            let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
+            shown.push_str(&report(status, &out, &diag));
+        }
+        insta::assert_snapshot!(shown);
+    });
+}
