@@ -19,7 +19,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::event::{Event, EventKind, Producer};
 use crate::filter::grep::Grep;
-use crate::input::{Checked, Frame, Interrupt, Line, LineReader, ahead, library};
+use crate::input::library::{self, Origins};
+use crate::input::{Checked, Frame, Interrupt, Line, LineReader, ahead};
 use crate::render::{LineEnd, Sink, StatusLine};
 use crate::session::Session;
 use crate::time::window::Window;
@@ -107,6 +108,9 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     explained: bool,
     /// `--grep`: lines that cannot match are not decoded.
     grep: Option<Grep>,
+    /// Where the lines of the next input come from, when it merges several
+    /// files (a library session with sub-agents).
+    origins: Option<Arc<Origins>>,
     /// `--since`, `--until`: events dated outside are left out.
     window: Window,
     /// Events left out by the window so far.
@@ -143,6 +147,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             found_without_session: 0,
             explained: false,
             grep: None,
+            origins: None,
             window: Window::default(),
             outside: 0,
             sessions_outside: 0,
@@ -346,9 +351,12 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     ) -> Result<(), Error> {
         let name = session.name();
         self.replaying(true);
-        let opened = session.open().map(|rdr| match interrupt {
-            Some(intr) => Box::new(Checked::new(rdr, intr)) as Box<dyn Read>,
-            None => rdr as Box<dyn Read>,
+        let opened = session.open_traced().map(|(rdr, origins)| {
+            self.origins = origins;
+            match interrupt {
+                Some(intr) => Box::new(Checked::new(rdr, intr)) as Box<dyn Read>,
+                None => rdr as Box<dyn Read>,
+            }
         });
         match opened {
             Ok(rdr) if found => self.source_found(&name, rdr),
@@ -382,6 +390,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
 
     fn read_input<R: Read>(&mut self, name: &str, rdr: R, found: bool) -> Result<(), Error> {
         self.session.set_source(name);
+        self.session.set_origins(self.origins.take());
         let mut rdr = LineReader::new(rdr, self.max_line);
         let mut dec = Decoder::with_producer(self.from).lines_may_be_skipped(self.grep.is_some());
         self.arrived = Instant::now();

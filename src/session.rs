@@ -22,6 +22,7 @@ use crate::event::{
     Denial, Event, EventKind, Producer, Role, SessionResult, SessionStart, Tokens, ToolCall,
     ToolResult, Usage,
 };
+use crate::input::library::Origins;
 use crate::time::Timestamp;
 
 /// How a session ended.
@@ -895,6 +896,9 @@ pub struct Session {
     interrupted: bool,
     /// The input being read, for the sessions that start in it.
     source: Option<String>,
+    /// Where its lines came from, when it merges several files (a
+    /// session's and its sub-agents').
+    origins: Option<Arc<Origins>>,
     /// The input is a saved file replayed: durations come from the
     /// events' timestamps.
     replaying: bool,
@@ -1086,7 +1090,29 @@ impl Session {
     /// sessions that start in it carry it in [`SessionSummary::source`].
     pub fn set_source(&mut self, name: &str) {
         self.source = Some(name.to_string());
+        self.origins = None;
         self.left_out = false;
+    }
+
+    /// The input being read merges the lines of several files (see
+    /// [`Origins`]): [`Session::origin`] tells them apart.
+    pub fn set_origins(&mut self, origins: Option<Arc<Origins>>) {
+        self.origins = origins;
+    }
+
+    /// Where line `line` of the input being read came from: the file (its
+    /// name, and its place among the input's files: 0 is the input's
+    /// own) and its line in that file; the input's own line unless it
+    /// merges several files ([`Session::set_origins`]).
+    #[must_use]
+    pub fn origin(&self, line: u64) -> (&str, usize, u64) {
+        let source = self.source.as_deref().unwrap_or("<stdin>");
+        let Some(o) = &self.origins else {
+            return (source, 0, line);
+        };
+        let (file, line) = o.of(line);
+        let name = o.files().get(file).map_or(source, String::as_str);
+        (name, file, line)
     }
 
     /// The input being read from now on is a saved file replayed (`true`)

@@ -37,6 +37,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
 use super::store::{self, Cli};
@@ -45,9 +46,13 @@ use crate::file::open_regular;
 use crate::time::Timestamp;
 use crate::time::window::Window;
 use interleave::Interleave;
+pub use origins::Origins;
 
 /// Bytes read from the start of a file to find when its session began.
 pub const HEAD: usize = 64 << 10;
+
+/// A session's files read as one input ([`Session::open`]).
+pub type Merged = Box<dyn Read + Send>;
 
 /// A session's file and the files of its sub-agents, read as one input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,19 +87,35 @@ impl Session {
     /// The session's file cannot be opened or is no longer a regular file;
     /// a sub-agent file that cannot be read is left out.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        self.open_traced().map(|(rdr, _)| rdr)
+    }
+
+    /// As [`Session::open`], and where each line read comes from when
+    /// there are sub-agents' files ([`Origins`]; `None`: each line is the
+    /// session file's own).
+    ///
+    /// # Errors
+    /// As [`Session::open`].
+    pub fn open_traced(&self) -> io::Result<(Merged, Option<Arc<Origins>>)> {
         if let Some(s) = &self.stored {
-            return store::open_session(&self.file, &s.id);
+            return Ok((store::open_session(&self.file, &s.id)?, None));
         }
         let first = OneLine::new(Decompress::new(open_regular(&self.file)?));
         if self.subagents.is_empty() {
-            return Ok(super::with_companion(&self.file, first));
+            return Ok((super::with_companion(&self.file, first), None));
         }
-        let agents = (self.subagents.iter())
-            .filter_map(|f| open_regular(f).ok())
-            .map(|f| OneLine::new(Decompress::new(f)));
-        Ok(Box::new(Interleave::new(
-            std::iter::once(first).chain(agents),
-        )))
+        let mut names = vec![self.file.display().to_string()];
+        let agents: Vec<_> = (self.subagents.iter())
+            .filter_map(|f| {
+                let opened = open_regular(f).ok()?;
+                names.push(f.display().to_string());
+                Some(OneLine::new(Decompress::new(opened)))
+            })
+            .collect();
+        let origins = Arc::new(Origins::new(names));
+        let merged =
+            Interleave::new(std::iter::once(first).chain(agents)).tracing(Arc::clone(&origins));
+        Ok((Box::new(merged), Some(origins)))
     }
 
     /// When its files last say something happened: the latest of their
@@ -385,6 +406,7 @@ fn modified(file: &Path) -> Timestamp {
 }
 
 mod interleave;
+mod origins;
 
 #[cfg(test)]
 mod tests;

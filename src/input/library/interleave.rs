@@ -14,10 +14,11 @@
 //! that does not end with a line break gets one.
 
 use std::io::{self, Read};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use memchr::memmem::Finder;
 
+use super::Origins;
 use crate::time::Timestamp;
 
 /// Bytes of a line looked at for its time, and the buffer of each file
@@ -39,6 +40,8 @@ struct Part<R> {
     /// In the middle of a line: its start was passed on.
     mid_line: bool,
     eof: bool,
+    /// Lines begun.
+    lines: u64,
 }
 
 impl<R: Read> Part<R> {
@@ -52,6 +55,7 @@ impl<R: Read> Part<R> {
             dated: false,
             mid_line: false,
             eof: false,
+            lines: 0,
         }
     }
 
@@ -133,6 +137,12 @@ pub struct Interleave<R> {
     parts: Vec<Part<R>>,
     /// The part whose line is being passed on.
     current: Option<usize>,
+    /// Lines begun, of all parts.
+    lines: u64,
+    /// The part of the last line begun.
+    last: Option<usize>,
+    /// Where each line came from, when asked ([`Interleave::tracing`]).
+    origins: Option<Arc<Origins>>,
 }
 
 impl<R: Read> Interleave<R> {
@@ -141,7 +151,31 @@ impl<R: Read> Interleave<R> {
         Interleave {
             parts: readers.into_iter().map(Part::new).collect(),
             current: None,
+            lines: 0,
+            last: None,
+            origins: None,
         }
+    }
+
+    /// Record in `origins` where each line comes from (its parts in the
+    /// order of [`Origins::files`]).
+    #[must_use]
+    pub fn tracing(mut self, origins: Arc<Origins>) -> Self {
+        self.origins = Some(origins);
+        self
+    }
+
+    /// Part `i` begins its next line.
+    fn begin(&mut self, i: usize) {
+        self.lines += 1;
+        let part = &mut self.parts[i];
+        part.lines += 1;
+        if let Some(o) = &self.origins
+            && self.last != Some(i)
+        {
+            o.record(self.lines, i, part.lines);
+        }
+        self.last = Some(i);
     }
 
     /// The part whose next line is the earliest; `None` when all ended.
@@ -165,7 +199,10 @@ impl<R: Read> Read for Interleave<R> {
             let i = match self.current {
                 Some(i) => i,
                 None => match self.earliest()? {
-                    Some(i) => i,
+                    Some(i) => {
+                        self.begin(i);
+                        i
+                    }
                     None => break,
                 },
             };

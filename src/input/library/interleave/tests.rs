@@ -108,3 +108,36 @@ fn every_file_ends_with_a_line_break() {
     );
     assert_eq!(merged(&[]), "");
 }
+
+#[test]
+fn each_merged_line_knows_its_file_and_line() {
+    // main: 1 call, 2 result, 3 end (its last line, with no line break);
+    // agent: 1 a1, 2 a2. Merged: call, a1, a2, result, end.
+    let main = format!(
+        "{}{}\n{}",
+        line("2026-11-22T03:53:01.000Z", "call"),
+        line("2026-11-22T03:53:09.000Z", "result").trim_end(),
+        line("2026-11-22T03:53:10.000Z", "end").trim_end(),
+    );
+    let agent = [
+        line("2026-11-22T03:53:02.000Z", "a1"),
+        line("2026-11-22T03:53:03.000Z", "a2"),
+    ]
+    .concat();
+    let origins = Arc::new(Origins::new(vec!["main".into(), "agent".into()]));
+    let mut out = String::new();
+    Interleave::new([main.as_bytes(), agent.as_bytes()])
+        .tracing(Arc::clone(&origins))
+        .read_to_string(&mut out)
+        .unwrap();
+    let texts: Vec<&str> = out
+        .lines()
+        .map(|l| l.split('"').nth(3).unwrap_or_default())
+        .collect();
+    assert_eq!(texts, ["call", "a1", "a2", "result", "end"]);
+    let at: Vec<(usize, u64)> = (1..=5).map(|n| origins.of(n)).collect();
+    assert_eq!(at, [(0, 1), (1, 1), (1, 2), (0, 2), (0, 3)]);
+    // No line 0: the first file's.
+    assert_eq!(origins.of(0), (0, 0));
+    assert_eq!(origins.files(), ["main", "agent"]);
+}
