@@ -21,7 +21,7 @@ pub use pager::Pager;
 
 use crate::error::ExitStatus;
 use crate::event::Producer;
-use crate::filter::grep::Grep;
+use crate::filter::grep::{Grep, Listing};
 use crate::filter::{Filter, Kind};
 use crate::input::Source;
 use crate::render::theme::{BUILT_IN, Depth, Theme};
@@ -389,6 +389,21 @@ pub struct Cli {
     #[arg(short = 'i', long)]
     pub ignore_case: bool,
 
+    /// With --grep: show N events before and after each match (`FILE-LINE-SESSION-` first), as
+    /// grep -C; groups apart are separated by `--`. Every line is then read.
+    #[arg(short = 'C', long, value_name = "N")]
+    pub context: Option<usize>,
+
+    /// With --grep: print only the names of the files with a match, as grep -l (a match in a
+    /// sub-agent's file names that file).
+    #[arg(short = 'l', long)]
+    pub files_with_matches: bool,
+
+    /// With --grep: print each file with a match and the number of events matched in it,
+    /// `FILE:COUNT`, as grep -c (a sub-agent's file on its own line).
+    #[arg(short = 'c', long)]
+    pub count: bool,
+
     /// Replay the most recent session below the directories given (default: Claude Code's
     /// projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`,
     /// ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or
@@ -699,6 +714,9 @@ pub struct Options {
     pub project: Option<String>,
     /// `--grep`: only matching events are shown (and decoded).
     pub grep: Option<Grep>,
+    /// What `--grep` prints: the matches (`-C`: with the events around
+    /// them), the files (`-l`) or their counts (`-c`).
+    pub listing: Listing,
     /// `--since`, `--until`: the events and sessions shown.
     pub window: Window,
     /// The zone local times are said in (`--tz`, `TZ`; UTC when it cannot
@@ -941,6 +959,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         latest: cli.latest,
         project: cli.project.clone(),
         grep: grep(cli)?,
+        listing: listing(cli, format)?,
         window: window(cli, env, &zone)?,
         by: cli.by.map(|b| (b, zone.clone())),
         zone,
@@ -1203,6 +1222,47 @@ fn grep(cli: &Cli) -> Result<Option<Grep>, Refusal> {
         .map_err(|why| Refusal::usage(clap::error::ErrorKind::ValueValidation, why))
 }
 
+/// What `--grep` prints (`-C`, `-l`, `-c`): those options without
+/// `--grep`, with `--format jsonl`, or together are refused.
+fn listing(cli: &Cli, format: Format) -> Result<Listing, Refusal> {
+    let mut given = Vec::new();
+    if cli.files_with_matches {
+        given.push("-l");
+    }
+    if cli.count {
+        given.push("-c");
+    }
+    if cli.context.is_some() {
+        given.push("-C");
+    }
+    let Some(first) = given.first() else {
+        return Ok(Listing::default());
+    };
+    let why = if cli.grep.is_none() {
+        format!("{first} is an option of --grep: give --grep PATTERN, or leave {first} out")
+    } else if format == Format::Jsonl {
+        format!(
+            "{first} prints matches as lines, and --format jsonl prints events: give one of them"
+        )
+    } else if let [a, b, ..] = given[..] {
+        format!("{a} and {b} print different things: give one of them")
+    } else {
+        return Ok(if cli.files_with_matches {
+            Listing::Files
+        } else if cli.count {
+            Listing::Counts
+        } else {
+            Listing::Matches {
+                context: cli.context.unwrap_or(0),
+            }
+        });
+    };
+    Err(Refusal::usage(
+        clap::error::ErrorKind::ArgumentConflict,
+        why,
+    ))
+}
+
 /// The format `cli` asks for: `--by` without `--format` is the summary
 /// showing the groups alone (`true`); `--by` with a format that shows no
 /// summary is refused, rather than left without effect.
@@ -1325,6 +1385,7 @@ impl Default for Options {
             latest: false,
             project: None,
             grep: None,
+            listing: Listing::default(),
             window: Window::default(),
             zone: Zone::utc(),
             by: None,

@@ -196,7 +196,9 @@ fn words_streamview_writes_itself_are_not_searched() {
         let (code, fast, _) = grep(&["--grep", word]);
         let (_, slow, _) = grep(&["--grep", &every_line(word)]);
         assert_eq!(fast, slow, "{word}");
-        assert!(!fast.contains(" · "), "{word}: {fast}");
+        // No notice (`SESSION: · …`); ` · ` also parts a call from the
+        // field of its input that holds the match.
+        assert!(!fast.contains(": · "), "{word}: {fast}");
         let _ = code;
     }
     let (code, out, _) = grep(&["--grep", "turn started"]);
@@ -244,4 +246,223 @@ fn escaped_characters_are_found_as_reading_every_line_finds_them() {
         assert_eq!(out.lines().count(), hits, "{pattern}: {out}{err}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Claude Code's projects folder of `growing/` (issue 26): a session with
+/// two sub-agents in `<session>/subagents/`, and two sessions without.
+fn growing() -> std::path::PathBuf {
+    fixture("claude-transcript/growing/projects")
+}
+
+/// Line `n` (1-based) of `file`.
+fn line_of(file: &str, n: usize) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    text.lines().nth(n - 1).unwrap_or_default().to_string()
+}
+
+/// `FILE:LINE:` of a match line.
+fn file_and_line(l: &str) -> (&str, usize) {
+    let mut parts = l.splitn(3, ':');
+    let file = parts.next().unwrap();
+    (file, parts.next().unwrap().parse().expect(l))
+}
+
+#[test]
+fn a_match_in_a_sub_agent_file_names_that_file_and_its_line() {
+    // Issue 26: it was `<session>.jsonl:62:`, a line past the end of the
+    // session's 51-line file (the line's number in the merged input).
+    let project = growing().join("-home-dev-work-a2-subagent-project");
+    for j in ["-j1", "-j2"] {
+        let (code, out, err) = grep_in(&[j, "--grep", "hello"], &project);
+        assert_eq!((code, err.as_str()), (Some(0), ""), "{out}");
+        let mut in_sub_agent = 0;
+        for l in out.lines() {
+            let (file, n) = file_and_line(l);
+            // The line named holds the words (a call's input, the text).
+            assert!(line_of(file, n).contains("hello"), "{l}");
+            if file.contains("/subagents/agent-a123725fb86d77dbf.jsonl") {
+                in_sub_agent += 1;
+            }
+        }
+        // By hand: its prompt (line 1), its Read call (15), its answer (22).
+        assert_eq!(in_sub_agent, 3, "{out}");
+    }
+    // Qwen Code's `subagents/<session>/`: the same.
+    let qwen = fixture("qwen-session/subagent");
+    let (_, out, _) = grep_in(&["--grep", "workspace"], &qwen);
+    assert!(out.contains("/subagents/"), "{out}");
+    for l in out.lines() {
+        let (file, n) = file_and_line(l);
+        assert!(line_of(file, n).contains("workspace"), "{l}");
+    }
+    // Gemini CLI's `chats/<parent id>/`: a session of its own.
+    let gemini = fixture("gemini-session/subagent");
+    let (_, out, _) = grep_in(&["-i", "--grep", "file"], &gemini);
+    assert!(out.lines().count() > 1, "{out}");
+    for l in out.lines() {
+        let (file, n) = file_and_line(l);
+        assert!(line_of(file, n).to_lowercase().contains("file"), "{l}");
+    }
+}
+
+#[test]
+fn files_with_matches_and_counts_name_each_file_as_rg_would() {
+    let root = growing();
+    let session =
+        root.join("-home-dev-work-a2-subagent-project/516cf3e6-3244-473e-a21c-0d4cee136cbb");
+    let main = session.with_extension("jsonl").display().to_string();
+    let agent = session
+        .join("subagents/agent-a123725fb86d77dbf.jsonl")
+        .display()
+        .to_string();
+    let thinking = root
+        .join("-home-dev-work-a2-thinking/c59622bb-43e6-412d-98b0-fcc05a374e4b.jsonl")
+        .display()
+        .to_string();
+    let tools = root
+        .join("-home-dev-work-a2-tools-basic/0a81292a-4b59-40b3-9798-2e8ae72f2c18.jsonl")
+        .display()
+        .to_string();
+    // By hand, the events that say `hello`: the session's Agent call (line
+    // 23), its answer (34) and the sub-agent's notification (39), not the
+    // launch's result (24), the request copies (28, 40) or the queue (36);
+    // the sub-agent's prompt, Read call and answer (1, 15, 22); thinking's
+    // prompt, thought, call, output and answer (3, 22, 24, 25, 32);
+    // tools-basic's two outputs, a call, an output, the answer (29, 35,
+    // 38, 39, 41).
+    for j in ["-j1", "-j2"] {
+        let (code, out, _) = grep_in(&[j, "--grep", "hello", "-c"], &root);
+        assert_eq!(code, Some(0));
+        assert_eq!(
+            out,
+            format!("{thinking}:5\n{tools}:5\n{main}:3\n{agent}:3\n"),
+            "{j}"
+        );
+        let (_, out, _) = grep_in(&[j, "--grep", "hello", "-l"], &root);
+        assert_eq!(
+            out,
+            format!("{thinking}\n{tools}\n{main}\n{agent}\n"),
+            "{j}"
+        );
+    }
+    // The counts are the lines `--grep` prints for each file.
+    let (_, lines, _) = grep_in(&["--grep", "hello"], &root);
+    for (file, n) in [(&thinking, 5), (&tools, 5), (&main, 3), (&agent, 3)] {
+        let prefix = format!("{file}:");
+        let count = lines.lines().filter(|l| l.starts_with(&prefix)).count();
+        assert_eq!(count, n, "{file}");
+    }
+    // Nothing matched: nothing printed, status 1.
+    let (code, out, _) = grep_in(&["--grep", "no such words", "-c"], &root);
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+}
+
+#[test]
+fn context_shows_the_events_around_each_match() {
+    let file = fixture("claude/edit_write.jsonl");
+    let f = file.display().to_string();
+    // By hand (the pretty view with -v): before the Write, its TodoWrite's
+    // result (line 3); after, the Write's result (5); the Read's output
+    // (9) before the Edit of `greet` into `welcome`, its result (11)
+    // after. The API calls' usage lines are not events --grep shows.
+    let (code, out, err) = grep_in(&["--grep", "welcome|second", "-C", "1"], &file);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let heads: Vec<String> = out
+        .lines()
+        .map(|l| l.strip_prefix(&f).unwrap_or(l).chars().take(16).collect())
+        .collect();
+    assert_eq!(
+        heads,
+        [
+            "-3-5e70ecd8- ⎿ T",
+            ":4:5e70ecd8: ▸ W",
+            "-5-5e70ecd8- ⎿ F",
+            "--",
+            "-9-5e70ecd8- ⎿ 1",
+            ":10:5e70ecd8: ▸ ",
+            "-11-5e70ecd8- ⎿ ",
+        ],
+        "{out}"
+    );
+    // Five events apart (lines 5 to 9): with -C 2 one is left out
+    // between the groups, with -C 3 none, and they join.
+    let (_, out, _) = grep_in(&["--grep", "welcome|second", "-C", "2"], &file);
+    assert_eq!(out.lines().filter(|l| l == &"--").count(), 1, "{out}");
+    assert_eq!(out.lines().count(), 2 + 4 + 4 + 1, "{out}");
+    let (_, out, _) = grep_in(&["--grep", "welcome|second", "-C", "3"], &file);
+    assert!(!out.lines().any(|l| l == "--"), "{out}");
+    // Over every fixture: the matches are those found without -C, and each
+    // line names a line of its file.
+    let (_, plain, _) = grep(&["--grep", "hello"]);
+    let (_, around, _) = grep(&["--grep", "hello", "-C", "2"]);
+    assert!(around.lines().any(|l| l == "--"));
+    let matches: Vec<&str> = around.lines().filter(|l| is_match_line(l)).collect();
+    assert_eq!(matches, plain.lines().collect::<Vec<_>>());
+    assert!(around.lines().count() > plain.lines().count() * 2);
+}
+
+/// A line of `--grep -C` is a match's (`FILE:LINE:`), not an event's
+/// around it (`FILE-LINE-`): the fixtures' paths hold no `:`.
+fn is_match_line(l: &str) -> bool {
+    l.split_once(':').is_some_and(|(file, _)| {
+        [".jsonl", ".json", ".gz", ".zst", ".ndjson"]
+            .iter()
+            .any(|e| file.ends_with(e))
+    })
+}
+
+#[test]
+fn a_match_in_a_call_input_shows_the_call_and_the_field() {
+    let file = fixture("claude/edit_write.jsonl");
+    let f = file.display().to_string();
+    let (_, out, _) = grep_in(&["--grep", "welcome"], &file);
+    assert_eq!(
+        out,
+        format!("{f}:10:5e70ecd8: ▸ Edit hello.py · new_string: welcome\n")
+    );
+    let (_, out, _) = grep_in(&["--grep", "Edit the"], &file);
+    assert_eq!(
+        out,
+        format!(
+            "{f}:2:5e70ecd8: ▸ TodoWrite 3 items · todos[1].content: Edit the notes file\n\
+             {f}:14:5e70ecd8: ▸ TodoWrite 3 items · todos[1].content: Edit the notes file\n"
+        )
+    );
+    // The match in colour, in the field's text.
+    let o = sv()
+        .args(["--color", "always", "--grep", "first item"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains(
+            "▸ Edit notes/todo.md · old_string: - [ ] \u{1b}[0m\u{1b}[1m\u{1b}[31mfirst item"
+        ),
+        "{out:?}"
+    );
+    // No call of any fixture is shown as its input's JSON where a field
+    // holds the match (a match in a key only is: `▸ todo_list {"items":…`).
+    let (_, out, _) = grep(&["--grep", "notes|hello|greet"]);
+    for l in out.lines().filter(|l| l.contains(": ▸ ")) {
+        assert!(!l.contains("\":\""), "{l}");
+    }
+}
+
+#[test]
+fn grep_only_options_are_refused_elsewhere() {
+    let file = fixture("claude/edit_write.jsonl");
+    for args in [
+        &["-l"][..],
+        &["-c"],
+        &["-C", "2"],
+        &["--grep", "x", "-l", "-c"],
+        &["--grep", "x", "-C", "1", "-l"],
+        &["--grep", "x", "-c", "--format", "jsonl"],
+    ] {
+        let (code, out, err) = grep_in(args, &file);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?}");
+        assert!(err.starts_with("error: -"), "{args:?}: {err}");
+        assert_eq!(err.lines().next().map(str::len), err.find('\n'), "{err}");
+    }
 }

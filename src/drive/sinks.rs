@@ -80,7 +80,12 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
         )),
         (_, Some(grep)) => {
             let out = colored(stdout, opts.color_stdout);
-            Box::new(filter::grep::GrepLines::new(out, grep, matched))
+            Box::new(filter::grep::GrepLines::new(
+                out,
+                grep,
+                opts.listing,
+                matched,
+            ))
         }
         (Format::Jsonl, None) => Box::new(Jsonl::new(stdout).with_label(label)),
         (Format::Pretty, None) => Box::new(pretty(opts, stdout, err())),
@@ -161,7 +166,11 @@ pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
 ) -> Runner<'a, S, E> {
     Runner::new(sink, diag, opts.max_line_bytes)
         .with_producer(opts.from)
-        .with_grep(opts.grep.clone())
+        .with_grep(opts.grep.clone().map(|g| match opts.listing {
+            // The events around a match are read too.
+            filter::grep::Listing::Matches { context } if context > 0 => g.every_line(),
+            _ => g,
+        }))
         .with_window(opts.window)
         .with_zone(opts.zone.clone())
         .with_prices(opts.prices.clone())
@@ -194,5 +203,7 @@ pub(crate) fn parallel(opts: &Options) -> bool {
             format(opts),
             Format::Jsonl | Format::Summary | Format::SummaryJson | Format::Pretty
         );
-    opts.jobs > 1 && per_event && !opts.follow && !opts.status
+    // `-C`'s `--` between groups depends on what other files wrote.
+    let context = matches!(opts.listing, filter::grep::Listing::Matches { context } if context > 0);
+    opts.jobs > 1 && per_event && !context && !opts.follow && !opts.status
 }

@@ -46,22 +46,43 @@
 //! (Codex's started and completed) make of it, which depend on the lines
 //! read. The exit status is grep's: 0 when something matched, 1 when
 //! nothing did, 2 on an error.
+//!
+//! How matches are written for people is in `lines.rs` (`FILE:LINE:`,
+//! the file and line of a sub-agent's match, `-C`, `-l`, `-c`) and
+//! `show.rs` (an event's line, a call's input by the field that matches).
 
 use std::cell::Cell;
 use std::io;
 use std::rc::Rc;
 
 use regex::{Regex, RegexBuilder};
-use termcolor::{Color, ColorSpec, WriteColor};
 
 use crate::event::{Event, EventKind};
 use crate::render::Sink;
-use crate::render::sanitize::sanitize_line;
 use crate::session::Session;
+pub use lines::GrepLines;
 use unsearched::Unsearched;
 
-/// Columns of a matched line shown at most around its match.
-const CONTEXT: usize = 100;
+/// What `--grep` prints, besides the events in JSONL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// One line per match, and `context` events before and after each
+    /// (`-C N`), groups apart separated by `--`.
+    Matches {
+        /// Events shown around a match.
+        context: usize,
+    },
+    /// The names of the files with a match (`-l`).
+    Files,
+    /// Each file with a match and how many (`-c`): `FILE:COUNT`.
+    Counts,
+}
+
+impl Default for Listing {
+    fn default() -> Self {
+        Listing::Matches { context: 0 }
+    }
+}
 
 /// A compiled `--grep` pattern.
 #[derive(Clone, Debug)]
@@ -95,6 +116,14 @@ impl Grep {
                     .ok()
             });
         Ok(Grep { text, raw })
+    }
+
+    /// The same pattern looked for in every decoded line, with no raw
+    /// pre-check (`-C`: the events around a match are shown too).
+    #[must_use]
+    pub fn every_line(mut self) -> Grep {
+        self.raw = None;
+        self
     }
 
     /// The raw bytes of a line can hold a match: it is worth decoding.
@@ -249,113 +278,9 @@ impl<S: Sink> Sink for Matching<S> {
     }
 }
 
-/// The matches for people: `FILE:LINE:SESSION: ▸ Bash npm test`, the match
-/// coloured, one line each.
-pub struct GrepLines<W: WriteColor> {
-    out: W,
-    grep: Grep,
-    scratch: String,
-    matched: Rc<Cell<u64>>,
-}
-
-impl<W: WriteColor> GrepLines<W> {
-    /// Matches of `grep` written to `out`, counted in `matched`.
-    pub fn new(out: W, grep: Grep, matched: Rc<Cell<u64>>) -> Self {
-        GrepLines {
-            out,
-            grep,
-            scratch: String::new(),
-            matched,
-        }
-    }
-
-    /// The output, back.
-    pub fn into_inner(self) -> W {
-        self.out
-    }
-}
-
-/// What an event is, as the pretty view marks it.
-fn symbol(ev: &Event<'_>) -> &'static str {
-    match &ev.kind {
-        EventKind::ToolCall(_) => "▸ ",
-        EventKind::ToolResult(r) if r.is_error => "✗ ",
-        EventKind::ToolResult(_) => "⎿ ",
-        EventKind::PermissionDenied(_) => "⊘ ",
-        EventKind::Text(t) if t.role == crate::event::Role::User => "› ",
-        EventKind::Thinking(_) => "∴ ",
-        EventKind::Notice(_) => "· ",
-        EventKind::Result(r) if r.is_error => "✗ ",
-        EventKind::Result(_) => "✓ ",
-        _ => "",
-    }
-}
-
-impl<W: WriteColor> Sink for GrepLines<W> {
-    fn event(&mut self, ev: &Event<'_>, s: &Session) -> io::Result<()> {
-        let Some((field, start, end)) = self.grep.find(ev, &mut self.scratch) else {
-            return Ok(());
-        };
-        self.matched.set(self.matched.get() + 1);
-        let dim = ColorSpec::new().set_dimmed(true).clone();
-        let hit = ColorSpec::new()
-            .set_fg(Some(Color::Red))
-            .set_bold(true)
-            .clone();
-        self.out.set_color(&dim)?;
-        let source = s.source().unwrap_or("<stdin>");
-        write!(self.out, "{}:{}:", sanitize_line(source), ev.line)?;
-        if let Some(id) = &ev.session {
-            let short: String = id.chars().take(8).collect();
-            write!(self.out, "{}:", sanitize_line(&short))?;
-        }
-        self.out.reset()?;
-        write!(self.out, " {}", symbol(ev))?;
-        if let EventKind::ToolCall(c) = &ev.kind
-            && !field.starts_with(c.name.as_ref())
-        {
-            write!(self.out, "{} ", sanitize_line(&c.name))?;
-        }
-        // The line of the field that holds the match, cut around it.
-        let line_start = field[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = field[end..].find('\n').map_or(field.len(), |i| end + i);
-        let from = cut_before(&field[line_start..start], CONTEXT);
-        let to = cut_after(&field[end..line_end], CONTEXT);
-        if from.len() < start - line_start {
-            write!(self.out, "…")?;
-        }
-        write!(self.out, "{}", sanitize_line(from))?;
-        self.out.set_color(&hit)?;
-        write!(self.out, "{}", sanitize_line(&field[start..end]))?;
-        self.out.reset()?;
-        write!(self.out, "{}", sanitize_line(to))?;
-        if to.len() < line_end - end {
-            write!(self.out, "…")?;
-        }
-        writeln!(self.out)
-    }
-
-    fn finish(&mut self, _s: &Session) -> io::Result<()> {
-        self.out.flush()
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-}
-
-/// The end of `s`, at most `n` characters.
-fn cut_before(s: &str, n: usize) -> &str {
-    let skip = s.chars().count().saturating_sub(n);
-    s.char_indices().nth(skip).map_or("", |(i, _)| &s[i..])
-}
-
-/// The start of `s`, at most `n` characters.
-fn cut_after(s: &str, n: usize) -> &str {
-    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
-}
-
+mod lines;
 mod raw;
+mod show;
 #[cfg(test)]
 mod tests;
 mod unsearched;

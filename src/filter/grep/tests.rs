@@ -518,3 +518,30 @@ fn notices_are_searched_by_their_lines_and_results_and_summaries_are_not() {
     });
     assert!(fields.contains(&"npm test".to_string()), "{fields:?}");
 }
+
+#[test]
+fn the_field_of_a_call_input_that_holds_a_match() {
+    let re = Regex::new("first item").unwrap();
+    // In the order the input is written, not the keys' order.
+    let input = r#"{"replace_all":false,"old_string":"- [ ] first item","new_string":"- [x] first item (done)"}"#;
+    let hit = show::input_field(&re, input).unwrap();
+    assert_eq!(
+        (hit.path.as_str(), hit.text.as_str(), hit.start, hit.end),
+        ("old_string", "- [ ] first item", 6, 16)
+    );
+    let re = Regex::new("notes").unwrap();
+    let input = r#"{"todos":[{"content":"Create file","status":"done"},{"content":"Edit the notes","status":"pending"}]}"#;
+    let hit = show::input_field(&re, input).unwrap();
+    assert_eq!(hit.path, "todos[1].content");
+    // Escapes are read: the field's text is the producer's.
+    let re = Regex::new("a\tb").unwrap();
+    let hit = show::input_field(&re, r#"{"command":"echo \"a\tb\""}"#).unwrap();
+    assert_eq!(hit.text, "echo \"a\tb\"");
+    // A match in a key, a number, or not JSON: none.
+    let re = Regex::new("status|42").unwrap();
+    assert_eq!(show::input_field(&re, r#"{"status":42}"#), None);
+    assert_eq!(show::input_field(&re, "status 42 {"), None);
+    // Nested past the depth looked into: none, and no overflow.
+    let deep = format!("{}\"status\"{}", "[".repeat(5000), "]".repeat(5000));
+    assert_eq!(show::input_field(&re, &deep), None);
+}
