@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -i -v -q -j -h -V --follow --grep --prices --by --timezone --tz --ignore-case --latest --list --project --all-agents --format --verbose --quiet --summary --color --label --theme --list-themes --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --jobs --no-status --status-wait --max-lines --no-config --generate --help --version"
+            opts="-f -i -C -l -c -v -q -j -h -V --follow --grep --prices --by --timezone --tz --ignore-case --context --files-with-matches --count --latest --list --project --all-agents --format --verbose --quiet --summary --color --label --theme --list-themes --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --jobs --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -46,6 +46,14 @@ _streamview() {
                     return 0
                     ;;
                 --timezone)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -9,6 +9,7 @@ model\t'The models that answered (a session of two models counts in both)'
 agent\t'The agent that wrote it'
 block\t'Claude\'s 5-hour usage blocks: each API message in the block of the hour it was answered in'"
 complete -c streamview -l tz -l timezone -d 'The time zone of --by\'s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system\'s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)' -r
+complete -c streamview -s C -l context -d 'With --grep: show N events before and after each match (`FILE-LINE-SESSION-` first), as grep -C; groups apart are separated by `--`. Every line is then read' -r
 complete -c streamview -l project -d 'Only the sessions whose project (the agent\'s working directory) contains PATTERN, for every agent: in a directory of sessions and with --latest, the others are not read. A session whose first lines name no working directory is left out' -r
 complete -c streamview -l format -d 'Output format [default: pretty; with --by, the grouped table alone]' -r -f -a "pretty\t'Human-readable progress lines'
 jsonl\t'One normalized JSON event per line (schema: docs/schema.md)'
@@ -101,6 +102,8 @@ elvish\t'Elvish completions'
 powershell\t'`PowerShell` completions'"
 complete -c streamview -s f -l follow -d 'Follow a log file that is still being written, like `tail -f` from its start'
 complete -c streamview -s i -l ignore-case -d 'With --grep: match letters in either case'
+complete -c streamview -s l -l files-with-matches -d 'With --grep: print only the names of the files with a match, as grep -l (a match in a sub-agent\'s file names that file)'
+complete -c streamview -s c -l count -d 'With --grep: print each file with a match and the number of events matched in it, `FILE:COUNT`, as grep -c (a sub-agent\'s file on its own line)'
 complete -c streamview -l latest -d 'Replay the most recent session below the directories given (default: Claude Code\'s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid`, `pi`, `opencode` or `kilo`, where each keeps them): the one whose files changed last, its sub-agents with it. With -f, follow it'
 complete -c streamview -l list -d 'List the sessions found, newest first, one line each: when each started, its agent, project and title (its first prompt), turns, cost, outcome and file, to find the one to replay; with --format jsonl, one JSON object per session (summary-json\'s rows)'
 complete -c streamview -l all-agents -d 'Read the saved sessions of every agent found on this machine, each where its own variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi, OpenCode, Kilo): `streamview --all-agents --by day` totals them by day'
