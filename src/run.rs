@@ -404,7 +404,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         };
         loop {
             while let Some(frame) = rdr.next_frame() {
-                self.frame(name, &frame, &mut dec)?;
+                self.frame(&frame, &mut dec)?;
                 if self.current.give_up {
                     return self.give_up(name, &mut dec, false);
                 }
@@ -595,7 +595,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         Ok(())
     }
 
-    fn frame(&mut self, name: &str, frame: &Frame<'_>, dec: &mut Decoder) -> Result<(), Error> {
+    fn frame(&mut self, frame: &Frame<'_>, dec: &mut Decoder) -> Result<(), Error> {
         self.lines += 1;
         self.hide_status();
         match frame {
@@ -608,7 +608,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     len: *len,
                     max: self.max_line,
                 };
-                self.skip(name, *number, &problem, &[], *partial)
+                self.skip(*number, &problem, &[], *partial)
             }
             // `--grep`: a line that cannot match is not decoded, once the
             // producer is known (the lines that tell it are read) and when
@@ -654,10 +654,11 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     })
                     .map_err(Error::Write)?;
                 match res {
-                    Decoded::Skipped(problem) => self.skip_line(name, line, &problem)?,
+                    Decoded::Skipped(problem) => self.skip_line(line, &problem)?,
                     Decoded::Repaired if self.diag.is_verbose() => {
                         self.sink.flush().map_err(Error::Write)?;
-                        self.diag.line_note(name, line.number, REPAIRED);
+                        let (file, _, number) = self.session.origin(line.number);
+                        self.diag.line_note(file, number, REPAIRED);
                     }
                     _ => {}
                 }
@@ -666,18 +667,14 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         }
     }
 
-    fn skip_line(
-        &mut self,
-        name: &str,
-        line: &Line<'_>,
-        problem: &LineProblem,
-    ) -> Result<(), Error> {
-        self.skip(name, line.number, problem, line.bytes, line.partial)
+    fn skip_line(&mut self, line: &Line<'_>, problem: &LineProblem) -> Result<(), Error> {
+        self.skip(line.number, problem, line.bytes, line.partial)
     }
 
+    /// Line `number` is skipped, for `problem`: said with the file and
+    /// line it is in (a sub-agent's, in a session read with its files).
     fn skip(
         &mut self,
-        name: &str,
         number: u64,
         problem: &LineProblem,
         bytes: &[u8],
@@ -689,7 +686,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         }
         self.session.skipped_line();
         self.sink.flush().map_err(Error::Write)?;
-        self.diag.skipped_line(name, number, problem, bytes);
+        // A sub-agent's line is named by its own file and line.
+        let (file, _, number) = self.session.origin(number);
+        self.diag.skipped_line(file, number, problem, bytes);
         self.current.skipped += 1;
         let cur = &self.current;
         if cur.skipped >= NOT_A_STREAM_AFTER

@@ -1403,3 +1403,29 @@ fn list_names_each_session_newest_first() {
     assert!(text(&o.stderr).contains("--list"), "{}", text(&o.stderr));
     fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn a_bad_line_of_a_sub_agent_file_is_named_by_that_file_and_line() {
+    // Issue 26: lines were numbered in the merge of a session's files.
+    let root = library("bad-sub-agent-line");
+    let agent =
+        root.join("-home-dev-work-project/6eb7e71f/subagents/agent-a8164d334e3dc2758.jsonl");
+    let mut lines: Vec<String> = fs::read_to_string(&agent)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines[2] = "{broken".to_string();
+    fs::write(&agent, lines.join("\n") + "\n").unwrap();
+    for j in ["-j1", "-j2"] {
+        let o = sv()
+            .args([j, "--color", "never"])
+            .arg(&root)
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        let said = format!("streamview: {}:3: invalid JSON", agent.display());
+        assert!(err.contains(&said), "{j}: {err}");
+    }
+    fs::remove_dir_all(&root).unwrap();
+}
