@@ -402,13 +402,11 @@ fn context_shows_the_events_around_each_match() {
 }
 
 /// A line of `--grep -C` is a match's (`FILE:LINE:`), not an event's
-/// around it (`FILE-LINE-`): the fixtures' paths hold no `:`.
+/// around it (`FILE-LINE-SESSION- ⎿ …`, whose first `:` comes after the
+/// space before its text): the fixtures' paths hold neither `:` nor a space.
 fn is_match_line(l: &str) -> bool {
-    l.split_once(':').is_some_and(|(file, _)| {
-        [".jsonl", ".json", ".gz", ".zst", ".ndjson"]
-            .iter()
-            .any(|e| file.ends_with(e))
-    })
+    l.split_once(':')
+        .is_some_and(|(file, _)| !file.contains(' '))
 }
 
 #[test]
