@@ -89,6 +89,7 @@ copilot\t'GitHub Copilot CLI `-p … --output-format json`'
 droid\t'Factory Droid `exec -o stream-json`'
 pi\t'Pi `-p --mode json`'
 cline\t'Cline CLI `--json`'
+cline-session\t'Cline CLI\'s saved sessions (~/.cline/data/sessions/<id>/<id>.messages.json)'
 kilo\t'Kilo CLI `run --format json`'"
 complete -c streamview -l max-line-bytes -d 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them' -r
 complete -c streamview -s j -l jobs -d 'Read the files of the directories named on N threads (default: one per core)' -r
@@ -104,9 +105,9 @@ complete -c streamview -s f -l follow -d 'Follow a log file that is still being 
 complete -c streamview -s i -l ignore-case -d 'With --grep: match letters in either case'
 complete -c streamview -s l -l files-with-matches -d 'With --grep: print only the names of the files with a match, as grep -l (a match in a sub-agent\'s file names that file)'
 complete -c streamview -s c -l count -d 'With --grep: print each file with a match and the number of events matched in it, `FILE:COUNT`, as grep -c (a sub-agent\'s file on its own line)'
-complete -c streamview -l latest -d 'Replay the most recent session below the directories given (default: Claude Code\'s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid`, `pi`, `opencode` or `kilo`, where each keeps them): the one whose files changed last, its sub-agents with it. With -f, follow it'
+complete -c streamview -l latest -d 'Replay the most recent session below the directories given (default: Claude Code\'s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid`, `pi`, `cline`, `opencode` or `kilo`, where each keeps them): the one whose files changed last, its sub-agents with it. With -f, follow it'
 complete -c streamview -l list -d 'List the sessions found, newest first, one line each: when each started, its agent, project and title (its first prompt), turns, cost, outcome and file, to find the one to replay; with --format jsonl, one JSON object per session (summary-json\'s rows)'
-complete -c streamview -l all-agents -d 'Read the saved sessions of every agent found on this machine, each where its own variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi, OpenCode, Kilo): `streamview --all-agents --by day` totals them by day'
+complete -c streamview -l all-agents -d 'Read the saved sessions of every agent found on this machine, each where its own variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi, Cline, OpenCode, Kilo): `streamview --all-agents --by day` totals them by day'
 complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, usage per response, every system event, session details'
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'

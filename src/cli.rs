@@ -407,8 +407,8 @@ pub struct Cli {
     /// Replay the most recent session below the directories given (default: Claude Code's
     /// projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`,
     /// ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or
-    /// $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid`, `pi`, `opencode` or
-    /// `kilo`, where each keeps them): the one whose files changed last, its sub-agents with it.
+    /// $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid`, `pi`, `cline`,
+    /// `opencode` or `kilo`, where each keeps them): the one whose files changed last, its sub-agents with it.
     /// With -f, follow it.
     #[arg(long)]
     pub latest: bool,
@@ -427,7 +427,7 @@ pub struct Cli {
 
     /// Read the saved sessions of every agent found on this machine, each where its own
     /// variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi,
-    /// OpenCode, Kilo):
+    /// Cline, OpenCode, Kilo):
     /// `streamview --all-agents --by day` totals them by day.
     #[arg(long, conflicts_with_all = ["files", "latest", "follow"])]
     pub all_agents: bool,
@@ -953,6 +953,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
             Some(Producer::Codex) if cli.latest => Some(Producer::CodexRollout),
             Some(Producer::Gemini) if cli.latest => Some(Producer::GeminiSession),
             Some(Producer::Qwen) if cli.latest => Some(Producer::QwenSession),
+            Some(Producer::Cline) if cli.latest => Some(Producer::ClineSession),
             from => from,
         },
         follow: cli.follow,

@@ -122,6 +122,8 @@ pub enum Producer {
     Pi,
     /// Cline CLI `cline --json`.
     Cline,
+    /// Cline CLI's saved sessions (`~/.cline/data/sessions/<id>/<id>.messages.json`).
+    ClineSession,
     /// `OpenAI` Codex `codex exec --json`.
     Codex,
     /// `OpenAI` Codex's saved sessions (`~/.codex/sessions/…/rollout-*.jsonl`).
@@ -146,7 +148,7 @@ pub enum Producer {
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 16] = [
+    pub const ALL: [Producer; 17] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -162,6 +164,7 @@ impl Producer {
         Producer::Droid,
         Producer::Pi,
         Producer::Cline,
+        Producer::ClineSession,
         Producer::Kilo,
     ];
 }

@@ -24,8 +24,8 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// A home with the `mixed` run of Qwen Code, Copilot, Droid, Pi, `OpenCode`
-/// and Kilo saved where each keeps its sessions.
+/// A home with the `mixed` run of Qwen Code, Copilot, Droid, Pi, Cline,
+/// `OpenCode` and Kilo saved where each keeps its sessions.
 fn home(name: &str) -> PathBuf {
     let home = std::env::temp_dir().join(format!("sv-all-agents-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
@@ -45,6 +45,10 @@ fn home(name: &str) -> PathBuf {
     copy_tree(
         &f.join("pi-session/mixed/sessions"),
         &home.join(".pi/agent/sessions"),
+    );
+    copy_tree(
+        &f.join("cline-session/mixed/sessions"),
+        &home.join(".cline/data/sessions"),
     );
     for (db, to) in [
         (
@@ -97,9 +101,17 @@ fn every_agent_found_is_read_and_totalled() {
     // session rows).
     assert_eq!(
         ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
-        [6 * 1100, 6 * 190, 6 * 3200]
+        [7 * 1100, 7 * 190, 7 * 3200]
     );
-    for p in ["qwen-session", "copilot", "droid", "pi", "opencode", "kilo"] {
+    for p in [
+        "qwen-session",
+        "copilot",
+        "droid",
+        "pi",
+        "opencode",
+        "kilo",
+        "cline-session",
+    ] {
         assert!(jsonl.contains(&format!("\"producer\":\"{p}\"")), "{p}");
     }
     assert_eq!(day_status, 0, "{by_day}");

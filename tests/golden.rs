@@ -200,3 +200,19 @@ fn store_sessions() {
         insta::assert_snapshot!(shown);
     });
 }
+
+/// Cline CLI's saved sessions, each read as the library reads it (its
+/// record, then its messages: `tests/producer_cline_session.rs`).
+#[test]
+fn cline_session_files() {
+    use std::io::Read;
+    insta::glob!("fixtures/cline-session/*/sessions", |path| {
+        let found = streamview::input::library::sessions_below(path);
+        let mut input = Vec::new();
+        for s in &found.sessions {
+            s.open().unwrap().read_to_end(&mut input).unwrap();
+        }
+        let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
+        insta::assert_snapshot!(report(status, &out, &diag));
+    });
+}

@@ -584,6 +584,7 @@ opencode glob search
 opencode grep search
 opencode invalid other
 opencode read read
+opencode task agent
 opencode todowrite todo
 opencode write write
 pi bash shell

@@ -10,6 +10,7 @@
 //! | `copilot` | `~/.copilot/session-state` | `COPILOT_HOME` (for `~/.copilot`) |
 //! | `pi` | `~/.pi/agent/sessions` | `PI_CODING_AGENT_DIR` (for `~/.pi/agent`) |
 //! | `droid` | `~/.factory/sessions` | (none documented) |
+//! | `cline` | `~/.cline/data/sessions` | (none documented) |
 //! | `opencode` | `~/.local/share/opencode` (its `opencode*.db`) | `OPENCODE_DB` (the database: a path, or a name in that folder), `XDG_DATA_HOME` (for `~/.local/share`) |
 //! | `kilo` | `~/.local/share/kilo` (its `kilo.db`) | `XDG_DATA_HOME` |
 
@@ -85,6 +86,9 @@ pub(super) fn sessions_home(from: Option<Producer>, env: &Env) -> PathBuf {
             .unwrap_or_else(|| home().join(".pi").join("agent"))
             .join("sessions"),
         Some(Producer::Droid) => home().join(".factory").join("sessions"),
+        Some(Producer::Cline | Producer::ClineSession) => {
+            home().join(".cline").join("data").join("sessions")
+        }
         Some(Producer::OpenCode) => {
             let data = data_home().join("opencode");
             match set(&h.opencode_db) {
@@ -110,6 +114,7 @@ pub(super) fn every_home(env: &Env) -> Vec<PathBuf> {
         Producer::Copilot,
         Producer::Droid,
         Producer::Pi,
+        Producer::Cline,
         Producer::OpenCode,
         Producer::Kilo,
     ]
@@ -145,6 +150,10 @@ mod tests {
             Path::new("/h/.local/share/opencode")
         );
         assert_eq!(at(Producer::Kilo, &env), Path::new("/h/.local/share/kilo"));
+        assert_eq!(
+            at(Producer::Cline, &env),
+            Path::new("/h/.cline/data/sessions")
+        );
         let data = |xdg: &str, db: Option<&str>| Env {
             homes: Homes {
                 xdg_data_home: Some(xdg.into()),

@@ -29,7 +29,7 @@ use crate::event::{
     Content, Delta, DeltaKind, EventKind, JsonText, Level, List, ModelUsage, Producer, Role,
     SessionResult, Text, Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
 };
-use crate::json::{Arena, J, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at, view};
+use crate::json::{Arena, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
 
 /// Per-stream state.
 #[derive(Default)]
@@ -224,7 +224,7 @@ fn error<'v>(e: Value<'v>, ctx: &Ctx<'v>) -> EventKind<'v> {
 }
 
 /// Cline's counts: `inputTokens` includes the cached part.
-fn tokens(u: Value<'_>) -> Tokens {
+pub(super) fn tokens(u: Value<'_>) -> Tokens {
     let cache_read = u64_at(u, "cacheReadTokens");
     Tokens {
         input: u64_at(u, "inputTokens").map(|i| i.saturating_sub(cache_read.unwrap_or(0))),
@@ -291,8 +291,18 @@ fn result<'v>(v: Value<'v>, a: &'v Arena) -> SessionResult<'v> {
 }
 
 fn tool_call<'v>(e: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
-    let name = str_at(e, "toolName").unwrap_or("");
-    let input = get(e, "input");
+    let id = cow_at(e, "toolCallId").unwrap_or_default();
+    call(id, str_at(e, "toolName").unwrap_or(""), get(e, "input"), a)
+}
+
+/// A call of the tool `name` with `input` (also a saved session's
+/// `tool_use` block: `cline_session.rs`).
+pub(super) fn call<'v>(
+    id: Cow<'v, str>,
+    name: &'v str,
+    input: Option<Value<'v>>,
+    a: &'v Arena,
+) -> ToolCall<'v> {
     let creates = name == "editor" && input.is_some_and(|i| !has(i, "old_text"));
     let changes = match (name, input) {
         ("editor", Some(i)) if creates => write_at(i, "new_text", a),
@@ -300,7 +310,7 @@ fn tool_call<'v>(e: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
         _ => List::default(),
     };
     ToolCall {
-        id: cow_at(e, "toolCallId").unwrap_or_default(),
+        id,
         name: Cow::Borrowed(name),
         kind: if creates {
             ToolKind::Write
@@ -316,14 +326,23 @@ fn tool_call<'v>(e: Value<'v>, a: &'v Arena) -> ToolCall<'v> {
 
 /// A tool's `content_end`: its entries' results, failed when any failed.
 fn tool_result<'v>(e: Value<'v>, a: &'v Arena) -> ToolResult<'v> {
-    let output = get(e, "output");
-    let entries = match output.map(view) {
-        Some(J::Arr(items)) => items,
-        _ => arr_at(e, "output"),
-    };
+    let id = cow_at(e, "toolCallId").unwrap_or_default();
+    outcome(id, get(e, "output"), has(e, "error"), a)
+}
+
+/// A call's outcome from its `output` (an array of `{query, result,
+/// error?, success}`, or one such object): failed when `error` or any
+/// entry failed (also a saved session's `tool_result` block).
+pub(super) fn outcome<'v>(
+    id: Cow<'v, str>,
+    output: Option<Value<'v>>,
+    error: bool,
+    a: &'v Arena,
+) -> ToolResult<'v> {
+    let entries = output.map(crate::json::Arr::of).unwrap_or_default();
     let failed = |x: Value<'_>| bool_at(x, "success") == Some(false) || has(x, "error");
     let single = output.filter(|o| o.is_object());
-    let is_error = has(e, "error") || single.is_some_and(failed) || entries.iter().any(failed);
+    let is_error = error || single.is_some_and(failed) || entries.iter().any(failed);
     let content: Content<'v> = match single {
         Some(o) => entry_text(o, a),
         None if entries.len() == 1 => entries
@@ -347,7 +366,7 @@ fn tool_result<'v>(e: Value<'v>, a: &'v Arena) -> ToolResult<'v> {
         }
     };
     ToolResult {
-        id: cow_at(e, "toolCallId").unwrap_or_default(),
+        id,
         is_error,
         content,
         ..ToolResult::default()

@@ -21,6 +21,7 @@ mod amp;
 mod args;
 mod claude;
 mod cline;
+mod cline_session;
 mod codex;
 mod codex_rollout;
 mod copilot;

@@ -15,21 +15,22 @@ use std::fmt;
 
 use super::producer::{Entry, Evidence, Shape};
 use super::{
-    amp, claude, cline, codex, codex_rollout, copilot, cursor, droid, gemini, gemini_session, kilo,
-    opencode, pi, qwen, qwen_session, transcript,
+    amp, claude, cline, cline_session, codex, codex_rollout, copilot, cursor, droid, gemini,
+    gemini_session, kilo, opencode, pi, qwen, qwen_session, transcript,
 };
 use crate::event::Producer;
 use crate::json::Value;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 16] = [
+pub(crate) static REGISTRY: [Entry; 17] = [
     qwen_session::ENTRY,
     transcript::ENTRY,
     copilot::ENTRY,
     droid::ENTRY,
     pi::ENTRY,
     cline::ENTRY,
+    cline_session::ENTRY,
     codex::ENTRY,
     codex_rollout::ENTRY,
     kilo::ENTRY,

@@ -8,7 +8,8 @@
 //! a directory (recursively, symbolic links to directories not followed, so
 //! a loop cannot trap it) and keeps the files named `*.jsonl`, `*.ndjson`
 //! or either with `.gz` or `.zst` after it (and Gemini CLI's older
-//! `chats/session-*.json`); any other file is counted and
+//! `chats/session-*.json`, Cline CLI's `sessions/<id>/<id>.messages.json`);
+//! any other file is counted and
 //! left alone. A file so named that is not a regular file (a device, a
 //! FIFO, a socket: its reads could wait or go on for ever) is counted
 //! apart and never opened, and so is a file replaced by one before it is
@@ -285,7 +286,19 @@ pub fn is_session_file(path: &Path) -> bool {
         .or_else(|| name.strip_suffix(".zst"))
         .unwrap_or(&name);
     let ext = Path::new(name).extension();
-    ext.is_some_and(|e| e == "jsonl" || e == "ndjson") || is_gemini_document(path, name)
+    ext.is_some_and(|e| e == "jsonl" || e == "ndjson")
+        || is_gemini_document(path, name)
+        || is_cline_messages(path, name)
+}
+
+/// Cline CLI's sessions: `sessions/<id>/<id>.messages.json`, one JSON
+/// document (its record `<id>.json` is read with it: `input::companion`).
+fn is_cline_messages(path: &Path, name: &str) -> bool {
+    name.strip_suffix(".messages.json").is_some_and(|id| {
+        path.parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d.eq_ignore_ascii_case(id))
+    })
 }
 
 /// Gemini CLI's older session files: `chats/session-*.json`, one JSON

@@ -78,26 +78,46 @@ impl Source {
     }
 }
 
-/// The file a session file is read with, as its last line: Factory Droid
-/// keeps a session's token totals in `<id>.settings.json` beside its
-/// `<id>.jsonl`.
-#[must_use]
-pub fn companion(file: &Path) -> Option<PathBuf> {
-    let name = file.file_name()?.to_str()?;
-    let stem = name.strip_suffix(".jsonl")?;
-    let c = file.with_file_name(format!("{stem}.settings.json"));
-    c.is_file().then_some(c)
+/// Where a session file's [`companion`] is read: before it or after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Read first, as its first line.
+    Before,
+    /// Read last, as its last line.
+    After,
 }
 
-/// `first`, then its file's [`companion`] if it has one (a regular file),
-/// read as one line after a line break.
+/// The file a session file is read with, as one more line: Factory Droid
+/// keeps a session's token totals in `<id>.settings.json` beside its
+/// `<id>.jsonl` (read after it); Cline CLI its session's record (working
+/// directory, model, outcome, totals) in `<id>.json` beside its
+/// `<id>.messages.json` (read before it).
+#[must_use]
+pub fn companion(file: &Path) -> Option<(PathBuf, Place)> {
+    let name = file.file_name()?.to_str()?;
+    let (c, place) = if let Some(stem) = name.strip_suffix(".messages.json") {
+        (file.with_file_name(format!("{stem}.json")), Place::Before)
+    } else {
+        let stem = name.strip_suffix(".jsonl")?;
+        (
+            file.with_file_name(format!("{stem}.settings.json")),
+            Place::After,
+        )
+    };
+    c.is_file().then_some((c, place))
+}
+
+/// `first` with its file's [`companion`] if it has one (a regular file),
+/// read as one line, before or after it, with a line break between.
 pub(crate) fn with_companion<R: Read + Send + 'static>(
     file: &Path,
     first: R,
 ) -> Box<dyn Read + Send> {
-    let next = companion(file).and_then(|c| crate::file::open_regular(&c).ok());
+    let next =
+        companion(file).and_then(|(c, place)| Some((crate::file::open_regular(&c).ok()?, place)));
     match next {
-        Some(c) => Box::new(first.chain(&b"\n"[..]).chain(OneLine::new(c))),
+        Some((c, Place::After)) => Box::new(first.chain(&b"\n"[..]).chain(OneLine::new(c))),
+        Some((c, Place::Before)) => Box::new(OneLine::new(c).chain(&b"\n"[..]).chain(first)),
         None => Box::new(first),
     }
 }

@@ -216,6 +216,7 @@ fn a_saved_form_names_the_agent_of_its_stream() {
     assert_eq!(Producer::CodexRollout.agent(), "codex");
     assert_eq!(Producer::GeminiSession.agent(), "gemini");
     assert_eq!(Producer::QwenSession.agent(), "qwen");
+    assert_eq!(Producer::ClineSession.agent(), "cline");
     // Every agent is also a producer: the stream of the saved form.
     for p in Producer::ALL {
         assert!(Producer::from_name(p.agent()).is_some(), "{p}");
