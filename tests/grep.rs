@@ -38,9 +38,10 @@ fn matches_are_lines_that_name_file_line_and_session() {
         let file = parts.next().unwrap();
         let line: u64 = parts.next().unwrap().parse().expect(l);
         assert!(
+            // A log, or Cline's saved messages (`<id>.messages.json`).
             std::path::Path::new(file)
                 .extension()
-                .is_some_and(|e| e == "jsonl"),
+                .is_some_and(|e| e == "jsonl" || e == "json"),
             "{l}"
         );
         assert!(line >= 1);
