@@ -1515,6 +1515,13 @@ impl Session {
             }
         }
         cur.results += 1;
+        // A session whose header named no model (Droid's saved form, Cline's
+        // stream): the one model its result counted under.
+        if cur.model.is_none()
+            && let [m] = &*r.model_usage
+        {
+            cur.model = Some(m.model.to_string());
+        }
         self.note.more_results = cur.turns_begun > cur.results;
         // Counted where the result covers them all: a session's one
         // result (several can come together, after all their turns).

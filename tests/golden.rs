@@ -216,3 +216,24 @@ fn cline_session_files() {
         insta::assert_snapshot!(report(status, &out, &diag));
     });
 }
+
+/// Copilot CLI's, Droid's and Pi's saved sessions, each run's folder read
+/// as the library reads it (Droid's with its settings beside it).
+#[test]
+fn saved_session_folders() {
+    use std::io::Read;
+    insta::glob!("fixtures/{copilot,droid,pi}-session/*", |path| {
+        if !path.is_dir() {
+            return;
+        }
+        let found = streamview::input::library::sessions_below(path);
+        let mut shown = String::new();
+        for s in &found.sessions {
+            let mut input = Vec::new();
+            s.open().unwrap().read_to_end(&mut input).unwrap();
+            let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
+            shown.push_str(&report(status, &out, &diag));
+        }
+        insta::assert_snapshot!(shown);
+    });
+}

@@ -122,3 +122,16 @@ fn latest_from_droid_reads_the_factory_folder() {
     let v: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(v["total"]["tokens"]["cache_read"], 3200);
 }
+
+#[test]
+fn a_saved_session_names_the_model_of_its_settings_as_the_stream_does() {
+    let model = |input: &Path| {
+        let (summary, _) = common::saved::streamview(&["--format", "summary-json"], input);
+        summary[0]["sessions"][0]["model"].clone()
+    };
+    for name in ["mixed", "files"] {
+        let saved = model(&session_file(name));
+        assert_eq!(saved, "custom:Mock-(loopback)-0", "{name}");
+        assert_eq!(saved, model(&stream(name)), "{name}");
+    }
+}

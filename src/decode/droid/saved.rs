@@ -25,8 +25,8 @@ use std::io;
 use super::State;
 use crate::decode::producer::{Ctx, Emit};
 use crate::event::{
-    Content, Event, EventKind, Level, Producer, Role, SessionResult, SessionStart, Text, Thinking,
-    Tokens, ToolResult,
+    Content, Event, EventKind, Level, List, ModelUsage, Producer, Role, SessionResult,
+    SessionStart, Text, Thinking, Tokens, ToolResult,
 };
 use crate::json::{J, Value, arr_at, bool_at, cow_at, get, str_at, u64_at, view};
 
@@ -56,6 +56,8 @@ pub(super) struct Saved {
     /// The CLI's error message to the user after a failed request.
     error: Option<String>,
     tokens: Option<Tokens>,
+    /// The settings' `model`, whose the totals are.
+    model: Option<String>,
 }
 
 impl State {
@@ -92,6 +94,7 @@ impl State {
             Some(_) => message(saved, v, ctx, &mut |k| emit(&ev(k))),
             None => {
                 saved.tokens = get(v, "tokenUsage").map(totals);
+                saved.model = str_at(v, "model").map(str::to_string);
                 Ok(())
             }
         }
@@ -115,6 +118,17 @@ impl State {
                 .collect(),
             num_turns: Some(saved.turns),
             tokens: saved.tokens.unwrap_or_default(),
+            // The totals under the settings' model, as the stream's
+            // result gives them.
+            model_usage: match (saved.model, saved.tokens) {
+                (Some(model), Some(tokens)) if !tokens.is_empty() => std::iter::once(ModelUsage {
+                    model: Cow::Owned(model),
+                    tokens,
+                    cost_usd: None,
+                })
+                .collect(),
+                _ => List::default(),
+            },
             ..SessionResult::default()
         };
         emit(&Event {
