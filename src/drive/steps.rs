@@ -157,7 +157,14 @@ impl Reading<'_> {
         let name = session.name();
         runner.replaying(false);
         // `<session>.jsonl` keeps its sub-agents in `<session>/subagents/`.
-        let agents = session.file.with_extension("").join("subagents");
+        // (`<session>.jsonl.gz` too.)
+        let mut stem = session.file.clone();
+        let zipped =
+            |e: &std::ffi::OsStr| e.eq_ignore_ascii_case("gz") || e.eq_ignore_ascii_case("zst");
+        if stem.extension().is_some_and(zipped) {
+            stem.set_extension("");
+        }
+        let agents = stem.with_extension("").join("subagents");
         let finished = Arc::clone(&self.finished);
         let opened = input::follow::FollowSession::open(session.file.clone(), agents, finished)
             .map(|f| f.with_notice(follow_notice(&name)))

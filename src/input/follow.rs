@@ -181,6 +181,11 @@ pub struct Follow {
     /// When the file last grew (or the result arrived).
     quiet_since: Option<Instant>,
     notice: Option<Notice>,
+    /// The file turned out compressed (there at the start, appeared, or
+    /// put in its place): decompressed and read to its end, not followed.
+    unpacked: Option<Box<Decompress<File>>>,
+    /// The compressed file was read to its end.
+    ended: bool,
 }
 
 impl Follow {
@@ -207,6 +212,8 @@ impl Follow {
             finished,
             quiet_since: None,
             notice: None,
+            unpacked: None,
+            ended: false,
         }
     }
 
@@ -222,7 +229,7 @@ impl Follow {
     /// (truncated and rewritten past the old length between two looks),
     /// or the path names another file (replaced by a rename, re-created).
     fn changed(&mut self) -> io::Result<Option<&'static str>> {
-        let Some(file) = self.file.as_ref() else {
+        let Some(file) = self.file.as_ref().filter(|_| self.unpacked.is_none()) else {
             return Ok(None);
         };
         let meta = file.metadata()?;
@@ -286,12 +293,22 @@ impl Follow {
 
     /// Read more of the file into `pending`: the number of bytes read.
     fn fill(&mut self, want: usize) -> io::Result<usize> {
+        if self.pos == 0 && self.unpacked.is_none() && !self.unpack()? {
+            // Empty, or the start of a magic number so far: not yet.
+            return Ok(0);
+        }
+        let old = self.pending.len();
         let Some(file) = self.file.as_mut() else {
             return Ok(0);
         };
-        let old = self.pending.len();
         self.pending.resize(old + want.max(4096), 0);
-        let n = file.read(&mut self.pending[old..]);
+        let n = match self.unpacked.as_mut() {
+            Some(z) => z.read(&mut self.pending[old..]),
+            None => file.read(&mut self.pending[old..]),
+        };
+        if matches!(n, Ok(0)) && self.unpacked.is_some() {
+            self.ended = true;
+        }
         self.pending.truncate(old + *n.as_ref().unwrap_or(&0));
         let n = n?;
         if self.head.len() < HEAD {
@@ -302,6 +319,52 @@ impl Follow {
         self.pos += n as u64;
         Ok(n)
     }
+
+    /// At the file's start: look at its first bytes, as a file read
+    /// whole is looked at. Compressed (there at the start, appeared, or
+    /// put in the followed file's place by a rotation), it is decompressed
+    /// and read to its end, not followed, and said. False while they do not
+    /// tell (none yet, or the start of a magic number).
+    fn unpack(&mut self) -> io::Result<bool> {
+        let Some(file) = self.file.as_ref() else {
+            return Ok(false);
+        };
+        let mut head = [0u8; 4];
+        let got = read_head(file, &mut head)?;
+        let c = match Compression::sniff(&head[..got]) {
+            None => return Ok(false),
+            Some(None) => return Ok(true),
+            Some(Some(c)) => c,
+        };
+        // A handle of its own at offset 0 (the file's is there too).
+        let mut own = file.try_clone()?;
+        own.seek(SeekFrom::Start(0))?;
+        self.unpacked = Some(Box::new(Decompress::new(own)));
+        if let Some(n) = self.notice.as_mut() {
+            n(&format!("{c}-compressed: read to its end, not followed"));
+        }
+        Ok(true)
+    }
+}
+
+/// The first bytes of `file` (read at offset 0, the read position
+/// unchanged), as many as there are up to `head`'s length.
+#[cfg(unix)]
+fn read_head(file: &File, head: &mut [u8]) -> io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    let mut got = 0;
+    while got < head.len() {
+        match file.read_at(&mut head[got..], got as u64)? {
+            0 => break,
+            n => got += n,
+        }
+    }
+    Ok(got)
+}
+
+#[cfg(not(unix))]
+fn read_head(_: &File, _: &mut [u8]) -> io::Result<usize> {
+    Ok(0)
 }
 
 /// True when `file` starts with `head` (read at offset 0, the read
@@ -392,6 +455,9 @@ impl Follow {
     /// The session has finished and the file stayed quiet for the grace
     /// period since (the clock starts at the first call).
     fn done(&mut self) -> bool {
+        if self.ended {
+            return true;
+        }
         if !self.finished.load(Ordering::Relaxed) {
             return false;
         }
@@ -428,7 +494,9 @@ impl Read for Follow {
 /// complete lines of each as they are written, the session's first, and
 /// sub-agent files created later picked up (the directory is looked at
 /// again every 250 ms). A sub-agent's line thus comes when it was
-/// written, under its call, as a live stream shows it. A sub-agent file
+/// written, under its call, as a live stream shows it. A compressed file
+/// among them (`agent-x.jsonl.gz`, or gzip's bytes under a `.jsonl` name)
+/// is decompressed and read to its end, as a library reads it. A sub-agent file
 /// that is not a regular file (a FIFO, whose `open` would block the view
 /// until a writer came) is left unread, as in a library, and said once
 /// (one there at the start by the library's walk).
@@ -488,10 +556,9 @@ impl FollowSession {
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| {
-                let name = p.file_stem().and_then(|n| n.to_str());
-                let ext = p.extension().and_then(|e| e.to_str());
-                name.is_some_and(|n| n.starts_with("agent-"))
-                    && ext.is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
+                // As the library's walk: `agent-*.jsonl`, compressed or not.
+                let name = p.file_name().and_then(|n| n.to_str());
+                name.is_some_and(|n| n.starts_with("agent-")) && super::library::is_session_file(p)
             })
             .filter(|p| !self.parts.iter().any(|f| f.path == *p) && !self.unread.contains(p))
             .collect();
