@@ -9,7 +9,7 @@ use std::sync::Arc;
 use clap::CommandFactory;
 
 use crate::error::ExitStatus;
-use crate::render::sanitize::{is_unsafe, sanitize};
+use crate::render::sanitize::{is_unsafe, sanitize, sanitize_line};
 use crate::render::theme::{BUILT_IN, Theme, list};
 
 use super::{ArgsError, Cli, Env, Generate, Options, load_prices, parse_args, resolve};
@@ -65,7 +65,9 @@ impl Refusal {
                 u8::try_from(e.exit_code()).unwrap_or(ExitStatus::Failure.code())
             }
             Refusal::Failure(why) => {
-                let _ = writeln!(std::io::stderr(), "streamview: {}", sanitize(why));
+                // One line: a file name from an option or the environment
+                // may hold a line break.
+                let _ = writeln!(std::io::stderr(), "streamview: {}", sanitize_line(why));
                 ExitStatus::Failure.code()
             }
         }

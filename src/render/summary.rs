@@ -798,7 +798,11 @@ pub fn write_list<W: WriteColor>(w: &mut W, summary: &Summary, json: bool) -> io
     let rows = newest_first(summary);
     if json {
         for r in rows {
-            serde_json::to_writer(&mut *w, r).map_err(io::Error::other)?;
+            // Terminal-safe as summary-json: a file name's C1 and bidi
+            // characters as `\u` escapes.
+            let mut ser =
+                serde_json::Serializer::with_formatter(&mut *w, crate::json::escape::SafeFormatter);
+            serde::Serialize::serialize(r, &mut ser).map_err(io::Error::from)?;
             w.write_all(b"\n")?;
         }
         return Ok(());
@@ -1125,7 +1129,8 @@ pub(crate) fn notes(summary: &Summary) -> Vec<String> {
     let t = &summary.total;
     let mut notes = Vec::new();
     if let Some(date) = &summary.prices_as_of {
-        notes.push(format!("~ estimated from the prices of {date}"));
+        // The price table's words, as the logs' (`--prices` names any file).
+        notes.push(format!("~ estimated from the prices of {}", cell(date, 40)));
     }
     if !t.unpriced_models.is_empty() {
         let names: Vec<String> = t.unpriced_models.iter().map(|m| cell(m, 40)).collect();

@@ -285,10 +285,12 @@ impl Prices {
     }
 }
 
-/// A string of the table, as it may be shown: without control or
-/// bidirectional characters, at most 100 of them.
+/// A string of the table, at most 100 characters of it: what shows it
+/// makes it inert (the render's sanitizer; JSON escapes it).
 fn string_at(o: &Map<String, Value>, k: &str) -> Option<String> {
-    o.get(k).and_then(Value::as_str).map(inert)
+    o.get(k)
+        .and_then(Value::as_str)
+        .map(|s| s.chars().take(100).collect())
 }
 
 /// `s` without what could act on a terminal (controls, C1, bidi
