@@ -53,6 +53,9 @@ struct Current {
     plain_before: u64,
     /// Its lines skipped so far.
     skipped: u64,
+    /// Of them, those longer than `--max-line-bytes` (a saved session
+    /// of one JSON document is one line), and the longest's length.
+    too_long: (u64, u64),
     /// It does not look like an event stream: stop reading it.
     give_up: bool,
     /// It was found below a directory named as input: holding no session
@@ -462,7 +465,21 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.sink.flush().map_err(Error::Write)?;
         let lines = self.lines - self.current.frames_before;
         let skipped = self.current.skipped;
-        self.diag.message(&if ended {
+        let (too_long, longest) = self.current.too_long;
+        self.diag.message(&if too_long == skipped {
+            // Nothing else wrong: say what is.
+            let max = self.max_line;
+            format!(
+                "{name}: not read: {} longer than --max-line-bytes ({max}), the longest \
+                 {longest} bytes (a saved session of one JSON document is one line); raise \
+                 --max-line-bytes to read it",
+                if too_long == 1 {
+                    "its one line is".to_string()
+                } else {
+                    format!("{too_long} of its lines are")
+                }
+            )
+        } else if ended {
             format!(
                 "{name}: not an event stream ({skipped} of its {lines} lines cannot be read as \
                  text or JSON)"
@@ -608,6 +625,8 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     len: *len,
                     max: self.max_line,
                 };
+                let (n, longest) = &mut self.current.too_long;
+                (*n, *longest) = (*n + 1, (*longest).max(*len));
                 self.skip(*number, &problem, &[], *partial)
             }
             // `--grep`: a line that cannot match is not decoded, once the
@@ -655,6 +674,11 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     .map_err(Error::Write)?;
                 match res {
                     Decoded::Skipped(problem) => self.skip_line(line, &problem)?,
+                    Decoded::Implausible(why) => {
+                        self.sink.flush().map_err(Error::Write)?;
+                        let (file, _, number) = self.session.origin(line.number);
+                        self.diag.line_note(file, number, &why);
+                    }
                     Decoded::Repaired if self.diag.is_verbose() => {
                         self.sink.flush().map_err(Error::Write)?;
                         let (file, _, number) = self.session.origin(line.number);

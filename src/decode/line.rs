@@ -24,6 +24,9 @@ pub enum Decoded {
     /// Events were emitted once lone UTF-16 surrogate escapes (`"\ud83d"`,
     /// which strict JSON parsers reject) were read as U+FFFD.
     Repaired,
+    /// Events were emitted without a count or cost no log means (see
+    /// [`plausible`](super::plausible)), said.
+    Implausible(String),
 }
 
 /// Why a line was skipped.

@@ -35,6 +35,7 @@ mod messages;
 mod native;
 mod opencode;
 mod pi;
+pub mod plausible;
 mod producer;
 mod qwen;
 mod qwen_session;
@@ -146,6 +147,8 @@ impl Decoder {
     /// # Errors
     /// Only errors returned by `emit`.
     pub fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {
+        let mut said = None;
+        let emit = &mut checked(emit, &mut said);
         let res = match (self.producer(), self.stream.as_mut()) {
             (Some(p), Some((q, s))) if p == *q => s.finish(emit),
             _ => Ok(()),
@@ -160,6 +163,16 @@ impl Decoder {
     /// # Errors
     /// Only errors returned by `emit` (a sink that cannot write).
     pub fn decode(&mut self, line: &Line<'_>, emit: &mut Emit<'_>) -> io::Result<Decoded> {
+        let mut said = None;
+        let decoded = self.decode_checked(line, &mut checked(emit, &mut said))?;
+        Ok(match (decoded, said) {
+            (Decoded::Events | Decoded::Repaired, Some(why)) => Decoded::Implausible(why),
+            (decoded, _) => decoded,
+        })
+    }
+
+    /// [`Decoder::decode`], its events checked by `emit`.
+    fn decode_checked(&mut self, line: &Line<'_>, emit: &mut Emit<'_>) -> io::Result<Decoded> {
         let (text_offset, text) = line::trim(line.bytes);
         if text.is_empty() {
             return Ok(Decoded::Blank);
@@ -243,6 +256,21 @@ impl Decoder {
                 other => other,
             })
         })
+    }
+}
+
+/// `emit`, with what no log means left out ([`plausible`]) and said in
+/// `said` (the first of a line).
+fn checked<'e>(
+    emit: &'e mut Emit<'_>,
+    said: &'e mut Option<String>,
+) -> impl FnMut(&crate::event::Event<'_>) -> io::Result<()> + 'e {
+    move |ev| match plausible::check(ev) {
+        None => emit(ev),
+        Some(why) => {
+            said.get_or_insert(why);
+            plausible::without(ev).map_or(Ok(()), |ev| emit(&ev))
+        }
     }
 }
 
