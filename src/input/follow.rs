@@ -186,6 +186,8 @@ pub struct Follow {
     unpacked: Option<Box<Decompress<File>>>,
     /// The compressed file was read to its end.
     ended: bool,
+    /// Its path names no file (deleted, or renamed away), said once.
+    gone: bool,
 }
 
 impl Follow {
@@ -214,6 +216,7 @@ impl Follow {
             notice: None,
             unpacked: None,
             ended: false,
+            gone: false,
         }
     }
 
@@ -236,12 +239,25 @@ impl Follow {
         if meta.len() < self.pos {
             return Ok(Some("truncated"));
         }
-        if let Ok(now) = std::fs::metadata(&self.path)
-            && !same_file(&now, &meta)
-        {
-            // Not a FIFO that would block the view: an error, said.
-            self.file = Some(crate::file::open_regular(&self.path)?);
-            return Ok(Some("replaced"));
+        match std::fs::metadata(&self.path) {
+            Ok(now) if !same_file(&now, &meta) => {
+                self.gone = false;
+                // Not a FIFO that would block the view: an error, said.
+                self.file = Some(crate::file::open_regular(&self.path)?);
+                return Ok(Some("replaced"));
+            }
+            Ok(_) => self.gone = false,
+            Err(e) if e.kind() == io::ErrorKind::NotFound && !self.gone => {
+                // As `tail -F`: what its writer still writes is read, and
+                // a file that appears in its place is read from its start.
+                self.gone = true;
+                if let Some(n) = self.notice.as_mut() {
+                    n(
+                        "deleted; read on while its writer writes, and a file that appears in its place from its start",
+                    );
+                }
+            }
+            Err(_) => {}
         }
         if !self.head.is_empty() && !starts_with(file, &self.head)? {
             return Ok(Some("rewritten"));
