@@ -9,14 +9,20 @@ undocumented exit status, or a raw control, C1 or bidi character in stdout or
 stderr (`--format result` is left out: in a pipe it writes the answer exactly
 as the agent wrote it, see the README).
 
+Then the files and words options name (issue 30): the bundled price table
+(`--prices`), a theme file (`--theme`) and a label (`--label`), mutated the
+same way, each run over a log whose costs are estimated, with the same checks.
+
 Usage: fuzz/mutate.py [RUNS] [SEED]   (from the repository root, after
 `cargo build --release`)
 """
 import glob
+import os
 import random
 import re
 import subprocess
 import sys
+import tempfile
 
 BIN = "target/release/streamview"
 MODES = ([], ["-v"], ["--format", "jsonl"], ["--summary"], ["--format", "summary"], ["-q"])
@@ -41,6 +47,55 @@ def mutate(data: bytearray, rng: random.Random) -> bytearray:
     return data
 
 
+def problem(args: list, data: bytes):
+    """Run the binary; what is wrong with the run, or None."""
+    try:
+        r = subprocess.run([BIN, "--color", "never", *args], input=data,
+                           capture_output=True, timeout=10)
+    except subprocess.TimeoutExpired:
+        return "hang"
+    if r.returncode not in (0, 1, 2, 3):
+        return f"exit status {r.returncode}"
+    for name, out in (("stdout", r.stdout), ("stderr", r.stderr)):
+        m = UNSAFE.search(out.replace(b"\n", b"").replace(b"\t", b""))
+        if m:
+            return f"raw {m.group()!r} on {name}"
+    return None
+
+
+# The files and words options name: (option, what is mutated).
+SIDE = [
+    ("--prices", open("src/session/prices.json", "rb").read()),
+    ("--theme", b"base = light\ntool = #ff8700 bold\nlabel = 208 underline\nerror = bright-red\n"),
+    ("--label", b"api"),
+]
+PRICED = "tests/fixtures/codex-rollout/mixed.rollout.jsonl"
+
+
+def side(runs: int, rng: random.Random) -> int:
+    """Mutated price tables, theme files and labels: the number of problems."""
+    problems = 0
+    log = open(PRICED, "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        for i in range(runs):
+            opt, text = rng.choice(SIDE)
+            data = bytes(mutate(bytearray(text), rng))
+            if opt == "--label":
+                # An argument holds no NUL.
+                value = os.fsdecode(data.replace(b"\0", b"") or b"x")
+            else:
+                value = os.path.join(d, f"side-{i}")
+                open(value, "wb").write(data)
+            for mode in ([], ["--format", "summary"], ["--format", "markdown"]):
+                why = problem([opt, value, *mode], log)
+                if why:
+                    problems += 1
+                    path = f"/tmp/streamview-side-{i}.bin"
+                    open(path, "wb").write(data)
+                    print(f"{why}: {opt} {mode}, its value saved as {path}")
+    return problems
+
+
 def main() -> int:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 7)
@@ -49,26 +104,17 @@ def main() -> int:
     for i in range(runs):
         data = bytes(mutate(bytearray(open(rng.choice(files), "rb").read()[:20000]), rng))
         for mode in MODES:
-            try:
-                r = subprocess.run([BIN, "--color", "never", *mode], input=data,
-                                   capture_output=True, timeout=10)
-            except subprocess.TimeoutExpired:
-                print(f"hang: input {i}, mode {mode}")
-                problems += 1
-                continue
-            why = None
-            if r.returncode not in (0, 1, 2, 3):
-                why = f"exit status {r.returncode}"
-            for name, out in (("stdout", r.stdout), ("stderr", r.stderr)):
-                m = UNSAFE.search(out.replace(b"\n", b"").replace(b"\t", b""))
-                if m and why is None:
-                    why = f"raw {m.group()!r} on {name}"
+            why = problem(list(mode), data)
             if why:
                 problems += 1
                 path = f"/tmp/streamview-mutant-{i}.bin"
                 open(path, "wb").write(data)
                 print(f"{why}: mode {mode}, input saved as {path}")
     print(f"{runs} inputs × {len(MODES)} modes: {problems} problems")
+    side_runs = max(runs // 4, 1)
+    found = side(side_runs, rng)
+    print(f"{side_runs} price tables, themes and labels × 3 modes: {found} problems")
+    problems += found
     return 1 if problems else 0
 
 

@@ -5,8 +5,24 @@
 #
 #   fuzz/seed.sh                      # corpus/decode_line, whole files up to 64 KiB
 #   fuzz/seed.sh 4096 corpus/small    # first 4 KiB of each: many more runs per second
+#   fuzz/seed.sh side                 # corpus/side_files: price tables, themes, labels
 set -euo pipefail
 cd "$(dirname "$0")"
+if [ "${1:-}" = side ]; then
+  # side_files.rs: byte 0 picks the kind (0 prices, 1 theme, 2 label) and
+  # the colour depth (its high nibble).
+  out=corpus/side_files
+  mkdir -p "$out"
+  zstd -dc ../tests/fixtures/prices/*.json.zst | head -c 262144 > "$out/litellm-head"
+  printf '\x00' | cat - "$out/litellm-head" > "$out/seed-litellm" && rm "$out/litellm-head"
+  { printf '\x00'; cat ../src/session/prices.json; } > "$out/seed-bundled"
+  printf '\x01base = light\ntool = #ff8700 bold\nlabel = 208 underline\n# a comment\n' > "$out/seed-theme"
+  printf '\x11\xef\xbb\xbfbase = default\nerror = bright-red bold italic\n' > "$out/seed-theme-bom"
+  printf '\x02api' > "$out/seed-label"
+  printf '\x22we\xe2\x80\xaeb\x1b[31m' > "$out/seed-label-hostile"
+  echo "6 seeds in $out"
+  exit 0
+fi
 max=${1:-65536}
 out=${2:-corpus/decode_line}
 mkdir -p "$out"
