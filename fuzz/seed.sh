@@ -13,8 +13,8 @@ if [ "${1:-}" = side ]; then
   # the colour depth (its high nibble).
   out=corpus/side_files
   mkdir -p "$out"
-  zstd -dc ../tests/fixtures/prices/*.json.zst | head -c 262144 > "$out/litellm-head"
-  printf '\x00' | cat - "$out/litellm-head" > "$out/seed-litellm" && rm "$out/litellm-head"
+  # LiteLLM's table, its first 256 KiB (head closes the pipe early).
+  { printf '\x00'; zstd -dc ../tests/fixtures/prices/*.json.zst || true; } | head -c 262144 > "$out/seed-litellm"
   { printf '\x00'; cat ../src/session/prices.json; } > "$out/seed-bundled"
   printf '\x01base = light\ntool = #ff8700 bold\nlabel = 208 underline\n# a comment\n' > "$out/seed-theme"
   printf '\x11\xef\xbb\xbfbase = default\nerror = bright-red bold italic\n' > "$out/seed-theme-bom"
