@@ -32,7 +32,7 @@ pub fn check(ev: &Event<'_>) -> Option<String> {
                 .or(one_hour)
                 .map(|why| format!("{why}; its usage left out"))
         }
-        EventKind::Result(r) => result(r).map(|why| format!("{why}; left out of the totals")),
+        EventKind::Result(r) => result(r).map(|why| format!("{why}; the result read without it")),
         _ => None,
     }
 }
