@@ -95,13 +95,17 @@ fn tokens_said(key: &str, n: u64) -> String {
 /// A cost out of bounds, said.
 fn cost(c: Option<f64>) -> Option<String> {
     let c = c?;
+    if c.is_finite() && (0.0..=MAX_COST).contains(&c) {
+        return None;
+    }
     let shown = if c.abs() < 1e15 {
         format!("{c}")
     } else {
         format!("{c:e}")
     };
-    (!c.is_finite() || !(0.0..=MAX_COST).contains(&c))
-        .then(|| format!("cost {shown} is not a plausible cost (0 to 10^7 USD)"))
+    Some(format!(
+        "cost {shown} is not a plausible cost (0 to 10^7 USD)"
+    ))
 }
 
 #[cfg(test)]
