@@ -479,3 +479,60 @@ fn a_screenshot_is_made() {
         );
     }
 }
+
+/// `--format html --by day`: the SVG chart is drawn under the page's
+/// policy (nothing on the console), a column part per model with its
+/// numbers as a `<title>`, the hostile model's name as text; the
+/// screenshot is kept (`target/tmp/chart.png`) to be looked at.
+#[test]
+fn the_chart_by_day_is_drawn_and_runs_nothing() {
+    let Some(b) = browser() else { return };
+    let lib = scratch();
+    let days = [
+        ("2026-11-18", "claude-opus-4-8"),
+        ("2026-11-18", "claude-sonnet-4-5"),
+        ("2026-11-19", "claude-haiku-4-5"),
+        ("2026-11-21", "claude-opus-4-8"),
+        (
+            "2026-11-21",
+            "<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">",
+        ),
+        ("2026-11-22", "claude-sonnet-4-5"),
+    ];
+    common::days_library(&lib, &days, 2);
+    let out = sv()
+        .args(["--format", "html", "--by", "day", "--color", "never"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let page = load(&b, &out.stdout, "");
+    page.assert_clean("--by day");
+    assert_eq!(page.count("<svg"), 1);
+    assert!(page.count("<rect") >= 6, "{}", page.dom);
+    assert!(
+        page.dom.contains("<title>2026-11-21: claude-opus-4-8 · $"),
+        "{}",
+        page.dom
+    );
+    assert!(page.dom.contains("&lt;img src=x onerror="), "{}", page.dom);
+    let run = open(
+        &b,
+        &out.stdout,
+        "",
+        &[
+            "--window-size=1000,900",
+            "--screenshot=shot.png",
+            "--hide-scrollbars",
+        ],
+    );
+    assert!(run.console.is_empty(), "{:#?}", run.console);
+    let png = run.shot.expect("no screenshot");
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    std::fs::write(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("chart.png"),
+        png,
+    )
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&lib);
+}

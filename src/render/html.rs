@@ -262,6 +262,10 @@ impl<W: Write> Html<W> {
 
     fn summary(summary: &Summary) -> String {
         let mut page = String::from("<section id=\"summary\"><h2>Summary</h2>\n");
+        // `--by day|week|month`: the groups drawn first.
+        if let Some(chart) = summary.by.as_ref().and_then(super::chart::svg) {
+            page.push_str(&chart);
+        }
         match summary::session_table(summary) {
             Some(t) => Self::table(&mut page, &t),
             None => page.push_str("<p>No session in the input.</p>\n"),

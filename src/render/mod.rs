@@ -1,5 +1,6 @@
 //! Sinks: where normalized events go. One module per output format.
 
+mod chart;
 pub mod diff;
 pub mod html;
 pub mod jsonl;

@@ -17,6 +17,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 use termcolor::{ColorSpec, WriteColor};
 
+use super::chart;
 use super::sanitize::sanitize_line;
 use super::{LineEnd, Sink, fmt_cost, fmt_count, fmt_duration};
 use crate::event::{Event, Tokens};
@@ -1062,7 +1063,41 @@ pub(crate) fn group_table(summary: &Summary) -> Option<Table> {
     cells.push(outcome_counts(&summary.outcomes));
     table.total = Some(table.rows.len());
     table.rows.push(cells);
+    if let Some(width) = summary.width
+        && chart::charted(by.key)
+    {
+        add_bars(&mut table, &by.rows, width);
+    }
     Some(table)
+}
+
+/// A bar is at most this many cells wide.
+const BAR_MAX: usize = 40;
+/// Narrower than this, a bar says too little: none is drawn.
+const BAR_MIN: usize = 8;
+
+/// How the table of `--by` makes room for its bars on a terminal: the
+/// models cut to 12 characters.
+pub const GROUP_FIT: [Fit; 1] = [Fit::Shrink("models", 12)];
+
+/// On a terminal, `--by day|week|month`: each group's row ends with its
+/// bar (its cost, or its tokens where nothing is priced), the largest as
+/// wide as the terminal leaves room for, at most [`BAR_MAX`]; none when
+/// that is under [`BAR_MIN`] (the models cut first, [`GROUP_FIT`]). The
+/// total row has none.
+fn add_bars(table: &mut Table, rows: &[GroupRow], width: usize) {
+    let room = |t: &Table| width.saturating_sub(t.width() + 2);
+    if room(table) < BAR_MIN {
+        table.fit(width.saturating_sub(BAR_MIN + 2), &GROUP_FIT);
+    }
+    let cells = room(table).min(BAR_MAX);
+    if cells < BAR_MIN {
+        return;
+    }
+    table.head.push(("", Align::Left));
+    for (r, bar) in table.rows.iter_mut().zip(chart::bars(rows, cells)) {
+        r.push(bar);
+    }
 }
 
 /// The cells of a group's row after its name, before its models.

@@ -383,3 +383,28 @@ pub const REPORT_CAPTURES: [&str; 16] = [
     "cursor/tool_errors.jsonl",
     "claude/api_error_500.jsonl",
 ];
+
+/// A library of Claude transcripts in `dir`, one session per `(day, model)`
+/// (a copy of `transcript_tools_basic.jsonl` moved to that day, answered
+/// by that model), `copies` times over: for `--by day`'s bars and chart.
+pub fn days_library(dir: &Path, days: &[(&str, &str)], copies: usize) {
+    let base = String::from_utf8(read(&fixture(
+        "claude-transcript/transcript_tools_basic.jsonl",
+    )))
+    .unwrap();
+    let project = dir.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    for c in 0..copies {
+        for (i, (day, model)) in days.iter().enumerate() {
+            let model = serde_json::to_string(model).unwrap();
+            let text = base
+                .replace("2026-11-22T", &format!("{day}T"))
+                .replace("\"claude-opus-4-8\"", &model)
+                .replace("\"sessionId\":\"", &format!("\"sessionId\":\"{c}-{i}-"))
+                // Each a session of its own, not a copy of the others.
+                .replace("\"msg_", &format!("\"msg_{c}_{i}_"))
+                .replace("\"req_", &format!("\"req_{c}_{i}_"));
+            std::fs::write(project.join(format!("s{c}-{i}.jsonl")), text).unwrap();
+        }
+    }
+}
