@@ -328,8 +328,16 @@ fn in_start_order(files: &[PathBuf]) -> Vec<Session> {
     let mut keyed: Vec<(Timestamp, &Path, bool, Timestamp, &Path)> = files
         .iter()
         .map(|f| {
+            // The session's file compressed too (`s.jsonl.gz` over
+            // `s/subagents/agent-x.jsonl`).
             let session = parent_session(f)
-                .and_then(|p| set.get(p.as_path()).copied())
+                .and_then(|p| {
+                    ["", ".gz", ".zst"].iter().find_map(|z| {
+                        let mut name = p.clone().into_os_string();
+                        name.push(z);
+                        set.get(Path::new(&name)).copied()
+                    })
+                })
                 .unwrap_or(f);
             (
                 starts[session].0,

@@ -161,3 +161,43 @@ fn a_qwen_sub_agent_goes_with_its_chat() {
     assert_eq!(found.other_files, 1);
     fs::remove_dir_all(&root).unwrap();
 }
+
+/// A compressed session file keeps its sub-agents (`s.jsonl.gz` over
+/// `s/subagents/agent-1.jsonl`): they were sessions of their own, and
+/// `--latest -f` followed a sub-agent as the latest session.
+#[test]
+fn a_compressed_session_keeps_its_sub_agents() {
+    let root = tree("gz-parent");
+    let p = root.join("-home-u-proj");
+    for (session, z) in [("s", ".gz"), ("t", ".zst"), ("u", "")] {
+        let text = line("2026-11-20T10:00:00Z");
+        let bytes = match z {
+            ".gz" => {
+                let mut gz =
+                    flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+                gz.write_all(text.as_bytes()).unwrap();
+                gz.finish().unwrap()
+            }
+            ".zst" => zstd::encode_all(text.as_bytes(), 3).unwrap(),
+            _ => text.into_bytes(),
+        };
+        fs::create_dir_all(&p).unwrap();
+        fs::write(p.join(format!("{session}.jsonl{z}")), bytes).unwrap();
+        write(
+            &p.join(format!("{session}/subagents/agent-1.jsonl")),
+            &line("2026-11-20T10:00:05Z"),
+        );
+    }
+    let found = sessions_below(&root);
+    let mut got = names(&found, &root);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "-home-u-proj/s.jsonl.gz + -home-u-proj/s/subagents/agent-1.jsonl",
+            "-home-u-proj/t.jsonl.zst + -home-u-proj/t/subagents/agent-1.jsonl",
+            "-home-u-proj/u.jsonl + -home-u-proj/u/subagents/agent-1.jsonl",
+        ]
+    );
+    let _ = fs::remove_dir_all(&root);
+}
