@@ -57,6 +57,10 @@ _streamview() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --latest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -408,10 +408,18 @@ pub struct Cli {
     /// projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`,
     /// ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or
     /// $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid`, `pi`, `cline`,
-    /// `opencode` or `kilo`, where each keeps them): the one whose files changed last, its sub-agents with it.
-    /// With -f, follow it.
-    #[arg(long)]
-    pub latest: bool,
+    /// `opencode` or `kilo`, where each keeps them): the one whose files changed last, its
+    /// sub-agents with it. With -f, follow it. `--latest=N`: the N latest, read in the order
+    /// they began (with --list, listed; with -f, followed together, each line labelled).
+    #[arg(
+        long,
+        value_name = "N",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "1",
+        value_parser = clap::value_parser!(u16).range(1..)
+    )]
+    pub latest: Option<u16>,
 
     /// List the sessions found, newest first, one line each: when each started, its agent,
     /// project and title (its first prompt), turns, cost, outcome and file, to find the one to
@@ -706,9 +714,12 @@ pub struct Options {
     pub from: Option<Producer>,
     /// `--follow` the (single) file.
     pub follow: bool,
-    /// `--latest`: the sources are directories, and only the most recent
-    /// session below them is read.
-    pub latest: bool,
+    /// `--latest[=N]`: the sources are directories, and only the N most
+    /// recent sessions below them are read.
+    pub latest: Option<usize>,
+    /// A session chosen by the run itself (`--latest N -f`: one of the N,
+    /// followed by a run of its own): read instead of the sources.
+    pub session: Option<crate::input::library::Session>,
     /// `--project`: only the sessions of a library whose working directory
     /// contains this.
     pub project: Option<String>,
@@ -950,14 +961,15 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         from: match cli.from.0 {
             // What Codex keeps on disk is a rollout, not the `exec --json`
             // stream `--from codex` names.
-            Some(Producer::Codex) if cli.latest => Some(Producer::CodexRollout),
-            Some(Producer::Gemini) if cli.latest => Some(Producer::GeminiSession),
-            Some(Producer::Qwen) if cli.latest => Some(Producer::QwenSession),
-            Some(Producer::Cline) if cli.latest => Some(Producer::ClineSession),
+            Some(Producer::Codex) if cli.latest.is_some() => Some(Producer::CodexRollout),
+            Some(Producer::Gemini) if cli.latest.is_some() => Some(Producer::GeminiSession),
+            Some(Producer::Qwen) if cli.latest.is_some() => Some(Producer::QwenSession),
+            Some(Producer::Cline) if cli.latest.is_some() => Some(Producer::ClineSession),
             from => from,
         },
         follow: cli.follow,
-        latest: cli.latest,
+        latest: cli.latest.map(usize::from),
+        session: None,
         project: cli.project.clone(),
         grep: grep(cli)?,
         listing: listing(cli, format)?,
@@ -1014,9 +1026,9 @@ fn theme(cli: &Cli, env: &Env) -> Result<Theme, Refusal> {
     Theme::load(&path, depth).map_err(Refusal::Failure)
 }
 
-/// `-f A B …`: a label for each file, its name without the extension
-/// (`api` for `api.jsonl`; `a/api` and `b/api` when two are equal),
-/// after `--label`'s when given (`NAME/api`), each in a colour of its own.
+/// `-f A B …`: a label for each file ([`names_of`](crate::render::label::names_of)),
+/// each in a colour of its own; `--latest N -f`: N labels, named when the
+/// sessions are found (`drive`).
 fn followed(
     cli: &Cli,
     format: Format,
@@ -1024,39 +1036,15 @@ fn followed(
     colors: (bool, bool),
     theme: &Theme,
 ) -> Vec<crate::render::label::Label> {
-    if !cli.follow || cli.files.len() < 2 {
-        return Vec::new();
-    }
-    let stems: Vec<(String, &std::path::Path)> = (cli.files.iter())
-        .map(|f| {
-            let p = std::path::Path::new(f);
-            let name = p.file_name().unwrap_or(f).to_string_lossy();
-            (name.split('.').next().unwrap_or_default().to_string(), p)
-        })
-        .collect();
-    let names = stems.iter().map(|(name, path)| {
-        let twice = stems.iter().filter(|(n, _)| n == name).count() > 1;
-        let parent = path.parent().and_then(|d| d.file_name());
-        let mut name = match parent {
-            Some(dir) if twice => format!("{}/{name}", dir.to_string_lossy()),
-            _ => name.clone(),
-        };
-        if let Some(l) = &cli.label {
-            name = format!("{l}/{name}");
+    let names = match cli.latest {
+        Some(n) if cli.follow && n > 1 => (1..=n).map(|i| i.to_string()).collect(),
+        _ if !cli.follow || cli.files.len() < 2 => return Vec::new(),
+        _ => {
+            let paths: Vec<&std::path::Path> = cli.files.iter().map(std::path::Path::new).collect();
+            crate::render::label::names_of(&paths, cli.label.as_deref())
         }
-        // As `--label`'s: printable, on one line, not too long.
-        let name: String = crate::render::sanitize::sanitize_line(&name)
-            .chars()
-            .take(32)
-            .collect();
-        if name.is_empty() {
-            "?".to_string()
-        } else {
-            name
-        }
-    });
-    names
-        .enumerate()
+    };
+    (names.into_iter().enumerate())
         .map(|(i, name)| {
             let mut l = labelled(name, cli, format, verbosity, colors, theme);
             l.spec = theme.label_spec_nth(i);
@@ -1204,7 +1192,7 @@ fn sources(cli: &Cli, env: &Env) -> Result<Vec<Source>, Refusal> {
         }
         return Ok(found);
     }
-    Ok(if cli.files.is_empty() && cli.latest {
+    Ok(if cli.files.is_empty() && cli.latest.is_some() {
         vec![Source::Path(homes::sessions_home(cli.from.0, env))]
     } else if cli.files.is_empty() {
         vec![Source::Stdin]
@@ -1383,7 +1371,8 @@ impl Default for Options {
             count_hidden_errors: false,
             from: None,
             follow: false,
-            latest: false,
+            latest: None,
+            session: None,
             project: None,
             grep: None,
             listing: Listing::default(),

@@ -68,10 +68,10 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
     }
     let mut pager = opts.pager.as_ref().and_then(Pager::spawn);
     let to = pager.as_mut().map_or_else(Outputs::process, Outputs::paged);
-    let res = if opts.followed.is_empty() {
-        run_to(opts, interrupt, &to)
-    } else {
-        follow_several(opts, interrupt, &to)
+    let res = match opts.latest {
+        Some(n) if n > 1 && opts.follow => follow_latest(opts, n, interrupt, &to),
+        _ if opts.followed.is_empty() => run_to(opts, interrupt, &to),
+        _ => follow_several(opts, interrupt, &to),
     };
     drop(to);
     if let Some(pager) = pager {
@@ -102,6 +102,72 @@ fn follow_several(
             ..opts.clone()
         })
         .collect();
+    run_each(&runs, interrupt, to)
+}
+
+/// `--latest N -f`: the N sessions that changed last, each followed with
+/// its sub-agents by a run of its own, labelled as `-f A B …` labels its
+/// files (by the session file's name: a UUID's first 8 characters). With
+/// fewer than two found (or a directory that could not be read), the run
+/// is `--latest -f`'s, which says why.
+fn follow_latest(
+    opts: &Options,
+    n: usize,
+    interrupt: &Arc<Interrupt>,
+    to: &Outputs,
+) -> Result<ExitStatus, Error> {
+    let dirs: Vec<&std::path::Path> = (opts.sources.iter())
+        .filter_map(|s| match s {
+            crate::input::Source::Path(p) => Some(p.as_path()),
+            crate::input::Source::Stdin => None,
+        })
+        .collect();
+    let found = steps::candidates(opts, &dirs);
+    let sessions: Vec<_> = crate::input::library::newest(found.sessions, n)
+        .into_iter()
+        .filter(|s| s.stored.is_none())
+        .collect();
+    if sessions.len() < 2 || !found.unreadable.is_empty() {
+        return run_to(opts, interrupt, to);
+    }
+    let paths: Vec<&std::path::Path> = sessions.iter().map(|s| s.file.as_path()).collect();
+    let base = opts.label.as_ref().map(|l| l.name.as_str());
+    let names = render::label::names_of(&paths, base);
+    let runs: Vec<Options> = (sessions.iter().zip(names).zip(&opts.followed))
+        .map(|((session, name), label)| Options {
+            sources: vec![crate::input::Source::Path(session.file.clone())],
+            session: Some(session.clone()),
+            latest: None,
+            label: Some(render::label::Label {
+                name,
+                ..label.clone()
+            }),
+            followed: Vec::new(),
+            status: false,
+            ..opts.clone()
+        })
+        .collect();
+    for r in &runs {
+        if let (Some(l), Some(s)) = (&r.label, &r.session) {
+            let _ = writeln!(
+                std::io::stderr(),
+                "streamview: {}: one of the {} latest sessions; following it as [{}]",
+                render::sanitize::sanitize_line(&s.name()),
+                runs.len(),
+                l.name
+            );
+        }
+    }
+    run_each(&runs, interrupt, to)
+}
+
+/// Each of `runs` on a thread of its own, writing into `to`: the worst of
+/// their statuses.
+fn run_each(
+    runs: &[Options],
+    interrupt: &Arc<Interrupt>,
+    to: &Outputs,
+) -> Result<ExitStatus, Error> {
     std::thread::scope(|scope| {
         let threads: Vec<_> = (runs.iter())
             .map(|o| scope.spawn(move || run_to(o, interrupt, to)))

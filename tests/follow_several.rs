@@ -106,3 +106,64 @@ fn two_files_of_one_name_are_told_apart_by_their_folders() {
     assert!(text.contains("[b/s] ✓ done"), "{text}");
     fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn latest_n_follows_the_n_sessions_written_last_each_labelled() {
+    let d = dir("latest");
+    let p = d.join("-home-dev-app");
+    fs::create_dir_all(&p).unwrap();
+    let old = p.join("00000000-0000-0000-0000-000000000000.jsonl");
+    fs::write(&old, read(&fixture("claude/tools_basic.jsonl"))).unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    let names = [
+        "11111111-2222-3333-4444-555555555555",
+        "66666666-7777-8888-9999-aaaaaaaaaaaa",
+    ];
+    let logs = [
+        read(&fixture("claude/tools_basic.jsonl")),
+        read(&fixture("claude/tool_errors.jsonl")),
+    ];
+    let paths: Vec<PathBuf> = names.iter().map(|n| p.join(format!("{n}.jsonl"))).collect();
+    // Their first lines only, for now.
+    for (path, log) in paths.iter().zip(&logs) {
+        let first = log.split_inclusive(|&c| c == b'\n').next().unwrap();
+        fs::write(path, first).unwrap();
+    }
+    let child = sv_std()
+        .arg("--latest=2")
+        .arg("-f")
+        .arg(&d)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    for (path, log) in paths.iter().zip(&logs) {
+        let mut f = fs::OpenOptions::new().append(true).open(path).unwrap();
+        for line in log.split_inclusive(|&c| c == b'\n').skip(1) {
+            f.write_all(line).unwrap();
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Labelled by the ids' first 8 characters; the older session unread.
+    for line in text.lines() {
+        assert!(
+            line.starts_with("[11111111] ") || line.starts_with("[66666666] "),
+            "{line:?}"
+        );
+    }
+    assert!(text.contains("[11111111] ✓ done · 5 turns"), "{text}");
+    assert!(
+        text.contains("[66666666] ✗ Read missing.txt failed"),
+        "{text}"
+    );
+    assert!(
+        err.contains("one of the 2 latest sessions; following it as [11111111]"),
+        "{err}"
+    );
+    assert!(!err.contains("00000000"), "{err}");
+}

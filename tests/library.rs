@@ -1429,3 +1429,52 @@ fn a_bad_line_of_a_sub_agent_file_is_named_by_that_file_and_line() {
     }
     fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn latest_n_reads_or_lists_the_n_sessions_changed_last_in_start_order() {
+    let d = std::env::temp_dir().join(format!("sv-latest-n-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let p = d.join("-home-dev-app");
+    std::fs::create_dir_all(&p).unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-transcript");
+    // Written in this order: thinking, tools, sub-agents; the first is the oldest.
+    for (name, from) in [
+        ("a", "transcript_thinking.jsonl"),
+        ("b", "transcript_tools_basic.jsonl"),
+        ("c", "transcript_subagent.jsonl"),
+    ] {
+        std::fs::copy(fixtures.join(from), p.join(format!("{name}.jsonl"))).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_streamview"))
+            .args(args)
+            .arg(&d)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, out, err) = run(&["--latest=2", "--format", "summary-json"]);
+    let (list_code, list, _) = run(&["--latest=2", "--list", "--format", "jsonl"]);
+    let (zero, _, zero_err) = run(&["--latest=0"]);
+    std::fs::remove_dir_all(&d).unwrap();
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let files: Vec<&str> = (v["sessions"].as_array().unwrap().iter())
+        .map(|s| s["source"].as_str().unwrap().rsplit('/').next().unwrap())
+        .collect();
+    // The two written last, in the order they began.
+    assert_eq!(files, ["b.jsonl", "c.jsonl"]);
+    assert_eq!(
+        err.matches("one of the 2 latest sessions").count(),
+        2,
+        "{err}"
+    );
+    assert_eq!(list_code, Some(0));
+    assert_eq!(list.lines().count(), 2, "{list}");
+    assert_eq!(zero, Some(2), "{zero_err}");
+}

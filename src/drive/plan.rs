@@ -19,14 +19,19 @@ pub(crate) enum Step<'a> {
     /// in the order they started
     /// ([`crate::input::library::sessions_below`]).
     Library(&'a Path),
-    /// The most recent session below these directories (`--latest`), read
-    /// or followed with its sub-agents' files.
+    /// The most recent sessions below these directories (`--latest[=N]`),
+    /// read or followed with their sub-agents' files.
     Latest {
         /// The directories searched.
         dirs: Vec<&'a Path>,
-        /// `-f`: follow it.
+        /// How many: the N that changed last.
+        count: usize,
+        /// `-f`: follow it (one; several are each a run's [`Step::Session`]).
         follow: bool,
     },
+    /// One session the run was given (`--latest N -f`: one of the N, in a
+    /// run of its own), followed with its sub-agents' files.
+    Session(&'a library::Session),
 }
 
 /// A run's steps, and how many threads a library's files are read on.
@@ -43,7 +48,13 @@ impl<'a> Plan<'a> {
     /// The plan of the run `opts` describe.
     pub(crate) fn of(opts: &'a Options) -> Plan<'a> {
         let threads = if sinks::parallel(opts) { opts.jobs } else { 1 };
-        if opts.latest {
+        if let Some(s) = &opts.session {
+            return Plan {
+                steps: vec![Step::Session(s)],
+                threads,
+            };
+        }
+        if let Some(count) = opts.latest {
             let dirs = (opts.sources.iter())
                 .filter_map(|s| match s {
                     Source::Path(p) => Some(p.as_path()),
@@ -52,7 +63,11 @@ impl<'a> Plan<'a> {
                 .collect();
             let follow = opts.follow;
             return Plan {
-                steps: vec![Step::Latest { dirs, follow }],
+                steps: vec![Step::Latest {
+                    dirs,
+                    count,
+                    follow,
+                }],
                 threads,
             };
         }
@@ -109,6 +124,7 @@ mod tests {
             plan.steps,
             [Step::Latest {
                 dirs: vec![Path::new("a"), Path::new("b")],
+                count: 1,
                 follow: false
             }]
         );

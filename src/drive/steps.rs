@@ -47,7 +47,12 @@ impl Reading<'_> {
                 self.source(runner, src, matches!(step, Step::Follow(_)))
             }
             Step::Library(dir) => self.library(runner, dir),
-            Step::Latest { dirs, follow } => self.latest(runner, dirs, *follow),
+            Step::Latest {
+                dirs,
+                count,
+                follow,
+            } => self.latest(runner, dirs, *count, *follow),
+            Step::Session(session) => self.follow_session(runner, session),
         }
     }
 
@@ -103,48 +108,57 @@ impl Reading<'_> {
         Ok(())
     }
 
-    /// `--latest`: the most recent session below `dirs`, said on stderr,
-    /// read (or followed) as if it had been named.
+    /// `--latest[=N]`: the N sessions below `dirs` that changed last, said
+    /// on stderr, read (or the latest followed) as if they had been named,
+    /// in the order they began.
     fn latest<S: Sink + ?Sized, E: Write>(
         &self,
         runner: &mut Runner<'_, S, E>,
         dirs: &[&Path],
+        count: usize,
         follow: bool,
     ) -> Result<(), Error> {
-        let mut sessions = Vec::new();
-        let mut other_files = 0;
-        let mut unreadable = false;
-        for dir in dirs {
-            let found = library::sessions_below(dir);
-            for (d, e) in &found.unreadable {
-                runner.open_failed(&d.display().to_string(), e);
-            }
-            say_not_regular(runner, &dir.display().to_string(), found.not_regular);
-            unreadable |= !found.unreadable.is_empty();
-            sessions.extend(found.sessions.into_iter().filter(|s| self.in_project(s)));
-            other_files += found.other_files;
+        let found = candidates(self.opts, dirs);
+        for (d, e) in &found.unreadable {
+            runner.open_failed(&d.display().to_string(), e);
         }
-        let Some(session) = library::latest(sessions) else {
-            if !unreadable {
+        for (dir, n) in &found.not_regular {
+            say_not_regular(runner, dir, *n);
+        }
+        // With -f, one: several are followed by runs of their own
+        // (`drive::follow_latest`), unless only one is there.
+        let count = if follow { 1 } else { count };
+        let newest = library::newest(found.sessions, count);
+        if newest.is_empty() {
+            if found.unreadable.is_empty() {
                 let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-                runner.empty_directory(&names.join(", "), other_files);
+                runner.empty_directory(&names.join(", "), found.other_files);
             }
             // Else said, with why (status 2).
             return Ok(());
-        };
-        let name = session.name();
-        if follow && session.stored.is_none() {
-            runner.note(&name, "the latest session; following it");
-            return self.follow_session(runner, &session);
         }
-        let what = if follow {
-            // A database is not followed: its sessions are not files that grow.
-            "the latest session, in a database: read as it is now (not followed)"
-        } else {
-            "the latest session"
+        let what = match newest.len() {
+            1 => "the latest session".to_string(),
+            n => format!("one of the {n} latest sessions"),
         };
-        runner.note(&name, what);
-        runner.library_session(&session, false, self.interrupt)
+        for session in &newest {
+            let name = session.name();
+            if follow && session.stored.is_none() {
+                runner.note(&name, "the latest session; following it");
+                return self.follow_session(runner, session);
+            }
+            if follow {
+                // A database is not followed: its sessions are not files that grow.
+                runner.note(
+                    &name,
+                    "the latest session, in a database: read as it is now (not followed)",
+                );
+            } else {
+                runner.note(&name, &what);
+            }
+            runner.library_session(session, false, self.interrupt)?;
+        }
+        Ok(())
     }
 
     /// `--latest -f`: follow a session's file with its sub-agents' files,
@@ -248,6 +262,36 @@ impl Reading<'_> {
             None => rdr,
         })
     }
+}
+
+/// The sessions `--latest` picks among: those below the directories, of
+/// the project asked for (`--project`), and what could not be read.
+#[derive(Default)]
+pub(super) struct Candidates {
+    /// In the order they began.
+    pub sessions: Vec<library::Session>,
+    pub other_files: u64,
+    pub unreadable: Vec<(std::path::PathBuf, io::Error)>,
+    /// Per directory, the files named like logs that are not regular files.
+    pub not_regular: Vec<(String, u64)>,
+}
+
+/// The [`Candidates`] below `dirs`.
+pub(super) fn candidates(opts: &Options, dirs: &[&Path]) -> Candidates {
+    let mut c = Candidates::default();
+    let in_project = |s: &library::Session| {
+        (opts.project.as_deref()).is_none_or(|p| super::project::matches(s, p))
+    };
+    for dir in dirs {
+        let found = library::sessions_below(dir);
+        c.unreadable.extend(found.unreadable);
+        c.not_regular
+            .push((dir.display().to_string(), found.not_regular));
+        c.sessions
+            .extend(found.sessions.into_iter().filter(in_project));
+        c.other_files += found.other_files;
+    }
+    c
 }
 
 /// What `-v` says of a library read.

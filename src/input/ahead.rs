@@ -19,7 +19,7 @@
 use std::fmt;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
@@ -41,12 +41,13 @@ enum Msg {
     Wake,
 }
 
-/// The flag a SIGINT handler sets, and the way to wake the reader that
-/// waits for input.
+/// The flag a SIGINT handler sets, and the way to wake the readers that
+/// wait for input (one per followed file: `-f A B …` reads several at
+/// once, each on a [`ReadAhead`] of its own).
 #[derive(Default)]
 pub struct Interrupt {
     flag: AtomicBool,
-    waker: Mutex<Option<SyncSender<Msg>>>,
+    wakers: Mutex<Vec<SyncSender<Msg>>>,
 }
 
 impl fmt::Debug for Interrupt {
@@ -64,17 +65,24 @@ impl Interrupt {
         Arc::new(Interrupt::default())
     }
 
-    /// Set the flag and wake a [`ReadAhead`] waiting for input. Returns true
-    /// when the flag was already set (a second Ctrl-C).
+    /// Set the flag and wake every [`ReadAhead`] waiting for input.
+    /// Returns true when the flag was already set (a second Ctrl-C).
     pub fn trigger(&self) -> bool {
         let was = self.flag.swap(true, Ordering::SeqCst);
-        let waker = self.waker.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(tx) = waker.as_ref() {
-            // A full queue means the reader is not waiting: it looks at the
-            // flag before it takes the next chunk.
-            let _ = tx.try_send(Msg::Wake);
-        }
+        let mut wakers = self.wakers.lock().unwrap_or_else(PoisonError::into_inner);
+        // A full queue means the reader is not waiting: it looks at the
+        // flag before it takes the next chunk. A reader gone is forgotten.
+        wakers.retain(|tx| !matches!(tx.try_send(Msg::Wake), Err(TrySendError::Disconnected(_))));
         was
+    }
+
+    /// Wake `tx`'s reader on the next [`Interrupt::trigger`]; readers gone
+    /// are forgotten.
+    fn add_waker(&self, tx: SyncSender<Msg>) {
+        let mut wakers = self.wakers.lock().unwrap_or_else(PoisonError::into_inner);
+        // A spurious wake is harmless: the reader looks at the flag.
+        wakers.retain(|w| !matches!(w.try_send(Msg::Wake), Err(TrySendError::Disconnected(_))));
+        wakers.push(tx);
     }
 
     /// True once [`Interrupt::trigger`] was called.
@@ -184,10 +192,7 @@ impl ReadAhead {
     ) -> io::Result<ReadAhead> {
         let (tx, rx) = mpsc::sync_channel(QUEUE);
         let (spare, spares) = mpsc::channel::<Vec<u8>>();
-        *interrupt
-            .waker
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(tx.clone());
+        interrupt.add_waker(tx.clone());
         thread::Builder::new()
             .name("streamview-reader".into())
             .spawn(move || {
@@ -312,6 +317,30 @@ mod tests {
         assert!(is_interrupt(&err));
         assert!(!t.join().unwrap(), "the first trigger");
         assert!(intr.trigger(), "the second trigger");
+    }
+
+    #[test]
+    fn an_interrupt_wakes_every_blocked_read_not_only_the_last() {
+        // `-f A B …`: one Ctrl-C, several readers waiting.
+        let intr = Interrupt::new();
+        let readers: Vec<ReadAhead> = (0..3)
+            .map(|_| ReadAhead::spawn(Quiet, &intr).unwrap())
+            .collect();
+        let trigger = Arc::clone(&intr);
+        let t = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(50));
+            trigger.trigger()
+        });
+        let woken: Vec<_> = readers
+            .into_iter()
+            .map(|mut r| {
+                thread::spawn(move || r.read(&mut [0u8; 16]).map_err(|e| is_interrupt(&e)))
+            })
+            .collect();
+        for w in woken {
+            assert_eq!(w.join().unwrap(), Err(true));
+        }
+        t.join().unwrap();
     }
 
     #[test]

@@ -255,6 +255,13 @@ pub fn is_library(path: &Path) -> bool {
 /// The session whose files changed last (`None`: there is none).
 #[must_use]
 pub fn latest(sessions: impl IntoIterator<Item = Session>) -> Option<Session> {
+    newest(sessions, 1).pop()
+}
+
+/// The `n` sessions whose files changed last, in the order they began
+/// (as a library is read).
+#[must_use]
+pub fn newest(sessions: impl IntoIterator<Item = Session>, n: usize) -> Vec<Session> {
     let changed = |s: &Session| {
         if let Some(st) = &s.stored {
             let at = st.updated.or(s.began).map_or(0, Timestamp::millis);
@@ -266,11 +273,17 @@ pub fn latest(sessions: impl IntoIterator<Item = Session>) -> Option<Session> {
             .max()
             .unwrap_or(UNIX_EPOCH)
     };
-    sessions
-        .into_iter()
-        .map(|s| (changed(&s), s))
-        .max_by(|a, b| a.0.cmp(&b.0))
-        .map(|(_, s)| s)
+    let mut by_change: Vec<(std::time::SystemTime, usize, Session)> = (sessions.into_iter())
+        .enumerate()
+        .map(|(i, s)| (changed(&s), i, s))
+        .collect();
+    // The latest first; of two changed at once, the one later in start
+    // order (as `max_by` kept it).
+    by_change.sort_by_key(|(t, i, _)| std::cmp::Reverse((*t, *i)));
+    by_change.truncate(n);
+    // Back in start order.
+    by_change.sort_by_key(|(_, i, _)| *i);
+    by_change.into_iter().map(|(_, _, s)| s).collect()
 }
 
 /// A name that session files have: `*.jsonl` or `*.ndjson`, compressed

@@ -49,6 +49,45 @@ pub fn prefix_width(name: &str) -> usize {
     sanitize_line(name).chars().count() + 3
 }
 
+/// The labels of several files followed at once (`-f A B …`, `--latest N
+/// -f`): each file's name without its extensions (`api` for
+/// `api.jsonl`), an id's first 8 characters for a file named by a UUID
+/// (Claude Code's sessions), the folder before it where two are equal
+/// (`a/api`, `b/api`), after `base` when given (`NAME/api`); printable,
+/// on one line, at most 32 characters.
+#[must_use]
+pub fn names_of(paths: &[&std::path::Path], base: Option<&str>) -> Vec<String> {
+    let stem = |p: &std::path::Path| {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let stem = name.split('.').next().unwrap_or_default().to_string();
+        let uuid = stem.len() == 36 && stem.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-');
+        if uuid { stem[..8].to_string() } else { stem }
+    };
+    let stems: Vec<String> = paths.iter().map(|p| stem(p)).collect();
+    (paths.iter().zip(&stems))
+        .map(|(path, name)| {
+            let twice = stems.iter().filter(|n| *n == name).count() > 1;
+            let parent = path.parent().and_then(|d| d.file_name());
+            let mut name = match parent {
+                Some(dir) if twice => format!("{}/{name}", dir.to_string_lossy()),
+                _ => name.clone(),
+            };
+            if let Some(b) = base {
+                name = format!("{b}/{name}");
+            }
+            let name: String = sanitize_line(&name).chars().take(32).collect();
+            if name.is_empty() {
+                "?".to_string()
+            } else {
+                name
+            }
+        })
+        .collect()
+}
+
 /// A run's label, as decided from the command line: what to write where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
