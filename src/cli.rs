@@ -757,6 +757,10 @@ pub struct Options {
     pub status: bool,
     /// Time without an event before the status line says it is waiting.
     pub status_wait: Duration,
+    /// Show the progress line of a library read taking more than a second
+    /// on stderr, a terminal: a report, `--list` or `--grep`; not `-f`,
+    /// `-q` nor `TERM=dumb`.
+    pub progress: bool,
     /// Show the output through this pager (`--paging`).
     pub pager: Option<Pager>,
     /// Wrap nested lines and indented bodies at the terminal's width,
@@ -986,6 +990,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         sanitize_result: env.stdout_tty,
         status: status_line(cli, env, format, verbosity) && !paging,
         status_wait: Duration::from_secs(cli.status_wait),
+        progress: progress_line(cli, env, format, verbosity),
         pager: paging.then(|| Pager::from_env(env)),
         wrap: env.stdout_tty,
         prices_file: (cli.prices.clone())
@@ -1162,6 +1167,22 @@ fn status_line(cli: &Cli, env: &Env, format: Format, verbosity: Verbosity) -> bo
         && env.term.as_ref().is_none_or(|t| t != "dumb")
         && matches!(format, Format::Pretty | Format::Summary | Format::Result)
         && verbosity != Verbosity::Quiet
+}
+
+/// The progress line of a long library read: stderr is a terminal able
+/// to erase a line, the run writes a report, a list or a search (whose
+/// output comes at the end, or in few lines), not a followed file.
+fn progress_line(cli: &Cli, env: &Env, format: Format, verbosity: Verbosity) -> bool {
+    env.stderr_tty
+        && env.term.as_ref().is_none_or(|t| t != "dumb")
+        && !cli.follow
+        && verbosity != Verbosity::Quiet
+        && (cli.grep.is_some()
+            || cli.list
+            || matches!(
+                format,
+                Format::Summary | Format::SummaryJson | Format::Markdown | Format::Html
+            ))
 }
 
 /// Where errors and denials go besides the stream.
@@ -1390,6 +1411,7 @@ impl Default for Options {
             sanitize_result: false,
             status: false,
             status_wait: crate::render::status::DEFAULT_WAIT,
+            progress: false,
             pager: None,
             wrap: false,
             prices_file: None,
@@ -1665,6 +1687,30 @@ mod tests {
             regular_inputs: true,
             ..Env::default()
         }
+    }
+
+    #[test]
+    fn a_progress_line_for_reports_and_searches_on_a_terminals_stderr() {
+        let env = replay();
+        let progress = |args: &[&str], env: &Env| resolve(&cli(args), env).unwrap().progress;
+        assert!(progress(&["--by", "day", "lib"], &env));
+        assert!(progress(&["--format", "html", "lib"], &env));
+        assert!(progress(&["--grep", "x", "lib"], &env));
+        assert!(progress(&["--list", "lib"], &env));
+        // The pretty view streams; -q and -f are not reports.
+        assert!(!progress(&["lib"], &env));
+        assert!(!progress(&["-q", "--grep", "x", "lib"], &env));
+        assert!(!progress(&["-f", "--format", "summary", "a.jsonl"], &env));
+        let piped = Env {
+            stderr_tty: false,
+            ..replay()
+        };
+        assert!(!progress(&["--by", "day", "lib"], &piped));
+        let dumb = Env {
+            term: Some("dumb".into()),
+            ..replay()
+        };
+        assert!(!progress(&["--by", "day", "lib"], &dumb));
     }
 
     #[test]

@@ -9,11 +9,13 @@
 //! - `steps.rs`: each step taken on the calling thread;
 //! - `jobs.rs`: a library's files read on `-j` threads, taken in order;
 //! - `outputs.rs`: standard output and error, or the pager's input;
-//! - `project.rs`: `--project`'s look at a session's first lines.
+//! - `project.rs`: `--project`'s look at a session's first lines;
+//! - `progress.rs`: the progress line of a long library read.
 
 mod jobs;
 mod outputs;
 mod plan;
+mod progress;
 mod project;
 mod sinks;
 mod steps;
@@ -199,17 +201,28 @@ fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
 
 /// [`run`] into `to`.
 fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<ExitStatus, Error> {
+    let plan = Plan::of(opts);
+    // A long library read says how far it is; every output erases that
+    // line first (dropped last: erased at the end).
+    let progress = plan.progress.then(progress::Progress::start);
+    let paged = opts.pager.is_some();
+    let through = |w: Box<dyn Write>, terminal: bool| match &progress {
+        Some(p) if paged => p.writer(w, progress::To::Pager),
+        Some(p) if terminal => p.writer(w, progress::To::Terminal),
+        _ => w,
+    };
+    let (out, err) = (through(to.stdout(), opts.wrap), through(to.stderr(), true));
     // `--label`: whole lines, each started with the label.
     let (out, err) = match &opts.label {
-        Some(l) => (l.stdout(to.stdout()), l.stderr(to.stderr())),
-        None => (to.stdout(), to.stderr()),
+        Some(l) => (l.stdout(out), l.stderr(err)),
+        None => (out, err),
     };
     let stdout = jobs::Shared::new(BufWriter::with_capacity(OUT_BUFFER, out));
     let mut diag = Diag::new(err, opts.verbosity == render::Verbosity::Verbose);
     let matched = std::rc::Rc::new(std::cell::Cell::new(0));
     let stderr = || match &opts.label {
-        Some(l) => l.stderr(to.stderr()),
-        None => to.stderr(),
+        Some(l) => l.stderr(through(to.stderr(), true)),
+        None => through(to.stderr(), true),
     };
     let mut sink = sinks::sink(
         opts,
@@ -219,7 +232,6 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
             matched: matched.clone(),
         },
     );
-    let plan = Plan::of(opts);
     let jobs = (plan.threads > 1).then(|| jobs::Jobs {
         stdout: stdout.clone(),
         stderr: &stderr,
@@ -231,7 +243,7 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
         &mut sink,
         &mut diag,
         Some(interrupt),
-        jobs.as_ref(),
+        (jobs.as_ref(), progress.as_ref()),
     )?;
     // A search tells whether something matched, as grep does.
     Ok(match status {
@@ -270,22 +282,23 @@ pub fn run_sink_with<S: Sink + ?Sized, E: Write>(
     diag: &mut Diag<E>,
     interrupt: Option<&Arc<Interrupt>>,
 ) -> Result<ExitStatus, Error> {
-    run_plan(opts, &Plan::of(opts), sink, diag, interrupt, None)
+    run_plan(opts, &Plan::of(opts), sink, diag, interrupt, (None, None))
 }
 
 /// Take the steps of `plan` into `sink`, a library's files on several
-/// threads when `jobs` says where their outputs go (`-j`).
+/// threads when `jobs` says where their outputs go (`-j`), its progress
+/// said on `progress`.
 fn run_plan<S: Sink + ?Sized, E: Write>(
     opts: &Options,
     plan: &Plan<'_>,
     sink: &mut S,
     diag: &mut Diag<E>,
     interrupt: Option<&Arc<Interrupt>>,
-    jobs: Option<&jobs::Jobs<'_>>,
+    (jobs, progress): (Option<&jobs::Jobs<'_>>, Option<&progress::Progress>),
 ) -> Result<ExitStatus, Error> {
     // The live status line is drawn on standard output, which `opts.status`
     // says is a terminal.
-    let status = if opts.status {
+    let status = if plan.status {
         render::StatusLine::on_stdout(opts.color_stdout, opts.status_wait)
             .map(|s| s.with_label(opts.label.as_ref()))
     } else {
@@ -297,6 +310,7 @@ fn run_plan<S: Sink + ?Sized, E: Write>(
         tick: status.as_ref().map(|_| render::status::TICK),
         finished: Arc::new(AtomicBool::new(false)),
         jobs,
+        progress,
     };
     let mut runner: Runner<'_, S, E> = sinks::runner(opts, sink, diag).with_status(status);
     // --follow: the run says when the session has finished, so that

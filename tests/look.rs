@@ -181,3 +181,75 @@ fn the_html_report_by_day_holds_an_svg_chart_with_every_name_escaped() {
             .contains("<svg")
     );
 }
+
+/// The progress line's draw: back to the start, erase, autowrap off, the
+/// text, autowrap on.
+const DRAW: &str = "\r\x1b[2K\x1b[?7lstreamview: ";
+const DRAW_END: &str = "\x1b[?7h";
+const ERASE: &str = "\r\x1b[2K";
+
+/// The progress lines drawn in `s`, and `s` without them or their erases.
+fn progress_lines(s: &str) -> (Vec<String>, String) {
+    let mut lines = Vec::new();
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find(DRAW) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + DRAW.len()..];
+        let end = after.find(DRAW_END).expect("a draw is closed");
+        lines.push(after[..end].to_string());
+        rest = &after[end + DRAW_END.len()..];
+    }
+    out.push_str(rest);
+    (lines, out.replace(ERASE, ""))
+}
+
+/// A library read of more than a second (1,600 files, one thread).
+fn slow_library() -> PathBuf {
+    let d = dir();
+    days_library(&d, &DAYS, 400);
+    d
+}
+
+#[test]
+fn a_long_report_on_a_terminal_says_how_far_it_is_then_erases_it() {
+    let d = slow_library();
+    let args = format!(
+        "-j1 --paging never --no-status --color never --by day {}",
+        quote(&d)
+    );
+    let shown = under_pty(200, &args);
+    let (lines, rest) = progress_lines(&shown);
+    assert!(!lines.is_empty(), "no progress line in {shown:?}");
+    for l in &lines {
+        assert!(
+            l.contains(" of 1,600 files read · ") && l.ends_with(" MB/s"),
+            "{l:?}"
+        );
+    }
+    // Erased before the table, which is what the run writes without it.
+    let table = shown.find("day ").unwrap();
+    assert!(shown[..table].ends_with(ERASE), "{:?}", &shown[..table]);
+    let quiet = under_pty(200, &format!("{args} 2>/dev/null"));
+    assert_eq!(rest, quiet);
+    assert!(progress_lines(&quiet).0.is_empty());
+    // stderr in a file: nothing there either.
+    let err = d.join("err.txt");
+    under_pty(200, &format!("{args} 2>{}", quote(&err)));
+    assert_eq!(std::fs::read_to_string(&err).unwrap(), "");
+}
+
+#[test]
+fn a_long_search_on_a_terminal_keeps_its_matches_whole() {
+    let d = slow_library();
+    let args = format!(
+        "-j1 --paging never --color never --grep 'wc -l' {}",
+        quote(&d)
+    );
+    let shown = under_pty(200, &args);
+    let (lines, rest) = progress_lines(&shown);
+    let quiet = under_pty(200, &format!("{args} 2>/dev/null"));
+    // With or without the line, the same matches, none cut by it.
+    assert_eq!(rest, quiet);
+    assert_eq!(quiet.matches("▸ Bash ").count(), 1600, "{lines:?}");
+}

@@ -27,6 +27,7 @@ use crate::render::Sink;
 use crate::run::{Counted, Runner};
 use crate::session::Session;
 
+use super::progress::Progress;
 use super::sinks;
 
 /// Results waiting to be passed on, per thread: bounds the memory of a run
@@ -103,6 +104,8 @@ struct Item {
     counted: Counted,
     matched: u64,
     res: Result<(), Error>,
+    /// Its files, and their bytes, for the progress line.
+    read: (u64, u64),
 }
 
 impl Jobs<'_> {
@@ -116,6 +119,7 @@ impl Jobs<'_> {
         opts: &Options,
         sessions: &[&library::Session],
         interrupt: Option<&Arc<Interrupt>>,
+        progress: Option<&Progress>,
     ) -> Result<(), Error> {
         let stop = || interrupt.is_some_and(|i| i.is_set());
         let work = |s: &&library::Session| read_one(opts, s, interrupt);
@@ -127,16 +131,17 @@ impl Jobs<'_> {
             if !is_big(s) {
                 continue;
             }
-            let mut give = |item: Item| self.pass_on(runner, item);
+            let mut give = |item: Item| self.pass_on(runner, item, progress);
             let part = sessions.get(small..i).unwrap_or_default();
             parallel::ordered(part, opts.jobs, ahead, &stop, &work, &mut give)?;
             if stop() {
                 return Err(Error::Interrupted);
             }
             runner.library_session(s, true, interrupt)?;
+            progress.inspect(|p| p.read(s));
             small = i + 1;
         }
-        let mut give = |item: Item| self.pass_on(runner, item);
+        let mut give = |item: Item| self.pass_on(runner, item, progress);
         let rest = sessions.get(small..).unwrap_or_default();
         parallel::ordered(rest, opts.jobs, ahead, &stop, &work, &mut give)?;
         // Ctrl-C: the files begun were written; the rest were not started.
@@ -151,7 +156,9 @@ impl Jobs<'_> {
         &self,
         runner: &mut Runner<'_, S, E>,
         item: Item,
+        progress: Option<&Progress>,
     ) -> Result<(), Error> {
+        progress.inspect(|p| p.add(item.read));
         if !item.err.is_empty() {
             let _ = (self.stderr)().write_all(&item.err);
         }
@@ -216,5 +223,6 @@ fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interru
         counted,
         matched: matched.get(),
         res,
+        read: (s.files() as u64, super::progress::size(s)),
     }
 }

@@ -42,17 +42,36 @@ pub(crate) struct Plan<'a> {
     /// Threads for a library's files (`-j`): 1 when the output would not
     /// be the same as on one thread ([`sinks::parallel`]).
     pub threads: usize,
+    /// The live status line is drawn (`opts.status`, and no library is
+    /// read: a library's sessions flash by; its progress line says more).
+    pub status: bool,
+    /// A library read shows its progress line (`opts.progress`, and a
+    /// library is read).
+    pub progress: bool,
 }
 
 impl<'a> Plan<'a> {
     /// The plan of the run `opts` describe.
     pub(crate) fn of(opts: &'a Options) -> Plan<'a> {
-        let threads = if sinks::parallel(opts) { opts.jobs } else { 1 };
+        let steps = Self::steps(opts);
+        let library = steps.iter().any(|s| matches!(s, Step::Library(_)));
+        let status = opts.status && !library;
+        Plan {
+            steps,
+            threads: if sinks::parallel(opts, status) {
+                opts.jobs
+            } else {
+                1
+            },
+            status,
+            progress: opts.progress && library,
+        }
+    }
+
+    /// The steps of the run `opts` describe.
+    fn steps(opts: &'a Options) -> Vec<Step<'a>> {
         if let Some(s) = &opts.session {
-            return Plan {
-                steps: vec![Step::Session(s)],
-                threads,
-            };
+            return vec![Step::Session(s)];
         }
         if let Some(count) = opts.latest {
             let dirs = (opts.sources.iter())
@@ -62,24 +81,18 @@ impl<'a> Plan<'a> {
                 })
                 .collect();
             let follow = opts.follow;
-            return Plan {
-                steps: vec![Step::Latest {
-                    dirs,
-                    count,
-                    follow,
-                }],
-                threads,
-            };
+            return vec![Step::Latest {
+                dirs,
+                count,
+                follow,
+            }];
         }
         let step = |src: &'a Source| match src {
             _ if opts.follow => Step::Follow(src),
             Source::Path(dir) if library::is_library(dir) => Step::Library(dir),
             _ => Step::Read(src),
         };
-        Plan {
-            steps: opts.sources.iter().map(step).collect(),
-            threads,
-        }
+        opts.sources.iter().map(step).collect()
     }
 }
 

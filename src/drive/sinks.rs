@@ -196,8 +196,8 @@ pub(crate) fn report(opts: &Options) -> bool {
 /// summaries, `--grep`), and which counts over the run only what it can
 /// hand over ([`Sink::take_count`](crate::render::Sink::take_count): the
 /// filters' tools seen); the reports and `--format result` add up over
-/// the run.
-pub(crate) fn parallel(opts: &Options) -> bool {
+/// the run. Nor can a run that draws the live status line (`status`).
+pub(crate) fn parallel(opts: &Options, status: bool) -> bool {
     let per_event = opts.grep.is_some()
         || matches!(
             format(opts),
@@ -205,5 +205,5 @@ pub(crate) fn parallel(opts: &Options) -> bool {
         );
     // `-C`'s `--` between groups depends on what other files wrote.
     let context = matches!(opts.listing, filter::grep::Listing::Matches { context } if context > 0);
-    opts.jobs > 1 && per_event && !context && !opts.follow && !opts.status
+    opts.jobs > 1 && per_event && !context && !opts.follow && !status
 }

@@ -18,6 +18,7 @@ use crate::run::Runner;
 
 use super::jobs::Jobs;
 use super::plan::Step;
+use super::progress::Progress;
 
 /// What every step reads with.
 pub(super) struct Reading<'a> {
@@ -30,6 +31,8 @@ pub(super) struct Reading<'a> {
     pub finished: Arc<AtomicBool>,
     /// A library's files on several threads (`-j`).
     pub jobs: Option<&'a Jobs<'a>>,
+    /// The progress line of a library read.
+    pub progress: Option<&'a Progress>,
 }
 
 impl Reading<'_> {
@@ -87,14 +90,21 @@ impl Reading<'_> {
         }
         let (inside, elsewhere): (Vec<_>, Vec<_>) =
             inside.into_iter().partition(|s| self.in_project(s));
-        match self.jobs {
-            Some(jobs) => jobs.read(runner, self.opts, &inside, self.interrupt)?,
-            None => {
-                for session in &inside {
-                    runner.library_session(session, true, self.interrupt)?;
-                }
-            }
+        if let Some(p) = self.progress {
+            p.begin(inside.iter().map(|s| s.files() as u64).sum());
         }
+        let read = match self.jobs {
+            Some(jobs) => jobs.read(runner, self.opts, &inside, self.interrupt, self.progress),
+            None => inside.iter().try_for_each(|session| {
+                runner.library_session(session, true, self.interrupt)?;
+                self.progress.inspect(|p| p.read(session));
+                Ok(())
+            }),
+        };
+        if let Some(p) = self.progress {
+            p.end();
+        }
+        read?;
         if self.opts.verbosity == render::Verbosity::Verbose {
             let read = Counts {
                 files: inside.iter().map(|s| s.files()).sum(),
