@@ -720,6 +720,9 @@ pub struct Options {
     /// A session chosen by the run itself (`--latest N -f`: one of the N,
     /// followed by a run of its own): read instead of the sources.
     pub session: Option<crate::input::library::Session>,
+    /// One of several sources followed at once: the status line they
+    /// share, and this one's slot on it.
+    pub board: Option<(std::sync::Arc<crate::render::status::Board>, usize)>,
     /// `--project`: only the sessions of a library whose working directory
     /// contains this.
     pub project: Option<String>,
@@ -974,6 +977,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         follow: cli.follow,
         latest: cli.latest.map(usize::from),
         session: None,
+        board: None,
         project: cli.project.clone(),
         grep: grep(cli)?,
         listing: listing(cli, format)?,
@@ -1394,6 +1398,7 @@ impl Default for Options {
             follow: false,
             latest: None,
             session: None,
+            board: None,
             project: None,
             grep: None,
             listing: Listing::default(),

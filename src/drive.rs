@@ -99,12 +99,24 @@ fn follow_several(
             sources: vec![src.clone()],
             label: Some(label.clone()),
             followed: Vec::new(),
-            // One status line cannot say what each of them does.
-            status: false,
             ..opts.clone()
         })
         .collect();
-    run_each(&runs, interrupt, to)
+    run_each(&on_board(opts, runs), interrupt, to)
+}
+
+/// Several runs share one status line, each in its slot (when `opts`
+/// draws one: a terminal), each run's own left off.
+fn on_board(opts: &Options, mut runs: Vec<Options>) -> Vec<Options> {
+    let labels: Vec<render::label::Label> = runs.iter().filter_map(|r| r.label.clone()).collect();
+    let board = (opts.status && labels.len() == runs.len())
+        .then(|| render::status::Board::on_stdout(&labels, opts.color_stdout))
+        .flatten();
+    for (i, r) in runs.iter_mut().enumerate() {
+        r.status = false;
+        r.board = board.as_ref().map(|b| (Arc::clone(b), i));
+    }
+    runs
 }
 
 /// `--latest N -f`: the N sessions that changed last, each followed with
@@ -145,7 +157,6 @@ fn follow_latest(
                 ..label.clone()
             }),
             followed: Vec::new(),
-            status: false,
             ..opts.clone()
         })
         .collect();
@@ -160,7 +171,7 @@ fn follow_latest(
             );
         }
     }
-    run_each(&runs, interrupt, to)
+    run_each(&on_board(opts, runs), interrupt, to)
 }
 
 /// Each of `runs` on a thread of its own, writing into `to`: the worst of
@@ -172,7 +183,16 @@ fn run_each(
 ) -> Result<ExitStatus, Error> {
     std::thread::scope(|scope| {
         let threads: Vec<_> = (runs.iter())
-            .map(|o| scope.spawn(move || run_to(o, interrupt, to)))
+            .map(|o| {
+                scope.spawn(move || {
+                    let done = run_to(o, interrupt, to);
+                    // Its slot of the shared status line says it ended.
+                    if let Some((board, slot)) = &o.board {
+                        board.end(*slot);
+                    }
+                    done
+                })
+            })
             .collect();
         let mut worst = Ok(ExitStatus::Success);
         for t in threads {
@@ -206,10 +226,17 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
     // line first (dropped last: erased at the end).
     let progress = plan.progress.then(progress::Progress::start);
     let paged = opts.pager.is_some();
-    let through = |w: Box<dyn Write>, terminal: bool| match &progress {
-        Some(p) if paged => p.writer(w, progress::To::Pager),
-        Some(p) if terminal => p.writer(w, progress::To::Terminal),
-        _ => w,
+    let through = |w: Box<dyn Write>, terminal: bool| {
+        let w = match &progress {
+            Some(p) if paged => p.writer(w, progress::To::Pager),
+            Some(p) if terminal => p.writer(w, progress::To::Terminal),
+            _ => w,
+        };
+        // Several sources: their lines go round the status line they share.
+        match &opts.board {
+            Some((board, slot)) => board.terminal(*slot, w),
+            None => w,
+        }
     };
     let (out, err) = (through(to.stdout(), opts.wrap), through(to.stderr(), true));
     // `--label`: whole lines, each started with the label.
@@ -298,11 +325,14 @@ fn run_plan<S: Sink + ?Sized, E: Write>(
 ) -> Result<ExitStatus, Error> {
     // The live status line is drawn on standard output, which `opts.status`
     // says is a terminal.
-    let status = if plan.status {
-        render::StatusLine::on_stdout(opts.color_stdout, opts.status_wait)
-            .map(|s| s.with_label(opts.label.as_ref()))
-    } else {
-        None
+    let status = match (&opts.board, &opts.label) {
+        // One of several sources: its slot of the line they share.
+        (Some((board, slot)), Some(label)) => {
+            Some(board.status_line(*slot, label, opts.status_wait))
+        }
+        _ if plan.status => render::StatusLine::on_stdout(opts.color_stdout, opts.status_wait)
+            .map(|s| s.with_label(opts.label.as_ref())),
+        _ => None,
     };
     let reading = steps::Reading {
         opts,

@@ -255,3 +255,64 @@ fn a_tool_call_whose_input_streams_is_not_left_without_a_status() {
         plain.replacen("▸ Read README.md", "▸ Read …\r\n▸ Read README.md", 1)
     );
 }
+
+#[test]
+fn several_followed_files_share_one_status_line_naming_each_and_the_quiet_one() {
+    let d = dir();
+    let (before, after) = session();
+    let (a, b, rest) = (
+        d.join("api.jsonl"),
+        d.join("web.jsonl"),
+        d.join("rest.jsonl"),
+    );
+    for f in [&a, &b] {
+        std::fs::write(f, &before).unwrap();
+    }
+    std::fs::write(&rest, &after).unwrap();
+    // `web` ends first; `api` stays quiet a while longer.
+    let cmd = |args: &str| {
+        format!(
+            "(sleep {PAUSE}; cat {r} >> {b}; sleep {PAUSE}; cat {r} >> {a}) & {sv} -f {a} {b} {args}; wait",
+            r = quote(&rest),
+            a = quote(&a),
+            b = quote(&b),
+            sv = quote(Path::new(env!("CARGO_BIN_EXE_streamview"))),
+        )
+    };
+    let (out, _) = run_under_pty(&cmd("--color never --status-wait 1"));
+    let draws: Vec<&str> = out
+        .split(DRAW)
+        .skip(1)
+        .map(|d| d.split(DRAW_END).next().unwrap())
+        .collect();
+    assert!(
+        draws
+            .iter()
+            .any(|d| d.starts_with("[api] ") && d.contains(" │ [web] ")),
+        "{draws:?}"
+    );
+    assert!(
+        draws.iter().any(|d| d.contains("quiet longest: [")),
+        "{draws:?}"
+    );
+    assert!(draws.iter().any(|d| d.contains("[web] ended")), "{draws:?}");
+    // The output itself: every line whole and labelled, the same lines as
+    // without the status line.
+    let shown = without_status(&out);
+    for t in [&a, &b] {
+        std::fs::write(t, &before).unwrap();
+    }
+    let (plain, _) = run_under_pty(&cmd("--color never --no-status"));
+    let lines = |s: &str| {
+        let mut l: Vec<String> = s
+            .lines()
+            .map(|l| l.trim_end_matches('\r').to_string())
+            .collect();
+        l.sort();
+        l
+    };
+    assert_eq!(lines(&shown), lines(&plain));
+    for l in shown.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(l.starts_with("[api] ") || l.starts_with("[web] "), "{l:?}");
+    }
+}

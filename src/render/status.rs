@@ -41,10 +41,13 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use super::LineEnd;
+
+mod board;
 use super::lines::{one_line_to, tool_name_to};
 use crate::event::{DeltaKind, EventKind};
 use crate::render::{fmt_cost, fmt_count, shown_key};
 use crate::session::{CallInfo, Session};
+pub use board::Board;
 
 /// Shortest time between two redraws.
 pub const MIN_REDRAW: Duration = Duration::from_millis(200);
