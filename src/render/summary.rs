@@ -200,6 +200,29 @@ pub struct Groups {
     pub key: &'static str,
     /// One row per group, in order (dates ascending, `–` last).
     pub rows: Vec<GroupRow>,
+    /// By block, the blocks not ended yet (one per agent at most).
+    #[serde(skip)]
+    pub open: Vec<OpenBlock>,
+}
+
+/// A usage block still open when the summary was made: what
+/// `ccusage blocks --live` shows of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenBlock {
+    /// Its row's name (when it began, and its agent among several).
+    pub name: String,
+    /// When it ends, in local time.
+    pub ends: String,
+    /// Milliseconds since it began, and until it ends.
+    pub elapsed_ms: i64,
+    /// Milliseconds until it ends.
+    pub left_ms: i64,
+    /// Its tokens so far.
+    pub tokens: u64,
+    /// Its cost so far (`None`: unknown).
+    pub cost_usd: Option<f64>,
+    /// The cost is an estimate.
+    pub estimated: bool,
 }
 
 /// The totals of one group of sessions.
@@ -248,8 +271,49 @@ impl Groups {
                     models: model_rows(&x.models, prices),
                 })
                 .collect(),
+            open: g
+                .open_blocks(crate::time::Timestamp::of(std::time::SystemTime::now()))
+                .into_iter()
+                .map(|o| OpenBlock {
+                    ends: g.zone().minute(o.end),
+                    elapsed_ms: o.end.millis() - o.start.millis() - o.left_ms(),
+                    left_ms: o.left_ms(),
+                    tokens: o.group.tokens.total(),
+                    cost_usd: o.group.cost.usd.map(round_cost),
+                    estimated: o.group.cost.estimated,
+                    name: o.name,
+                })
+                .collect(),
         }
     }
+}
+
+/// What `ccusage blocks --live` says of an open block, on one line:
+/// `block 2026-11-27 10:00 open: 2h10m left (ends 2026-11-27 15:00) ·
+/// 45.2k tokens · ~$1.23 so far · ~$0.41/h · ~$2.08 projected`.
+fn open_block_line(o: &OpenBlock) -> String {
+    let mut line = format!("block {} open: ", sanitize_line(&o.name));
+    fmt_duration(&mut line, u64::try_from(o.left_ms).unwrap_or(0));
+    line.push_str(&format!(" left (ends {}) · ", o.ends));
+    fmt_count(&mut line, o.tokens);
+    line.push_str(" tokens");
+    if let Some(cost) = o.cost_usd {
+        let mark = if o.estimated { "~" } else { "" };
+        // The burn rate over the time since the block began (a minute at least).
+        #[allow(clippy::cast_precision_loss)] // hours, to a cent
+        let hours = o.elapsed_ms.max(60_000) as f64 / 3.6e6;
+        let rate = cost / hours;
+        #[allow(clippy::cast_precision_loss)]
+        let projected = cost + rate * (o.left_ms.max(0) as f64 / 3.6e6);
+        line.push_str(&format!(" · {mark}"));
+        fmt_cost(&mut line, cost);
+        line.push_str(&format!(" so far · {mark}"));
+        fmt_cost(&mut line, rate);
+        line.push_str(&format!("/h · {mark}"));
+        fmt_cost(&mut line, projected);
+        line.push_str(" projected");
+    }
+    line
 }
 
 /// Sums of costs are rounded to 1e-10 dollars, so that adding producer
@@ -862,6 +926,14 @@ pub fn write_groups<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<(
 
 /// The notes under the tables, after a blank line.
 fn write_notes<W: WriteColor>(w: &mut W, summary: &Summary) -> io::Result<()> {
+    let open = summary.by.as_ref().map_or(&[][..], |b| b.open.as_slice());
+    if !open.is_empty() {
+        w.write_all(b"\n")?;
+        for o in open {
+            w.write_all(open_block_line(o).as_bytes())?;
+            w.write_all(b"\n")?;
+        }
+    }
     let notes = notes(summary);
     if !notes.is_empty() {
         w.write_all(b"\n")?;

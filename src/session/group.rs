@@ -125,8 +125,31 @@ pub struct Groups {
     by: By,
     zone: Zone,
     rows: BTreeMap<String, Group>,
-    /// By time: the usage of each time bucket with any ([`Groups::bucket`]).
-    buckets: BTreeMap<i64, Group>,
+    /// By time: the usage of each time bucket with any ([`Groups::bucket`]),
+    /// by agent for blocks (`""` by day, week or month).
+    buckets: BTreeMap<(&'static str, i64), Group>,
+}
+
+/// A usage block that has not ended yet (see [`Groups::open_blocks`]).
+#[derive(Clone, Debug)]
+pub struct OpenBlock {
+    /// Its row's name.
+    pub name: String,
+    /// When it began.
+    pub start: Timestamp,
+    /// When it ends: 5 hours after it began.
+    pub end: Timestamp,
+    /// Its usage so far.
+    pub group: Group,
+    /// When it was found open.
+    pub now: Timestamp,
+}
+
+impl OpenBlock {
+    /// Milliseconds until it ends.
+    pub fn left_ms(&self) -> i64 {
+        self.end.millis() - self.now.millis()
+    }
 }
 
 /// Hours in a usage block.
@@ -165,6 +188,11 @@ impl Groups {
         self.by
     }
 
+    /// The zone days and blocks are named in.
+    pub fn zone(&self) -> &Zone {
+        &self.zone
+    }
+
     /// The time bucket `t` counts in: for blocks its hour (since the
     /// epoch, UTC), for days, weeks and months its local day (since the
     /// epoch); `None` when the groups are not by time.
@@ -192,7 +220,7 @@ impl Groups {
     /// The days, weeks or months the local days make.
     fn dates(&self) -> Vec<(String, Group)> {
         let mut dates: BTreeMap<String, Group> = BTreeMap::new();
-        for (&day, g) in &self.buckets {
+        for (&(_, day), g) in &self.buckets {
             let key = match self.by {
                 By::Week => {
                     // 1970-01-01 was a Thursday: Monday is 3 days before.
@@ -214,21 +242,61 @@ impl Groups {
         dates.into_iter().collect()
     }
 
-    /// The usage blocks the hours make (see the module docs), named by
-    /// the local time they began.
+    /// The usage blocks the hours make (see the module docs), each
+    /// agent's apart, named by the local time they began (and their agent,
+    /// when there are several), in the order they began.
     fn blocks(&self) -> Vec<(String, Group)> {
-        let mut blocks: Vec<(i64, Group)> = Vec::new();
-        for (&hour, g) in &self.buckets {
+        self.agent_blocks()
+            .into_iter()
+            .map(|(_, name, g)| (name, g))
+            .collect()
+    }
+
+    /// The blocks, each with the hour it began.
+    fn agent_blocks(&self) -> Vec<(i64, String, Group)> {
+        let mut blocks: Vec<(&str, i64, Group)> = Vec::new();
+        // In the order of agent, then hour: each agent's hours together.
+        for (&(agent, hour), g) in &self.buckets {
             match blocks.last_mut() {
-                Some((start, block)) if hour < *start + BLOCK_HOURS => block.add(g),
-                _ => blocks.push((hour, g.clone())),
+                Some((a, start, block)) if *a == agent && hour < *start + BLOCK_HOURS => {
+                    block.add(g);
+                }
+                _ => blocks.push((agent, hour, g.clone())),
             }
         }
+        blocks.sort_by_key(|&(agent, hour, _)| (hour, agent));
+        let several = blocks.iter().any(|(a, ..)| *a != blocks[0].0);
         blocks
             .into_iter()
-            .filter_map(|(hour, g)| {
+            .filter_map(|(agent, hour, g)| {
                 let t = Timestamp::from_millis(hour.checked_mul(HOUR_MS)?)?;
-                Some((self.zone.minute(t), g))
+                let mut name = self.zone.minute(t);
+                if several {
+                    name = format!("{name} {agent}");
+                }
+                Some((hour, name, g))
+            })
+            .collect()
+    }
+
+    /// By block, the blocks not ended at `now` (one per agent at most),
+    /// for `ccusage blocks --live`'s numbers.
+    pub fn open_blocks(&self, now: Timestamp) -> Vec<OpenBlock> {
+        if self.by != By::Block {
+            return Vec::new();
+        }
+        self.agent_blocks()
+            .into_iter()
+            .filter_map(|(hour, name, group)| {
+                let start = Timestamp::from_millis(hour.checked_mul(HOUR_MS)?)?;
+                let end = start.plus(BLOCK_HOURS * HOUR_MS);
+                (start <= now && now < end).then_some(OpenBlock {
+                    name,
+                    start,
+                    end,
+                    group,
+                    now,
+                })
             })
             .collect()
     }
@@ -314,16 +382,21 @@ impl Groups {
                 .add(&Self::whole(s, prices));
             return;
         };
+        // Blocks are each agent's: Claude's 5-hour windows mean nothing to Codex.
+        let agent = match self.by {
+            By::Block => s.producer.map_or(UNKNOWN, |p| p.agent()),
+            _ => "",
+        };
         if s.buckets.is_empty() || !s.messages_final() {
-            self.at(bucket).add(&Self::whole(s, prices));
+            self.at(agent, bucket).add(&Self::whole(s, prices));
             return;
         }
         for (&(b, slot), u) in &s.buckets {
             let model = slot.and_then(|i| s.message_models.get(i));
             let model = model.map(|m| m.model.as_str());
-            self.at(b).add_usage(model, u, prices);
+            self.at(agent, b).add_usage(model, u, prices);
         }
-        let g = self.at(bucket);
+        let g = self.at(agent, bucket);
         g.sessions += 1;
         g.tool_calls += s.tool_calls;
         g.tool_errors += s.tool_errors;
@@ -331,11 +404,12 @@ impl Groups {
 
     /// The usage of time bucket `h`; beyond [`MAX_GROUP_BUCKETS`] of them
     /// (crafted timestamps), the group `–`.
-    fn at(&mut self, h: i64) -> &mut Group {
-        if self.buckets.len() >= MAX_GROUP_BUCKETS && !self.buckets.contains_key(&h) {
+    fn at(&mut self, agent: &'static str, h: i64) -> &mut Group {
+        let key = (agent, h);
+        if self.buckets.len() >= MAX_GROUP_BUCKETS && !self.buckets.contains_key(&key) {
             return self.rows.entry(UNKNOWN.to_string()).or_default();
         }
-        self.buckets.entry(h).or_default()
+        self.buckets.entry(key).or_default()
     }
 
     /// Add the groups of a run that read after this one (`-j`).
@@ -343,8 +417,8 @@ impl Groups {
         for (k, g) in &other.rows {
             self.rows.entry(k.clone()).or_default().add(g);
         }
-        for (h, g) in &other.buckets {
-            self.at(*h).add(g);
+        for (&(agent, h), g) in &other.buckets {
+            self.at(agent, h).add(g);
         }
     }
 
