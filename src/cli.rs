@@ -476,9 +476,11 @@ pub struct Cli {
     /// (several lines in one while they fit in PIPE_BUF, 4096 bytes on Linux), so two
     /// processes writing to one terminal or pipe never cut each other's lines; a line being
     /// streamed shows once it ends. The pretty view, --format result and summary, the status
-    /// line and the errors on stderr are labelled.
-    #[arg(long, value_name = "NAME", value_parser = parse_label)]
-    pub label: Option<String>,
+    /// line and the errors on stderr are labelled. With several files followed (-f A B …),
+    /// one --label goes before each file's name (`[NAME/api]`), and one --label per file,
+    /// in order, names each (`--label api --label web -f a.jsonl b.jsonl`).
+    #[arg(long, value_name = "NAME", value_parser = parse_label, action = clap::ArgAction::Append)]
+    pub label: Vec<String>,
 
     /// The colours of the pretty output: default, light (for light backgrounds), contrast
     /// (high contrast), mono (no colour, the same symbols), or a theme FILE of your own.
@@ -947,6 +949,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         None if has_tables(cli, format) => zone(cli, env).unwrap_or_default(),
         None => Zone::utc(),
     };
+    labels(cli)?;
     Ok(Options {
         sources: sources(cli, env)?,
         format,
@@ -1048,9 +1051,12 @@ fn followed(
     let names = match cli.latest {
         Some(n) if cli.follow && n > 1 => (1..=n).map(|i| i.to_string()).collect(),
         _ if !cli.follow || cli.files.len() < 2 => return Vec::new(),
+        // One per file: each file's own.
+        _ if cli.label.len() == cli.files.len() => cli.label.clone(),
         _ => {
             let paths: Vec<&std::path::Path> = cli.files.iter().map(std::path::Path::new).collect();
-            crate::render::label::names_of(&paths, cli.label.as_deref())
+            let base = cli.label.first().map(String::as_str);
+            crate::render::label::names_of(&paths, base)
         }
     };
     (names.into_iter().enumerate())
@@ -1060,6 +1066,21 @@ fn followed(
             l
         })
         .collect()
+}
+
+/// Several `--label`s name the files followed, one each: refused
+/// otherwise.
+fn labels(cli: &Cli) -> Result<(), Refusal> {
+    let (n, files) = (cli.label.len(), cli.files.len());
+    if n < 2 || (cli.follow && cli.latest.is_none() && n == files) {
+        return Ok(());
+    }
+    Err(Refusal::usage(
+        clap::error::ErrorKind::ArgumentConflict,
+        format!(
+            "--label is given {n} times: give one (for every line), or one per file followed with -f ({files} here)"
+        ),
+    ))
 }
 
 /// `--label`: where its name goes. The formats that print lines for
@@ -1072,7 +1093,11 @@ fn label(
     (color_stdout, color_stderr): (bool, bool),
     theme: &Theme,
 ) -> Option<crate::render::label::Label> {
-    let name = cli.label.clone()?;
+    // Several: one per followed file (`followed`).
+    let [name] = cli.label.as_slice() else {
+        return None;
+    };
+    let name = name.clone();
     Some(labelled(
         name,
         cli,

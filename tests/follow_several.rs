@@ -167,3 +167,38 @@ fn latest_n_follows_the_n_sessions_written_last_each_labelled() {
     );
     assert!(!err.contains("00000000"), "{err}");
 }
+
+#[test]
+fn one_label_per_file_names_each_and_a_wrong_count_is_refused() {
+    let d = dir("per-file");
+    let (a, b) = (d.join("a.jsonl"), d.join("b.jsonl"));
+    fs::write(&a, read(&fixture("claude/tools_basic.jsonl"))).unwrap();
+    fs::write(&b, read(&fixture("claude/tool_errors.jsonl"))).unwrap();
+    let out = sv_std()
+        .args(["--label", "api", "--label", "web", "-f"])
+        .arg(&a)
+        .arg(&b)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in text.lines() {
+        assert!(
+            line.starts_with("[api] ") || line.starts_with("[web] "),
+            "{line:?}"
+        );
+    }
+    assert!(text.contains("[api] ✓ done · 5 turns"), "{text}");
+    assert!(text.contains("[web] ✗ Read missing.txt failed"), "{text}");
+    // Three labels for two files; two labels for one.
+    for args in [
+        &["--label", "x", "--label", "y", "--label", "z", "-f"][..],
+        &["--label", "x", "--label", "y"][..],
+    ] {
+        let out = sv_std().args(args).arg(&a).arg(&b).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("--label is given"), "{err}");
+    }
+}
