@@ -37,6 +37,27 @@ pub(crate) fn decode_bytes(dec: &mut Decoder, bytes: &[u8]) -> (Decoded, Vec<Eve
     )
 }
 
+/// Every event of `lines`, read as one file by one decoder, with its end
+/// (`Stream::finish`): the saved-session decoders' tests.
+pub(crate) fn replay(lines: &[&str]) -> Vec<Event<'static>> {
+    let mut dec = Decoder::new();
+    let mut evs = Vec::new();
+    for (l, number) in lines.iter().zip(1..) {
+        let line = Line {
+            number,
+            bytes: l.as_bytes(),
+            partial: false,
+        };
+        evs.extend(decode_line(&mut dec, &line).1);
+    }
+    dec.finish(&mut |ev: &Event<'_>| {
+        evs.push(ev.to_owned_event());
+        Ok(())
+    })
+    .unwrap();
+    evs
+}
+
 /// Decode one line with a fresh decoder.
 pub(crate) fn dec1(s: &str) -> (Decoded, Vec<Event<'static>>) {
     decode_bytes(&mut Decoder::new(), s.as_bytes())

@@ -188,31 +188,8 @@ impl StatusLine {
     /// when standard output cannot be duplicated.
     #[must_use]
     pub fn on_stdout(color: bool, wait: Duration) -> Option<Self> {
-        #[cfg(unix)]
-        {
-            use std::os::fd::AsFd;
-            let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
-            let file = std::fs::File::from(fd);
-            let probe = file.try_clone().ok()?;
-            let width =
-                move || terminal_size::terminal_size_of(&probe).map(|(w, _)| usize::from(w.0));
-            Some(StatusLine::new(
-                Box::new(file),
-                Box::new(width),
-                color,
-                wait,
-            ))
-        }
-        #[cfg(not(unix))]
-        {
-            let width = || terminal_size::terminal_size().map(|(w, _)| usize::from(w.0));
-            Some(StatusLine::new(
-                Box::new(io::stdout()),
-                Box::new(width),
-                color,
-                wait,
-            ))
-        }
+        let (out, width) = stdout_terminal()?;
+        Some(StatusLine::new(out, width, color, wait))
     }
 
     /// True while the line is on the screen.
@@ -448,6 +425,29 @@ impl StatusLine {
             self.broken = true;
             self.shown = false;
         }
+    }
+}
+
+/// The columns of a terminal, as they are now (`None`: not known).
+type Width = Box<dyn Fn() -> Option<usize> + Send + Sync>;
+
+/// The terminal that is standard output, written apart from it (a
+/// duplicate of its descriptor), and its width as it is now; `None` when
+/// it cannot be duplicated.
+fn stdout_terminal() -> Option<(Box<dyn Write + Send>, Width)> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
+        let file = std::fs::File::from(fd);
+        let probe = file.try_clone().ok()?;
+        let width = move || terminal_size::terminal_size_of(&probe).map(|(w, _)| usize::from(w.0));
+        Some((Box::new(file), Box::new(width)))
+    }
+    #[cfg(not(unix))]
+    {
+        let width = || terminal_size::terminal_size().map(|(w, _)| usize::from(w.0));
+        Some((Box::new(io::stdout()), Box::new(width)))
     }
 }
 

@@ -5,24 +5,9 @@
 use crate::decode::testing::*;
 use crate::event::Role;
 
-/// Every event of `lines`, read as one file, with its end.
+/// Every event of `text`'s lines, read as one file, with its end.
 fn decode_all(text: &str) -> Vec<Event<'static>> {
-    let mut dec = Decoder::new();
-    let mut evs = Vec::new();
-    for (l, number) in text.lines().zip(1..) {
-        let line = Line {
-            number,
-            bytes: l.as_bytes(),
-            partial: false,
-        };
-        evs.extend(decode_line(&mut dec, &line).1);
-    }
-    dec.finish(&mut |ev: &Event<'_>| {
-        evs.push(ev.to_owned_event());
-        Ok(())
-    })
-    .unwrap();
-    evs
+    replay(&text.lines().collect::<Vec<_>>())
 }
 
 #[test]

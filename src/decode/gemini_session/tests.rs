@@ -4,26 +4,6 @@
 
 use crate::decode::testing::*;
 
-/// Every event of `lines`, read as one file, with its end.
-fn replay(lines: &[&str]) -> Vec<Event<'static>> {
-    let mut dec = Decoder::new();
-    let mut evs = Vec::new();
-    for (i, l) in lines.iter().enumerate() {
-        let line = Line {
-            number: i as u64 + 1,
-            bytes: l.as_bytes(),
-            partial: false,
-        };
-        evs.extend(decode_line(&mut dec, &line).1);
-    }
-    dec.finish(&mut |ev: &Event<'_>| {
-        evs.push(ev.to_owned_event());
-        Ok(())
-    })
-    .unwrap();
-    evs
-}
-
 const HEADER: &str = r#"{"sessionId":"s1","projectHash":"ab","startTime":"2026-11-26T16:45:12.256Z","lastUpdated":"2026-11-26T16:45:12.256Z","kind":"main"}"#;
 const PROMPT: &str = r#"{"id":"u1","timestamp":"2026-11-26T16:45:12.300Z","type":"user","content":[{"text":"hello"}]}"#;
 const TURN: &str = r#"{"id":"g1","timestamp":"2026-11-26T16:45:12.400Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":900,"output":27,"cached":100,"thoughts":5,"tool":0,"total":932},"model":"gemini-2.5-pro"}"#;

@@ -5,26 +5,6 @@
 
 use crate::decode::testing::*;
 
-/// Every event of `lines`, read as one file, with its end.
-fn replay(lines: &[&str]) -> Vec<Event<'static>> {
-    let mut dec = Decoder::new();
-    let mut evs = Vec::new();
-    for (i, l) in lines.iter().enumerate() {
-        let line = Line {
-            number: i as u64 + 1,
-            bytes: l.as_bytes(),
-            partial: false,
-        };
-        evs.extend(decode_line(&mut dec, &line).1);
-    }
-    dec.finish(&mut |ev: &Event<'_>| {
-        evs.push(ev.to_owned_event());
-        Ok(())
-    })
-    .unwrap();
-    evs
-}
-
 const USER: &str = r#"{"uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2026-11-26T16:46:00.000Z","type":"user","provenance":"real_user","cwd":"/w","version":"0.24.4","message":{"role":"user","parts":[{"text":"hello"}]}}"#;
 const TELEMETRY: &str = r#"{"uuid":"t1","parentUuid":"u1","sessionId":"s1","timestamp":"2026-11-26T16:46:01.000Z","type":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_response","response_id":"r1","model":"m","input_token_count":1000,"output_token_count":50,"cached_content_token_count":800}}}"#;
 const CALL: &str = r#"{"uuid":"a1","parentUuid":"t1","sessionId":"s1","timestamp":"2026-11-26T16:46:01.001Z","type":"assistant","provenance":"assistant_output","model":"m","message":{"role":"model","parts":[{"text":"Plan.","thought":true},{"text":"Looking."},{"functionCall":{"id":"c1","name":"run_shell_command","args":{"command":"ls /nope"}}}]},"usageMetadata":{"promptTokenCount":1000,"candidatesTokenCount":50,"cachedContentTokenCount":800}}"#;

@@ -30,7 +30,7 @@ const SEPARATOR: &str = " │ ";
 /// The line of several sources (see the module docs).
 pub struct Board {
     inner: Mutex<Inner>,
-    width: Box<dyn Fn() -> Option<usize> + Send + Sync>,
+    width: super::Width,
     color: bool,
 }
 
@@ -63,7 +63,7 @@ impl Board {
     /// `width` columns wide).
     pub fn new(
         out: Box<dyn Write + Send>,
-        width: Box<dyn Fn() -> Option<usize> + Send + Sync>,
+        width: super::Width,
         labels: &[Label],
         color: bool,
     ) -> Arc<Board> {
@@ -92,21 +92,8 @@ impl Board {
     /// be duplicated).
     #[must_use]
     pub fn on_stdout(labels: &[Label], color: bool) -> Option<Arc<Board>> {
-        #[cfg(unix)]
-        {
-            use std::os::fd::AsFd;
-            let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
-            let file = std::fs::File::from(fd);
-            let probe = file.try_clone().ok()?;
-            let width =
-                move || terminal_size::terminal_size_of(&probe).map(|(w, _)| usize::from(w.0));
-            Some(Board::new(Box::new(file), Box::new(width), labels, color))
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = (labels, color);
-            None
-        }
+        let (out, width) = super::stdout_terminal()?;
+        Some(Board::new(out, width, labels, color))
     }
 
     /// The columns each source's status line gets.
