@@ -110,4 +110,32 @@ fn the_open_block_says_what_ccusage_blocks_live_says() {
     let so_far = dollars(" tokens · ~$");
     let projected = dollars("/h · ~$");
     assert!(so_far > 0.0 && projected > so_far * 2.0, "{line}");
+    // summary-json says the same in `by.open`; a closed block has none.
+    let json = sv()
+        .args(["--format", "summary-json", "--by", "block", "--tz", "UTC"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let open = &v["by"]["open"][0];
+    assert_eq!(open["group"], format!("{}:00", hour.replace('T', " ")));
+    let left = open["left_ms"].as_i64().unwrap();
+    assert!((3 * 3_600_000..=4 * 3_600_000).contains(&left), "{open}");
+    let (cost, burn, projected) = (
+        open["cost_usd"].as_f64().unwrap(),
+        open["burn_usd_per_hour"].as_f64().unwrap(),
+        open["projected_cost_usd"].as_f64().unwrap(),
+    );
+    #[allow(clippy::cast_precision_loss)]
+    let expected = cost + burn * left as f64 / 3.6e6;
+    assert!((projected - expected).abs() < 1e-6, "{open}");
+    let old = dir();
+    std::fs::write(old.join("claude/s.jsonl"), claude_at("2026-11-24T08")).unwrap();
+    let json = sv()
+        .args(["--format", "summary-json", "--by", "block"])
+        .arg(&old)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(v["by"].get("open").is_none(), "{v}");
 }

@@ -200,20 +200,21 @@ pub struct Groups {
     pub key: &'static str,
     /// One row per group, in order (dates ascending, `–` last).
     pub rows: Vec<GroupRow>,
-    /// By block, the blocks not ended yet (one per agent at most).
-    #[serde(skip)]
+    /// By block, the blocks not ended yet (one per agent at most); left
+    /// out of the JSON when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub open: Vec<OpenBlock>,
 }
 
 /// A usage block still open when the summary was made: what
 /// `ccusage blocks --live` shows of it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OpenBlock {
     /// Its row's name (when it began, and its agent among several).
-    pub name: String,
+    pub group: String,
     /// When it ends, in local time.
     pub ends: String,
-    /// Milliseconds since it began, and until it ends.
+    /// Milliseconds since it began.
     pub elapsed_ms: i64,
     /// Milliseconds until it ends.
     pub left_ms: i64,
@@ -222,7 +223,35 @@ pub struct OpenBlock {
     /// Its cost so far (`None`: unknown).
     pub cost_usd: Option<f64>,
     /// The cost is an estimate.
-    pub estimated: bool,
+    pub cost_estimated: bool,
+    /// Its cost over the hours since it began (a minute at least).
+    pub burn_usd_per_hour: Option<f64>,
+    /// Its cost at its end, at that rate.
+    pub projected_cost_usd: Option<f64>,
+}
+
+impl OpenBlock {
+    fn of(o: crate::session::group::OpenBlock, zone: &crate::time::zone::Zone) -> OpenBlock {
+        let left_ms = o.left_ms();
+        let elapsed_ms = o.now.millis() - o.start.millis();
+        #[allow(clippy::cast_precision_loss)] // hours, to a cent
+        let hours = |ms: i64| ms.max(0) as f64 / 3.6e6;
+        let cost = o.group.cost.usd;
+        let burn = cost.map(|c| c / hours(elapsed_ms.max(60_000)));
+        OpenBlock {
+            group: o.name,
+            ends: zone.minute(o.end),
+            elapsed_ms,
+            left_ms,
+            tokens: o.group.tokens.total(),
+            cost_usd: cost.map(round_cost),
+            cost_estimated: o.group.cost.estimated,
+            burn_usd_per_hour: burn.map(round_cost),
+            projected_cost_usd: cost
+                .zip(burn)
+                .map(|(c, b)| round_cost(c + b * hours(left_ms))),
+        }
+    }
 }
 
 /// The totals of one group of sessions.
@@ -274,15 +303,7 @@ impl Groups {
             open: g
                 .open_blocks(crate::time::Timestamp::of(std::time::SystemTime::now()))
                 .into_iter()
-                .map(|o| OpenBlock {
-                    ends: g.zone().minute(o.end),
-                    elapsed_ms: o.end.millis() - o.start.millis() - o.left_ms(),
-                    left_ms: o.left_ms(),
-                    tokens: o.group.tokens.total(),
-                    cost_usd: o.group.cost.usd.map(round_cost),
-                    estimated: o.group.cost.estimated,
-                    name: o.name,
-                })
+                .map(|o| OpenBlock::of(o, g.zone()))
                 .collect(),
         }
     }
@@ -292,23 +313,19 @@ impl Groups {
 /// `block 2026-11-27 10:00 open: 2h10m left (ends 2026-11-27 15:00) ·
 /// 45.2k tokens · ~$1.23 so far · ~$0.41/h · ~$2.08 projected`.
 fn open_block_line(o: &OpenBlock) -> String {
-    let mut line = format!("block {} open: ", sanitize_line(&o.name));
+    let mut line = format!("block {} open: ", sanitize_line(&o.group));
     fmt_duration(&mut line, u64::try_from(o.left_ms).unwrap_or(0));
     line.push_str(&format!(" left (ends {}) · ", o.ends));
     fmt_count(&mut line, o.tokens);
     line.push_str(" tokens");
-    if let Some(cost) = o.cost_usd {
-        let mark = if o.estimated { "~" } else { "" };
-        // The burn rate over the time since the block began (a minute at least).
-        #[allow(clippy::cast_precision_loss)] // hours, to a cent
-        let hours = o.elapsed_ms.max(60_000) as f64 / 3.6e6;
-        let rate = cost / hours;
-        #[allow(clippy::cast_precision_loss)]
-        let projected = cost + rate * (o.left_ms.max(0) as f64 / 3.6e6);
+    if let (Some(cost), Some(burn), Some(projected)) =
+        (o.cost_usd, o.burn_usd_per_hour, o.projected_cost_usd)
+    {
+        let mark = if o.cost_estimated { "~" } else { "" };
         line.push_str(&format!(" · {mark}"));
         fmt_cost(&mut line, cost);
         line.push_str(&format!(" so far · {mark}"));
-        fmt_cost(&mut line, rate);
+        fmt_cost(&mut line, burn);
         line.push_str(&format!("/h · {mark}"));
         fmt_cost(&mut line, projected);
         line.push_str(" projected");
