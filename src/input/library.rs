@@ -41,6 +41,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
+pub use super::store::Stored;
 use super::store::{self, Cli};
 use super::{Compression, Decompress, OneLine};
 use crate::file::open_regular;
@@ -67,15 +68,6 @@ pub struct Session {
     pub began: Option<Timestamp>,
     /// A session of a `SQLite` store (`file`): which one.
     pub stored: Option<Stored>,
-}
-
-/// A session kept in a `SQLite` store: its id, and when it was last updated.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stored {
-    /// The session's id in the store.
-    pub id: String,
-    /// When the store last updated it.
-    pub updated: Option<Timestamp>,
 }
 
 impl Session {
@@ -221,14 +213,11 @@ pub fn sessions_below(dir: &Path) -> Found {
     for db in stores {
         match fs::metadata(&db) {
             Ok(m) if m.is_file() => match store::sessions(&db) {
-                Ok(listed) => found.sessions.extend(listed.into_iter().map(|l| Session {
+                Ok(listed) => found.sessions.extend(listed.into_iter().map(|s| Session {
                     file: db.clone(),
                     subagents: Vec::new(),
-                    began: l.began,
-                    stored: Some(Stored {
-                        id: l.id,
-                        updated: l.updated,
-                    }),
+                    began: s.began,
+                    stored: Some(s),
                 })),
                 Err(e) => found.unreadable.push((db, e)),
             },

@@ -109,9 +109,10 @@ impl Cli {
     }
 }
 
-/// A session of a store, as [`sessions`] lists it.
+/// A session of a store, as [`sessions`] lists it (and a library's
+/// [`Session::stored`](super::library::Session::stored) keeps it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Listed {
+pub struct Stored {
     /// Its id (`ses_…`).
     pub id: String,
     /// When it was created.
@@ -127,22 +128,22 @@ pub struct Listed {
 /// # Errors
 /// The file is not a regular file, not a `SQLite` database, or not a store
 /// (no `session` table).
-pub fn sessions(path: &Path) -> io::Result<Vec<Listed>> {
+pub fn sessions(path: &Path) -> io::Result<Vec<Stored>> {
     let db = open(path)?;
     let mut q = db
         .prepare("SELECT id, parent_id, time_created, time_updated FROM session ORDER BY time_created, id")
         .map_err(sql)?;
     let rows = q
         .query_map([], |r| {
-            let listed = Listed {
+            let stored = Stored {
                 id: r.get(0)?,
                 began: r.get::<_, Option<i64>>(2)?.and_then(Timestamp::from_millis),
                 updated: r.get::<_, Option<i64>>(3)?.and_then(Timestamp::from_millis),
             };
-            Ok((listed, r.get::<_, Option<String>>(1)?))
+            Ok((stored, r.get::<_, Option<String>>(1)?))
         })
         .map_err(sql)?;
-    let all: Vec<(Listed, Option<String>)> = rows.collect::<Result<_, _>>().map_err(sql)?;
+    let all: Vec<(Stored, Option<String>)> = rows.collect::<Result<_, _>>().map_err(sql)?;
     let parent: HashMap<&str, &str> = (all.iter())
         .filter_map(|(s, p)| Some((s.id.as_str(), p.as_deref().filter(|p| !p.is_empty())?)))
         .collect();
