@@ -131,10 +131,7 @@ fn follow_latest(
     to: &Outputs,
 ) -> Result<ExitStatus, Error> {
     let dirs: Vec<&std::path::Path> = (opts.sources.iter())
-        .filter_map(|s| match s {
-            crate::input::Source::Path(p) => Some(p.as_path()),
-            crate::input::Source::Stdin => None,
-        })
+        .filter_map(crate::input::Source::path)
         .collect();
     let found = steps::candidates(opts, &dirs);
     let sessions: Vec<_> = crate::input::library::newest(found.sessions, n)

@@ -74,12 +74,7 @@ impl<'a> Plan<'a> {
             return vec![Step::Session(s)];
         }
         if let Some(count) = opts.latest {
-            let dirs = (opts.sources.iter())
-                .filter_map(|s| match s {
-                    Source::Path(p) => Some(p.as_path()),
-                    Source::Stdin => None,
-                })
-                .collect();
+            let dirs = opts.sources.iter().filter_map(Source::path).collect();
             let follow = opts.follow;
             return vec![Step::Latest {
                 dirs,

@@ -38,6 +38,15 @@ impl Source {
         }
     }
 
+    /// The file's path (`None`: standard input).
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::Path(p) => Some(p),
+            Source::Stdin => None,
+        }
+    }
+
     /// The name used in messages (`<stdin>` or the path as given).
     #[must_use]
     pub fn display_name(&self) -> String {
