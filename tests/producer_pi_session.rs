@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::saved::{calls, tokens};
+use common::saved::{SCENARIOS, calls, tokens};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,20 +18,6 @@ use serde_json::Value;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pi-session");
 const STREAMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pi");
-
-const SCENARIOS: [&str; 11] = [
-    "error_400",
-    "error_500",
-    "files",
-    "mixed",
-    "parallel",
-    "reasoning",
-    "shell_fail",
-    "shell_ok",
-    "stream_error",
-    "text",
-    "tool_error",
-];
 
 fn stream(name: &str) -> PathBuf {
     Path::new(STREAMS).join(format!("{name}.jsonl"))

@@ -7,6 +7,22 @@ use std::process::Command;
 
 use serde_json::Value;
 
+/// The runs captured of each CLI of the newer corpus (Droid, Pi, Cline),
+/// each a stream and the saved session of the same run.
+pub const SCENARIOS: [&str; 11] = [
+    "error_400",
+    "error_500",
+    "files",
+    "mixed",
+    "parallel",
+    "reasoning",
+    "shell_fail",
+    "shell_ok",
+    "stream_error",
+    "text",
+    "tool_error",
+];
+
 /// The JSON lines the binary prints over `input` with `args`, and its
 /// exit status.
 pub fn streamview(args: &[&str], input: &Path) -> (Vec<Value>, i32) {
