@@ -570,6 +570,17 @@ fn exit_code(x: Value<'_>) -> Option<i64> {
     })
 }
 
+/// A `task` call's output: `<task id=… state=…>\n<task_result>\n…\n</task_result>\n</task>`,
+/// the report inside (the output as it is when it is not so wrapped).
+fn task_report(output: &str) -> &str {
+    output
+        .starts_with("<task ")
+        .then(|| output.split_once("<task_result>"))
+        .flatten()
+        .and_then(|(_, inner)| inner.rsplit_once("</task_result>"))
+        .map_or(output, |(report, _)| report.trim())
+}
+
 /// Texts opencode puts in a tool error when the permission system said no.
 fn is_denial(text: &str) -> bool {
     const MARKERS: [&str; 2] = [
@@ -615,6 +626,8 @@ fn outcome<'v>(
                 }
                 (true, t.into())
             }
+            // A sub-agent's answer: its report, without the envelope.
+            _ if name == "task" => (false, task_report(output).into()),
             _ => {
                 let lazy = st.and_then(|s| get(s, "output")).and_then(content_of);
                 (false, lazy.unwrap_or_default())

@@ -185,19 +185,11 @@ pub(crate) fn shown_key<'a>(key: &'a str, kind: ToolKind, cwd: Option<&str>) -> 
 }
 
 /// A sub-agent call's result as worth showing: its answer without the
-/// trailing `agentId:` metadata (Claude Code) or the `<task>` envelope
-/// (`OpenCode`), and `(running in the background)` for the launch notice
-/// of newer CLIs, which run sub-agents in the background (the model is
-/// told not to quote that metadata).
+/// trailing `agentId:` metadata, and `(running in the background)` for the
+/// launch notice of newer CLIs, which run sub-agents in the background
+/// (the model is told not to quote that metadata).
 pub(crate) fn agent_answer(text: &str) -> &str {
     let text = text.find("\nagentId:").map_or(text, |p| &text[..p]);
-    // OpenCode's `task`: `<task id=… state=…>\n<task_result>\n…\n</task_result>\n</task>`.
-    if text.starts_with("<task ")
-        && let Some((_, inner)) = text.split_once("<task_result>")
-        && let Some((report, _)) = inner.rsplit_once("</task_result>")
-    {
-        return report.trim();
-    }
     if text.starts_with("Async agent launched") {
         return "(running in the background)";
     }
@@ -256,25 +248,6 @@ mod tests {
         let mut o = String::new();
         f(&mut o);
         o
-    }
-
-    #[test]
-    fn a_sub_agents_answer_without_its_envelope() {
-        let opencode = "<task id=\"ses_1\" state=\"completed\">\n<task_result>\nAll done.\n</task_result>\n</task>";
-        assert_eq!(agent_answer(opencode), "All done.");
-        assert_eq!(
-            agent_answer("Found it.\nagentId: a1 (for resuming)"),
-            "Found it."
-        );
-        // Not the envelope: as it is.
-        assert_eq!(
-            agent_answer("<task_result>x</task_result>"),
-            "<task_result>x</task_result>"
-        );
-        assert_eq!(
-            agent_answer("<task id=1> no result"),
-            "<task id=1> no result"
-        );
     }
 
     #[test]

@@ -577,3 +577,17 @@ fn tool_kinds_of_names_not_in_the_captures() {
     assert_eq!(tool_kind("task"), ToolKind::Agent);
     assert_eq!(tool_kind("question"), ToolKind::Other);
 }
+
+#[test]
+fn a_task_answer_is_its_report_without_the_envelope() {
+    let wrapped = "<task id=\"ses_1\" state=\"completed\">\n<task_result>\nAll done.\n</task_result>\n</task>";
+    assert_eq!(super::task_report(wrapped), "All done.");
+    // Not the envelope: as it is.
+    for other in [
+        "<task_result>x</task_result>",
+        "<task id=1> no result",
+        "plain",
+    ] {
+        assert_eq!(super::task_report(other), other);
+    }
+}
