@@ -125,6 +125,9 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     /// The sink is a report (the summaries, Markdown, HTML): over several
     /// sessions, their outcomes are in its tables, not in the status.
     report: bool,
+    /// The sink counts and nothing else (the summaries): what no count
+    /// reads is left unparsed (see [`Decoder::for_report`]).
+    ledger: bool,
 }
 
 impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
@@ -144,6 +147,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             current: Current::default(),
             inputs: 0,
             report: false,
+            ledger: false,
             given_up: 0,
             without_session: 0,
             notes: Vec::new(),
@@ -241,6 +245,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     #[must_use]
     pub fn with_report(mut self, report: bool) -> Self {
         self.report = report;
+        self
+    }
+
+    /// The sink is a summary (`--format summary`, `summary-json`, `--by`),
+    /// which counts and shows no text: the values no count reads are left
+    /// unparsed ([`Decoder::for_report`]); its output is the same.
+    #[must_use]
+    pub fn with_ledger(mut self, ledger: bool) -> Self {
+        self.ledger = ledger;
         self
     }
 
@@ -395,7 +408,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.session.set_source(name);
         self.session.set_origins(self.origins.take());
         let mut rdr = LineReader::new(rdr, self.max_line);
-        let mut dec = Decoder::with_producer(self.from).lines_may_be_skipped(self.grep.is_some());
+        let mut dec = Decoder::with_producer(self.from)
+            .lines_may_be_skipped(self.grep.is_some())
+            .for_report(self.ledger);
         self.arrived = Instant::now();
         self.inputs += 1;
         self.current = Current {

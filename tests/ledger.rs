@@ -410,3 +410,77 @@ fn a_sidechain_replay_of_a_parent_message_counts_once() {
         [41 * 100, 40 * 50 + 7, 41 * 1000, 0]
     );
 }
+
+/// A sink that says nothing (the summary's alerts).
+struct Silent;
+
+impl streamview::render::Sink for Silent {
+    fn event(&mut self, _: &streamview::Event<'_>, _: &streamview::Session) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn finish(&mut self, _: &streamview::Session) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `--format summary-json INPUT` (a file, or a library read as the
+/// command line reads one), and what it wrote on stderr: with what no
+/// report reads left unparsed (`ledger`, as the command line does), or
+/// every value parsed.
+fn summary_json(input: &Path, ledger: bool) -> (String, String) {
+    use streamview::render::SummarySink;
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut sink = SummarySink::new(termcolor::NoColor::new(&mut out), Silent, true);
+    let mut diag = streamview::diag::Diag::new(&mut err, false);
+    let mut runner = streamview::Runner::new(&mut sink, &mut diag, 64 << 20)
+        .with_report(true)
+        .with_ledger(ledger);
+    let name = input.display().to_string();
+    if input.is_dir() {
+        for s in streamview::input::library::sessions_below(input).sessions {
+            runner.library_session(&s, true, None).unwrap();
+        }
+    } else {
+        runner
+            .source(&name, std::fs::File::open(input).unwrap())
+            .unwrap();
+    }
+    runner.finish().unwrap();
+    (
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+/// What no report reads (request logs, prompt snapshots: `Entry::unread`)
+/// is left unparsed by the summaries: over every fixture, file by file and
+/// folder by folder, the report and its warnings are byte for byte those
+/// of a run that parses every value.
+#[test]
+fn a_report_that_leaves_context_unread_is_the_same_report() {
+    let mut inputs = vec![fixture("")];
+    let mut checked = 0;
+    while let Some(p) = inputs.pop() {
+        if p.is_dir() {
+            inputs.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+        } else if !p
+            .extension()
+            .is_some_and(|e| e == "jsonl" || e == "json" || e == "ndjson")
+        {
+            continue;
+        }
+        let (fast, slow) = (summary_json(&p, true), summary_json(&p, false));
+        let at = (fast.0.bytes().zip(slow.0.bytes())).take_while(|(a, b)| a == b);
+        assert!(
+            fast == slow,
+            "{}: the reports differ from byte {} on",
+            p.display(),
+            at.count()
+        );
+        checked += 1;
+    }
+    assert!(checked > 300, "{checked}");
+}

@@ -58,6 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Amp,
     unsearched: &["cwd", "parent_tool_use_id"],
+    unread: &[],
 };
 
 /// Amp `--execute … --stream-json` (the registry's entry).

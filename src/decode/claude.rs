@@ -217,6 +217,7 @@ pub(crate) const ENTRY: Entry = Entry {
         "timestamp",
         "uuid",
     ],
+    unread: &[],
 };
 
 /// Claude Code `--output-format stream-json --verbose` (the registry's entry).

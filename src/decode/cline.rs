@@ -50,6 +50,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Cline,
     unsearched: &["ts", "agentId", "taskId", "parentAgentId"],
+    unread: &[],
 };
 
 /// `cline --json` (the registry's entry).

@@ -37,6 +37,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &ClineSession,
     unsearched: &["version", "updated_at", "origin", "system_prompt"],
+    unread: &[],
 };
 
 /// Cline CLI's session files (the registry's entry).

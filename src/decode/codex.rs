@@ -139,6 +139,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Codex,
     unsearched: &[],
+    unread: &[],
 };
 
 /// `codex exec --json` (the registry's entry).

@@ -89,6 +89,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &CodexRollout,
     unsearched: &[],
+    unread: &[],
 };
 
 /// Codex rollout files (the registry's entry).

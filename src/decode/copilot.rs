@@ -83,6 +83,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Copilot,
     unsearched: &["parentId"],
+    unread: &[],
 };
 
 /// `copilot -p … --output-format json` (the registry's entry).

@@ -103,6 +103,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Cursor,
     unsearched: &["cwd", "permissionMode", "request_id"],
+    unread: &[],
 };
 
 /// Cursor Agent `--output-format stream-json` (the registry's entry).

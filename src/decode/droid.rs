@@ -58,6 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Droid,
     unsearched: &["session_id", "messageId", "toolId"],
+    unread: &[],
 };
 
 /// Its line types besides the header.

@@ -77,6 +77,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Gemini,
     unsearched: &[],
+    unread: &[],
 };
 
 /// Gemini CLI `--output-format stream-json` (the registry's entry).

@@ -50,6 +50,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &GeminiSession,
     unsearched: &["projectHash", "startTime", "lastUpdated", "$rewindTo"],
+    unread: &[],
 };
 
 /// Gemini CLI's session files (the registry's entry).

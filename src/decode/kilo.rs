@@ -36,6 +36,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Kilo,
     unsearched: &[],
+    unread: &[],
 };
 
 /// `kilo run --format json` (the registry's entry, asked before

@@ -74,6 +74,8 @@ pub struct Decoder {
     repaired: Vec<u8>,
     /// Lines may be left unread (`--grep`): see [`Decoder::lines_may_be_skipped`].
     skipping: bool,
+    /// Only a report is written: see [`Decoder::for_report`].
+    report: bool,
 }
 
 impl Default for Decoder {
@@ -101,6 +103,7 @@ impl Decoder {
             stream: None,
             repaired: Vec::new(),
             skipping: false,
+            report: false,
         }
     }
 
@@ -112,6 +115,18 @@ impl Decoder {
     #[must_use]
     pub fn lines_may_be_skipped(mut self, skipping: bool) -> Self {
         self.skipping = skipping;
+        self
+    }
+
+    /// Only a report is written (`--format summary`, `summary-json`,
+    /// `--by`): what no report reads of a line (its producer's
+    /// `Entry::unread`: request logs, prompt snapshots) is left unparsed
+    /// once the producer is known. The events may then lack what they
+    /// would take from it (a session header's tool list); their counts,
+    /// times, models, calls and errors are the same.
+    #[must_use]
+    pub fn for_report(mut self, report: bool) -> Self {
+        self.report = report;
         self
     }
 
@@ -220,6 +235,11 @@ impl Decoder {
         emit: &mut Emit<'_>,
     ) -> Result<io::Result<Decoded>, simd_json::Error> {
         self.arena.reset();
+        let unread = match self.producer() {
+            Some(p) if self.report => registry::entry(p).unread,
+            _ => &[],
+        };
+        self.parser.leave_unread(unread);
         let Decoder {
             parser,
             arena,

@@ -209,6 +209,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &OpenCode,
     unsearched: &[],
+    unread: &[],
 };
 
 /// `opencode run --format json` (the registry's entry).

@@ -68,6 +68,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Pi,
     unsearched: &["toolCallId", "responseId"],
+    unread: &[],
 };
 
 /// Its line types.

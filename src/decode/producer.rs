@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::io;
 
 use crate::event::{Event, EventKind, Level, Notice, Producer, Unknown};
-use crate::json::{Arena, Value, str_at};
+use crate::json::{Arena, Unread, Value, str_at};
 use crate::time::Timestamp;
 
 /// Callback receiving each decoded event.
@@ -38,6 +38,14 @@ pub(crate) struct Entry {
     /// unsearched for every producer (the raw test does not know whose
     /// line it reads).
     pub unsearched: &'static [&'static str],
+    /// The values of its lines that no report reads (`--format summary`,
+    /// `summary-json`, `--by`): objects and arrays of context (request
+    /// logs, prompt snapshots) that a report run leaves unparsed (see
+    /// `json::prune`). Any value a decoder reads into a count, a time, a
+    /// model, a tool call, an error or a session's identity must not be
+    /// here: `tests/ledger.rs` compares every fixture's report with and
+    /// without it.
+    pub unread: &'static [Unread],
 }
 
 /// How strongly a line says which producer printed it, strongest first

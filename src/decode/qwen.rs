@@ -57,6 +57,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &Qwen,
     unsearched: &["cwd", "parent_tool_use_id", "uuid"],
+    unread: &[],
 };
 
 /// Qwen Code `--output-format stream-json` (the registry's entry).

@@ -47,6 +47,7 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &QwenSession,
     unsearched: &["parentUuid", "provenance", "agentRunId"],
+    unread: &[],
 };
 
 /// Qwen Code's session files (the registry's entry).

@@ -38,7 +38,7 @@ use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, st
 use super::seen::Seen;
 use crate::event::{Event, EventKind, Level, List, Notice, Producer, SessionStart};
 use crate::json::{
-    Arr, J, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, view,
+    Arr, J, Unread, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, view,
 };
 use crate::time::Timestamp;
 
@@ -176,6 +176,28 @@ const METADATA: [(&str, Meta); 22] = [
     ("cost-state", Meta::Silent),
 ];
 
+/// What no report reads of a transcript (see `Entry::unread`): the
+/// metadata lines that become no event (of which only the type, session
+/// and time are read; `api-request-shape`'s tool list goes to the session
+/// header, which no report shows), the reminders an attachment was
+/// rendered into, and what an attachment holds beyond its type (the
+/// prompt snapshots, listings and deltas of context for the model; the
+/// agent types a listing adds go to the header too, and a failed hook's
+/// notice is no count).
+const UNREAD: &[Unread] = &[
+    Unread::all_of("api-request"),
+    Unread::all_of("api-request-shape"),
+    Unread::all_of("api-request-blob"),
+    Unread::all_of("file-history-snapshot"),
+    Unread::all_of("attribution-snapshot"),
+    Unread::all_of("content-replacement"),
+    Unread::all_of("checkpoint"),
+    Unread::all_of("queue-operation"),
+    Unread::all_of("tools-used"),
+    Unread::key("rendered"),
+    Unread::member("attachment", "*"),
+];
+
 /// What a metadata line becomes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Meta {
@@ -217,6 +239,7 @@ pub(crate) const ENTRY: Entry = Entry {
         "uuid",
         "version",
     ],
+    unread: UNREAD,
 };
 
 /// Claude Code's saved session transcripts (the registry's entry).

@@ -176,6 +176,9 @@ pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
         .with_prices(opts.prices.clone())
         .with_groups(opts.by.clone())
         .with_report(report(opts))
+        .with_ledger(
+            opts.grep.is_none() && matches!(format(opts), Format::Summary | Format::SummaryJson),
+        )
 }
 
 /// True when the run writes a report (the summaries, Markdown, HTML): over

@@ -24,12 +24,14 @@
 mod arena;
 pub(crate) mod escape;
 mod parser;
+mod prune;
 mod repair;
 pub(crate) mod scan;
 mod value;
 
 pub(crate) use arena::{Arena, Spare};
 pub(crate) use parser::{ParseError, Parser};
+pub(crate) use prune::Unread;
 pub(crate) use repair::{first_bad_escape, replace_lone_surrogates, structure_fault};
 #[cfg(test)]
 pub(crate) use value::NO_LONGS;

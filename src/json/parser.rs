@@ -14,6 +14,7 @@ use std::sync::{Mutex, OnceLock};
 
 use simd_json::tape::Tape;
 
+use super::prune::{self, Unread};
 use super::scan;
 use super::value::{Longs, POOLED_TEXT, POOLED_TEXTS, Value};
 
@@ -36,6 +37,12 @@ pub(crate) struct Parser {
     scan_min_line: usize,
     /// Strings at least this long are spared the parser.
     scan_min_len: usize,
+    /// The values no reader of these lines reads ([`Parser::leave_unread`]).
+    unread: &'static [Unread],
+    /// The line with them emptied, when it held some.
+    condensed: Vec<u8>,
+    /// Their spans in the line.
+    pruned: Vec<(usize, usize)>,
 }
 
 impl Default for Parser {
@@ -49,6 +56,9 @@ impl Default for Parser {
             text_pool: Mutex::new(Vec::new()),
             scan_min_line: scan::MIN_LINE,
             scan_min_len: scan::MIN_LEN,
+            unread: &[],
+            condensed: Vec::new(),
+            pruned: Vec::new(),
         }
     }
 }
@@ -61,6 +71,13 @@ impl Parser {
     pub(crate) fn spare_strings(&mut self, min_line: usize, min_len: usize) {
         self.scan_min_line = min_line;
         self.scan_min_len = min_len;
+    }
+
+    /// Values no report reads (see [`prune`]): on a long line, those that
+    /// are objects or arrays are emptied before the parse. Empty (the
+    /// default): every value is parsed.
+    pub(crate) fn leave_unread(&mut self, rules: &'static [Unread]) {
+        self.unread = rules;
     }
 
     /// Parse `bytes` (one JSON text) and pass the value, or why it was
@@ -79,31 +96,59 @@ impl Parser {
             text_pool,
             scan_min_line,
             scan_min_len,
+            unread,
+            condensed,
+            pruned,
         } = self;
+        // A long line's values no report reads are emptied (see `prune`):
+        // the rest is parsed as the line.
+        let whole = bytes;
+        let mut bytes = bytes;
+        if !unread.is_empty()
+            && bytes.len() >= prune::MIN_LINE
+            && prune::unread_values(bytes, unread, pruned)
+            && !pruned.is_empty()
+        {
+            prune::condense(condensed, bytes, pruned);
+            bytes = condensed;
+        }
         // A long line's long string values are spared the parser (see
         // `scan`): it gets the line with placeholders in their place.
-        let mut found: Vec<scan::Long<'_>> = Vec::new();
-        if bytes.len() >= *scan_min_line {
-            found = std::mem::take(longs);
-            if !scan::long_strings(bytes, *scan_min_len, &mut found) {
+        // (The allocation kept empty between lines, given the line's
+        // lifetime: collected in place; the closure only changes the type.)
+        #[allow(clippy::unnecessary_filter_map)]
+        let mut found: Vec<scan::Long<'_>> = std::mem::take(longs)
+            .into_iter()
+            .filter_map(|_| None)
+            .collect();
+        let mut scan_min_line = *scan_min_line;
+        let result = loop {
+            found.clear();
+            if bytes.len() >= scan_min_line && !scan::long_strings(bytes, *scan_min_len, &mut found)
+            {
                 found.clear();
             }
-        }
-        // Parsed in place in one copy of the line (simd-json unescapes
-        // strings in it), padded as simd-json needs, into a reused tape.
-        let result = loop {
+            // Parsed in place in one copy of the line (simd-json unescapes
+            // strings in it), padded as simd-json needs, into a reused tape.
             let json_len = fill_skeleton(scratch, bytes, &found);
-            if let Some(values) = too_dense(&scratch[..json_len], bytes.len()) {
+            if let Some(values) = too_dense(&scratch[..json_len], whole.len()) {
                 break then(Err(ParseError::TooDense { values }));
             }
             let mut parsed: Tape<'_> = tape.take().unwrap_or_else(|| Tape(Vec::new())).reset();
             let res = simd_json::fill_tape_padded(scratch, json_len, buffers, &mut parsed);
             let result = match res {
+                Err(_) if !std::ptr::eq(bytes, whole) => {
+                    // Not valid once emptied: the whole line again, for
+                    // simd-json's own report.
+                    *tape = Some(parsed.reset());
+                    bytes = whole;
+                    continue;
+                }
                 Err(_) if !found.is_empty() => {
                     // Not valid (or the scan was wrong): the whole line
                     // again, for simd-json's own report.
                     *tape = Some(parsed.reset());
-                    found.clear();
+                    scan_min_line = usize::MAX;
                     continue;
                 }
                 Err(e) => then(Err(ParseError::Json(e))),

@@ -143,7 +143,7 @@ impl Scan {
         min_len: usize,
         out: &mut Vec<Long<'a>>,
     ) -> bool {
-        let escaped = self.odd_ends(m.backslash);
+        let escaped = odd_ends(m.backslash, &mut self.prev_escaped);
         if m.quote == 0 && self.prev_inside != 0 {
             // The commonest block of a long line: inside a string from end
             // to end (a file's text, its lines ended by `\n`).
@@ -252,25 +252,27 @@ impl Scan {
         });
         true
     }
+}
 
-    /// The characters that end an odd run of backslashes: the escaped
-    /// ones. simd-json's `find_odd_backslash_sequences`.
-    fn odd_ends(&mut self, bs: u64) -> u64 {
-        if bs == 0 && self.prev_escaped == 0 {
-            return 0;
-        }
-        let start_edges = bs & !(bs << 1);
-        let even_start_mask = EVEN ^ self.prev_escaped;
-        let even_starts = start_edges & even_start_mask;
-        let odd_starts = start_edges & !even_start_mask;
-        let even_carries = bs.wrapping_add(even_starts);
-        let (mut odd_carries, overflow) = bs.overflowing_add(odd_starts);
-        odd_carries |= self.prev_escaped;
-        self.prev_escaped = u64::from(overflow);
-        let even_carry_ends = even_carries & !bs;
-        let odd_carry_ends = odd_carries & !bs;
-        (even_carry_ends & ODD) | (odd_carry_ends & EVEN)
+/// The characters of a block that end an odd run of backslashes: the
+/// escaped ones. simd-json's `find_odd_backslash_sequences`; `prev_escaped`
+/// (1 when the block starts with an escaped character) is carried from
+/// block to block.
+pub(super) fn odd_ends(bs: u64, prev_escaped: &mut u64) -> u64 {
+    if bs == 0 && *prev_escaped == 0 {
+        return 0;
     }
+    let start_edges = bs & !(bs << 1);
+    let even_start_mask = EVEN ^ *prev_escaped;
+    let even_starts = start_edges & even_start_mask;
+    let odd_starts = start_edges & !even_start_mask;
+    let even_carries = bs.wrapping_add(even_starts);
+    let (mut odd_carries, overflow) = bs.overflowing_add(odd_starts);
+    odd_carries |= *prev_escaped;
+    *prev_escaped = u64::from(overflow);
+    let even_carry_ends = even_carries & !bs;
+    let odd_carry_ends = odd_carries & !bs;
+    (even_carry_ends & ODD) | (odd_carry_ends & EVEN)
 }
 
 /// Bits `from..to` (each at most 64).
@@ -282,7 +284,7 @@ fn bits(from: u32, to: u32) -> u64 {
 
 /// Bit `i` set when an odd number of bits at or below `i` are set: the
 /// bits between an opening quote (included) and its closing one.
-fn prefix_xor(mut x: u64) -> u64 {
+pub(super) fn prefix_xor(mut x: u64) -> u64 {
     x ^= x << 1;
     x ^= x << 2;
     x ^= x << 4;

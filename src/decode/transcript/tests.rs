@@ -1011,3 +1011,57 @@ fn real_transcript_cut_after_a_tool_call_is_incomplete() {
 
 // ---------------------------------------------------------------------------
 // Timestamps
+
+/// Decode `text` as a report run does (`Decoder::for_report`), events
+/// compared without the header's lists, which it may leave empty.
+fn run_report(text: &str, report: bool) -> Vec<Event<'static>> {
+    let mut dec = Decoder::new().for_report(report);
+    let mut evs = Vec::new();
+    let mut keep = |ev: &Event<'_>| {
+        evs.push(ev.to_owned_event());
+        Ok(())
+    };
+    for (i, l) in text.lines().enumerate() {
+        let line = Line {
+            number: i as u64 + 1,
+            bytes: l.as_bytes(),
+            partial: false,
+        };
+        dec.decode(&line, &mut keep).unwrap();
+    }
+    dec.finish(&mut keep).unwrap();
+    evs
+}
+
+#[test]
+fn a_report_leaves_request_logs_and_snapshots_unread_and_counts_the_same() {
+    for text in [NEW_TOOLS_BASIC, NEW_SUBAGENT, TOOLS_BASIC, SUBAGENT] {
+        let all = run_report(text, false);
+        let mut report = run_report(text, true);
+        // The header's tool list comes from a request log: left unread.
+        let tools = |evs: &[Event<'_>]| {
+            evs.iter()
+                .find_map(|e| match &e.kind {
+                    EventKind::SessionStart(s) => Some(s.tools.len()),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        if std::ptr::eq(text, NEW_TOOLS_BASIC) {
+            assert!(tools(&all) > 5, "{}", tools(&all));
+            assert_eq!(tools(&report), 0);
+        }
+        // Everything else is the same, event for event.
+        for (r, a) in report.iter_mut().zip(&all) {
+            if let (EventKind::SessionStart(r), EventKind::SessionStart(a)) = (&mut r.kind, &a.kind)
+            {
+                r.tools.clone_from(&a.tools);
+                r.agents.clone_from(&a.agents);
+            }
+        }
+        assert_eq!(report.len(), all.len());
+        for (r, a) in report.iter().zip(&all) {
+            assert_eq!(format!("{r:?}"), format!("{a:?}"));
+        }
+    }
+}
