@@ -4,8 +4,8 @@
 //!
 //! A device never ends (`--tz /dev/zero` read 7 GB in 5 s), a FIFO without
 //! a writer blocks its `open` for ever, a socket cannot be opened at all:
-//! [`open_regular`] looks before it opens, and again at what it opened (the
-//! path may have been replaced in between). The errors are `io::Error`s
+//! [`open_regular`] opens without waiting (`O_NONBLOCK`, which a regular
+//! file ignores) and looks at what it opened before reading a byte. The errors are `io::Error`s
 //! whose text says what is wrong in a few words, for the caller's one line.
 
 use std::fs::File;
@@ -33,8 +33,21 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
             ))
         }
     };
-    not_regular(&std::fs::metadata(path)?)?;
-    let f = File::open(path)?;
+    // One lookup of the path, not a `stat` of it first (a library's
+    // files are opened by the thousand: issue 27).
+    #[cfg(unix)]
+    let f = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)?
+    };
+    #[cfg(not(unix))]
+    let f = {
+        not_regular(&std::fs::metadata(path)?)?;
+        File::open(path)?
+    };
     not_regular(&f.metadata()?)?;
     Ok(f)
 }
