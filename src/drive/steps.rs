@@ -68,7 +68,7 @@ impl Reading<'_> {
         dir: &Path,
     ) -> Result<(), Error> {
         let name = dir.display().to_string();
-        let found = library::sessions_below(dir);
+        let found = library::sessions_below_on(dir, self.opts.jobs);
         for (d, e) in &found.unreadable {
             runner.open_failed(&d.display().to_string(), e);
         }

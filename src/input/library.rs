@@ -172,6 +172,14 @@ pub struct Found {
 /// The session files below `dir` (see the module docs).
 #[must_use]
 pub fn sessions_below(dir: &Path) -> Found {
+    sessions_below_on(dir, 1)
+}
+
+/// [`sessions_below`], each file's first timestamp read on `jobs` threads
+/// (`-j`: the reads of a library's discovery, before any file is decoded,
+/// were its one serial part; issue 27).
+#[must_use]
+pub fn sessions_below_on(dir: &Path, jobs: usize) -> Found {
     let mut found = Found::default();
     let mut pending = vec![dir.to_path_buf()];
     let mut files = Vec::new();
@@ -198,7 +206,10 @@ pub fn sessions_below(dir: &Path) -> Found {
                 pending.push(path);
             } else if Cli::of(&path).is_some() {
                 stores.push(path);
+            } else if is_session_file(&path) && kind.is_file() {
+                files.push(path);
             } else if is_session_file(&path) {
+                // A link, followed: to a regular file, it is read.
                 match fs::metadata(&path) {
                     Ok(m) if m.is_file() => files.push(path),
                     Ok(m) if !m.is_dir() => found.not_regular += 1,
@@ -209,7 +220,7 @@ pub fn sessions_below(dir: &Path) -> Found {
             }
         }
     }
-    found.sessions = in_start_order(&files);
+    found.sessions = in_start_order(&files, jobs);
     for db in stores {
         match fs::metadata(&db) {
             Ok(m) if m.is_file() => match store::sessions(&db) {
@@ -314,18 +325,26 @@ fn is_gemini_document(path: &Path, name: &str) -> bool {
             .is_some_and(|d| d == "chats")
 }
 
-/// `files` as sessions sorted by start time, each with its sub-agents.
-fn in_start_order(files: &[PathBuf]) -> Vec<Session> {
+/// `files` as sessions sorted by start time, each with its sub-agents;
+/// their first timestamps read on `jobs` threads.
+fn in_start_order(files: &[PathBuf], jobs: usize) -> Vec<Session> {
     let set: HashSet<&Path> = files.iter().map(PathBuf::as_path).collect();
     // Each file's first timestamp, and when it sorts: then, or without
     // one when it was last changed.
-    let starts: HashMap<&Path, (Timestamp, Option<Timestamp>)> = files
-        .iter()
-        .map(|f| {
-            let began = start_time(f);
-            (f.as_path(), (began.unwrap_or_else(|| modified(f)), began))
-        })
-        .collect();
+    let mut starts: HashMap<&Path, (Timestamp, Option<Timestamp>)> =
+        HashMap::with_capacity(files.len());
+    let began = |f: &PathBuf| {
+        let began = start_time(f);
+        (began.unwrap_or_else(|| modified(f)), began)
+    };
+    let mut at = files.iter();
+    let _: Result<(), ()> =
+        crate::parallel::ordered(files, jobs, 64, &|| false, &began, &mut |t| {
+            if let Some(f) = at.next() {
+                starts.insert(f.as_path(), t);
+            }
+            Ok(())
+        });
     // Each file under its session's (its own when it is one).
     let mut keyed: Vec<(Timestamp, &Path, bool, Timestamp, &Path)> = files
         .iter()
