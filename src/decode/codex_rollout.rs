@@ -46,7 +46,7 @@ use super::seen::Recent;
 use crate::event::{
     EventKind, Level, Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, Usage,
 };
-use crate::json::{Arena, J, Parser, Value, arr_at, cow_at, get, str_at, u64_at, view};
+use crate::json::{Arena, J, Parser, Unread, Value, arr_at, cow_at, get, str_at, u64_at, view};
 
 mod tools;
 
@@ -89,7 +89,8 @@ pub(crate) const ENTRY: Entry = Entry {
     stream: start::<State>,
     format: &CodexRollout,
     unsearched: &[],
-    unread: &[],
+    // A snapshot of settings (skills, environments, permissions): no event.
+    unread: &[Unread::all_of("world_state")],
 };
 
 /// Codex rollout files (the registry's entry).
