@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# End-to-end timing of streamview against `wc -l`, jq and jaq on the same
-# files, in the same run (issue 5). Prints Markdown tables on stdout:
+# End-to-end timing of streamview against `wc -l`, the probe (memchr +
+# simd-json with reused buffers: into a tree, and into a tape; see
+# examples/probe.rs), jq and jaq on the same files, in the same run (issues
+# 5 and 27). Prints Markdown tables on stdout:
 # median wall time, ratio to `wc -l`, MB/s and peak RSS per command and
 # file, then a completeness check of streamview's output per file.
 #
@@ -15,6 +17,7 @@
 #   RUNS                  timed runs per command (default 10; `wc -l`: WC_RUNS, default 30,
 #                         since every ratio divides by its median; jq and jaq: JQ_RUNS, default 3)
 #   STREAMVIEW            the binary to time (default: target/release/streamview, built here)
+#   PROBE                 the probe (default: target/release/examples/probe, built here)
 #
 # Timing uses hyperfine when installed (Debian package `hyperfine`; its runs
 # go through a shell whose start-up it subtracts, output to /dev/null), else
@@ -37,8 +40,8 @@ jq_prog=$root/benches/normalize.jq
 say() { printf '%s\n' "$*" >&2; }
 
 if [[ -z ${STREAMVIEW:-} ]]; then
-    say "building streamview and the generator (release)…"
-    (cd "$root" && cargo build --release --locked --quiet --bin streamview --example generate)
+    say "building streamview, the generator and the probe (release)…"
+    (cd "$root" && cargo build --release --locked --quiet --bin streamview --example generate --example probe)
     sv=$root/target/release/streamview
 else
     sv=$STREAMVIEW
@@ -63,6 +66,9 @@ fi
 
 have() { command -v "$1" >/dev/null 2>&1; }
 sv_q=$(printf '%q' "$sv")
+probe=${PROBE:-$root/target/release/examples/probe}
+[[ -x $probe ]] || (cd "$root" && cargo build --release --locked --quiet --example probe)
+probe_q=$(printf '%q' "$probe")
 jq_q=$(printf '%q' "$jq_prog")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -123,9 +129,11 @@ for f in "${files[@]}"; do
     mb=$(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }')
     longest_h=$(awk -v b="$longest" 'BEGIN { if (b >= 1e6) printf "%.1f MB", b / 1e6; else printf "%.0f KB", b / 1e3 }')
 
-    declare -a names=("wc -l" "streamview (pretty)" "streamview --format jsonl")
-    declare -a cmds=("wc -l $q" "$sv_q --color never $q" "$sv_q --format jsonl $q")
-    declare -a nruns=("$wc_runs" "$runs" "$runs")
+    declare -a names=("wc -l" "probe (memchr + simd-json tree)" "probe --tape (memchr + simd-json tape)"
+        "streamview (pretty)" "streamview --format jsonl" "streamview --format summary-json")
+    declare -a cmds=("wc -l $q" "$probe_q $q" "$probe_q --tape $q" "$sv_q --color never $q"
+        "$sv_q --format jsonl $q" "$sv_q --format summary-json $q")
+    declare -a nruns=("$wc_runs" "$runs" "$runs" "$runs" "$runs" "$runs")
     if have jq; then
         names+=("jq -c -f normalize.jq"); cmds+=("jq -c -f $jq_q $q"); nruns+=("$jq_runs")
     fi

@@ -92,8 +92,11 @@ row() {
 
 row "streamview --format summary-json" "$runs" "$STREAMVIEW" --format summary-json "$lib"
 row "streamview --format summary" "$runs" "$STREAMVIEW" --format summary "$lib"
+row "streamview --format summary-json -j1" "$runs" "$STREAMVIEW" --format summary-json -j1 "$lib"
 row "streamview --format summary-json --by day LIB/claude" "$runs" "$STREAMVIEW" --format summary-json --by day "$lib/claude/projects"
+row "streamview --format summary-json --by day -j1 LIB/claude" "$runs" "$STREAMVIEW" --format summary-json --by day -j1 "$lib/claude/projects"
 row "streamview --grep $pattern" "$runs" "$STREAMVIEW" --grep "$pattern" --color never "$lib"
+row "streamview --grep $pattern -j1" "$runs" "$STREAMVIEW" --grep "$pattern" --color never -j1 "$lib"
 if command -v rg >/dev/null 2>&1; then
     row "rg -c $pattern" "$runs" rg -c "$pattern" "$lib"
 else
