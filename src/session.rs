@@ -8,7 +8,7 @@
 //! after a result, closes the current one.
 
 use std::borrow::Borrow;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::sync::Arc;

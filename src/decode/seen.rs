@@ -12,7 +12,9 @@
 //! [`Recent`] is the small case: the last few ids only, where repeats are
 //! adjacent (an API message's usage repeated on each of its lines).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::HashMap;
 
 /// Ids remembered at least.
 pub(crate) const KEEP: usize = 8192;

@@ -26,7 +26,7 @@
 //!   (neither when lines may be left unread: `--grep`).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::fmt::Write as _;
 use std::io;
 

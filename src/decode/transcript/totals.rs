@@ -5,7 +5,7 @@
 //! [`result`] builds one from these.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use crate::event::{List, ModelUsage, SessionResult, Tokens};
 use crate::json::{Arena, Arr, J, Value, f64_at, str_at, u64_at, view};

@@ -4,7 +4,7 @@
 //! and what hung there before is an abandoned branch, described by
 //! [`abandoned`].
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// Entries counted at most when a rewind describes the branch it leaves:
 /// the count scans the entries read after the branch's first one, and a
