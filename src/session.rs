@@ -7,8 +7,8 @@
 //! a `session_start` with a new session id, or an event of another session
 //! after a result, closes the current one.
 
-use std::borrow::Borrow;
 use foldhash::{HashMap, HashSet};
+use std::borrow::Borrow;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::sync::Arc;

@@ -25,8 +25,8 @@
 //!   call's `prompt`), and shown un-nested with a notice saying so otherwise
 //!   (neither when lines may be left unread: `--grep`).
 
-use std::borrow::Cow;
 use foldhash::HashMap;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 

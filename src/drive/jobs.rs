@@ -172,22 +172,17 @@ impl Jobs<'_> {
     }
 }
 
-/// The session's files hold more than [`BIG`] bytes.
+/// The session's files hold more than [`BIG`] bytes (as they were when
+/// found: no `stat` here, on the one thread, of every file before the
+/// threads start; issue 27).
 fn is_big(s: &library::Session) -> bool {
-    let size = |p: &std::path::Path| {
-        let len = std::fs::metadata(p).map_or(0, |m| m.len());
-        let compressed = p.extension().is_some_and(|e| e == "gz" || e == "zst");
-        if compressed {
-            len.saturating_mul(COMPRESSION)
-        } else {
-            len
-        }
+    let compressed = s.file.extension().is_some_and(|e| e == "gz" || e == "zst");
+    let bytes = if compressed {
+        s.bytes.saturating_mul(COMPRESSION)
+    } else {
+        s.bytes
     };
-    let total = std::iter::once(&s.file)
-        .chain(&s.subagents)
-        .map(|p| size(p))
-        .fold(0u64, u64::saturating_add);
-    total > BIG
+    bytes > BIG
 }
 
 /// Read one library file as the main run would, into memory.

@@ -203,15 +203,10 @@ impl Drop for Progress {
     }
 }
 
-/// The bytes of a session's files on disk (a session of a store: none of
-/// its own).
+/// The bytes of a session's files on disk when they were found (a
+/// session of a store: none of its own).
 pub(crate) fn size(s: &library::Session) -> u64 {
-    if s.stored.is_some() {
-        return 0;
-    }
-    (std::iter::once(&s.file).chain(&s.subagents))
-        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
-        .fold(0, u64::saturating_add)
+    s.bytes
 }
 
 /// A writer that erases the progress line before it writes.

@@ -34,8 +34,8 @@
 //! merged in time order ([`Session::open`], `interleave.rs`), so that the
 //! transcript reader nests each sub-agent under its call, where it ran.
 
-use std::collections::{HashMap, HashSet};
-use std::fs;
+use std::ffi::OsStr;
+use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -68,6 +68,8 @@ pub struct Session {
     pub began: Option<Timestamp>,
     /// A session of a `SQLite` store (`file`): which one.
     pub stored: Option<Stored>,
+    /// The bytes of its files when they were found (a store's session: 0).
+    pub bytes: u64,
 }
 
 impl Session {
@@ -229,6 +231,7 @@ pub fn sessions_below_on(dir: &Path, jobs: usize) -> Found {
                     subagents: Vec::new(),
                     began: s.began,
                     stored: Some(s),
+                    bytes: 0,
                 })),
                 Err(e) => found.unreadable.push((db, e)),
             },
@@ -328,27 +331,34 @@ fn is_gemini_document(path: &Path, name: &str) -> bool {
 /// `files` as sessions sorted by start time, each with its sub-agents;
 /// their first timestamps read on `jobs` threads.
 fn in_start_order(files: &[PathBuf], jobs: usize) -> Vec<Session> {
-    let set: HashSet<&Path> = files.iter().map(PathBuf::as_path).collect();
+    // The files by name, as bytes (a `Path` hashes component by component:
+    // that was most of this function's time on a library).
+    let index: foldhash::HashMap<&OsStr, usize> = (files.iter().enumerate())
+        .map(|(i, f)| (f.as_os_str(), i))
+        .collect();
     // Each file's first timestamp, and when it sorts: then, or without
-    // one when it was last changed.
-    let mut starts: HashMap<&Path, (Timestamp, Option<Timestamp>)> =
-        HashMap::with_capacity(files.len());
+    // one when it was last changed. Each file is opened once here: its
+    // first timestamp, and its size from the same `fstat`
+    // (`Session::bytes`, which `-j` and the progress line ask for).
     let began = |f: &PathBuf| {
-        let began = start_time(f);
-        (began.unwrap_or_else(|| modified(f)), began)
+        let opened = open_regular(f).ok();
+        let bytes = opened
+            .as_ref()
+            .and_then(|o| o.metadata().ok())
+            .map_or(0, |m| m.len());
+        let began = opened.and_then(start_time);
+        (began.unwrap_or_else(|| modified(f)), began, bytes)
     };
-    let mut at = files.iter();
+    let mut starts = Vec::with_capacity(files.len());
     let _: Result<(), ()> =
         crate::parallel::ordered(files, jobs, 64, &|| false, &began, &mut |t| {
-            if let Some(f) = at.next() {
-                starts.insert(f.as_path(), t);
-            }
+            starts.push(t);
             Ok(())
         });
     // Each file under its session's (its own when it is one).
-    let mut keyed: Vec<(Timestamp, &Path, bool, Timestamp, &Path)> = files
-        .iter()
-        .map(|f| {
+    let mut keyed: Vec<(Timestamp, &Path, bool, Timestamp, &Path, usize)> = (files.iter())
+        .enumerate()
+        .map(|(i, f)| {
             // The session's file compressed too (`s.jsonl.gz` over
             // `s/subagents/agent-x.jsonl`).
             let session = parent_session(f)
@@ -356,30 +366,37 @@ fn in_start_order(files: &[PathBuf], jobs: usize) -> Vec<Session> {
                     ["", ".gz", ".zst"].iter().find_map(|z| {
                         let mut name = p.clone().into_os_string();
                         name.push(z);
-                        set.get(Path::new(&name)).copied()
+                        index.get(name.as_os_str()).copied()
                     })
                 })
-                .unwrap_or(f);
+                .unwrap_or(i);
+            let (own, parent) = (starts[i].0, starts[session].0);
             (
-                starts[session].0,
-                session,
-                session != f,
-                starts[f.as_path()].0,
+                parent,
+                files[session].as_path(),
+                session != i,
+                own,
                 f.as_path(),
+                i,
             )
         })
         .collect();
     // The session first, then its sub-agents by their start.
     keyed.sort_unstable();
     let mut sessions: Vec<Session> = Vec::new();
-    for (_, _, sub, _, f) in keyed {
+    for (_, _, sub, _, f, i) in keyed {
+        let (_, began, bytes) = starts[i];
         match sessions.last_mut() {
-            Some(s) if sub => s.subagents.push(f.to_path_buf()),
+            Some(s) if sub => {
+                s.subagents.push(f.to_path_buf());
+                s.bytes = s.bytes.saturating_add(bytes);
+            }
             _ => sessions.push(Session {
                 file: f.to_path_buf(),
                 subagents: Vec::new(),
-                began: starts[f].1,
+                began,
                 stored: None,
+                bytes,
             }),
         }
     }
@@ -407,9 +424,9 @@ fn parent_session(file: &Path) -> Option<PathBuf> {
 /// stream without any) `None`. Read 4 KiB at a time, up to [`HEAD`]: the
 /// first line of a session says it (reading 64 KiB of every file was a
 /// third of a library's bytes read twice, before any thread starts).
-fn start_time(file: &Path) -> Option<Timestamp> {
+fn start_time(f: File) -> Option<Timestamp> {
     const STEP: usize = 4 << 10;
-    let mut rdr = Decompress::new(open_regular(file).ok()?).take(HEAD as u64);
+    let mut rdr = Decompress::new(f).take(HEAD as u64);
     let mut head = Vec::with_capacity(STEP);
     loop {
         let from = head.len();

@@ -8,7 +8,9 @@
 //!   [`arr_at`]…: a missing or wrongly typed field is `None`, never an
 //!   error);
 //! - [`scan`] finds the long string values of a line (tool output, file
-//!   contents) so that the parser is spared them;
+//!   contents) so that the parser is spared them; `prune` finds the
+//!   objects and arrays no report reads ([`Unread`]), which a report's
+//!   parse leaves out;
 //! - [`Arena`] holds the text a decoder composes for one line, and
 //!   [`Spare`] the strings its state keeps between lines;
 //! - [`repair`] reads lone UTF-16 surrogate escapes as U+FFFD and finds

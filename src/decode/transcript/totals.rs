@@ -4,8 +4,8 @@
 //! totals of its `cost-state` line. A transcript has no `result` line;
 //! [`result`] builds one from these.
 
-use std::borrow::Cow;
 use foldhash::{HashMap, HashSet};
+use std::borrow::Cow;
 
 use crate::event::{List, ModelUsage, SessionResult, Tokens};
 use crate::json::{Arena, Arr, J, Value, f64_at, str_at, u64_at, view};
