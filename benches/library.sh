@@ -22,7 +22,7 @@
 #   STREAMVIEW_LIBRARY  the library's directory (default /tmp/streamview-library;
 #                       generated when missing)
 #   FILES, SIZE, SEED   what to generate (default 2000, 1G, 1)
-#   RUNS                timed runs per command (default 5; ccusage: 3)
+#   RUNS                timed runs per command (default 5), in rounds: one run of each per round
 #   PATTERN             what --grep and rg look for (default `No such file`: words of the
 #                       conversation; `permission` is also in the values of attachments
 #                       and request shapes that no view shows, so more lines are decoded)
@@ -55,19 +55,13 @@ say "library: $(find "$lib" -type f | wc -l) files, $((bytes >> 20)) MiB"
 # Warm the page cache: every command reads from memory.
 find "$lib" -type f -exec cat {} + >/dev/null
 
-# median wall seconds of $runs runs of "$@" (stdout and stderr to /dev/null)
-median() {
-    local n=$1
-    shift
-    local times=()
-    for ((i = 0; i < n; i++)); do
-        local t0 t1
-        t0=$(date +%s.%N)
-        "$@" >/dev/null 2>&1 || true
-        t1=$(date +%s.%N)
-        times+=("$(echo "$t1 - $t0" | bc -l)")
-    done
-    printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+# Wall seconds of one run of the shell words in $1 (output to /dev/null).
+once() {
+    local t0 t1
+    t0=$(date +%s.%N)
+    eval "$1" >/dev/null 2>&1 || true
+    t1=$(date +%s.%N)
+    echo "$t1 - $t0" | bc -l
 }
 
 rss() {
@@ -78,16 +72,39 @@ rss() {
     fi
 }
 
-rows=()
-base=""
+# The commands are registered first (`row NAME RUNS CMD…`), then timed in
+# rounds, one run of each per round: a machine whose speed drifts (a shared
+# VM) moves every command alike, not the ones timed during a slow minute.
+names=()
+cmds=()
+counts=()
 row() {
     local name=$1 n=$2
     shift 2
-    local t m
-    t=$(median "$n" "$@")
-    m=$(rss "$@")
-    [[ -z $base ]] && base=$t
-    rows+=("| $name | $(printf '%.3f' "$t") | $(echo "$bytes / $t / 1000000" | bc) | $((m / 1024)) | $(echo "scale=2; $t / $base" | bc) |")
+    names+=("$name")
+    counts+=("$n")
+    cmds+=("$(printf '%q ' "$@")")
+}
+
+# Time the registered commands and print the table's rows.
+rows=()
+table() {
+    local most=0 i r
+    for n in "${counts[@]}"; do ((n > most)) && most=$n; done
+    declare -A times
+    for ((r = 0; r < most; r++)); do
+        for i in "${!cmds[@]}"; do
+            ((r < counts[i])) && times[$i]+="$(once "${cmds[$i]}") "
+        done
+    done
+    local base=""
+    for i in "${!cmds[@]}"; do
+        local t m
+        t=$(tr ' ' '\n' <<<"${times[$i]}" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+        m=$(eval "rss ${cmds[$i]}")
+        [[ -z $base ]] && base=$t
+        rows+=("| ${names[$i]} | $(printf '%.3f' "$t") | $(echo "$bytes / $t / 1000000" | bc) | $((m / 1024)) | $(echo "scale=2; $t / $base" | bc) |")
+    done
 }
 
 row "streamview --format summary-json" "$runs" "$STREAMVIEW" --format summary-json "$lib"
@@ -116,7 +133,7 @@ if [[ ! -x $ccusage && -z ${CCUSAGE:-} ]] && command -v npm >/dev/null 2>&1; the
     chmod +x "$ccusage" 2>/dev/null || true
 fi
 if [[ -x $ccusage ]] && "$ccusage" --version >/dev/null 2>&1; then
-    row "$("$ccusage" --version) daily --offline --json" 3 env CLAUDE_CONFIG_DIR="$lib/claude" "$ccusage" daily --offline --json
+    row "$("$ccusage" --version) daily --offline --json" "$runs" env CLAUDE_CONFIG_DIR="$lib/claude" "$ccusage" daily --offline --json
     theirs_json=$(CLAUDE_CONFIG_DIR="$lib/claude" TZ=UTC "$ccusage" daily --offline --json)
     ours_json=$(TZ=UTC "$STREAMVIEW" --format summary-json --by day "$lib/claude/projects")
     # Day by day (UTC): date, tokens in, out, cache read, cache write.
@@ -135,6 +152,7 @@ else
     say "skipped: ccusage 20 cannot run here (npm install ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24)"
 fi
 
+table
 echo "| command | median s | MB/s | peak RSS MiB | × streamview summary-json |"
 echo "|---|---:|---:|---:|---:|"
 printf '%s\n' "${rows[@]}"
