@@ -146,7 +146,11 @@ fn run(data: &[u8], cfg: Config, seed: Option<u32>) -> Outputs {
     let alerts = Pretty::alerts_only(Ansi::new(Vec::new()), 3);
     let mut sink = SummarySink::new(Ansi::new(Vec::new()), alerts, json);
     let mut diag = Diag::new(Vec::new(), false);
-    let mut runner = Runner::new(&mut sink, &mut diag, cfg.max_line).with_producer(cfg.from);
+    // As the command line runs a summary: what no report reads is left
+    // unparsed (`json::prune` on arbitrary lines).
+    let mut runner = Runner::new(&mut sink, &mut diag, cfg.max_line)
+        .with_producer(cfg.from)
+        .with_ledger(true);
     runner.source("fuzz", reader(data, seed)).unwrap();
     let _ = runner.finish().unwrap();
     let (summary, alerts) = sink.into_inner();

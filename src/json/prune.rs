@@ -214,7 +214,14 @@ impl Walk<'_> {
                     self.depth -= 1;
                     if self.depth == floor {
                         if let Some((_, start)) = self.pruning.take() {
-                            out.push((start, base + bit as usize));
+                            let end = base + bit as usize;
+                            // `{…]`: broken; the whole line's parse says how.
+                            if self.line.get(start).map(|b| b.wrapping_add(2))
+                                != self.line.get(end).copied()
+                            {
+                                return false;
+                            }
+                            out.push((start, end));
                         }
                         self.want_key = false;
                         // The rest of the block, token by token.

@@ -65,6 +65,8 @@ fn a_line_that_is_no_whole_object_is_refused() {
         r#"{"rendered":[1]}}"#,
         r#"{"rendered":[1]},{"a":1}"#,
         r#"{"rendered":[1]]}"#,
+        r#"{"rendered":{"a":1]}"#,
+        r#"{"rendered":[{"a":1}}"#,
         r#""rendered""#,
         "",
     ] {
@@ -140,4 +142,62 @@ fn on_every_fixture_line_the_spans_are_whole_values() {
         lines > 1000 && pruned > 1000,
         "{lines} lines, {pruned} values"
     );
+}
+
+/// Fixture lines broken at random (cut short, structural bytes flipped
+/// in): the walk never panics, and what it accepts is spans of matching
+/// brackets inside the line, in order, not overlapping.
+#[test]
+fn broken_lines_are_refused_or_pruned_safely() {
+    let rules = [
+        Unread::key("*"),
+        Unread::member("*", "*"),
+        Unread::all_of("api-request-shape"),
+    ];
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-transcript");
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut tried = 0;
+    for e in std::fs::read_dir(&root).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "jsonl") {
+            continue;
+        }
+        let bytes = std::fs::read(&p).unwrap();
+        for line in bytes.split(|&b| b == b'\n').filter(|l| l.len() > 16) {
+            for _ in 0..8 {
+                let mut l = line.to_vec();
+                let n = l.len();
+                #[allow(clippy::cast_possible_truncation)]
+                match next() % 3 {
+                    0 => l.truncate((next() as usize) % n),
+                    _ => {
+                        for _ in 0..=next() % 4 {
+                            let at = (next() as usize) % n;
+                            l[at] = b"{}[]\",\\:"[(next() % 8) as usize];
+                        }
+                    }
+                }
+                let mut spans = Vec::new();
+                tried += 1;
+                if !unread_values(&l, &rules, &mut spans) {
+                    continue;
+                }
+                let mut after = 0;
+                for &(open, close) in &spans {
+                    assert!(after <= open && open < close && close < l.len());
+                    let pair = (l[open], l[close]);
+                    assert!(pair == (b'{', b'}') || pair == (b'[', b']'), "{pair:?}");
+                    after = close + 1;
+                }
+            }
+        }
+    }
+    assert!(tried > 1000, "{tried}");
 }
