@@ -24,6 +24,7 @@
 //! [`escape`].
 
 mod arena;
+mod blocks;
 pub(crate) mod escape;
 mod parser;
 mod prune;

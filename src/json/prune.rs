@@ -21,6 +21,7 @@
 //! unterminated: the line is then parsed whole and reported as before),
 //! but invalid UTF-8 or a stray token inside a value no report reads is not.
 
+use super::blocks::{self, Class};
 use super::scan::{odd_ends, prefix_xor};
 
 /// Lines shorter than this are parsed whole: what they could hold unread
@@ -339,88 +340,26 @@ impl From<[u64; 5]> for Masks {
     }
 }
 
-/// The masks with SSE2, which every x86-64 processor has. `{` and `[`
-/// differ in one bit (0x20), as `}` and `]` do: one compare each.
+/// The classes of [`Masks`], in the order of its fields.
+const CLASSES: [Class; 5] = [
+    Class::Is(b'"'),
+    Class::Is(b'\\'),
+    Class::Either(b'{', b'['),
+    Class::Either(b'}', b']'),
+    Class::Is(b','),
+];
+
+/// The masks with SSE2, which every x86-64 processor has.
 #[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
 fn masks(block: &[u8; 64]) -> Masks {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    #[allow(clippy::cast_possible_wrap)]
-    let splat = |b: u8| {
-        // SAFETY: SSE2 is part of the x86-64 baseline.
-        unsafe { _mm_set1_epi8(b as i8) }
-    };
-    let (quote, backslash, open, close, comma, lower) = (
-        splat(b'"'),
-        splat(b'\\'),
-        splat(b'{'),
-        splat(b'}'),
-        splat(b','),
-        splat(0x20),
-    );
-    let mut m = [0u64; 5];
-    for (k, chunk) in block.chunks_exact(16).enumerate() {
-        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the
-        // 16 bytes of `chunk` (unaligned loads allow any address).
-        let found = unsafe {
-            let v = _mm_loadu_si128(chunk.as_ptr().cast());
-            let folded = _mm_or_si128(v, lower);
-            let mask = |x| u64::from(_mm_movemask_epi8(x).cast_unsigned() & 0xffff);
-            [
-                mask(_mm_cmpeq_epi8(v, quote)),
-                mask(_mm_cmpeq_epi8(v, backslash)),
-                mask(_mm_cmpeq_epi8(folded, open)),
-                mask(_mm_cmpeq_epi8(folded, close)),
-                mask(_mm_cmpeq_epi8(v, comma)),
-            ]
-        };
-        for (m, f) in m.iter_mut().zip(found) {
-            *m |= f << (16 * k);
-        }
-    }
-    Masks::from(m)
+    Masks::from(blocks::sse2(block, CLASSES))
 }
 
 /// The masks with AVX2, 32 bytes per compare.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn masks_avx2(block: &[u8; 64]) -> Masks {
-    use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set1_epi8,
-    };
-    #[allow(clippy::cast_possible_wrap)]
-    let splat = |b: u8| _mm256_set1_epi8(b as i8);
-    let (quote, backslash, open, close, comma, lower) = (
-        splat(b'"'),
-        splat(b'\\'),
-        splat(b'{'),
-        splat(b'}'),
-        splat(b','),
-        splat(0x20),
-    );
-    let mask = |x: __m256i| u64::from(_mm256_movemask_epi8(x).cast_unsigned());
-    let mut m = [0u64; 5];
-    for (k, chunk) in block.chunks_exact(32).enumerate() {
-        // SAFETY: the load reads the 32 bytes of `chunk` (unaligned loads
-        // allow any address); AVX2 is enabled for this function.
-        #[allow(unsafe_code)]
-        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
-        let folded = _mm256_or_si256(v, lower);
-        let found = [
-            mask(_mm256_cmpeq_epi8(v, quote)),
-            mask(_mm256_cmpeq_epi8(v, backslash)),
-            mask(_mm256_cmpeq_epi8(folded, open)),
-            mask(_mm256_cmpeq_epi8(folded, close)),
-            mask(_mm256_cmpeq_epi8(v, comma)),
-        ];
-        for (m, f) in m.iter_mut().zip(found) {
-            *m |= f << (32 * k);
-        }
-    }
-    Masks::from(m)
+    Masks::from(blocks::avx2(block, CLASSES))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -431,20 +370,7 @@ fn masks(block: &[u8; 64]) -> Masks {
 /// The masks a byte at a time: the reference, and the code elsewhere.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn masks_scalar(block: &[u8; 64]) -> Masks {
-    let mut m = [0u64; 5];
-    for (i, &c) in block.iter().enumerate() {
-        let hits = [
-            c == b'"',
-            c == b'\\',
-            matches!(c, b'{' | b'['),
-            matches!(c, b'}' | b']'),
-            c == b',',
-        ];
-        for (m, hit) in m.iter_mut().zip(hits) {
-            *m |= u64::from(hit) << i;
-        }
-    }
-    Masks::from(m)
+    Masks::from(blocks::scalar(block, CLASSES))
 }
 
 #[cfg(test)]

@@ -29,6 +29,8 @@
 //! reports the problem in its own words, so errors do not depend on this
 //! module.
 
+use super::blocks::{self, Class};
+
 /// String values shorter than this are left to simd-json.
 pub(crate) const MIN_LEN: usize = 1024;
 
@@ -354,16 +356,6 @@ struct Masks {
     nt: u64,
 }
 
-impl Masks {
-    /// Add the masks of a part of the block, `at` bytes into it.
-    #[cfg(target_arch = "x86_64")]
-    fn put(m: &mut [u64; 4], part: [u64; 4], at: usize) {
-        for (m, p) in m.iter_mut().zip(part) {
-            *m |= p << at;
-        }
-    }
-}
-
 /// In the order of the fields.
 impl From<[u64; 4]> for Masks {
     fn from([quote, backslash, control, nt]: [u64; 4]) -> Self {
@@ -376,73 +368,25 @@ impl From<[u64; 4]> for Masks {
     }
 }
 
+/// The classes of [`Masks`], in the order of its fields.
+const CLASSES: [Class; 4] = [
+    Class::Is(b'"'),
+    Class::Is(b'\\'),
+    Class::AtMost(0x1f),
+    Class::Either(b'n', b't'),
+];
+
 /// The masks with SSE2, which every x86-64 processor has.
 #[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
 fn masks(block: &[u8; 64]) -> Masks {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    #[allow(clippy::cast_possible_wrap)]
-    let splat = |b: u8| {
-        // SAFETY: SSE2 is part of the x86-64 baseline.
-        unsafe { _mm_set1_epi8(b as i8) }
-    };
-    let (quote, backslash, c1f) = (splat(b'"'), splat(b'\\'), splat(0x1f));
-    let (n, t) = (splat(b'n'), splat(b't'));
-    let mut m = [0u64; 4];
-    for (k, chunk) in block.chunks_exact(16).enumerate() {
-        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the
-        // 16 bytes of `chunk` (unaligned loads allow any address).
-        let found = unsafe {
-            let v = _mm_loadu_si128(chunk.as_ptr().cast());
-            let mask = |x| u64::from(_mm_movemask_epi8(x).cast_unsigned() & 0xffff);
-            [
-                mask(_mm_cmpeq_epi8(v, quote)),
-                mask(_mm_cmpeq_epi8(v, backslash)),
-                // v ≤ 0x1f exactly when min(v, 0x1f) = v.
-                mask(_mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v)),
-                mask(_mm_or_si128(_mm_cmpeq_epi8(v, n), _mm_cmpeq_epi8(v, t))),
-            ]
-        };
-        Masks::put(&mut m, found, 16 * k);
-    }
-    Masks::from(m)
+    Masks::from(blocks::sse2(block, CLASSES))
 }
 
 /// The masks with AVX2, 32 bytes per compare.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn masks_avx2(block: &[u8; 64]) -> Masks {
-    use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8,
-    };
-    #[allow(clippy::cast_possible_wrap)]
-    let splat = |b: u8| _mm256_set1_epi8(b as i8);
-    let (quote, backslash, c1f) = (splat(b'"'), splat(b'\\'), splat(0x1f));
-    let (n, t) = (splat(b'n'), splat(b't'));
-    let mask = |x: __m256i| u64::from(_mm256_movemask_epi8(x).cast_unsigned());
-    let mut m = [0u64; 4];
-    for (k, chunk) in block.chunks_exact(32).enumerate() {
-        // SAFETY: the load reads the 32 bytes of `chunk` (unaligned loads
-        // allow any address); AVX2 is enabled for this function.
-        #[allow(unsafe_code)]
-        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
-        let found = [
-            mask(_mm256_cmpeq_epi8(v, quote)),
-            mask(_mm256_cmpeq_epi8(v, backslash)),
-            // v ≤ 0x1f exactly when min(v, 0x1f) = v.
-            mask(_mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v)),
-            mask(_mm256_or_si256(
-                _mm256_cmpeq_epi8(v, n),
-                _mm256_cmpeq_epi8(v, t),
-            )),
-        ];
-        Masks::put(&mut m, found, 32 * k);
-    }
-    Masks::from(m)
+    Masks::from(blocks::avx2(block, CLASSES))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -453,25 +397,7 @@ fn masks(block: &[u8; 64]) -> Masks {
 /// The masks a byte at a time: the reference, and the code elsewhere.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn masks_scalar(block: &[u8; 64]) -> Masks {
-    let mut m = Masks {
-        quote: 0,
-        backslash: 0,
-        control: 0,
-        nt: 0,
-    };
-    for (i, &c) in block.iter().enumerate() {
-        let bit = 1u64 << i;
-        let set = |mask: &mut u64, yes: bool| {
-            if yes {
-                *mask |= bit;
-            }
-        };
-        set(&mut m.quote, c == b'"');
-        set(&mut m.backslash, c == b'\\');
-        set(&mut m.control, c < 0x20);
-        set(&mut m.nt, c == b'n' || c == b't');
-    }
-    m
+    Masks::from(blocks::scalar(block, CLASSES))
 }
 
 #[cfg(test)]

@@ -1,0 +1,142 @@
+//! Which bytes of a 64-byte block are which: one bit per byte and class,
+//! from SSE2 compares (every x86-64 processor has them) or AVX2 ones, 32
+//! bytes per compare. The scans of long strings (`scan.rs`) and of the
+//! values no report reads (`prune.rs`) each ask for the classes they need,
+//! as constants: the compares are chosen at compile time.
+
+/// A class of bytes.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Class {
+    /// This byte.
+    Is(u8),
+    /// Either of two bytes.
+    Either(u8, u8),
+    /// A byte at most this one (`AtMost(0x1f)`: the controls).
+    AtMost(u8),
+}
+
+impl Class {
+    /// `c` is of this class.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
+    fn has(self, c: u8) -> bool {
+        match self {
+            Class::Is(b) => c == b,
+            Class::Either(a, b) => c == a || c == b,
+            Class::AtMost(b) => c <= b,
+        }
+    }
+}
+
+/// The masks of `classes` over `block`, with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code, clippy::inline_always)]
+#[inline(always)]
+pub(super) fn sse2<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    #[allow(clippy::cast_possible_wrap)]
+    let splat = |b: u8| {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_set1_epi8(b as i8) }
+    };
+    let mut m = [0u64; N];
+    for (k, chunk) in block.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the
+        // 16 bytes of `chunk` (unaligned loads allow any address).
+        let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
+        let eq = |b: u8| -> __m128i {
+            // SAFETY: as above.
+            unsafe { _mm_cmpeq_epi8(v, splat(b)) }
+        };
+        for (m, class) in m.iter_mut().zip(classes) {
+            let hit = match class {
+                Class::Is(b) => eq(b),
+                // SAFETY: as above.
+                Class::Either(a, b) => unsafe { _mm_or_si128(eq(a), eq(b)) },
+                // v ≤ b exactly when min(v, b) = v. SAFETY: as above.
+                Class::AtMost(b) => unsafe { _mm_cmpeq_epi8(_mm_min_epu8(v, splat(b)), v) },
+            };
+            // SAFETY: as above.
+            let bits = unsafe { _mm_movemask_epi8(hit) }.cast_unsigned() & 0xffff;
+            *m |= u64::from(bits) << (16 * k);
+        }
+    }
+    m
+}
+
+/// The masks of `classes` over `block`, with AVX2 (the caller checked
+/// that the processor has it; inlined into a function compiled for it).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn avx2<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set1_epi8,
+    };
+    #[allow(clippy::cast_possible_wrap)]
+    let splat = |b: u8| _mm256_set1_epi8(b as i8);
+    let mut m = [0u64; N];
+    for (k, chunk) in block.chunks_exact(32).enumerate() {
+        // SAFETY: the load reads the 32 bytes of `chunk` (unaligned loads
+        // allow any address); AVX2 is enabled for this function.
+        #[allow(unsafe_code)]
+        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+        let eq = |b: u8| -> __m256i { _mm256_cmpeq_epi8(v, splat(b)) };
+        for (m, class) in m.iter_mut().zip(classes) {
+            let hit = match class {
+                Class::Is(b) => eq(b),
+                Class::Either(a, b) => _mm256_or_si256(eq(a), eq(b)),
+                // v ≤ b exactly when min(v, b) = v.
+                Class::AtMost(b) => _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat(b)), v),
+            };
+            *m |= u64::from(_mm256_movemask_epi8(hit).cast_unsigned()) << (32 * k);
+        }
+    }
+    m
+}
+
+/// The masks a byte at a time: the reference, and the code elsewhere.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+pub(super) fn scalar<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+    let mut m = [0u64; N];
+    for (i, &c) in block.iter().enumerate() {
+        for (m, class) in m.iter_mut().zip(classes) {
+            *m |= u64::from(class.has(c)) << i;
+        }
+    }
+    m
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vector_masks_are_the_scalar_ones() {
+        let classes = [
+            Class::Is(b'"'),
+            Class::Either(b'{', b'['),
+            Class::AtMost(0x1f),
+        ];
+        let bytes = b"\"{[}]\x00\x1f a\\\xff\x80";
+        let mut block = [0u8; 64];
+        for seed in 0..200u32 {
+            for (i, b) in block.iter_mut().enumerate() {
+                #[allow(clippy::cast_possible_truncation)]
+                let x = (seed.wrapping_mul(2_654_435_761) ^ (i as u32).wrapping_mul(40_503)) >> 7;
+                *b = bytes[x as usize % bytes.len()];
+            }
+            let want = scalar(&block, classes);
+            assert_eq!(sse2(&block, classes), want);
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2 (checked just above).
+                #[allow(unsafe_code)]
+                let got = unsafe { avx2(&block, classes) };
+                assert_eq!(got, want);
+            }
+        }
+    }
+}
