@@ -218,6 +218,6 @@ fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interru
         counted,
         matched: matched.get(),
         res,
-        read: (s.files() as u64, super::progress::size(s)),
+        read: (s.files() as u64, s.bytes),
     }
 }

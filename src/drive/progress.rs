@@ -160,7 +160,7 @@ impl Progress {
 
     /// A session of the library has been read.
     pub(crate) fn read(&self, s: &library::Session) {
-        self.add((s.files() as u64, size(s)));
+        self.add((s.files() as u64, s.bytes));
     }
 
     /// `files` more files, of `bytes`, have been read.
@@ -201,12 +201,6 @@ impl Drop for Progress {
             let _ = t.join();
         }
     }
-}
-
-/// The bytes of a session's files on disk when they were found (a
-/// session of a store: none of its own).
-pub(crate) fn size(s: &library::Session) -> u64 {
-    s.bytes
 }
 
 /// A writer that erases the progress line before it writes.
