@@ -70,12 +70,7 @@ fn two_logs_written_at_once_are_followed_to_their_ends_each_line_labelled() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     // Every line is one source's, whole.
-    for line in text.lines() {
-        assert!(
-            line.starts_with("[api] ") || line.starts_with("[web] "),
-            "{line:?}"
-        );
-    }
+    each_line_labelled(&text);
     // Each session shown to its end, its end line naming it.
     assert!(text.contains("[api] ✓ done · 5 turns"), "{text}");
     assert!(text.contains("[web] ✓ done · 8 turns"), "{text}");
@@ -183,12 +178,7 @@ fn one_label_per_file_names_each_and_a_wrong_count_is_refused() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
-    for line in text.lines() {
-        assert!(
-            line.starts_with("[api] ") || line.starts_with("[web] "),
-            "{line:?}"
-        );
-    }
+    each_line_labelled(&text);
     assert!(text.contains("[api] ✓ done · 5 turns"), "{text}");
     assert!(text.contains("[web] ✗ Read missing.txt failed"), "{text}");
     // Three labels for two files; two labels for one.
@@ -200,5 +190,15 @@ fn one_label_per_file_names_each_and_a_wrong_count_is_refused() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains("--label is given"), "{err}");
+    }
+}
+
+/// Every line of `text` is one source's, whole: `[api] ` or `[web] `.
+fn each_line_labelled(text: &str) {
+    for line in text.lines() {
+        assert!(
+            line.starts_with("[api] ") || line.starts_with("[web] "),
+            "{line:?}"
+        );
     }
 }
