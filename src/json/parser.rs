@@ -103,15 +103,7 @@ impl Parser {
         // A long line's values no report reads are emptied (see `prune`):
         // the rest is parsed as the line.
         let whole = bytes;
-        let mut bytes = bytes;
-        if !unread.is_empty()
-            && bytes.len() >= prune::MIN_LINE
-            && prune::unread_values(bytes, unread, pruned)
-            && !pruned.is_empty()
-        {
-            prune::condense(condensed, bytes, pruned);
-            bytes = condensed;
-        }
+        let mut bytes = prune::emptied(bytes, unread, pruned, condensed).unwrap_or(bytes);
         // A long line's long string values are spared the parser (see
         // `scan`): it gets the line with placeholders in their place.
         // (The allocation kept empty between lines, given the line's

@@ -75,6 +75,26 @@ impl Unread {
     }
 }
 
+/// `line` with the values `rules` name emptied, written into `out`, when
+/// it is long enough to be walked ([`MIN_LINE`]) and holds some (their
+/// spans in `spans`); else `None`: the line is parsed as it is.
+pub(crate) fn emptied<'a>(
+    line: &[u8],
+    rules: &[Unread],
+    spans: &mut Vec<(usize, usize)>,
+    out: &'a mut Vec<u8>,
+) -> Option<&'a [u8]> {
+    if rules.is_empty()
+        || line.len() < MIN_LINE
+        || !unread_values(line, rules, spans)
+        || spans.is_empty()
+    {
+        return None;
+    }
+    condense(out, line, spans);
+    Some(out)
+}
+
 /// Finds the values of `line` that `rules` name and that are objects or
 /// arrays, and puts their spans (first bracket to last, inclusive) in
 /// `out`, in line order. Returns false, with `out` in any state, when the
@@ -92,7 +112,7 @@ pub(crate) fn unread_values(line: &[u8], rules: &[Unread], out: &mut Vec<(usize,
 
 /// `out` := `line` with each span of `pruned` (an object or an array,
 /// brackets included) emptied.
-pub(crate) fn condense(out: &mut Vec<u8>, line: &[u8], pruned: &[(usize, usize)]) {
+fn condense(out: &mut Vec<u8>, line: &[u8], pruned: &[(usize, usize)]) {
     out.clear();
     let mut done = 0;
     for &(open, close) in pruned {
