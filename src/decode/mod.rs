@@ -107,6 +107,28 @@ impl Decoder {
         }
     }
 
+    /// A fresh decoder as [`Decoder::with_producer`] for another input, in
+    /// this one's memory (its parse buffers and arena, grown to the lines
+    /// it read): a library's sessions are read one after another without
+    /// growing them again. Nothing of what it read carries over.
+    #[must_use]
+    pub fn reuse(self, producer: Option<Producer>) -> Self {
+        let Decoder {
+            parser,
+            mut arena,
+            mut repaired,
+            ..
+        } = self;
+        arena.reset();
+        repaired.clear();
+        Decoder {
+            parser: parser.reuse(),
+            arena,
+            repaired,
+            ..Decoder::with_producer(producer)
+        }
+    }
+
     /// Some lines of the input may be left unread (`--grep` skips the
     /// lines that cannot match): no event may then depend on what another
     /// line said, or it would depend on which lines were read. A

@@ -559,3 +559,61 @@ fn todo_statuses_in_any_spelling_are_claudes_words() {
         assert_eq!(super::args::todo_status(given), want, "{given}");
     }
 }
+
+/// Every event of `data` and its end, read by `dec`, as text to compare.
+fn read_through(dec: &mut Decoder, data: &[u8]) -> Vec<String> {
+    let mut evs = Vec::new();
+    for (i, bytes) in data.split(|&b| b == b'\n').enumerate() {
+        let line = Line {
+            number: i as u64 + 1,
+            bytes,
+            partial: false,
+        };
+        let (d, got) = decode_line(dec, &line);
+        evs.push(format!("{d:?}"));
+        evs.extend(got.iter().map(|e| format!("{e:?}")));
+    }
+    dec.finish(&mut |ev: &Event<'_>| {
+        evs.push(format!("{ev:?}"));
+        Ok(())
+    })
+    .unwrap();
+    evs
+}
+
+#[test]
+fn a_reused_decoder_reads_each_input_as_a_fresh_one() {
+    // A library's sessions are read one after another by one decoder
+    // (`Decoder::reuse`): nothing of one may change what the next gives,
+    // whatever producer each is, for a report or not.
+    let mut files = fixture_files();
+    for dir in [
+        "claude-transcript",
+        "codex-rollout",
+        "gemini",
+        "opencode",
+        "qwen",
+    ] {
+        let mut more: Vec<_> = std::fs::read_dir(format!("{FIXTURES}/{dir}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        more.sort();
+        files.extend(more);
+    }
+    for report in [false, true] {
+        let mut reused = Decoder::new().for_report(report);
+        for path in &files {
+            let data = std::fs::read(path).unwrap();
+            let fresh = read_through(&mut Decoder::new().for_report(report), &data);
+            reused = reused.reuse(None).for_report(report);
+            assert_eq!(
+                read_through(&mut reused, &data),
+                fresh,
+                "{}",
+                path.display()
+            );
+        }
+    }
+}

@@ -66,10 +66,21 @@ pub struct LineReader<R> {
 impl<R: Read> LineReader<R> {
     /// A reader over `rdr` that refuses lines longer than `max_line` bytes.
     pub fn new(rdr: R, max_line: usize) -> Self {
+        LineReader::with_buffer(rdr, max_line, Vec::new())
+    }
+
+    /// As [`LineReader::new`], in the memory of another reader's buffer
+    /// ([`LineReader::into_buffer`]): a library's sessions are read one
+    /// after another without allocating and zeroing a buffer each.
+    pub fn with_buffer(rdr: R, max_line: usize, mut buf: Vec<u8>) -> Self {
         let max_line = max_line.max(1);
+        let initial = INITIAL_CAPACITY.min(max_line.saturating_add(1));
+        if buf.len() < initial || buf.len() > SHRINK_ABOVE {
+            buf = vec![0; initial];
+        }
         LineReader {
             rdr,
-            buf: vec![0; INITIAL_CAPACITY.min(max_line.saturating_add(1))],
+            buf,
             start: 0,
             end: 0,
             scanned: 0,
@@ -86,6 +97,12 @@ impl<R: Read> LineReader<R> {
     #[must_use]
     pub fn is_eof(&self) -> bool {
         self.eof
+    }
+
+    /// The buffer, for the next reader ([`LineReader::with_buffer`]).
+    #[must_use]
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buf
     }
 
     /// Total bytes read so far.

@@ -18,6 +18,9 @@ use super::prune::{self, Unread};
 use super::scan;
 use super::value::{Longs, POOLED_TEXT, POOLED_TEXTS, Value};
 
+/// [`Parser::reuse`] keeps the buffers of lines up to this long.
+const KEEP_BETWEEN_INPUTS: usize = 4 << 20;
+
 /// Parses lines into [`Value`]s, reusing its buffers.
 pub(crate) struct Parser {
     /// The line being parsed, followed by simd-json's padding.
@@ -71,6 +74,37 @@ impl Parser {
     pub(crate) fn spare_strings(&mut self, min_line: usize, min_len: usize) {
         self.scan_min_line = min_line;
         self.scan_min_len = min_len;
+    }
+
+    /// The same buffers, emptied, with the default settings: for another
+    /// input. After a line over [`KEEP_BETWEEN_INPUTS`] bytes, new ones, so
+    /// that one huge line does not pin its memory for the rest of a run.
+    pub(crate) fn reuse(self) -> Parser {
+        if self.scratch.capacity() > KEEP_BETWEEN_INPUTS {
+            return Parser::default();
+        }
+        let Parser {
+            scratch,
+            buffers,
+            tape,
+            longs,
+            long_text,
+            text_pool,
+            condensed,
+            pruned,
+            ..
+        } = self;
+        Parser {
+            scratch,
+            buffers,
+            tape,
+            longs,
+            long_text,
+            text_pool,
+            condensed,
+            pruned,
+            ..Parser::default()
+        }
     }
 
     /// Values no report reads (see [`prune`]): on a long line, those that

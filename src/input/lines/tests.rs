@@ -675,3 +675,22 @@ fn naive_reference_sanity() {
         [line(1, b"ab"), line(2, b""), too_long(3, 6), last(4, b"ij")]
     );
 }
+
+#[test]
+fn a_reused_buffer_frames_as_a_new_one() {
+    // One reader's buffer, left with another input's bytes (and grown by a
+    // long line), frames the next input as a new buffer does.
+    let long: Vec<u8> = (0..200_000).map(letter).collect();
+    let mut first = b"one\ntwo\n".to_vec();
+    first.extend_from_slice(&long);
+    first.extend_from_slice(b"\nunfinished");
+    let second = b"alpha\nbeta\r\n\ngamma".to_vec();
+    for max in [8, 100, 1 << 20] {
+        let mut a = LineReader::new(Chunked::new(&first, 1000), max);
+        let first_frames = drive(&mut a);
+        assert_eq!(first_frames, frames_chunked(&first, max, 1000));
+        let mut b = LineReader::with_buffer(Chunked::new(&second, 3), max, a.into_buffer());
+        assert_eq!(drive(&mut b), frames_chunked(&second, max, 3), "max {max}");
+        assert_eq!(b.bytes_read(), second.len() as u64);
+    }
+}
