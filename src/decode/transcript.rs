@@ -303,13 +303,8 @@ fn progress(v: Value<'_>, ctx: &Ctx<'_>, state: &mut State) {
         // progress): kept for rewinds.
         let parent = str_at(v, "parentUuid").filter(|p| !p.is_empty());
         let side = bool_at(v, "isSidechain") == Some(true);
-        if let Some(pn) = parent.and_then(|p| state.tree.get_mut(p))
-            && pn.side == side
-        {
-            pn.child = Some(u.to_string());
-        }
-        state.tree.insert(
-            u.to_string(),
+        state.tree.hang(
+            u,
             parent,
             Node {
                 line: ctx.line,
@@ -627,23 +622,16 @@ fn link(
         (e.ty, e.parent_uuid, e.prompt, e.meta, e.results, e.msg_id);
     let fork = parent_uuid.and_then(|p| {
         let pn = tree.get(p).filter(|pn| pn.side == side)?;
-        let c = pn.child.as_deref()?;
-        let cn = tree.get(c)?;
+        let c = pn.child?;
+        let cn = &tree.nodes[c];
         // A rewind starts with a typed prompt (never with tool results)
         // or a regenerated answer.
         let replaces = (prompt && !meta && results == 0) || ty == "assistant";
         let was_turn = cn.prompt || cn.msg.as_deref().is_some_and(|m| Some(m) != msg_id);
-        (replaces && was_turn).then(|| (c.to_string(), pn.line))
+        (replaces && was_turn).then_some((c, pn.line))
     });
-    // A sub-agent's first entries can hang on the main conversation
-    // (a compaction agent's do): they are not a branch of it.
-    if let Some(pn) = parent_uuid.and_then(|p| tree.get_mut(p))
-        && pn.side == side
-    {
-        pn.child = Some(u.to_string());
-    }
     if let Some((c, from)) = fork {
-        let text = abandoned(tree, &c, from);
+        let text = abandoned(tree, c, from);
         out.send(&Event {
             producer: ctx.producer,
             line: ctx.line,
@@ -660,8 +648,8 @@ fn link(
             }),
         })?;
     }
-    tree.insert(
-        u.to_string(),
+    tree.hang(
+        u,
         parent_uuid,
         Node {
             line: ctx.line,

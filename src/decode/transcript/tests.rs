@@ -756,6 +756,48 @@ fn a_new_prompt_on_an_answered_entry_is_a_rewind() {
 }
 
 #[test]
+fn entries_are_found_by_uuid_whatever_its_form() {
+    // The same conversation reads the same whatever its uuids look like,
+    // and an upper-case UUID is not its lower-case twin.
+    let mut t = Tx::new();
+    let lines = vec![
+        t.user("u1", None, json!("first")),
+        t.text("a1", Some("u1"), "m1", "one"),
+        t.user("u2", Some("a1"), json!("second")),
+        t.text("a2", Some("u2"), "m2", "two"),
+        t.user("u3", Some("a1"), json!("second, differently")),
+        t.text("a4", Some("u3"), "m4", "ok"),
+    ];
+    let with_ids = |form: &dyn Fn(usize) -> String| -> Vec<String> {
+        let ids = ["u1", "a1", "u2", "a2", "u3", "a4"];
+        (lines.iter())
+            .map(|l| {
+                ids.iter().enumerate().fold(l.clone(), |l, (i, id)| {
+                    l.replace(&format!("\"{id}\""), &format!("\"{}\"", form(i)))
+                })
+            })
+            .collect()
+    };
+    let rewinds = |lines: &[String]| {
+        let evs = run(lines);
+        (notices(&evs, "rewind").iter())
+            .map(|n| n.text.to_string())
+            .collect::<Vec<_>>()
+    };
+    let plain = rewinds(&lines);
+    assert_eq!(plain.len(), 1);
+    let lower = with_ids(&|i| format!("{i:08x}-aaaa-4bbb-8ccc-{i:012x}"));
+    assert_eq!(rewinds(&lower), plain);
+    let upper = with_ids(&|i| format!("{i:08X}-AAAA-4BBB-8CCC-{i:012X}"));
+    assert_eq!(rewinds(&upper), plain);
+    // The rewound prompt hangs on an upper-case parent its lower-case
+    // twin answered: another entry, so no rewind.
+    let mut mixed = lower.clone();
+    mixed[4] = mixed[4].replace("aaaa-4bbb-8ccc", "AAAA-4BBB-8CCC");
+    assert!(rewinds(&mixed).is_empty());
+}
+
+#[test]
 fn a_rewind_across_progress_entries_is_found() {
     // 2.1.x hangs a prompt on the hook progress entry written before it.
     let mut t = Tx::new();

@@ -15,7 +15,7 @@ pub(super) const MAX_BRANCH_SCAN: usize = 10_000;
 /// by `uuid`.
 #[derive(Default)]
 pub(super) struct Tree {
-    pub(super) index: HashMap<String, usize>,
+    index: HashMap<String, usize>,
     pub(super) nodes: Vec<Node>,
 }
 
@@ -28,21 +28,27 @@ impl Tree {
         self.nodes.get(*self.index.get(uuid)?)
     }
 
-    pub(super) fn get_mut(&mut self, uuid: &str) -> Option<&mut Node> {
-        self.nodes.get_mut(*self.index.get(uuid)?)
-    }
-
-    /// Add an entry hung on `parent` (replacing one with the same uuid).
-    pub(super) fn insert(&mut self, uuid: String, parent: Option<&str>, node: Node) {
-        let node = Node {
-            parent: parent.and_then(|p| self.index.get(p).copied()),
-            ..node
-        };
-        if let Some(&i) = self.index.get(&uuid) {
+    /// Add the entry `uuid` hung on `parent` (replacing one with the same
+    /// uuid), which it becomes the live branch of when both are on the same
+    /// side: a sub-agent's first entries can hang on the main conversation
+    /// (a compaction agent's do), and they are not a branch of it.
+    pub(super) fn hang(&mut self, uuid: &str, parent: Option<&str>, node: Node) {
+        let parent = parent.and_then(|p| self.index.get(p).copied());
+        let side = node.side;
+        let node = Node { parent, ..node };
+        let i = if let Some(&i) = self.index.get(uuid) {
             self.nodes[i] = node;
+            i
         } else {
-            self.index.insert(uuid, self.nodes.len());
+            let i = self.nodes.len();
+            self.index.insert(uuid.to_string(), i);
             self.nodes.push(node);
+            i
+        };
+        if let Some(pn) = parent.map(|p| &mut self.nodes[p])
+            && pn.side == side
+        {
+            pn.child = Some(i);
         }
     }
 }
@@ -52,8 +58,9 @@ pub(super) struct Node {
     pub(super) line: u64,
     /// Position of the parent entry in [`Tree::nodes`] (always earlier).
     pub(super) parent: Option<usize>,
-    /// The entry hung on this one most recently (the live branch).
-    pub(super) child: Option<String>,
+    /// Position of the entry hung on this one most recently (the live
+    /// branch).
+    pub(super) child: Option<usize>,
     /// A user entry that is not only tool results (a prompt, injected text).
     pub(super) prompt: bool,
     /// An assistant entry's message id.
@@ -62,11 +69,9 @@ pub(super) struct Node {
     pub(super) side: bool,
 }
 
-/// The branch that hung on the rewound entry, from `root` on.
-pub(super) fn abandoned(tree: &Tree, root: &str, from: u64) -> String {
-    let Some(&first) = tree.index.get(root) else {
-        return format!("rewind: the conversation goes on from line {from}");
-    };
+/// The branch that hung on the rewound entry, from `first` (its position
+/// in [`Tree::nodes`]) on.
+pub(super) fn abandoned(tree: &Tree, first: usize, from: u64) -> String {
     let start = tree.nodes[first].line;
     // Entries are in reading order and a parent comes before its children,
     // so one pass from the root finds the branch.
