@@ -23,6 +23,10 @@ struct State<R> {
     done: BTreeMap<usize, R>,
     /// Stop starting items: the caller failed, or `stop` said so.
     stopped: bool,
+    /// Threads waiting for a change: a change wakes them only if there
+    /// are some (a wake is a system call even when nobody waits: three per
+    /// item, 5,800 of them over a library of 1,575 files).
+    waiting: usize,
 }
 
 /// What the threads share: the state, and a signal when it changed.
@@ -42,9 +46,21 @@ impl<R> Shared<R> {
 
     fn wait<'a>(
         &self,
-        s: std::sync::MutexGuard<'a, State<R>>,
+        mut s: std::sync::MutexGuard<'a, State<R>>,
     ) -> std::sync::MutexGuard<'a, State<R>> {
-        self.changed.wait(s).unwrap_or_else(PoisonError::into_inner)
+        s.waiting += 1;
+        let mut s = self.changed.wait(s).unwrap_or_else(PoisonError::into_inner);
+        s.waiting -= 1;
+        s
+    }
+
+    /// The state changed (under `s`, released here): wake who waits.
+    fn changed(&self, s: std::sync::MutexGuard<'_, State<R>>) {
+        let waiting = s.waiting > 0;
+        drop(s);
+        if waiting {
+            self.changed.notify_all();
+        }
     }
 
     /// The next item for a thread to work on, once fewer than `ahead`
@@ -56,7 +72,7 @@ impl<R> Shared<R> {
         }
         if s.stopped || s.next >= self.len || stop() {
             s.stopped = true;
-            self.changed.notify_all();
+            self.changed(s);
             return None;
         }
         s.next += 1;
@@ -65,8 +81,9 @@ impl<R> Shared<R> {
 
     /// Item `i`'s result is done.
     fn done(&self, i: usize, r: R) {
-        self.lock().done.insert(i, r);
-        self.changed.notify_all();
+        let mut s = self.lock();
+        s.done.insert(i, r);
+        self.changed(s);
     }
 
     /// The next result in order, once it is done; `None` when every item
@@ -84,15 +101,15 @@ impl<R> Shared<R> {
             }
             s = self.wait(s);
         };
-        drop(s);
-        self.changed.notify_all();
+        self.changed(s);
         r
     }
 
     /// Start no more items.
     fn stop(&self) {
-        self.lock().stopped = true;
-        self.changed.notify_all();
+        let mut s = self.lock();
+        s.stopped = true;
+        self.changed(s);
     }
 }
 
@@ -131,6 +148,7 @@ where
             given: 0,
             done: BTreeMap::new(),
             stopped: false,
+            waiting: 0,
         }),
         changed: Condvar::new(),
         len: items.len(),
@@ -159,6 +177,30 @@ where
     })
 }
 
+/// `work` on each item of `items`, on `jobs` threads (1: on this one),
+/// the results in the order of `items`: for many small items of about the
+/// same cost (a file's first timestamp), without [`ordered`]'s hand-over
+/// per item. Each thread takes a contiguous share of the list.
+pub fn map<T, R>(items: &[T], jobs: usize, work: &(dyn Fn(&T) -> R + Sync)) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+{
+    if jobs <= 1 || items.len() <= 1 {
+        return items.iter().map(work).collect();
+    }
+    let share = items.len().div_ceil(jobs);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (items.chunks(share))
+            .map(|part| scope.spawn(move || part.iter().map(work).collect::<Vec<R>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|p| p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +226,22 @@ mod tests {
         );
         assert!(res.is_ok());
         got
+    }
+
+    #[test]
+    fn map_keeps_the_order_of_the_items() {
+        for (n, jobs) in [(0, 4), (1, 4), (7, 1), (7, 2), (100, 3), (257, 8), (3, 8)] {
+            let items: Vec<usize> = (0..n).collect();
+            let got = map(&items, jobs, &|&i| {
+                std::thread::sleep(std::time::Duration::from_micros(((n - i) % 7) as u64 * 20));
+                i * 10
+            });
+            assert_eq!(
+                got,
+                (0..n).map(|i| i * 10).collect::<Vec<_>>(),
+                "{n} {jobs}"
+            );
+        }
     }
 
     #[test]

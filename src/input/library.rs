@@ -349,12 +349,7 @@ fn in_start_order(files: &[PathBuf], jobs: usize) -> Vec<Session> {
         let began = opened.and_then(start_time);
         (began.unwrap_or_else(|| modified(f)), began, bytes)
     };
-    let mut starts = Vec::with_capacity(files.len());
-    let _: Result<(), ()> =
-        crate::parallel::ordered(files, jobs, 64, &|| false, &began, &mut |t| {
-            starts.push(t);
-            Ok(())
-        });
+    let starts = crate::parallel::map(files, jobs, &began);
     // Each file under its session's (its own when it is one).
     let mut keyed: Vec<(Timestamp, &Path, bool, Timestamp, &Path, usize)> = (files.iter())
         .enumerate()
