@@ -248,18 +248,21 @@ fn run_to(opts: &Options, interrupt: &Arc<Interrupt>, to: &Outputs) -> Result<Ex
         Some(l) => l.stderr(through(to.stderr(), true)),
         None => through(to.stderr(), true),
     };
+    let library = sinks::over_library(opts);
     let mut sink = sinks::sink(
         opts,
         sinks::Writers {
             stdout: Box::new(stdout.clone()),
             stderr: &stderr,
             matched: matched.clone(),
+            library,
         },
     );
     let jobs = (plan.threads > 1).then(|| jobs::Jobs {
         stdout: stdout.clone(),
         stderr: &stderr,
         matched: matched.clone(),
+        library,
     });
     let status = run_plan(
         opts,

@@ -94,6 +94,8 @@ pub(crate) struct Jobs<'a> {
     pub stderr: &'a dyn Fn() -> Box<dyn Write>,
     /// `--grep`'s count of matches.
     pub matched: Rc<Cell<u64>>,
+    /// The inputs are a library (`sinks::over_library`).
+    pub library: bool,
 }
 
 /// One file's run.
@@ -122,7 +124,8 @@ impl Jobs<'_> {
         progress: Option<&Progress>,
     ) -> Result<(), Error> {
         let stop = || interrupt.is_some_and(|i| i.is_set());
-        let work = |s: &&library::Session| read_one(opts, s, interrupt);
+        let library = self.library;
+        let work = |s: &&library::Session| read_one(opts, s, library, interrupt);
         let ahead = opts.jobs * AHEAD_PER_JOB;
         // The small sessions between two big ones on the threads, each big
         // one by the main run: the same order, bounded memory.
@@ -186,7 +189,12 @@ fn is_big(s: &library::Session) -> bool {
 }
 
 /// Read one library file as the main run would, into memory.
-fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interrupt>>) -> Item {
+fn read_one(
+    opts: &Options,
+    s: &library::Session,
+    library: bool,
+    interrupt: Option<&Arc<Interrupt>>,
+) -> Item {
     let (out, err) = (Buf::default(), Buf::default());
     let matched = Rc::new(Cell::new(0));
     let stderr = {
@@ -199,6 +207,7 @@ fn read_one(opts: &Options, s: &library::Session, interrupt: Option<&Arc<Interru
             stdout: Box::new(out.clone()),
             stderr: &stderr,
             matched: matched.clone(),
+            library,
         },
     );
     let mut diag = Diag::new(

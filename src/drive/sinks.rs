@@ -27,6 +27,20 @@ pub(crate) struct Writers<'a> {
     pub stderr: &'a dyn Fn() -> Box<dyn Write>,
     /// Counts the events `--grep` matched.
     pub matched: Rc<Cell<u64>>,
+    /// The inputs are a library ([`over_library`]): each alert names its
+    /// file.
+    pub library: bool,
+}
+
+/// The inputs are several, or a directory: over a library, each alert of
+/// the formats whose stdout carries something else names its file. Asked
+/// once per run, not per sink (a `stat` per session of a library, on `-j`).
+pub(crate) fn over_library(opts: &Options) -> bool {
+    opts.sources.len() > 1
+        || opts
+            .sources
+            .iter()
+            .any(|s| matches!(s, input::Source::Path(p) if p.is_dir()))
 }
 
 /// The format the sink writes: `-q` is the pretty sink's quiet mode in
@@ -54,16 +68,11 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
         stdout,
         stderr,
         matched,
+        library,
     } = to;
     // Buffered: an alert is written span by span, then flushed as one line.
     let err = || colored(Box::new(BufWriter::new(stderr())), opts.color_stderr);
     // Errors and denials of the formats whose stdout carries something else.
-    // Over a library, each alert names its file.
-    let library = opts.sources.len() > 1
-        || opts
-            .sources
-            .iter()
-            .any(|s| matches!(s, input::Source::Path(p) if p.is_dir()));
     let alerts = || {
         Pretty::alerts_only(err(), opts.max_lines)
             .with_theme(&opts.theme)
