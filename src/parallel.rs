@@ -177,28 +177,97 @@ where
     })
 }
 
-/// `work` on each item of `items`, on `jobs` threads (1: on this one),
-/// the results in the order of `items`: for many small items of about the
-/// same cost (a file's first timestamp), without [`ordered`]'s hand-over
-/// per item. Each thread takes a contiguous share of the list.
-pub fn map<T, R>(items: &[T], jobs: usize, work: &(dyn Fn(&T) -> R + Sync)) -> Vec<R>
+/// Items given to [`map_fed`]'s threads in batches of at most this many:
+/// a directory of a thousand files is shared out.
+const FED_BATCH: usize = 32;
+
+/// What [`map_fed`]'s feeder and threads share.
+struct Fed<T> {
+    /// Batches not taken yet, each with the position of its first item.
+    queue: std::collections::VecDeque<(usize, Vec<T>)>,
+    /// The feeder is done.
+    closed: bool,
+    /// Threads waiting for a batch.
+    waiting: usize,
+}
+
+/// `work` on each item `feed` gives, on `jobs` threads while `feed` goes
+/// on (on the calling thread); the results in the order given. For many
+/// small items found one by one (a directory walk's files, each read for
+/// its first timestamp): the work begins before the last item is found.
+pub fn map_fed<T, R>(
+    jobs: usize,
+    feed: impl FnOnce(&mut dyn FnMut(Vec<T>)),
+    work: &(dyn Fn(&T) -> R + Sync),
+) -> Vec<R>
 where
-    T: Sync,
+    T: Send,
     R: Send,
 {
-    if jobs <= 1 || items.len() <= 1 {
-        return items.iter().map(work).collect();
+    if jobs <= 1 {
+        let mut out = Vec::new();
+        feed(&mut |items| out.extend(items.iter().map(work)));
+        return out;
     }
-    let share = items.len().div_ceil(jobs);
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = (items.chunks(share))
-            .map(|part| scope.spawn(move || part.iter().map(work).collect::<Vec<R>>()))
+    let shared = (
+        Mutex::new(Fed {
+            queue: std::collections::VecDeque::new(),
+            closed: false,
+            waiting: 0,
+        }),
+        Condvar::new(),
+    );
+    let lock = || shared.0.lock().unwrap_or_else(PoisonError::into_inner);
+    let take = || {
+        let mut s = lock();
+        loop {
+            if let Some(batch) = s.queue.pop_front() {
+                return Some(batch);
+            }
+            if s.closed {
+                return None;
+            }
+            s.waiting += 1;
+            s = shared.1.wait(s).unwrap_or_else(PoisonError::into_inner);
+            s.waiting -= 1;
+        }
+    };
+    let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    while let Some((at, items)) = take() {
+                        done.push((at, items.iter().map(work).collect::<Vec<R>>()));
+                    }
+                    done
+                })
+            })
             .collect();
-        parts
-            .into_iter()
-            .flat_map(|p| p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+        let mut given = 0;
+        feed(&mut |mut items| {
+            while !items.is_empty() {
+                let rest = items.split_off(items.len().min(FED_BATCH));
+                let n = items.len();
+                let mut s = lock();
+                s.queue.push_back((given, items));
+                let wake = s.waiting > 0;
+                drop(s);
+                if wake {
+                    shared.1.notify_one();
+                }
+                given += n;
+                items = rest;
+            }
+        });
+        lock().closed = true;
+        shared.1.notify_all();
+        (threads.into_iter())
+            .flat_map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
-    })
+    });
+    parts.sort_unstable_by_key(|(at, _)| *at);
+    parts.into_iter().flat_map(|(_, r)| r).collect()
 }
 
 #[cfg(test)]
@@ -229,17 +298,32 @@ mod tests {
     }
 
     #[test]
-    fn map_keeps_the_order_of_the_items() {
-        for (n, jobs) in [(0, 4), (1, 4), (7, 1), (7, 2), (100, 3), (257, 8), (3, 8)] {
-            let items: Vec<usize> = (0..n).collect();
-            let got = map(&items, jobs, &|&i| {
-                std::thread::sleep(std::time::Duration::from_micros(((n - i) % 7) as u64 * 20));
-                i * 10
-            });
+    fn map_fed_keeps_the_order_items_were_given_in() {
+        for (batches, jobs) in [
+            (vec![], 2),
+            (vec![0], 1),
+            (vec![3, 0, 100, 1, 33], 2),
+            (vec![5; 40], 3),
+        ] {
+            let n: usize = batches.iter().sum();
+            let got = map_fed(
+                jobs,
+                |give| {
+                    let mut next = 0;
+                    for len in &batches {
+                        give((next..next + len).collect());
+                        next += len;
+                    }
+                },
+                &|&i: &usize| {
+                    std::thread::sleep(std::time::Duration::from_micros((i % 5) as u64 * 20));
+                    i * 10
+                },
+            );
             assert_eq!(
                 got,
                 (0..n).map(|i| i * 10).collect::<Vec<_>>(),
-                "{n} {jobs}"
+                "{batches:?} {jobs}"
             );
         }
     }

@@ -177,25 +177,27 @@ pub fn sessions_below(dir: &Path) -> Found {
     sessions_below_on(dir, 1)
 }
 
-/// [`sessions_below`], each file's first timestamp read on `jobs` threads
-/// (`-j`: the reads of a library's discovery, before any file is decoded,
-/// were its one serial part; issue 27).
-#[must_use]
-pub fn sessions_below_on(dir: &Path, jobs: usize) -> Found {
-    let mut found = Found::default();
-    let mut pending = vec![dir.to_path_buf()];
-    let mut files = Vec::new();
-    let mut stores = Vec::new();
-    if Cli::of(dir).is_some() && !dir.is_dir() {
-        pending.clear();
-        stores.push(dir.to_path_buf());
-    }
-    while let Some(d) = pending.pop() {
+/// A directory walk's state (see [`sessions_below_on`]).
+#[derive(Default)]
+struct Walk {
+    /// Directories not listed yet.
+    pending: Vec<PathBuf>,
+    /// The session files found, in the order found.
+    files: Vec<PathBuf>,
+    /// The `SQLite` stores found.
+    stores: Vec<PathBuf>,
+    found: Found,
+}
+
+impl Walk {
+    /// List the directory `d`: its session files and stores are kept, its
+    /// directories walked later, the rest counted.
+    fn list(&mut self, d: PathBuf) {
         let entries = match fs::read_dir(&d) {
             Ok(e) => e,
             Err(e) => {
-                found.unreadable.push((d, e));
-                continue;
+                self.found.unreadable.push((d, e));
+                return;
             }
         };
         for entry in entries.flatten() {
@@ -205,24 +207,58 @@ pub fn sessions_below_on(dir: &Path, jobs: usize) -> Found {
                 continue;
             };
             if kind.is_dir() {
-                pending.push(path);
+                self.pending.push(path);
             } else if Cli::of(&path).is_some() {
-                stores.push(path);
+                self.stores.push(path);
             } else if is_session_file(&path) && kind.is_file() {
-                files.push(path);
+                self.files.push(path);
             } else if is_session_file(&path) {
                 // A link, followed: to a regular file, it is read.
                 match fs::metadata(&path) {
-                    Ok(m) if m.is_file() => files.push(path),
-                    Ok(m) if !m.is_dir() => found.not_regular += 1,
-                    _ => found.other_files += 1,
+                    Ok(m) if m.is_file() => self.files.push(path),
+                    Ok(m) if !m.is_dir() => self.found.not_regular += 1,
+                    _ => self.found.other_files += 1,
                 }
             } else {
-                found.other_files += 1;
+                self.found.other_files += 1;
             }
         }
     }
-    found.sessions = in_start_order(&files, jobs);
+}
+
+/// [`sessions_below`], each file's first timestamp read on `jobs` threads
+/// (`-j`: the reads of a library's discovery, before any file is decoded,
+/// were its one serial part; issue 27).
+#[must_use]
+pub fn sessions_below_on(dir: &Path, jobs: usize) -> Found {
+    let mut walk = Walk {
+        pending: vec![dir.to_path_buf()],
+        ..Walk::default()
+    };
+    if Cli::of(dir).is_some() && !dir.is_dir() {
+        walk.pending.clear();
+        walk.stores.push(dir.to_path_buf());
+    }
+    // Each file's first timestamp is read on `jobs` threads while the
+    // walk goes on, directory by directory.
+    let starts = crate::parallel::map_fed(
+        jobs,
+        |give| {
+            while let Some(d) = walk.pending.pop() {
+                let before = walk.files.len();
+                walk.list(d);
+                give(walk.files[before..].to_vec());
+            }
+        },
+        &|f: &PathBuf| dated(f),
+    );
+    let Walk {
+        files,
+        stores,
+        mut found,
+        ..
+    } = walk;
+    found.sessions = in_start_order(&files, &starts);
     for db in stores {
         match fs::metadata(&db) {
             Ok(m) if m.is_file() => match store::sessions(&db) {
@@ -328,28 +364,31 @@ fn is_gemini_document(path: &Path, name: &str) -> bool {
             .is_some_and(|d| d == "chats")
 }
 
-/// `files` as sessions sorted by start time, each with its sub-agents;
-/// their first timestamps read on `jobs` threads.
-fn in_start_order(files: &[PathBuf], jobs: usize) -> Vec<Session> {
+/// Each file's first timestamp, and when it sorts: then, or without one
+/// when it was last changed; and its size. Each file is opened once for
+/// both: the size from the same `fstat` (`Session::bytes`, which `-j` and
+/// the progress line ask for).
+fn dated(f: &Path) -> (Timestamp, Option<Timestamp>, u64) {
+    let opened = open_regular(f).ok();
+    let bytes = opened
+        .as_ref()
+        .and_then(|o| o.metadata().ok())
+        .map_or(0, |m| m.len());
+    let began = opened.and_then(start_time);
+    (began.unwrap_or_else(|| modified(f)), began, bytes)
+}
+
+/// `files` as sessions sorted by start time (`starts`: each one's
+/// [`dated`]), each with its sub-agents.
+fn in_start_order(
+    files: &[PathBuf],
+    starts: &[(Timestamp, Option<Timestamp>, u64)],
+) -> Vec<Session> {
     // The files by name, as bytes (a `Path` hashes component by component:
     // that was most of this function's time on a library).
     let index: foldhash::HashMap<&OsStr, usize> = (files.iter().enumerate())
         .map(|(i, f)| (f.as_os_str(), i))
         .collect();
-    // Each file's first timestamp, and when it sorts: then, or without
-    // one when it was last changed. Each file is opened once here: its
-    // first timestamp, and its size from the same `fstat`
-    // (`Session::bytes`, which `-j` and the progress line ask for).
-    let began = |f: &PathBuf| {
-        let opened = open_regular(f).ok();
-        let bytes = opened
-            .as_ref()
-            .and_then(|o| o.metadata().ok())
-            .map_or(0, |m| m.len());
-        let began = opened.and_then(start_time);
-        (began.unwrap_or_else(|| modified(f)), began, bytes)
-    };
-    let starts = crate::parallel::map(files, jobs, &began);
     // Each file under its session's (its own when it is one).
     let mut keyed: Vec<(Timestamp, &Path, bool, Timestamp, &Path, usize)> = (files.iter())
         .enumerate()
