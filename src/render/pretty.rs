@@ -1267,6 +1267,10 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         if !matches!(ev.kind, EventKind::Notice(_)) {
             self.estimate_noted = false;
         }
+        if self.cannot_alert(&ev.kind) {
+            self.said_incomplete = false;
+            return Ok(());
+        }
         let shown = match &ev.kind {
             EventKind::SessionStart(st) => self.session_start(st, ev.producer, s),
             EventKind::Text(t) => self.text(t, depth),
@@ -1660,6 +1664,24 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         self.end_stream()?;
         self.drop_stream();
         Ok(same)
+    }
+
+    /// As the alert channel of a report (failed sessions only), an event
+    /// that can only write to stdout (nothing) and changes nothing a later
+    /// alert reads: text, thinking, a call, usage, when no streamed line is
+    /// open. Not composed at all: a report over a library sends every
+    /// event of every session here (3% of its instructions).
+    fn cannot_alert(&self, kind: &EventKind<'_>) -> bool {
+        self.alerts_only
+            && self.alerts == Alerts::Sessions
+            && self.stream.is_none()
+            && matches!(
+                kind,
+                EventKind::Text(_)
+                    | EventKind::Thinking(_)
+                    | EventKind::ToolCall(_)
+                    | EventKind::Usage(_)
+            )
     }
 
     /// True while a block is being streamed on the current line.
