@@ -36,16 +36,33 @@ pub(crate) struct Parser {
     long_text: Vec<OnceLock<String>>,
     /// Their allocations, between lines.
     text_pool: Mutex<Vec<String>>,
+    /// How lines are parsed (the rest is memory).
+    settings: Settings,
+    /// The line without the values no reader reads, when it held some.
+    condensed: Vec<u8>,
+    /// Their spans in the line.
+    pruned: Vec<(usize, usize)>,
+}
+
+/// How a [`Parser`] parses lines.
+#[derive(Clone, Copy)]
+struct Settings {
     /// Lines at least this long are scanned for long strings.
     scan_min_line: usize,
     /// Strings at least this long are spared the parser.
     scan_min_len: usize,
     /// The values no reader of these lines reads ([`Parser::leave_unread`]).
     unread: &'static [Unread],
-    /// The line with them emptied, when it held some.
-    condensed: Vec<u8>,
-    /// Their spans in the line.
-    pruned: Vec<(usize, usize)>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            scan_min_line: scan::MIN_LINE,
+            scan_min_len: scan::MIN_LEN,
+            unread: &[],
+        }
+    }
 }
 
 impl Default for Parser {
@@ -57,9 +74,7 @@ impl Default for Parser {
             longs: Vec::new(),
             long_text: Vec::new(),
             text_pool: Mutex::new(Vec::new()),
-            scan_min_line: scan::MIN_LINE,
-            scan_min_len: scan::MIN_LEN,
-            unread: &[],
+            settings: Settings::default(),
             condensed: Vec::new(),
             pruned: Vec::new(),
         }
@@ -72,8 +87,8 @@ impl Parser {
     /// Only speed may depend on it: tests and the fuzz target compare the
     /// events with the scan everywhere and nowhere.
     pub(crate) fn spare_strings(&mut self, min_line: usize, min_len: usize) {
-        self.scan_min_line = min_line;
-        self.scan_min_len = min_len;
+        self.settings.scan_min_line = min_line;
+        self.settings.scan_min_len = min_len;
     }
 
     /// The same buffers, emptied, with the default settings: for another
@@ -83,27 +98,9 @@ impl Parser {
         if self.scratch.capacity() > KEEP_BETWEEN_INPUTS {
             return Parser::default();
         }
-        let Parser {
-            scratch,
-            buffers,
-            tape,
-            longs,
-            long_text,
-            text_pool,
-            condensed,
-            pruned,
-            ..
-        } = self;
         Parser {
-            scratch,
-            buffers,
-            tape,
-            longs,
-            long_text,
-            text_pool,
-            condensed,
-            pruned,
-            ..Parser::default()
+            settings: Settings::default(),
+            ..self
         }
     }
 
@@ -111,7 +108,7 @@ impl Parser {
     /// are objects or arrays are emptied before the parse. Empty (the
     /// default): every value is parsed.
     pub(crate) fn leave_unread(&mut self, rules: &'static [Unread]) {
-        self.unread = rules;
+        self.settings.unread = rules;
     }
 
     /// Parse `bytes` (one JSON text) and pass the value, or why it was
@@ -128,12 +125,15 @@ impl Parser {
             longs,
             long_text,
             text_pool,
-            scan_min_line,
-            scan_min_len,
-            unread,
+            settings,
             condensed,
             pruned,
         } = self;
+        let Settings {
+            scan_min_line,
+            scan_min_len,
+            unread,
+        } = *settings;
         // A long line's values no report reads are emptied (see `prune`):
         // the rest is parsed as the line.
         let whole = bytes;
@@ -147,10 +147,10 @@ impl Parser {
             .into_iter()
             .filter_map(|_| None)
             .collect();
-        let mut scan_min_line = *scan_min_line;
+        let mut scan_min_line = scan_min_line;
         let result = loop {
             found.clear();
-            if bytes.len() >= scan_min_line && !scan::long_strings(bytes, *scan_min_len, &mut found)
+            if bytes.len() >= scan_min_line && !scan::long_strings(bytes, scan_min_len, &mut found)
             {
                 found.clear();
             }
