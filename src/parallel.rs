@@ -191,6 +191,17 @@ struct Fed<T> {
     waiting: usize,
 }
 
+/// Closes a [`Fed`] queue when dropped, and wakes every thread.
+struct Close<'a, T>(&'a (Mutex<Fed<T>>, Condvar));
+
+impl<T> Drop for Close<'_, T> {
+    fn drop(&mut self) {
+        let (state, changed) = self.0;
+        state.lock().unwrap_or_else(PoisonError::into_inner).closed = true;
+        changed.notify_all();
+    }
+}
+
 /// `work` on each item `feed` gives, on `jobs` threads while `feed` goes
 /// on (on the calling thread); the results in the order given. For many
 /// small items found one by one (a directory walk's files, each read for
@@ -244,6 +255,9 @@ where
                 })
             })
             .collect();
+        // Closed when the feeder is done, or fails: the threads then end,
+        // and the scope can join them (a panic must not become a hang).
+        let close = Close(&shared);
         let mut given = 0;
         feed(&mut |mut items| {
             while !items.is_empty() {
@@ -260,8 +274,7 @@ where
                 items = rest;
             }
         });
-        lock().closed = true;
-        shared.1.notify_all();
+        drop(close);
         (threads.into_iter())
             .flat_map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
@@ -326,6 +339,21 @@ mod tests {
                 "{batches:?} {jobs}"
             );
         }
+    }
+
+    #[test]
+    fn a_feeder_that_panics_does_not_leave_the_threads_waiting() {
+        let res = std::panic::catch_unwind(|| {
+            map_fed(
+                2,
+                |give| {
+                    give(vec![1, 2, 3]);
+                    panic!("the walk failed");
+                },
+                &|&i: &usize| i,
+            )
+        });
+        assert!(res.is_err());
     }
 
     #[test]
