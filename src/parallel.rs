@@ -23,6 +23,8 @@ struct State<R> {
     done: BTreeMap<usize, R>,
     /// Stop starting items: the caller failed, or `stop` said so.
     stopped: bool,
+    /// A thread's work panicked: its result will never come.
+    failed: bool,
     /// Threads waiting for a change: a change wakes them only if there
     /// are some (a wake is a system call even when nobody waits: three per
     /// item, 5,800 of them over a library of 1,575 files).
@@ -96,7 +98,7 @@ impl<R> Shared<R> {
                 s.given += 1;
                 break Some(r);
             }
-            if (s.stopped || s.next >= self.len) && s.given >= s.next {
+            if s.failed || ((s.stopped || s.next >= self.len) && s.given >= s.next) {
                 break None;
             }
             s = self.wait(s);
@@ -110,6 +112,23 @@ impl<R> Shared<R> {
         let mut s = self.lock();
         s.stopped = true;
         self.changed(s);
+    }
+}
+
+/// Ends a run of [`ordered`] when dropped while its thread panics (a
+/// work or `give` that panicked): no thread then waits for what will never
+/// come, and the scope passes the panic on instead of hanging.
+struct OnPanic<'a, R>(&'a Shared<R>);
+
+impl<R> Drop for OnPanic<'_, R> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut s = self.0.lock();
+            s.stopped = true;
+            s.failed = true;
+            drop(s);
+            self.0.changed.notify_all();
+        }
     }
 }
 
@@ -148,6 +167,7 @@ where
             given: 0,
             done: BTreeMap::new(),
             stopped: false,
+            failed: false,
             waiting: 0,
         }),
         changed: Condvar::new(),
@@ -157,11 +177,13 @@ where
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(items.len()) {
             scope.spawn(|| {
+                let _failed = OnPanic(&shared);
                 while let Some(i) = shared.start(stop) {
                     shared.done(i, work(&items[i]));
                 }
             });
         }
+        let _failed = OnPanic(&shared);
         // Give back in order, on this thread; after an error, the results
         // of the items started are still taken (and dropped).
         let mut res = Ok(());
@@ -338,6 +360,30 @@ mod tests {
                 (0..n).map(|i| i * 10).collect::<Vec<_>>(),
                 "{batches:?} {jobs}"
             );
+        }
+    }
+
+    #[test]
+    fn a_panic_in_the_work_or_the_giving_is_passed_on_not_waited_for() {
+        let items: Vec<usize> = (0..100).collect();
+        for (bad_work, bad_give) in [(Some(5), None), (Some(0), None), (None, Some(3))] {
+            let res = std::panic::catch_unwind(|| {
+                ordered(
+                    &items,
+                    2,
+                    4,
+                    &|| false,
+                    &|&i| {
+                        assert_ne!(Some(i), bad_work, "the work failed");
+                        i
+                    },
+                    &mut |i| -> Result<(), ()> {
+                        assert_ne!(Some(i), bad_give, "the giving failed");
+                        Ok(())
+                    },
+                )
+            });
+            assert!(res.is_err(), "{bad_work:?} {bad_give:?}");
         }
     }
 
