@@ -376,10 +376,9 @@ const CLASSES: [Class; 4] = [
     Class::Either(b'n', b't'),
 ];
 
-/// The masks with SSE2, which every x86-64 processor has.
-#[cfg(target_arch = "x86_64")]
+/// The masks with what every processor of the target has.
 fn masks(block: &[u8; 64]) -> Masks {
-    Masks::from(blocks::sse2(block, CLASSES))
+    Masks::from(blocks::baseline(block, CLASSES))
 }
 
 /// The masks with AVX2, 32 bytes per compare.
@@ -389,13 +388,8 @@ fn masks_avx2(block: &[u8; 64]) -> Masks {
     Masks::from(blocks::avx2(block, CLASSES))
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-fn masks(block: &[u8; 64]) -> Masks {
-    masks_scalar(block)
-}
-
-/// The masks a byte at a time: the reference, and the code elsewhere.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// The masks a byte at a time: the reference.
+#[cfg(test)]
 fn masks_scalar(block: &[u8; 64]) -> Masks {
     Masks::from(blocks::scalar(block, CLASSES))
 }
