@@ -433,7 +433,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             ..Current::default()
         };
         let res = self.read_lines(name, &mut rdr, &mut dec);
-        SPARE.set(Some((rdr.into_buffer(), dec)));
+        // Kept without what it read (a session's tree, its ids): only the
+        // memory waits for the next input.
+        SPARE.set(Some((rdr.into_buffer(), dec.reuse(None))));
         res
     }
 
