@@ -309,10 +309,12 @@ pub(crate) fn str_at<'v>(v: Value<'v>, key: &str) -> Option<&'v str> {
     v.get(key)?.into_string()
 }
 
+#[inline]
 pub(crate) fn cow_at<'v>(v: Value<'v>, key: &str) -> Option<Cow<'v, str>> {
     str_at(v, key).map(Cow::Borrowed)
 }
 
+#[inline]
 pub(crate) fn u64_at(v: Value<'_>, key: &str) -> Option<u64> {
     u64_of(v.get(key)?)
 }
@@ -327,10 +329,12 @@ pub(crate) fn u64_of(x: Value<'_>) -> Option<u64> {
     })
 }
 
+#[inline]
 pub(crate) fn f64_at(v: Value<'_>, key: &str) -> Option<f64> {
     v.get(key)?.cast_f64().filter(|f| f.is_finite())
 }
 
+#[inline]
 pub(crate) fn bool_at(v: Value<'_>, key: &str) -> Option<bool> {
     v.get(key)?.as_bool()
 }
@@ -341,6 +345,7 @@ pub(crate) fn is_null(v: Value<'_>) -> bool {
 }
 
 /// The array `key` (empty when missing or not an array).
+#[inline]
 pub(crate) fn arr_at<'v>(v: Value<'v>, key: &str) -> Arr<'v> {
     v.get(key).and_then(Value::as_array).unwrap_or_default()
 }
