@@ -365,11 +365,11 @@ fn dispatch<'v>(
     }
     let producer = match (forced, *latched) {
         (Some(p), _) => p,
-        (None, Some(p)) => match registry::opener(value) {
+        (None, Some(p)) => match registry::opener(value, p) {
             // Logs of different agents concatenated into one input: a
             // line that can only start another producer's stream
             // switches to it.
-            Some(q) if q != p => {
+            Some(q) => {
                 // The first stream ended here: let it close.
                 if let Some((open, s)) = stream.as_mut()
                     && *open == p
@@ -380,7 +380,7 @@ fn dispatch<'v>(
                 *latched = Some(q);
                 q
             }
-            _ => p,
+            None => p,
         },
         (None, None) => match detect(value) {
             Some(p) => {

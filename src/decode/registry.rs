@@ -77,19 +77,25 @@ fn detect_shape(s: Shape<'_>) -> Option<Producer> {
     best.map(|(_, p)| p)
 }
 
-/// The producer whose stream this line *starts*, for lines that can only be
-/// the first of a stream (a session header); `None` for any other line.
-/// Used to notice a second producer's log concatenated after a first one
-/// without re-guessing on ordinary lines (Qwen also prints Claude's
-/// `stream_event`, for instance).
-pub(crate) fn opener(v: Value<'_>) -> Option<Producer> {
-    // Asked of every line once a producer is known: its own rule first,
-    // then detection only for the rare line that opens some stream.
+/// The producer other than `reading` whose stream this line *starts*, for
+/// lines that can only be the first of a stream (a session header); `None`
+/// for any other line. Used to notice a second producer's log concatenated
+/// after a first one without re-guessing on ordinary lines (Qwen also
+/// prints Claude's `stream_event`, for instance).
+pub(crate) fn opener(v: Value<'_>, reading: Producer) -> Option<Producer> {
+    // Asked of every line once a producer is known: the rules first, then
+    // detection only for the rare line that opens another producer's
+    // stream. A line only `reading`'s rule opens (a transcript's metadata
+    // lines, 30% of a library's) starts nothing else: detection could only
+    // answer `reading`.
     let s = Shape::of(v);
-    if !REGISTRY.iter().any(|f| f.format.opens(s)) {
+    if !REGISTRY
+        .iter()
+        .any(|f| f.producer != reading && f.format.opens(s))
+    {
         return None;
     }
-    detect_shape(s).filter(|&p| entry(p).format.opens(s))
+    detect_shape(s).filter(|&p| p != reading && entry(p).format.opens(s))
 }
 
 impl Producer {

@@ -128,13 +128,18 @@ fn amp_init_with_unexpected_fields_is_amp() {
 
 #[test]
 fn only_session_headers_open_a_stream() {
-    let o = |line: &str| {
+    let opens_while = |line: &str, reading: Producer| {
         let mut bytes = line.as_bytes().to_vec();
-        opener(Value::new(
-            simd_json::to_tape(&mut bytes).unwrap().as_value(),
-            &NO_LONGS,
-        ))
+        opener(
+            Value::new(
+                simd_json::to_tape(&mut bytes).unwrap().as_value(),
+                &NO_LONGS,
+            ),
+            reading,
+        )
     };
+    // While reading Kilo, whose rule opens no line.
+    let o = |line: &str| opens_while(line, Producer::Kilo);
     assert_eq!(
         o(r#"{"type":"thread.started","thread_id":"t"}"#),
         Some(Producer::Codex)
@@ -157,6 +162,17 @@ fn only_session_headers_open_a_stream() {
         o(r#"{"type":"queue-operation","operation":"enqueue","sessionId":"s"}"#),
         Some(Producer::ClaudeTranscript)
     );
+    // A line that opens the stream being read starts no other: a
+    // transcript's metadata lines, an init line both Claude and Qwen open.
+    let queued = r#"{"type":"queue-operation","operation":"enqueue","sessionId":"s"}"#;
+    assert_eq!(opens_while(queued, Producer::ClaudeTranscript), None);
+    assert_eq!(
+        opens_while(queued, Producer::Codex),
+        Some(Producer::ClaudeTranscript)
+    );
+    let init = r#"{"type":"system","subtype":"init","claude_code_version":"2.1","tools":[]}"#;
+    assert_eq!(opens_while(init, Producer::Claude), None);
+    assert_eq!(opens_while(init, Producer::Qwen), Some(Producer::Claude));
 }
 
 #[test]
