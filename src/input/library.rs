@@ -460,6 +460,8 @@ fn parent_session(file: &Path) -> Option<PathBuf> {
 /// third of a library's bytes read twice, before any thread starts).
 fn start_time(f: File) -> Option<Timestamp> {
     const STEP: usize = 4 << 10;
+    // Longer than `"timestamp":"` and any time after it.
+    const CUT: usize = 128;
     let mut rdr = Decompress::new(f).take(HEAD as u64);
     let mut head = Vec::with_capacity(STEP);
     loop {
@@ -476,8 +478,11 @@ fn start_time(f: File) -> Option<Timestamp> {
             return timestamps(&head).next();
         }
         // A timestamp ends with its quote: one cut by the read is found
-        // whole on the next.
-        if let Some(t) = timestamps(&head).next() {
+        // whole on the next, which looks again from the start of the last
+        // key that may have been cut (a time is under 64 bytes), not from
+        // the start of the file.
+        let seen = from.saturating_sub(CUT);
+        if let Some(t) = timestamps(&head[seen..]).next() {
             return Some(t);
         }
     }

@@ -201,3 +201,44 @@ fn a_compressed_session_keeps_its_sub_agents() {
     );
     let _ = fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_start_time_cut_by_a_read_is_found_whole() {
+    let root = tree("cut-time");
+    let time = |t: &str| {
+        let f = root.join("s.jsonl");
+        fs::write(&f, t).unwrap();
+        start_time(fs::File::open(&f).unwrap())
+    };
+    let at = |ts: &str| Timestamp::parse(ts);
+    // The key, or the time after it, cut by each 4 KiB read of the first
+    // three: found once the next read ends it, not passed over for the
+    // next line's.
+    for step in 1..=3 {
+        for cut in [1, 8, 13, 20, 30] {
+            let pad = "x".repeat(step * 4096 - cut);
+            let text = format!(
+                "{{\"t\":\"{pad}\",\"timestamp\":\"2026-11-20T10:00:00Z\"}}\n{}",
+                line("2026-11-20T12:00:00Z")
+            );
+            assert_eq!(
+                time(&text),
+                at("2026-11-20T10:00:00Z"),
+                "read {step}, cut {cut}"
+            );
+        }
+    }
+    // A "timestamp" that is no time is passed over, however far before.
+    let pad = "x".repeat(9000);
+    let text = format!(
+        "{{\"timestamp\":\"soon\",\"t\":\"{pad}\"}}\n{{\"timestamp\":\"2026-11-20T11:00:00Z\"}}\n"
+    );
+    assert_eq!(time(&text), at("2026-11-20T11:00:00Z"));
+    // None in the first 64 KiB, or none at all.
+    assert_eq!(
+        time(&format!("{{\"t\":\"{}\"}}\n", "x".repeat(70_000))),
+        None
+    );
+    assert_eq!(time(""), None);
+    let _ = fs::remove_dir_all(&root);
+}
