@@ -51,7 +51,9 @@ impl Format for ClineSession {
     }
 
     fn opens(&self, s: Shape<'_>) -> bool {
-        has(s.v, "session_id") && has(s.v, "started_at")
+        // The record has no `type` (asked first: this rule is asked of
+        // every line of every other producer's stream).
+        s.ty.is_empty() && has(s.v, "session_id") && has(s.v, "started_at")
     }
 }
 

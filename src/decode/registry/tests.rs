@@ -162,6 +162,13 @@ fn only_session_headers_open_a_stream() {
         o(r#"{"type":"queue-operation","operation":"enqueue","sessionId":"s"}"#),
         Some(Producer::ClaudeTranscript)
     );
+    // Cline's session record, which has no type.
+    assert_eq!(
+        o(
+            r#"{"session_id":"1795715029547_j2mu6","source":"cli","started_at":"2026-11-20T10:00:00Z","status":"completed"}"#
+        ),
+        Some(Producer::ClineSession)
+    );
     // A line that opens the stream being read starts no other: a
     // transcript's metadata lines, an init line both Claude and Qwen open.
     let queued = r#"{"type":"queue-operation","operation":"enqueue","sessionId":"s"}"#;
