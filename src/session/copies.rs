@@ -29,10 +29,17 @@
 //! per distinct keyed message.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+
+use foldhash::quality::FixedState;
 
 use super::{ModelStats, SessionSummary};
 use crate::event::{Tokens, Usage};
+
+/// The hash messages are keyed by: fixed seeds, so the same key in every
+/// run and thread; foldhash's higher quality (`SipHash`, before, cost 0.4%
+/// of a report's time, for the same odds of a collision).
+const IDS: FixedState = FixedState::with_seed(0x5eed_c0de_5eed_c0de);
 
 /// A keyed message a session counted: what to take back if it is a copy.
 #[derive(Clone, Debug)]
@@ -57,17 +64,12 @@ impl Keyed {
     /// The key of `u`, when it names both its message and its request.
     pub(super) fn key(u: &Usage<'_>) -> Option<u64> {
         let (m, r) = (u.message_id.as_deref()?, u.request_id.as_deref()?);
-        // SipHash with fixed keys: the same key in every run and thread.
-        let mut h = DefaultHasher::new();
-        (m, r).hash(&mut h);
-        Some(h.finish())
+        Some(IDS.hash_one((m, r)))
     }
 
     /// The key of `u`'s message id alone (`u` has a [`Keyed::key`]).
     fn message_key(u: &Usage<'_>) -> u64 {
-        let mut h = DefaultHasher::new();
-        u.message_id.as_deref().unwrap_or("").hash(&mut h);
-        h.finish()
+        IDS.hash_one(u.message_id.as_deref().unwrap_or(""))
     }
 
     /// A message counted under key `key`, in the row of its model and
