@@ -47,8 +47,7 @@ pub(super) const POOLED_TEXTS: usize = 4;
 /// …of at most this capacity, so one huge line does not pin its memory.
 pub(super) const POOLED_TEXT: usize = 1 << 20;
 
-/// No long strings (a line parsed whole).
-#[cfg(test)]
+/// No long strings (a line or a document parsed whole).
 pub(crate) const NO_LONGS: Longs<'static> = Longs {
     list: &[],
     text: &[],
@@ -128,6 +127,15 @@ impl<'v> Iterator for Fields<'v> {
 impl<'v> Value<'v> {
     pub(crate) fn new(t: TapeValue<'v>, longs: &'v Longs<'v>) -> Self {
         Value { t, longs }
+    }
+
+    /// The value of a document simd-json parsed whole (no string was
+    /// spared it): a file read at once, such as a price table.
+    pub(crate) fn of_document(t: TapeValue<'v>) -> Self {
+        Value {
+            t,
+            longs: &NO_LONGS,
+        }
     }
 
     fn wrap(self, t: TapeValue<'v>) -> Self {

@@ -26,12 +26,13 @@
 //! `-2026-04-23`) or `-latest`. No guess from a family's name: a model's
 //! successor often costs something else.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use serde_json::{Map, Value};
+use foldhash::HashMap;
+use serde_json::{Map, Value as JsonValue};
 
 use crate::event::{Tokens, Usage};
+use crate::json::{Arr, Value};
 
 /// The bundled table.
 const BUNDLED: &str = include_str!("prices.json");
@@ -164,22 +165,38 @@ impl Prices {
     /// 10,000 USD per million tokens; the message names the model and key.
     pub fn parse(text: &str) -> Result<Prices, String> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let Value::Object(top) = v else {
+        // Parsed into a tape and read in place (serde_json into a tree was
+        // 60% of a one-session report's instructions); serde_json says where
+        // a text that is not JSON goes wrong. Not with the lines' parser: a
+        // table is no line (its strings are short, and it may hold more
+        // values than a line is let to).
+        let mut bytes = text.as_bytes().to_vec();
+        match simd_json::to_tape(&mut bytes) {
+            Ok(tape) => Prices::of(Value::of_document(tape.as_value())),
+            Err(_) => Err(match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+                Err(e) => e.to_string(),
+                Ok(_) => "not JSON".into(),
+            }),
+        }
+    }
+
+    /// The table `top` is (see [`Prices::parse`]).
+    fn of(top: Value<'_>) -> Result<Prices, String> {
+        if !top.is_object() {
             return Err("a price table is a JSON object".into());
-        };
+        }
         let mut p = Prices::default();
-        match top.get("models") {
-            Some(Value::Object(models)) => {
-                p.as_of = string_at(&top, "as_of");
-                p.source = string_at(&top, "source");
-                for (name, e) in models {
+        match field(top, "models") {
+            Some(models) if models.is_object() => {
+                p.as_of = string_at(top, "as_of");
+                p.source = string_at(top, "source");
+                for (name, e) in by_name(models) {
                     p.push(name, own_entry(name, e)?);
                 }
             }
             Some(_) => return Err("\"models\" must be an object".into()),
             None => {
-                for (name, e) in litellm_order(&top) {
+                for (name, e) in litellm_order(top) {
                     if let Some(m) = litellm_entry(name, e)? {
                         p.push(name, m);
                     }
@@ -285,11 +302,40 @@ impl Prices {
     }
 }
 
+/// The field `k` of `o`: the last of a repeated key, as a JSON object
+/// read into a map keeps it.
+fn field<'v>(o: Value<'v>, k: &str) -> Option<Value<'v>> {
+    (o.as_object()?.iter())
+        .filter(|(key, _)| *key == k)
+        .last()
+        .map(|(_, v)| v)
+}
+
+/// The fields of `o` by name, each name once (its last value): the order
+/// and the values a JSON object read into a sorted map has, so that of two
+/// names of one [`name_key`] the same one is kept whatever their order.
+fn by_name(o: Value<'_>) -> Vec<(&str, Value<'_>)> {
+    let mut all: Vec<_> = o
+        .as_object()
+        .map(|o| o.iter().collect())
+        .unwrap_or_default();
+    // Stable: of a repeated name, the last stays last.
+    all.sort_by(|a, b| a.0.cmp(b.0));
+    let mut out: Vec<(&str, Value<'_>)> = Vec::with_capacity(all.len());
+    for (k, v) in all {
+        match out.last_mut() {
+            Some(last) if last.0 == k => last.1 = v,
+            _ => out.push((k, v)),
+        }
+    }
+    out
+}
+
 /// A string of the table, at most 100 characters of it: what shows it
 /// makes it inert (the render's sanitizer; JSON escapes it).
-fn string_at(o: &Map<String, Value>, k: &str) -> Option<String> {
-    o.get(k)
-        .and_then(Value::as_str)
+fn string_at(o: Value<'_>, k: &str) -> Option<String> {
+    field(o, k)
+        .and_then(Value::into_string)
         .map(|s| s.chars().take(100).collect())
 }
 
@@ -308,7 +354,11 @@ fn inert(s: &str) -> String {
 /// prefix, a `[…]` marker or a `-v1:0` version, `.` and `@` as `-`.
 #[must_use]
 pub fn name_key(model: &str) -> String {
-    stripped(model).chars().map(key_char).collect()
+    let key = stripped(model).to_ascii_lowercase();
+    if key.contains(['.', '@']) {
+        return key.replace(['.', '@'], "-");
+    }
+    key
 }
 
 /// [`name_key`] written in `buf`, if it fits.
@@ -325,19 +375,13 @@ fn key_in<'b>(model: &str, buf: &'b mut [u8]) -> Option<&'b str> {
     std::str::from_utf8(out).ok()
 }
 
-fn key_char(c: char) -> char {
-    match c {
-        '.' | '@' => '-',
-        c => c.to_ascii_lowercase(),
-    }
-}
-
 /// `model` without what [`name_key`] leaves out.
 fn stripped(model: &str) -> &str {
     let mut m = model.trim();
     m = m.rsplit('/').next().unwrap_or(m);
     // Bedrock: `anthropic.claude-…`, `us.anthropic.claude-…`.
-    if let Some(i) = m.find("anthropic.") {
+    // (memchr's search: `str::find` sets a searcher up for each call.)
+    if let Some(i) = memchr::memmem::find(m.as_bytes(), b"anthropic.") {
         m = &m[i + "anthropic.".len()..];
     }
     if m.ends_with(']')
@@ -345,7 +389,7 @@ fn stripped(model: &str) -> &str {
     {
         m = &m[..i];
     }
-    if let Some(i) = m.rfind("-v")
+    if let Some(i) = memchr::memmem::rfind(m.as_bytes(), b"-v")
         && m[i + 2..].bytes().all(|b| b.is_ascii_digit() || b == b':')
         && m.len() > i + 2
     {
@@ -382,16 +426,16 @@ pub fn base_key(key: &str) -> &str {
 }
 
 /// A rate from `v` (USD per million tokens), checked.
-fn rate(model: &str, key: &str, v: &Value, per_token: bool) -> Result<Option<f64>, String> {
-    let Some(x) = v.as_f64() else {
-        return match v {
-            Value::Null => Ok(None),
-            _ => Err(format!(
-                "{}: \"{}\" must be a number",
-                inert(model),
-                inert(key)
-            )),
-        };
+fn rate(model: &str, key: &str, v: Value<'_>, per_token: bool) -> Result<Option<f64>, String> {
+    let Some(x) = v.cast_f64() else {
+        if v.is_null() {
+            return Ok(None);
+        }
+        return Err(format!(
+            "{}: \"{}\" must be a number",
+            inert(model),
+            inert(key)
+        ));
     };
     // USD per million from USD per token, rounded to the 10^-9: the float
     // noise of the product gone.
@@ -411,38 +455,34 @@ fn rate(model: &str, key: &str, v: &Value, per_token: bool) -> Result<Option<f64
 }
 
 /// A model's line in the bundled file's shape.
-fn own_entry(name: &str, e: &Value) -> Result<Model, String> {
-    let Value::Object(o) = e else {
+fn own_entry(name: &str, e: Value<'_>) -> Result<Model, String> {
+    let Some(o) = e.as_object() else {
         return Err(format!("{}: must be an object", inert(name)));
     };
-    for k in o.keys() {
-        if !OWN_KEYS.contains(&k.as_str()) {
+    for (k, _) in &o {
+        if !OWN_KEYS.contains(&k) {
             return Err(format!("{}: unknown field \"{}\"", inert(name), inert(k)));
         }
     }
-    let base = own_rates(name, o, None)?;
+    let base = own_rates(name, e, None)?;
     let mut long_context = Vec::new();
-    for tier in o
-        .get("long_context")
+    for tier in field(e, "long_context")
         .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+        .unwrap_or_default()
     {
-        let Some(t) = tier.as_object() else {
+        if !tier.is_object() {
             return Err(format!(
                 "{}: a long_context tier must be an object",
                 inert(name)
             ));
-        };
-        let above = t.get("above").and_then(Value::as_u64);
+        }
+        let above = field(tier, "above").and_then(Value::as_u64);
         let above =
             above.ok_or_else(|| format!("{}: a long_context tier needs \"above\"", inert(name)))?;
-        long_context.push((above, own_rates(name, t, Some(&base))?));
+        long_context.push((above, own_rates(name, tier, Some(&base))?));
     }
     long_context.sort_by_key(|(above, _)| *above);
-    let fast = o
-        .get("fast")
-        .map_or(Ok(None), |v| multiple(name, "fast", v))?;
+    let fast = field(e, "fast").map_or(Ok(None), |v| multiple(name, "fast", v))?;
     Ok(Model {
         base,
         long_context,
@@ -451,8 +491,8 @@ fn own_entry(name: &str, e: &Value) -> Result<Model, String> {
 }
 
 /// A price multiple from `v` (fast mode's), checked: from 1 to 100.
-fn multiple(model: &str, key: &str, v: &Value) -> Result<Option<f64>, String> {
-    match v.as_f64() {
+fn multiple(model: &str, key: &str, v: Value<'_>) -> Result<Option<f64>, String> {
+    match v.cast_f64() {
         Some(x) if (1.0..=100.0).contains(&x) => Ok(Some(x)),
         None if v.is_null() => Ok(None),
         _ => Err(format!(
@@ -478,8 +518,8 @@ const OWN_KEYS: [&str; 9] = [
 
 /// The rates of a line (or a tier of it, whose absent rates are `base`'s
 /// scaled as its input is).
-fn own_rates(name: &str, o: &Map<String, Value>, base: Option<&Rates>) -> Result<Rates, String> {
-    let get = |k: &str| o.get(k).map_or(Ok(None), |v| rate(name, k, v, false));
+fn own_rates(name: &str, o: Value<'_>, base: Option<&Rates>) -> Result<Rates, String> {
+    let get = |k: &str| field(o, k).map_or(Ok(None), |v| rate(name, k, v, false));
     let input = get("input")?.or(base.map(|b| b.input));
     let output = get("output")?.or(base.map(|b| b.output));
     let (Some(input), Some(output)) = (input, output) else {
@@ -506,7 +546,7 @@ fn own_rates(name: &str, o: &Map<String, Value>, base: Option<&Rates>) -> Result
 /// own [`name_key`] (the provider's own, `claude-sonnet-4-5`) first, then
 /// other names without a provider prefix, then the rest, each by name.
 /// The first of a key wins ([`Prices::push`]).
-fn litellm_order(top: &Map<String, Value>) -> Vec<(&String, &Value)> {
+fn litellm_order(top: Value<'_>) -> Vec<(&str, Value<'_>)> {
     let rank = |n: &str| {
         if name_key(n) == n {
             0
@@ -516,8 +556,8 @@ fn litellm_order(top: &Map<String, Value>) -> Vec<(&String, &Value)> {
             1
         }
     };
-    let mut v: Vec<_> = top.iter().collect();
-    v.sort_by(|a, b| (rank(a.0), a.0).cmp(&(rank(b.0), b.0)));
+    let mut v = by_name(top);
+    v.sort_by_key(|(name, _)| rank(name));
     v
 }
 
@@ -525,14 +565,14 @@ fn litellm_order(top: &Map<String, Value>) -> Vec<(&String, &Value)> {
 /// alone): USD per token, cache writes at 1.25 and reads at 0.1 times
 /// the input price where it gives none (Anthropic's ratios, as ccusage
 /// assumes), cache writes kept an hour at twice the input price.
-fn litellm_entry(name: &str, e: &Value) -> Result<Option<Model>, String> {
-    let Value::Object(o) = e else {
+fn litellm_entry(name: &str, e: Value<'_>) -> Result<Option<Model>, String> {
+    if !e.is_object() {
         return Ok(None);
-    };
-    if let Some(Value::Array(tiers)) = o.get("tiered_pricing") {
+    }
+    if let Some(tiers) = field(e, "tiered_pricing").and_then(Value::as_array) {
         return litellm_tiers(name, tiers);
     }
-    let get = |k: &str| o.get(k).map_or(Ok(None), |v| rate(name, k, v, true));
+    let get = |k: &str| field(e, k).map_or(Ok(None), |v| rate(name, k, v, true));
     let (Some(input), Some(output)) = (get("input_cost_per_token")?, get("output_cost_per_token")?)
     else {
         return Ok(None);
@@ -553,7 +593,7 @@ fn litellm_entry(name: &str, e: &Value) -> Result<Option<Model>, String> {
     };
     let base = tier("", None)?.unwrap_or_default();
     let mut long_context = Vec::new();
-    for k in o.keys() {
+    for (k, _) in by_name(e) {
         let Some(above) = k
             .strip_prefix("input_cost_per_token_above_")
             .and_then(|r| r.strip_suffix("k_tokens"))
@@ -566,7 +606,7 @@ fn litellm_entry(name: &str, e: &Value) -> Result<Option<Model>, String> {
         }
     }
     long_context.sort_by_key(|(above, _)| *above);
-    let fast = (o.get("provider_specific_entry").and_then(|p| p.get("fast")))
+    let fast = (field(e, "provider_specific_entry").and_then(|p| field(p, "fast")))
         .map_or(Ok(None), |v| {
             multiple(name, "provider_specific_entry.fast", v)
         })?;
@@ -580,14 +620,17 @@ fn litellm_entry(name: &str, e: &Value) -> Result<Option<Model>, String> {
 /// A model of `LiteLLM`'s table priced by `tiered_pricing` (Qwen's): each
 /// tier `{"range": [from, to], "input_cost_per_token": …}` is the price of
 /// a prompt of more than `from` tokens; the one from 0 is the base.
-fn litellm_tiers(name: &str, tiers: &[Value]) -> Result<Option<Model>, String> {
+fn litellm_tiers(name: &str, tiers: Arr<'_>) -> Result<Option<Model>, String> {
     let mut all = Vec::new();
     for t in tiers {
-        let from = t.pointer("/range/0").and_then(Value::as_f64).unwrap_or(0.0);
+        let from = (field(t, "range").and_then(Value::as_array))
+            .and_then(Arr::first)
+            .and_then(Value::cast_f64)
+            .unwrap_or(0.0);
         if !(0.0..1e12).contains(&from) {
             continue;
         }
-        let get = |k: &str| t.get(k).map_or(Ok(None), |v| rate(name, k, v, true));
+        let get = |k: &str| field(t, k).map_or(Ok(None), |v| rate(name, k, v, true));
         let (Some(input), Some(output)) =
             (get("input_cost_per_token")?, get("output_cost_per_token")?)
         else {
@@ -653,14 +696,14 @@ pub const CLOUDS: [(&str, &str); 4] = [
 /// # Errors
 /// `litellm` is not `LiteLLM`'s table.
 pub fn bundle(litellm: &str, as_of: &str, source: &str) -> Result<String, String> {
-    let v: Value = serde_json::from_str(litellm).map_err(|e| e.to_string())?;
-    let Value::Object(all) = v else {
+    let v: JsonValue = serde_json::from_str(litellm).map_err(|e| e.to_string())?;
+    let JsonValue::Object(all) = v else {
         return Err("LiteLLM's table is a JSON object".into());
     };
-    let kept: Map<String, Value> = all
+    let kept: Map<String, JsonValue> = all
         .into_iter()
         .filter(|(name, e)| {
-            let at = |k: &str| e.get(k).and_then(Value::as_str);
+            let at = |k: &str| e.get(k).and_then(JsonValue::as_str);
             let provider = at("litellm_provider").unwrap_or("");
             let wanted = match CLOUDS.iter().find(|(p, _)| *p == provider) {
                 Some((_, family)) => name.contains(family),
@@ -669,9 +712,9 @@ pub fn bundle(litellm: &str, as_of: &str, source: &str) -> Result<String, String
             wanted && at("mode").is_none_or(|m| matches!(m, "chat" | "responses" | "completion"))
         })
         .collect();
-    let p = Prices::parse(&Value::Object(kept).to_string())?;
+    let p = Prices::parse(&JsonValue::Object(kept).to_string())?;
     let mut out = String::from("{\n");
-    let quoted = |s: &str| Value::from(s).to_string();
+    let quoted = |s: &str| JsonValue::from(s).to_string();
     out += &format!("  \"as_of\": {},\n", quoted(as_of));
     out += &format!("  \"source\": {},\n", quoted(source));
     out += "  \"unit\": \"USD per million tokens\",\n  \"models\": {\n";

@@ -37,7 +37,7 @@ fn the_bundled_table_is_what_the_generator_makes_of_litellms() {
 #[test]
 fn the_bundled_table_prices_as_litellms_file_does() {
     let text = litellm();
-    let whole: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
+    let whole: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).unwrap();
     assert!(Prices::parse(&text).unwrap().len() > 1500);
     let bundled = Prices::bundled();
     assert!(bundled.len() > 300, "{}", bundled.len());
@@ -290,4 +290,34 @@ fn fast_mode_costs_the_multiple_litellm_gives() {
     // No multiple known: the standard price.
     let gpt = p.message("gpt-5.5", &t, Billing::default());
     assert_eq!(p.message("gpt-5.5", &t, fast), gpt);
+}
+
+/// A table is read as a JSON object read into a map: a repeated key's
+/// last value counts, and of two names of one key the same one is kept
+/// whatever the order they are written in.
+#[test]
+fn a_table_reads_as_a_map_of_it_would() {
+    let rates = |p: &Prices, m: &str| p.rates(m).map(|r| (r.input, r.output));
+    let parse = |t: &str| Prices::parse(t).unwrap();
+    let a = r#"{"models":{"Claude-X":{"input":1,"output":2},"claude-x":{"input":3,"output":4}}}"#;
+    let b = r#"{"models":{"claude-x":{"input":3,"output":4},"Claude-X":{"input":1,"output":2}}}"#;
+    assert_eq!(parse(a), parse(b));
+    assert_eq!(rates(&parse(a), "claude-x"), Some((1.0, 2.0)));
+    // A repeated name, a repeated field, a repeated "models": the last.
+    let p =
+        parse(r#"{"models":{"m":{"input":1,"output":2},"m":{"input":5,"output":6,"output":7}}}"#);
+    assert_eq!((p.len(), rates(&p, "m")), (1, Some((5.0, 7.0))));
+    let p =
+        parse(r#"{"models":{"a":{"input":1,"output":2}},"models":{"b":{"input":1,"output":2}}}"#);
+    assert_eq!((rates(&p, "a"), rates(&p, "b")), (None, Some((1.0, 2.0))));
+    // LiteLLM's shape: whole numbers, tiers and their ranges written as
+    // integers, a repeated name.
+    let p = parse(
+        r#"{"q":{"tiered_pricing":[{"range":[0,32000],"input_cost_per_token":1e-6,"output_cost_per_token":2e-6},{"range":[32000,128000],"input_cost_per_token":2e-6,"output_cost_per_token":4e-6}]},
+            "z":{"input_cost_per_token":0,"output_cost_per_token":1e-6},
+            "z":{"input_cost_per_token":1e-6,"output_cost_per_token":3e-6}}"#,
+    );
+    let q = p.model("q").unwrap();
+    assert_eq!((q.base.input, q.long_context[0].0), (1.0, 32000));
+    assert_eq!(rates(&p, "z"), Some((1.0, 3.0)));
 }
