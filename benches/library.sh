@@ -66,7 +66,9 @@ once() {
 
 rss() {
     if [[ -x /usr/bin/time ]]; then
-        /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1
+        # A search that finds nothing exits 1, as grep and rg do: its peak
+        # is read all the same.
+        { /usr/bin/time -f %M "$@" 2>&1 >/dev/null || true; } | tail -1
     else
         echo "?"
     fi
