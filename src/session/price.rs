@@ -464,7 +464,7 @@ fn own_entry(name: &str, e: Value<'_>) -> Result<Model, String> {
             return Err(format!("{}: unknown field \"{}\"", inert(name), inert(k)));
         }
     }
-    let base = own_rates(name, e, None)?;
+    let base = own_rates(name, rate_fields(e).0, None)?;
     let mut long_context = Vec::new();
     for tier in field(e, "long_context")
         .and_then(Value::as_array)
@@ -476,10 +476,11 @@ fn own_entry(name: &str, e: Value<'_>) -> Result<Model, String> {
                 inert(name)
             ));
         }
-        let above = field(tier, "above").and_then(Value::as_u64);
+        let (rates, above) = rate_fields(tier);
+        let above = above.and_then(Value::as_u64);
         let above =
             above.ok_or_else(|| format!("{}: a long_context tier needs \"above\"", inert(name)))?;
-        long_context.push((above, own_rates(name, tier, Some(&base))?));
+        long_context.push((above, own_rates(name, rates, Some(&base))?));
     }
     long_context.sort_by_key(|(above, _)| *above);
     let fast = field(e, "fast").map_or(Ok(None), |v| multiple(name, "fast", v))?;
@@ -516,10 +517,43 @@ const OWN_KEYS: [&str; 9] = [
     "source",
 ];
 
+/// The rates a line (or a tier of it) gives, in the bundled file's shape.
+const RATE_KEYS: [&str; 5] = [
+    "input",
+    "output",
+    "cache_read",
+    "cache_write",
+    "cache_write_1h",
+];
+
+/// The fields of `o` named in [`RATE_KEYS`], and its `above` (a tier's),
+/// in one pass: the last of a repeated key, as [`field`] finds it.
+fn rate_fields(o: Value<'_>) -> ([Option<Value<'_>>; 5], Option<Value<'_>>) {
+    let (mut rates, mut above) = ([None; 5], None);
+    let Some(fields) = o.as_object() else {
+        return (rates, above);
+    };
+    for (k, v) in &fields {
+        if k == "above" {
+            above = Some(v);
+        } else if let Some(i) = RATE_KEYS.iter().position(|r| *r == k) {
+            rates[i] = Some(v);
+        }
+    }
+    (rates, above)
+}
+
 /// The rates of a line (or a tier of it, whose absent rates are `base`'s
 /// scaled as its input is).
-fn own_rates(name: &str, o: Value<'_>, base: Option<&Rates>) -> Result<Rates, String> {
-    let get = |k: &str| field(o, k).map_or(Ok(None), |v| rate(name, k, v, false));
+fn own_rates(
+    name: &str,
+    given: [Option<Value<'_>>; 5],
+    base: Option<&Rates>,
+) -> Result<Rates, String> {
+    let get = |k: &str| {
+        let i = RATE_KEYS.iter().position(|r| *r == k);
+        (i.and_then(|i| given[i])).map_or(Ok(None), |v| rate(name, k, v, false))
+    };
     let input = get("input")?.or(base.map(|b| b.input));
     let output = get("output")?.or(base.map(|b| b.output));
     let (Some(input), Some(output)) = (input, output) else {
