@@ -48,7 +48,7 @@ pub(super) const POOLED_TEXTS: usize = 4;
 pub(super) const POOLED_TEXT: usize = 1 << 20;
 
 /// No long strings (a line or a document parsed whole).
-pub(crate) const NO_LONGS: Longs<'static> = Longs {
+const NO_LONGS: Longs<'static> = Longs {
     list: &[],
     text: &[],
     pool: None,

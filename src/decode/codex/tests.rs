@@ -426,10 +426,7 @@ fn the_corpus_is_detected_as_codex() {
         let mut bytes = line.as_bytes().to_vec();
         let tape = simd_json::to_tape(&mut bytes).unwrap();
         assert_eq!(
-            super::super::detect(super::super::Value::new(
-                tape.as_value(),
-                &crate::json::NO_LONGS
-            )),
+            super::super::detect(super::super::Value::of_document(tape.as_value())),
             Some(Producer::Codex),
             "{line}"
         );

@@ -1,5 +1,4 @@
 use super::*;
-use crate::json::NO_LONGS;
 
 #[test]
 fn the_table_is_in_the_order_of_the_variants_and_names_every_producer() {
@@ -21,7 +20,7 @@ fn the_table_is_in_the_order_of_the_variants_and_names_every_producer() {
 fn d(line: &str) -> Option<Producer> {
     let mut bytes = line.as_bytes().to_vec();
     let tape = simd_json::to_tape(&mut bytes).unwrap();
-    detect(Value::new(tape.as_value(), &NO_LONGS))
+    detect(Value::of_document(tape.as_value()))
 }
 
 #[test]
@@ -131,10 +130,7 @@ fn only_session_headers_open_a_stream() {
     let opens_while = |line: &str, reading: Producer| {
         let mut bytes = line.as_bytes().to_vec();
         opener(
-            Value::new(
-                simd_json::to_tape(&mut bytes).unwrap().as_value(),
-                &NO_LONGS,
-            ),
+            Value::of_document(simd_json::to_tape(&mut bytes).unwrap().as_value()),
             reading,
         )
     };
