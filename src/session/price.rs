@@ -354,11 +354,9 @@ fn inert(s: &str) -> String {
 /// prefix, a `[…]` marker or a `-v1:0` version, `.` and `@` as `-`.
 #[must_use]
 pub fn name_key(model: &str) -> String {
-    let key = stripped(model).to_ascii_lowercase();
-    if key.contains(['.', '@']) {
-        return key.replace(['.', '@'], "-");
-    }
-    key
+    let key: Vec<u8> = stripped(model).bytes().map(key_byte).collect();
+    // ASCII only changes: the bytes stay UTF-8.
+    String::from_utf8(key).unwrap_or_default()
 }
 
 /// [`name_key`] written in `buf`, if it fits.
@@ -366,13 +364,17 @@ fn key_in<'b>(model: &str, buf: &'b mut [u8]) -> Option<&'b str> {
     let m = stripped(model);
     let out = buf.get_mut(..m.len())?;
     for (o, b) in out.iter_mut().zip(m.bytes()) {
-        // ASCII only changes: the bytes stay UTF-8.
-        *o = match b {
-            b'.' | b'@' => b'-',
-            b => b.to_ascii_lowercase(),
-        };
+        *o = key_byte(b);
     }
     std::str::from_utf8(out).ok()
+}
+
+/// A byte of a [`name_key`]: ASCII in lower case, `.` and `@` as `-`.
+fn key_byte(b: u8) -> u8 {
+    match b {
+        b'.' | b'@' => b'-',
+        b => b.to_ascii_lowercase(),
+    }
 }
 
 /// `model` without what [`name_key`] leaves out.
@@ -550,12 +552,11 @@ fn own_rates(
     given: [Option<Value<'_>>; 5],
     base: Option<&Rates>,
 ) -> Result<Rates, String> {
-    let get = |k: &str| {
-        let i = RATE_KEYS.iter().position(|r| *r == k);
-        (i.and_then(|i| given[i])).map_or(Ok(None), |v| rate(name, k, v, false))
-    };
-    let input = get("input")?.or(base.map(|b| b.input));
-    let output = get("output")?.or(base.map(|b| b.output));
+    // In the order of `RATE_KEYS`.
+    let [input, output, cache_read, cache_write, cache_write_1h] = given;
+    let get = |k: &str, v: Option<Value<'_>>| v.map_or(Ok(None), |v| rate(name, k, v, false));
+    let input = get("input", input)?.or(base.map(|b| b.input));
+    let output = get("output", output)?.or(base.map(|b| b.output));
     let (Some(input), Some(output)) = (input, output) else {
         return Err(format!(
             "{}: \"input\" and \"output\" prices are needed",
@@ -563,14 +564,23 @@ fn own_rates(
         ));
     };
     let scale = base.map_or(1.0, |b| if b.input > 0.0 { input / b.input } else { 1.0 });
-    let or = |k: &str, fallback: f64| get(k).map(|v| v.unwrap_or(fallback));
+    let or = |k: &str, v, fallback: f64| get(k, v).map(|v| v.unwrap_or(fallback));
     Ok(Rates {
         input,
         output,
-        cache_read: or("cache_read", base.map_or(0.0, |b| b.cache_read * scale))?,
-        cache_write: or("cache_write", base.map_or(0.0, |b| b.cache_write * scale))?,
+        cache_read: or(
+            "cache_read",
+            cache_read,
+            base.map_or(0.0, |b| b.cache_read * scale),
+        )?,
+        cache_write: or(
+            "cache_write",
+            cache_write,
+            base.map_or(0.0, |b| b.cache_write * scale),
+        )?,
         cache_write_1h: or(
             "cache_write_1h",
+            cache_write_1h,
             base.map_or(0.0, |b| b.cache_write_1h * scale),
         )?,
     })
