@@ -519,7 +519,7 @@ fn lines_before_a_read_error_are_kept() {
 
 #[test]
 fn many_megabyte_line_with_a_big_limit() {
-    // 12 MiB: above SHRINK_ABOVE (4 MiB), so the buffer is also given back
+    // 12 MiB: above SHRINK_ABOVE (1 MiB), so the buffer is also given back
     // afterwards; the next line must still be read normally.
     let size: usize = 12 * 1024 * 1024;
     let mut input: Vec<u8> = (0..size).map(letter).collect();
@@ -693,4 +693,27 @@ fn a_reused_buffer_frames_as_a_new_one() {
         assert_eq!(drive(&mut b), frames_chunked(&second, max, 3), "max {max}");
         assert_eq!(b.bytes_read(), second.len() as u64);
     }
+}
+
+#[test]
+fn a_long_lines_buffer_is_made_ready_only_as_far_as_it_is_read() {
+    // The capacity doubles past the line (4 MiB for 2.3 MB), but only
+    // what the reads fill is zeroed and so touched.
+    let size = 2_300_000;
+    let mut input = vec![b'x'; size];
+    input.extend_from_slice(b"\nnext\n");
+    let mut rdr = LineReader::new(Cursor::new(input), 8 * 1024 * 1024);
+    loop {
+        if let Some(f) = rdr.next_frame() {
+            assert_eq!(own(&f), line(1, &vec![b'x'; size]));
+            break;
+        }
+        assert!(rdr.fill().unwrap());
+    }
+    assert!(rdr.buf.capacity() >= size);
+    assert!(rdr.buf.len() <= size + READ_AHEAD, "{}", rdr.buf.len());
+    // Given back once it is empty: it is above SHRINK_ABOVE.
+    let rest = drive(&mut rdr);
+    assert_eq!(rest, [line(2, b"next")]);
+    assert!(rdr.buf.capacity() <= SHRINK_ABOVE);
 }
