@@ -66,8 +66,9 @@ pub struct Session {
     /// When it began, as its first timestamp says (`None`: its file has
     /// none in its head).
     pub began: Option<Timestamp>,
-    /// A session of a `SQLite` store (`file`): which one.
-    pub stored: Option<Stored>,
+    /// A session of a `SQLite` store (`file`): which one (boxed: a library
+    /// keeps a `Session` per file for the whole run, and most are files).
+    pub stored: Option<Box<Stored>>,
     /// The bytes of its files when they were found (a store's session: 0).
     pub bytes: u64,
 }
@@ -266,7 +267,7 @@ pub fn sessions_below_on(dir: &Path, jobs: usize) -> Found {
                     file: db.clone(),
                     subagents: Vec::new(),
                     began: s.began,
-                    stored: Some(s),
+                    stored: Some(Box::new(s)),
                     bytes: 0,
                 })),
                 Err(e) => found.unreadable.push((db, e)),

@@ -242,3 +242,11 @@ fn a_start_time_cut_by_a_read_is_found_whole() {
     assert_eq!(time(""), None);
     let _ = fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_session_of_the_file_list_is_small() {
+    // A library keeps one per file for the whole run (20,000 files: 1.5
+    // MB at 80 bytes, 2.1 MB when a store's session was kept inline).
+    let size = std::mem::size_of::<Session>();
+    assert!(size <= 80, "{size}");
+}
