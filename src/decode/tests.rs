@@ -518,6 +518,56 @@ fn long_tool_output_is_written_from_the_line_as_the_whole_event_would_be() {
 }
 
 #[test]
+fn one_sinks_events_are_written_as_each_alone_would_be() {
+    // The JSONL sink writes an event's session, parent and source as it
+    // wrote them last when they are the same: over a sub-agent's stream
+    // (parents coming and going) and sessions whose ids need escaping, each
+    // line is what the event written alone gives.
+    use crate::render::jsonl::write_event;
+    use crate::render::{Jsonl, Sink};
+    let mut data = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/claude-2.1.332/subagent_partial_interleaved.jsonl"
+    ))
+    .unwrap();
+    for id in [r#"s\"1"#, r"s\u001b[2J", "", r#"s\"1"#, r#"s\"1\u202e"#] {
+        let line = format!(
+            r#"{{"type":"assistant","message":{{"role":"assistant","content":[{{"type":"text","text":"hi"}}]}},"session_id":"{id}","parent_tool_use_id":null}}"#
+        );
+        data.extend_from_slice(line.as_bytes());
+        data.push(b'\n');
+    }
+    let mut session = crate::Session::new();
+    let mut sink = Jsonl::new(Vec::new());
+    let mut alone = Vec::new();
+    let mut decoder = Decoder::new();
+    for (i, bytes) in data.split(|&b| b == b'\n').enumerate() {
+        let line = Line {
+            number: i as u64 + 1,
+            bytes,
+            partial: false,
+        };
+        let _ = decoder.decode(&line, &mut |ev| {
+            session.observe(ev);
+            sink.event(ev, &session)?;
+            if !session.note().duplicate {
+                write_event(&mut alone, ev, &session);
+                alone.push(b'\n');
+            }
+            Ok(())
+        });
+    }
+    let written = String::from_utf8(sink.into_inner()).unwrap();
+    assert_eq!(written, String::from_utf8(alone).unwrap());
+    let parents = (written.lines())
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| v["parent"].to_string())
+        .collect::<std::collections::BTreeSet<_>>();
+    assert!(parents.len() > 1, "{parents:?}");
+    assert!(written.contains(r#""session":"s\"1\u202e""#), "{written}");
+}
+
+#[test]
 fn tool_output_with_characters_a_terminal_must_not_get_is_escaped_as_before() {
     let out = "ok\\n\u{85}bidi\u{202e}\u{7f} “quoted” …\\t".repeat(200);
     assert!(out.len() > 4096, "long enough to be spared the parser");

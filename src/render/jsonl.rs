@@ -60,6 +60,56 @@ pub struct Jsonl<W: Write> {
     buf: Vec<u8>,
     /// `--label`: every event's `label`.
     label: Option<Box<str>>,
+    origin: Origin,
+}
+
+/// The `session`, `parent` and `source` fields as last written, and the
+/// values they were written from: the events of a session share them, so
+/// they are escaped once a session, not once an event. In reused buffers:
+/// no allocation when they change (a sub-agent's events and its parent's
+/// take turns).
+#[derive(Default)]
+struct Origin {
+    /// The three values, one after another…
+    of: String,
+    /// …their ends in `of` (`None`: the field was `null`).
+    ends: [Option<usize>; 3],
+    /// `,"session":…,"parent":…,"source":…` (empty: nothing written yet).
+    written: Vec<u8>,
+}
+
+impl Origin {
+    /// The values the fields were written from.
+    fn values(&self) -> [Option<&str>; 3] {
+        let mut start = 0;
+        self.ends.map(|end| {
+            let end = end?;
+            let v = &self.of[start..end];
+            start = end;
+            Some(v)
+        })
+    }
+
+    /// Write the three fields of `now` after the fields `o` has.
+    fn write(&mut self, o: &mut Obj<'_>, now: [Option<&str>; 3]) {
+        if self.written.is_empty() || self.values() != now {
+            self.written.clear();
+            let mut fields = Obj {
+                b: &mut self.written,
+                first: false,
+            };
+            fields.opt_str(k!("session"), now[0]);
+            fields.opt_str(k!("parent"), now[1]);
+            fields.opt_str(k!("source"), now[2]);
+            self.of.clear();
+            self.ends = now.map(|v| {
+                self.of.push_str(v?);
+                Some(self.of.len())
+            });
+        }
+        debug_assert!(!o.first);
+        o.b.extend_from_slice(&self.written);
+    }
 }
 
 impl<W: Write> Jsonl<W> {
@@ -69,6 +119,7 @@ impl<W: Write> Jsonl<W> {
             out,
             buf: Vec::with_capacity(4096),
             label: None,
+            origin: Origin::default(),
         }
     }
 
@@ -102,7 +153,13 @@ impl<W: Write> Sink for Jsonl<W> {
                 }),
                 ..ev.clone()
             };
-            write_labelled(&mut self.buf, &rest, s, self.label.as_deref());
+            write_labelled(
+                &mut self.buf,
+                &rest,
+                s,
+                self.label.as_deref(),
+                &mut self.origin,
+            );
             if let Some(head) = self.buf.strip_suffix(br#""content":""}"#) {
                 self.out.write_all(head)?;
                 self.out.write_all(br#""content":""#)?;
@@ -111,7 +168,13 @@ impl<W: Write> Sink for Jsonl<W> {
             }
             self.buf.clear();
         }
-        write_labelled(&mut self.buf, ev, s, self.label.as_deref());
+        write_labelled(
+            &mut self.buf,
+            ev,
+            s,
+            self.label.as_deref(),
+            &mut self.origin,
+        );
         self.buf.push(b'\n');
         self.out.write_all(&self.buf)
     }
@@ -162,19 +225,28 @@ fn long_content<'e, 'a>(ev: &'e Event<'a>) -> Option<(&'e ToolResult<'a>, &'a st
 
 /// Serialize one event as a JSON object (without the newline).
 pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
-    write_labelled(b, ev, s, None);
+    write_labelled(b, ev, s, None, &mut Origin::default());
 }
 
-/// [`write_event`] with the run's `--label` (`None`: `null`).
-pub fn write_labelled(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session, label: Option<&str>) {
+/// [`write_event`] with the run's `--label` (`None`: `null`), the origin
+/// fields as `origin` last wrote them when they are the same.
+fn write_labelled(
+    b: &mut Vec<u8>,
+    ev: &Event<'_>,
+    s: &Session,
+    label: Option<&str>,
+    origin: &mut Origin,
+) {
     let mut o = Obj::new(b);
     o.num(k!("v"), u64::from(SCHEMA_VERSION));
     o.name(k!("kind"), ev.kind.name());
     o.name(k!("producer"), ev.producer.name());
     o.num(k!("line"), ev.line);
-    o.opt_str(k!("session"), ev.session.as_deref());
-    o.opt_str(k!("parent"), ev.parent.as_deref());
-    o.opt_str(k!("source"), ev.source.as_deref().or(s.source()));
+    let source = ev.source.as_deref().or(s.source());
+    origin.write(
+        &mut o,
+        [ev.session.as_deref(), ev.parent.as_deref(), source],
+    );
     o.time(k!("timestamp"), ev.time);
     o.opt_str(k!("label"), label);
     kind_fields(&mut o, ev, s);
@@ -385,7 +457,12 @@ struct Obj<'b> {
 
 impl<'b> Obj<'b> {
     /// `"key":[{…},{…}]`, one object per item, written by `field`.
-    fn objects<T, const N: usize>(&mut self, key: &[u8; N], items: &[T], mut field: impl FnMut(&mut Obj<'_>, &T)) {
+    fn objects<T, const N: usize>(
+        &mut self,
+        key: &[u8; N],
+        items: &[T],
+        mut field: impl FnMut(&mut Obj<'_>, &T),
+    ) {
         self.key(key);
         self.b.push(b'[');
         for (i, item) in items.iter().enumerate() {
