@@ -69,7 +69,10 @@ impl Format for QwenSession {
 
     fn opens(&self, s: Shape<'_>) -> bool {
         // A sub-agent's first record, read with its session, opens none.
-        get(s.v, "parentUuid").is_some_and(|p| matches!(view(p), J::Null))
+        // The bulk of a live stream (Claude's shape, which Qwen Code prints
+        // too) is no saved record: asked of its every line, not looked into.
+        !matches!(s.ty, "stream_event" | "result")
+            && get(s.v, "parentUuid").is_some_and(|p| matches!(view(p), J::Null))
             && bool_at(s.v, "isSidechain") != Some(true)
     }
 }
