@@ -188,22 +188,10 @@ impl<W: Write> Sink for Jsonl<W> {
     }
 }
 
-/// The decimal digits of `v` (what `write!` gives, without the formatter).
-fn push_u64(b: &mut Vec<u8>, mut v: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        #[allow(clippy::cast_possible_truncation)] // a digit
-        {
-            digits[i] = b'0' + (v % 10) as u8;
-        }
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    b.extend_from_slice(&digits[i..]);
+/// The decimal digits of `v` (what `write!` gives, without the formatter:
+/// `itoa` writes two digits a step).
+fn push_u64(b: &mut Vec<u8>, v: u64) {
+    b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 
 /// Tool output this long is written from the line to the writer.
