@@ -15,6 +15,14 @@ pub(crate) use crate::event::{DeltaKind, Producer};
 // ---------------------------------------------------------------------------
 // Helpers
 
+/// `f` of `line` parsed whole (no string spared the parser), as detection
+/// and the decoders read a value.
+pub(crate) fn parsed<R>(line: &str, f: impl FnOnce(crate::json::Value<'_>) -> R) -> R {
+    let mut bytes = line.as_bytes().to_vec();
+    let tape = simd_json::to_tape(&mut bytes).expect("a JSON line");
+    f(crate::json::Value::of_document(tape.as_value()))
+}
+
 pub(crate) fn decode_line(dec: &mut Decoder, line: &Line<'_>) -> (Decoded, Vec<Event<'static>>) {
     let mut evs = Vec::new();
     let d = dec

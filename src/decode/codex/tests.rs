@@ -423,10 +423,8 @@ fn the_corpus_is_detected_as_codex() {
         r#"{"type":"error","message":"x"}"#,
         r#"{"type":"item.completed","item":{"id":"item_0","type":"error","message":"m"}}"#,
     ] {
-        let mut bytes = line.as_bytes().to_vec();
-        let tape = simd_json::to_tape(&mut bytes).unwrap();
         assert_eq!(
-            super::super::detect(super::super::Value::of_document(tape.as_value())),
+            crate::decode::testing::parsed(line, super::super::detect),
             Some(Producer::Codex),
             "{line}"
         );

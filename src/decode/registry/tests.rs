@@ -1,4 +1,5 @@
 use super::*;
+use crate::decode::testing::parsed;
 
 #[test]
 fn the_table_is_in_the_order_of_the_variants_and_names_every_producer() {
@@ -18,9 +19,7 @@ fn the_table_is_in_the_order_of_the_variants_and_names_every_producer() {
 }
 
 fn d(line: &str) -> Option<Producer> {
-    let mut bytes = line.as_bytes().to_vec();
-    let tape = simd_json::to_tape(&mut bytes).unwrap();
-    detect(Value::of_document(tape.as_value()))
+    parsed(line, detect)
 }
 
 #[test]
@@ -127,13 +126,7 @@ fn amp_init_with_unexpected_fields_is_amp() {
 
 #[test]
 fn only_session_headers_open_a_stream() {
-    let opens_while = |line: &str, reading: Producer| {
-        let mut bytes = line.as_bytes().to_vec();
-        opener(
-            Value::of_document(simd_json::to_tape(&mut bytes).unwrap().as_value()),
-            reading,
-        )
-    };
+    let opens_while = |line: &str, reading: Producer| parsed(line, |v| opener(v, reading));
     // While reading Kilo, whose rule opens no line.
     let o = |line: &str| opens_while(line, Producer::Kilo);
     assert_eq!(
