@@ -37,21 +37,12 @@ pub const SCHEMA_VERSION: u32 = 1;
 macro_rules! k {
     ($name:literal) => {{
         const TEXT: &str = concat!(",\"", $name, "\":");
-        const BYTES: [u8; TEXT.len()] = key_bytes(TEXT);
-        &BYTES
+        const BYTES: &[u8; TEXT.len()] = match TEXT.as_bytes().first_chunk() {
+            Some(bytes) => bytes,
+            None => unreachable!(),
+        };
+        BYTES
     }};
-}
-
-/// The bytes of `text`, which are `N`.
-const fn key_bytes<const N: usize>(text: &str) -> [u8; N] {
-    let from = text.as_bytes();
-    let mut bytes = [0; N];
-    let mut i = 0;
-    while i < N {
-        bytes[i] = from[i];
-        i += 1;
-    }
-    bytes
 }
 
 /// The JSONL sink.
