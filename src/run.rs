@@ -448,7 +448,11 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         dec: &mut Decoder,
     ) -> Result<(), Error> {
         loop {
-            while let Some(frame) = rdr.next_frame() {
+            loop {
+                self.pass_over(rdr, dec);
+                let Some(frame) = rdr.next_frame() else {
+                    break;
+                };
                 self.frame(&frame, dec)?;
                 if self.current.give_up {
                     return self.give_up(name, dec, false);
@@ -485,6 +489,17 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     .message(&format!("error reading {name}: {}", describe_io(&e)));
                 return Ok(());
             }
+        }
+    }
+
+    /// `--grep`: the buffered lines that cannot match passed over unread,
+    /// many at a time, on the terms [`Runner::frame`] skips one on.
+    fn pass_over<R: Read>(&mut self, rdr: &mut LineReader<R>, dec: &Decoder) {
+        if let Some(g) = &self.grep
+            && dec.producer().is_some()
+            && !dec.text_spans_lines()
+        {
+            self.lines += rdr.pass_over(|lines| g.first_possible(lines));
         }
     }
 

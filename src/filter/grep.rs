@@ -145,6 +145,21 @@ impl Grep {
             .all(|m| !m.is_empty() && unsearched.covers(m.start(), m.end()))
     }
 
+    /// Where in `lines` (whole lines, each with its `\n`) the first line
+    /// that [`Grep::line_may_match`] may keep begins, or at least a place
+    /// before it: the lines before it can be skipped unread. The raw
+    /// pattern has no `^` or `$` and cannot miss a match by running over
+    /// many lines at once; a match it finds across a line break, or in
+    /// what is never searched, only stops the skip early. `None`: no line
+    /// may match.
+    #[must_use]
+    pub fn first_possible(&self, lines: &[u8]) -> Option<usize> {
+        match &self.raw {
+            Some(raw) => raw.find(lines).map(|m| m.start()),
+            None => Some(0),
+        }
+    }
+
     /// The pattern matches line `raw` as it is, outside what is never
     /// searched (see the module docs): a notice of that line is searched.
     /// The same whether or not the pattern has a raw pre-check, and no

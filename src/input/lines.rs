@@ -188,6 +188,50 @@ impl<R: Read> LineReader<R> {
         }))
     }
 
+    /// Pass over the whole lines buffered before the first that `find` says
+    /// may hold what is looked for, without framing them one by one, and
+    /// return how many were passed over (their numbers are taken as if
+    /// framed). `find` gets the buffered whole lines as one slice, each
+    /// with its `\n`, and returns where in it a match may start (`None`:
+    /// nowhere); the line it starts in is framed next. A search that only
+    /// reads lines that may match (`--grep`) then reads at a memchr's pace,
+    /// as ripgrep does, and not line by line.
+    ///
+    /// Nothing is passed over while an over-long line is being dropped, or
+    /// when the buffer could hold a line over the limit: those are framed
+    /// as [`Frame::TooLong`] and reported as ever.
+    pub fn pass_over(&mut self, find: impl FnOnce(&[u8]) -> Option<usize>) -> u64 {
+        // A whole line in the buffer is at most one byte shorter than it.
+        if self.discarding.is_some() || self.buf.len() > self.max_line.saturating_add(1) {
+            return 0;
+        }
+        let pending = &self.buf[self.start..self.end];
+        let Some(last) = memchr::memrchr(b'\n', pending) else {
+            return 0;
+        };
+        let whole = &pending[..=last];
+        let upto = match find(whole) {
+            None => whole.len(),
+            Some(at) => {
+                memchr::memrchr(b'\n', &whole[..at.min(whole.len())]).map_or(0, |nl| nl + 1)
+            }
+        };
+        if upto == 0 {
+            return 0;
+        }
+        let lines = newlines(&whole[..upto]);
+        self.line_no += lines;
+        // The bytes before `scanned` held no newline, so it was before them;
+        // after the last newline, there is none.
+        self.scanned = if upto == whole.len() {
+            self.end
+        } else {
+            self.start + upto
+        };
+        self.start += upto;
+        lines
+    }
+
     /// Read more input. Returns `Ok(false)` at end of input. Call only after
     /// [`LineReader::next_frame`] returned `None`.
     ///
@@ -286,6 +330,56 @@ impl<R: Read> LineReader<R> {
             .max(len + 1);
         self.buf.resize(ready, 0);
     }
+}
+
+/// The `\n`s in `bytes`: with AVX2, 32 byte counters added to by vector
+/// compares, summed every 255 steps (memchr's count finds them one by one:
+/// twice the instructions on lines of a few KB).
+fn newlines(bytes: &[u8]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2 (checked just above).
+        #[allow(unsafe_code)]
+        return unsafe { newlines_avx2(bytes) };
+    }
+    memchr::memchr_iter(b'\n', bytes).count() as u64
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn newlines_avx2(bytes: &[u8]) -> u64 {
+    use std::arch::x86_64::{
+        _mm256_cmpeq_epi8, _mm256_extract_epi64, _mm256_loadu_si256, _mm256_sad_epu8,
+        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_sub_epi8,
+    };
+    #[allow(clippy::cast_possible_wrap)]
+    let nl = _mm256_set1_epi8(b'\n' as i8);
+    let mut n = 0;
+    // Runs of 255 steps of 32 bytes: a byte counter cannot pass 255.
+    for run in bytes.chunks(32 * 255) {
+        let mut counts = _mm256_setzero_si256();
+        let mut steps = run.chunks_exact(32);
+        for step in &mut steps {
+            // SAFETY: `step` is 32 bytes long; the load is unaligned.
+            #[allow(unsafe_code)]
+            let v = unsafe { _mm256_loadu_si256(step.as_ptr().cast()) };
+            // A match is -1 in its byte: subtracted, it counts one.
+            counts = _mm256_sub_epi8(counts, _mm256_cmpeq_epi8(v, nl));
+        }
+        let sums = _mm256_sad_epu8(counts, _mm256_setzero_si256());
+        #[allow(clippy::cast_sign_loss)]
+        let sum = [
+            _mm256_extract_epi64::<0>(sums),
+            _mm256_extract_epi64::<1>(sums),
+            _mm256_extract_epi64::<2>(sums),
+            _mm256_extract_epi64::<3>(sums),
+        ]
+        .iter()
+        .map(|&s| s as u64)
+        .sum::<u64>();
+        n += sum + memchr::memchr_iter(b'\n', steps.remainder()).count() as u64;
+    }
+    n
 }
 
 fn strip_cr(bytes: &[u8]) -> &[u8] {

@@ -717,3 +717,107 @@ fn a_long_lines_buffer_is_made_ready_only_as_far_as_it_is_read() {
     assert_eq!(rest, [line(2, b"next")]);
     assert!(rdr.buf.capacity() <= SHRINK_ABOVE);
 }
+
+/// As [`drive`], passing over the lines without an `x` before each frame
+/// ([`LineReader::pass_over`], as `--grep` does): the frames, and how many
+/// lines were passed over.
+fn drive_passing_over<R: Read>(rdr: &mut LineReader<R>) -> (Vec<Owned>, u64) {
+    let mut out = Vec::new();
+    let mut passed = 0;
+    loop {
+        loop {
+            passed += rdr.pass_over(|lines| memchr::memchr(b'x', lines));
+            let Some(f) = rdr.next_frame() else {
+                break;
+            };
+            out.push(own(&f));
+        }
+        if rdr.is_eof() {
+            break;
+        }
+        rdr.fill().unwrap();
+    }
+    (out, passed)
+}
+
+#[test]
+fn lines_passed_over_are_counted_and_the_others_framed_as_ever() {
+    // Lines of every length around the reads and the limit, some with an
+    // `x`, some over the limit, `\r\n` ends, a last line cut short.
+    let mut input = Vec::new();
+    for i in 0..400usize {
+        let len = (i * 37) % 90;
+        // Letters, but no `x` of their own.
+        let mut l: Vec<u8> = (0..len)
+            .map(|k| match letter(i + k + 1) {
+                b'x' => b'.',
+                b => b,
+            })
+            .collect();
+        if i % 5 == 0 && len > 0 {
+            l[len / 2] = b'x';
+        }
+        input.extend_from_slice(&l);
+        input.extend_from_slice(if i % 7 == 0 { b"\r\n" } else { b"\n" });
+    }
+    input.extend_from_slice(b"tail x");
+    let lines = naive(&input, usize::MAX).len() as u64;
+    for max in [40, 89, 100_000] {
+        let want = naive(&input, max);
+        for chunk in [1, 7, 64, 1000, input.len()] {
+            let mut rdr = LineReader::new(Chunked::new(&input, chunk), max);
+            let (got, passed) = drive_passing_over(&mut rdr);
+            assert_eq!(got.len() as u64 + passed, lines, "max {max} chunk {chunk}");
+            assert!(passed > 0, "max {max} chunk {chunk}");
+            // Every frame is the reference's of that number; those with an
+            // `x` and those over the limit are all there.
+            let numbered = |f: &Owned| match f {
+                Owned::Line { number, .. } | Owned::TooLong { number, .. } => *number,
+            };
+            for f in &got {
+                let at = usize::try_from(numbered(f)).unwrap() - 1;
+                assert_eq!(Some(f), want.get(at), "max {max}");
+            }
+            let kept = |f: &&Owned| match f {
+                Owned::Line { bytes, .. } => bytes.contains(&b'x'),
+                Owned::TooLong { .. } => true,
+            };
+            let must: Vec<&Owned> = want.iter().filter(kept).collect();
+            let have: Vec<&Owned> = got.iter().filter(kept).collect();
+            assert_eq!(have, must, "max {max} chunk {chunk}");
+            if max == 100_000 && chunk == input.len() {
+                // Read whole: only the lines with an `x` are framed.
+                assert_eq!(got.len(), must.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn newlines_are_counted_by_the_vector_count_as_one_by_one() {
+    // Runs of a counter's 255 steps and past them, all newlines (each byte
+    // counter at its most), none, and lengths not a multiple of 32.
+    let mixed: Vec<u8> = (0..20_000usize)
+        .map(|i| {
+            if (i * 7919) % 13 < 3 {
+                b'\n'
+            } else {
+                letter(i)
+            }
+        })
+        .collect();
+    let all = vec![b'\n'; 32 * 255 * 2 + 5];
+    for bytes in [
+        &mixed[..],
+        &mixed[..8160],
+        &mixed[3..8199],
+        &all[..],
+        &[][..],
+        b"a\n",
+    ] {
+        // One by one: the reference.
+        #[allow(clippy::naive_bytecount)]
+        let want = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        assert_eq!(newlines(bytes), want, "{}", bytes.len());
+    }
+}
