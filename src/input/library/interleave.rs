@@ -42,6 +42,9 @@ struct Part<R> {
     eof: bool,
     /// Lines begun.
     lines: u64,
+    /// Where in `buf` the line break that ends the next line is, once
+    /// found: each line is searched once, not by each step of its merge.
+    nl: Option<usize>,
 }
 
 impl<R: Read> Part<R> {
@@ -56,7 +59,16 @@ impl<R: Read> Part<R> {
             mid_line: false,
             eof: false,
             lines: 0,
+            nl: None,
         }
+    }
+
+    /// The line break ending the line at `at`, if it is in the buffer.
+    fn line_break(&mut self) -> Option<usize> {
+        if self.nl.is_none_or(|nl| nl < self.at) {
+            self.nl = memchr::memchr(b'\n', &self.buf[self.at..self.end]).map(|i| self.at + i);
+        }
+        self.nl
     }
 
     /// Read until the next line (from `at`) is whole in the buffer, or
@@ -64,13 +76,14 @@ impl<R: Read> Part<R> {
     /// are dropped only then, so that short lines cost no copy each.
     fn fill(&mut self) -> io::Result<()> {
         loop {
-            let rest = &self.buf[self.at..self.end];
-            if self.eof || rest.len() >= LOOKAHEAD || memchr::memchr(b'\n', rest).is_some() {
+            if self.eof || self.end - self.at >= LOOKAHEAD || self.line_break().is_some() {
                 return Ok(());
             }
             if self.buf.is_empty() {
                 self.buf = vec![0; LOOKAHEAD];
             }
+            // No line break after `at` (`line_break` left `nl` at `None`):
+            // no position to move with the bytes.
             self.buf.copy_within(self.at..self.end, 0);
             self.end -= self.at;
             self.at = 0;
@@ -88,12 +101,11 @@ impl<R: Read> Part<R> {
     fn next_line(&mut self) -> io::Result<bool> {
         if !self.dated {
             self.fill()?;
-            let rest = &self.buf[self.at..self.end];
-            if rest.is_empty() {
+            if self.at == self.end {
                 return Ok(false);
             }
-            let line = memchr::memchr(b'\n', rest).map_or(rest, |i| &rest[..i]);
-            self.time = time_in(line).or(self.time);
+            let to = self.line_break().unwrap_or(self.end);
+            self.time = time_in(&self.buf[self.at..to]).or(self.time);
             self.dated = true;
         }
         Ok(true)
@@ -104,15 +116,15 @@ impl<R: Read> Part<R> {
         if self.at >= self.end {
             self.fill()?;
         }
-        let rest = &self.buf[self.at..self.end];
-        if rest.is_empty() {
+        if self.at == self.end {
             // The file ended in the middle of its last line: end it.
             self.mid_line = false;
             self.dated = false;
             out[0] = b'\n';
             return Ok(1);
         }
-        let line = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        let line = self.line_break().map_or(self.end, |nl| nl + 1) - self.at;
+        let rest = &self.buf[self.at..self.end];
         let n = line.min(out.len());
         out[..n].copy_from_slice(&rest[..n]);
         self.at += n;

@@ -93,6 +93,9 @@ fn an_undated_line_keeps_its_place_in_its_file() {
         .collect();
     assert_eq!(order, ["--", "m1", "xx", "a1", "a2", "a3", "m3"]);
     assert_eq!(out.len(), main.len() + agent.len());
+    // A byte a read: the long line is passed on in pieces, each line's end
+    // found again after the buffer moves.
+    assert_eq!(merged_slowly(&[main.as_bytes(), agent.as_bytes()]), out);
 }
 
 #[test]
