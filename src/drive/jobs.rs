@@ -102,7 +102,9 @@ pub(crate) struct Jobs<'a> {
 struct Item {
     out: Vec<u8>,
     err: Vec<u8>,
-    session: Session,
+    /// Boxed: a `Session` is 3.5 KB, and an item is moved from its thread
+    /// through the queue of results (five copies of it a file).
+    session: Box<Session>,
     counted: Counted,
     matched: u64,
     res: Result<(), Error>,
@@ -170,7 +172,7 @@ impl Jobs<'_> {
             .write_all(&item.out)
             .map_err(Error::Write)?;
         self.matched.set(self.matched.get() + item.matched);
-        runner.absorb(item.session, item.counted);
+        runner.absorb(*item.session, item.counted);
         item.res
     }
 }
@@ -219,6 +221,7 @@ fn read_one(
     runner.check_copies_later();
     let res = runner.library_session(s, true, interrupt);
     let (session, counted) = runner.into_counted();
+    let session = Box::new(session);
     let res = res.and_then(|()| sink.flush().map_err(Error::Write));
     Item {
         out: out.take(),
