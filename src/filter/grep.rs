@@ -54,6 +54,7 @@
 use std::cell::Cell;
 use std::io;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use regex::{Regex, RegexBuilder};
 
@@ -87,9 +88,11 @@ impl Default for Listing {
 /// A compiled `--grep` pattern.
 #[derive(Clone, Debug)]
 pub struct Grep {
-    text: Regex,
+    /// Shared: a library's every file has a sink of its own (`-j`), and a
+    /// regex's clone builds a new pool of search caches.
+    text: Arc<Regex>,
     /// The same pattern over raw lines, when that is exact (see the module docs).
-    raw: Option<regex::bytes::Regex>,
+    raw: Option<Arc<regex::bytes::Regex>>,
 }
 
 impl Grep {
@@ -115,7 +118,10 @@ impl Grep {
                     .build()
                     .ok()
             });
-        Ok(Grep { text, raw })
+        Ok(Grep {
+            text: Arc::new(text),
+            raw: raw.map(Arc::new),
+        })
     }
 
     /// The same pattern looked for in every decoded line, with no raw
