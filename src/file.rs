@@ -18,6 +18,15 @@ use std::path::Path;
 /// It cannot be opened, or it is not a regular file: a directory
 /// (`IsADirectory`), a device, a FIFO or a socket (`InvalidInput`).
 pub fn open_regular(path: &Path) -> io::Result<File> {
+    open_regular_sized(path).map(|(f, _)| f)
+}
+
+/// As [`open_regular`], with the file's length from the same look at it
+/// (a library's discovery wants both of each file: one `fstat`, not two).
+///
+/// # Errors
+/// As [`open_regular`].
+pub fn open_regular_sized(path: &Path) -> io::Result<(File, u64)> {
     let not_regular = |m: &std::fs::Metadata| -> io::Result<()> {
         if m.is_file() {
             Ok(())
@@ -48,8 +57,9 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
         not_regular(&std::fs::metadata(path)?)?;
         File::open(path)?
     };
-    not_regular(&f.metadata()?)?;
-    Ok(f)
+    let meta = f.metadata()?;
+    not_regular(&meta)?;
+    Ok((f, meta.len()))
 }
 
 /// The bytes of the regular file at `path`, if it holds at most `max`.

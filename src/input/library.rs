@@ -44,7 +44,7 @@ use std::time::UNIX_EPOCH;
 pub use super::store::Stored;
 use super::store::{self, Cli};
 use super::{Compression, Decompress, OneLine};
-use crate::file::open_regular;
+use crate::file::{open_regular, open_regular_sized};
 use crate::time::Timestamp;
 use crate::time::window::Window;
 use interleave::Interleave;
@@ -370,11 +370,10 @@ fn is_gemini_document(path: &Path, name: &str) -> bool {
 /// both: the size from the same `fstat` (`Session::bytes`, which `-j` and
 /// the progress line ask for).
 fn dated(f: &Path) -> (Timestamp, Option<Timestamp>, u64) {
-    let opened = open_regular(f).ok();
-    let bytes = opened
-        .as_ref()
-        .and_then(|o| o.metadata().ok())
-        .map_or(0, |m| m.len());
+    let (opened, bytes) = match open_regular_sized(f) {
+        Ok((file, bytes)) => (Some(file), bytes),
+        Err(_) => (None, 0),
+    };
     let began = opened.and_then(start_time);
     (began.unwrap_or_else(|| modified(f)), began, bytes)
 }
