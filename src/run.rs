@@ -61,6 +61,9 @@ struct Current {
     /// It was found below a directory named as input: holding no session
     /// is no fault of the user's (see [`Runner::source_found`]).
     found: bool,
+    /// `--grep`: lines to frame one by one before passing over again, and
+    /// how many the last wait was ([`Runner::pass_over`]).
+    pass_wait: (u32, u32),
 }
 
 /// What a [`Runner`] counted besides its session (see
@@ -493,13 +496,32 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     }
 
     /// `--grep`: the buffered lines that cannot match passed over unread,
-    /// many at a time, on the terms [`Runner::frame`] skips one on.
+    /// many at a time, on the terms [`Runner::frame`] skips one on. When
+    /// the next line may match, the pass searched what the line's own
+    /// check searches again: after such a pass, the next 1, 2, 4… up to 64
+    /// lines are framed one by one (a pattern in a key every line repeats,
+    /// `uuid`, took 4% more instructions than without passing over).
     fn pass_over<R: Read>(&mut self, rdr: &mut LineReader<R>, dec: &Decoder) {
+        let (wait, last) = &mut self.current.pass_wait;
+        if *wait > 0 {
+            *wait -= 1;
+            return;
+        }
         if let Some(g) = &self.grep
             && dec.producer().is_some()
             && !dec.text_spans_lines()
         {
-            self.lines += rdr.pass_over(|lines| g.first_possible(lines));
+            match rdr.pass_over(|lines| g.first_possible(lines)) {
+                Some(0) => {
+                    *last = (*last * 2).clamp(1, 64);
+                    *wait = *last;
+                }
+                Some(passed) => {
+                    *last = 0;
+                    self.lines += passed;
+                }
+                None => {}
+            }
         }
     }
 

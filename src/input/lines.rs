@@ -67,6 +67,9 @@ pub struct LineReader<R> {
     /// `\r\n` whose `\n` comes in the next read; it is not counted then).
     discarded_cr: bool,
     bytes_read: u64,
+    /// Where the whole lines buffered end (after the last `\n` before
+    /// `end`), once looked for since the last read ([`LineReader::pass_over`]).
+    whole_end: Option<usize>,
 }
 
 impl<R: Read> LineReader<R> {
@@ -96,6 +99,7 @@ impl<R: Read> LineReader<R> {
             discarding: None,
             discarded_cr: false,
             bytes_read: 0,
+            whole_end: None,
         }
     }
 
@@ -191,7 +195,7 @@ impl<R: Read> LineReader<R> {
     /// Pass over the whole lines buffered before the first that `find` says
     /// may hold what is looked for, without framing them one by one, and
     /// return how many were passed over (their numbers are taken as if
-    /// framed). `find` gets the buffered whole lines as one slice, each
+    /// framed), or `None` when there was nothing to look at. `find` gets the buffered whole lines as one slice, each
     /// with its `\n`, and returns where in it a match may start (`None`:
     /// nowhere); the line it starts in is framed next. A search that only
     /// reads lines that may match (`--grep`) then reads at a memchr's pace,
@@ -200,16 +204,21 @@ impl<R: Read> LineReader<R> {
     /// Nothing is passed over while an over-long line is being dropped, or
     /// when the buffer could hold a line over the limit: those are framed
     /// as [`Frame::TooLong`] and reported as ever.
-    pub fn pass_over(&mut self, find: impl FnOnce(&[u8]) -> Option<usize>) -> u64 {
+    pub fn pass_over(&mut self, find: impl FnOnce(&[u8]) -> Option<usize>) -> Option<u64> {
         // A whole line in the buffer is at most one byte shorter than it.
         if self.discarding.is_some() || self.buf.len() > self.max_line.saturating_add(1) {
-            return 0;
+            return None;
         }
-        let pending = &self.buf[self.start..self.end];
-        let Some(last) = memchr::memrchr(b'\n', pending) else {
-            return 0;
-        };
-        let whole = &pending[..=last];
+        // The last line break is looked for once a read: asked before each
+        // line framed, it was a search of the last line's bytes each time.
+        let whole_end = *self.whole_end.get_or_insert_with(|| {
+            memchr::memrchr(b'\n', &self.buf[self.start..self.end])
+                .map_or(0, |i| self.start + i + 1)
+        });
+        if whole_end <= self.start {
+            return None;
+        }
+        let whole = &self.buf[self.start..whole_end];
         let upto = match find(whole) {
             None => whole.len(),
             Some(at) => {
@@ -217,7 +226,7 @@ impl<R: Read> LineReader<R> {
             }
         };
         if upto == 0 {
-            return 0;
+            return Some(0);
         }
         let lines = newlines(&whole[..upto]);
         self.line_no += lines;
@@ -229,7 +238,7 @@ impl<R: Read> LineReader<R> {
             self.start + upto
         };
         self.start += upto;
-        lines
+        Some(lines)
     }
 
     /// Read more input. Returns `Ok(false)` at end of input. Call only after
@@ -241,6 +250,7 @@ impl<R: Read> LineReader<R> {
         if self.eof {
             return Ok(false);
         }
+        self.whole_end = None;
         self.make_room();
         loop {
             match self.rdr.read(&mut self.buf[self.end..]) {

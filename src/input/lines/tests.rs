@@ -726,7 +726,9 @@ fn drive_passing_over<R: Read>(rdr: &mut LineReader<R>) -> (Vec<Owned>, u64) {
     let mut passed = 0;
     loop {
         loop {
-            passed += rdr.pass_over(|lines| memchr::memchr(b'x', lines));
+            passed += rdr
+                .pass_over(|lines| memchr::memchr(b'x', lines))
+                .unwrap_or(0);
             let Some(f) = rdr.next_frame() else {
                 break;
             };
