@@ -507,10 +507,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             *wait -= 1;
             return;
         }
-        if let Some(g) = &self.grep
-            && dec.producer().is_some()
-            && !dec.text_spans_lines()
-        {
+        if let Some(g) = skipping(self.grep.as_ref(), dec) {
             match rdr.pass_over(|lines| g.first_possible(lines)) {
                 Some(0) => {
                     *last = (*last * 2).clamp(1, 64);
@@ -708,13 +705,10 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 (*n, *longest) = (*n + 1, (*longest).max(*len));
                 self.skip(*number, &problem, &[], *partial)
             }
-            // `--grep`: a line that cannot match is not decoded, once the
-            // producer is known (the lines that tell it are read) and when
-            // its text is whole on each line.
+            // `--grep`: a line that cannot match is not decoded.
             Frame::Line(line)
-                if dec.producer().is_some()
-                    && !dec.text_spans_lines()
-                    && (self.grep.as_ref()).is_some_and(|g| !g.line_may_match(line.bytes)) =>
+                if skipping(self.grep.as_ref(), dec)
+                    .is_some_and(|g| !g.line_may_match(line.bytes)) =>
             {
                 Ok(())
             }
@@ -881,4 +875,12 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         };
         Ok((self.session, status))
     }
+}
+
+/// `--grep`'s pattern when the lines it cannot match may be left unread:
+/// once the producer is known (the lines that tell it are read) and when
+/// its text is whole on each line. One rule for the lines passed over many
+/// at a time ([`Runner::pass_over`]) and one by one ([`Runner::frame`]).
+fn skipping<'g>(grep: Option<&'g Grep>, dec: &Decoder) -> Option<&'g Grep> {
+    grep.filter(|_| dec.producer().is_some() && !dec.text_spans_lines())
 }

@@ -195,9 +195,10 @@ impl<R: Read> LineReader<R> {
     /// Pass over the whole lines buffered before the first that `find` says
     /// may hold what is looked for, without framing them one by one, and
     /// return how many were passed over (their numbers are taken as if
-    /// framed), or `None` when there was nothing to look at. `find` gets the buffered whole lines as one slice, each
-    /// with its `\n`, and returns where in it a match may start (`None`:
-    /// nowhere); the line it starts in is framed next. A search that only
+    /// framed), or `None` when there was nothing to look at. `find` gets
+    /// the buffered whole lines as one slice, each with its `\n`, and
+    /// returns where in it a match may start (`None`: nowhere); the line it
+    /// starts in is framed next. A search that only
     /// reads lines that may match (`--grep`) then reads at a memchr's pace,
     /// as ripgrep does, and not line by line.
     ///
