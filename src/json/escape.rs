@@ -192,17 +192,19 @@ impl serde_json::ser::Formatter for SafeFormatter {
         fragment: &str,
     ) -> io::Result<()> {
         // serde_json escapes `"`, `\\` and C0 itself; a fragment holds none.
+        // Only the bytes `find_special` flags can start one: looked at 16
+        // at a time, not each by `escape_at`.
         let bytes = fragment.as_bytes();
         let (mut done, mut i) = (0, 0);
-        while i < bytes.len() {
-            match escape_at(bytes, i) {
+        while let Some(p) = find_special(bytes, i, &SUSPECT) {
+            match escape_at(bytes, p) {
                 Some((len, cp)) => {
-                    w.write_all(&bytes[done..i])?;
+                    w.write_all(&bytes[done..p])?;
                     write!(w, "\\u{cp:04x}")?;
-                    i += len;
+                    i = p + len;
                     done = i;
                 }
-                None => i += 1,
+                None => i = p + 1,
             }
         }
         w.write_all(&bytes[done..])

@@ -157,3 +157,28 @@ proptest::proptest! {
         proptest::prop_assert_eq!(b, want);
     }
 }
+
+#[test]
+fn the_summary_formatter_escapes_as_the_jsonl_does() {
+    // Every character to U+3000 alone, between ASCII, after a long clean
+    // run (the 16-byte steps of `find_special`) and doubled.
+    let long = "x".repeat(37);
+    for c in (0u32..0x3000).filter_map(char::from_u32) {
+        for s in [
+            format!("{c}"),
+            format!("a{c}b"),
+            format!("{long}{c}{long}"),
+            format!("{c}{c}é{long}"),
+        ] {
+            let mut jsonl = Vec::new();
+            push_json_str(&mut jsonl, &s);
+            let mut ser = serde_json::Serializer::with_formatter(Vec::new(), SafeFormatter);
+            serde::Serialize::serialize(&s, &mut ser).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&ser.into_inner()),
+                String::from_utf8_lossy(&jsonl),
+                "{c:?} in {s:?}"
+            );
+        }
+    }
+}
