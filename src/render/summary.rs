@@ -887,15 +887,19 @@ fn newest_first(summary: &Summary) -> Vec<&Row> {
 pub fn write_list<W: WriteColor>(w: &mut W, summary: &Summary, json: bool) -> io::Result<()> {
     let rows = newest_first(summary);
     if json {
+        // Into a buffer of its own, as `write_json` does.
+        let mut buf = io::BufWriter::with_capacity(64 << 10, &mut *w);
         for r in rows {
             // Terminal-safe as summary-json: a file name's C1 and bidi
             // characters as `\u` escapes.
-            let mut ser =
-                serde_json::Serializer::with_formatter(&mut *w, crate::json::escape::SafeFormatter);
+            let mut ser = serde_json::Serializer::with_formatter(
+                &mut buf,
+                crate::json::escape::SafeFormatter,
+            );
             serde::Serialize::serialize(r, &mut ser).map_err(io::Error::from)?;
-            w.write_all(b"\n")?;
+            buf.write_all(b"\n")?;
         }
-        return Ok(());
+        return buf.flush();
     }
     if rows.is_empty() {
         return w.write_all(b"no session in the input\n");
