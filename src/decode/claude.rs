@@ -639,18 +639,22 @@ pub(crate) fn assistant<'v>(
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    let msg = get(v, "message");
+    // One walk of the line's keys for these (three are usually missing,
+    // and a missing key is a walk of all of them).
+    let [msg, error, flagged, aborted] =
+        v.fields(["message", "error", "is_api_error_message", "aborted"]);
     let message_id = msg.and_then(|m| cow_at(m, "id"));
     let model = msg.and_then(|m| str_at(m, "model"));
     let content = msg.and_then(|m| get(m, "content"));
-    let api_error = str_at(v, "error").is_some()
+    let error = error.and_then(Value::into_string);
+    let api_error = error.is_some()
         || model == Some("<synthetic>")
-        || bool_at(v, "is_api_error_message") == Some(true);
+        || flagged.and_then(Value::as_bool) == Some(true);
 
     if api_error {
         // The CLI reports an API failure as an assistant message of its own
         // making; it is an error, not something the model said.
-        return emit(&base.event(EventKind::Notice(api_error_notice(v, content, ctx))));
+        return emit(&base.event(EventKind::Notice(api_error_notice(error, content, ctx))));
     }
     if let (Some(m), Some(id)) = (msg, message_id.as_deref())
         && let Some(u) = get(m, "usage")
@@ -688,7 +692,7 @@ pub(crate) fn assistant<'v>(
         // came, so the line does not vanish.
         _ => unknown(base, ctx, "assistant", None, emit)?,
     }
-    if bool_at(v, "aborted") == Some(true) {
+    if aborted.and_then(Value::as_bool) == Some(true) {
         emit(&base.event(EventKind::Notice(Notice {
             subtype: Cow::Borrowed("aborted"),
             level: Level::Warning,
@@ -701,11 +705,15 @@ pub(crate) fn assistant<'v>(
 }
 
 /// The notice of an API failure the CLI wrote as an assistant message.
-fn api_error_notice<'v>(v: Value<'v>, content: Option<Value<'v>>, ctx: &Ctx<'v>) -> Notice<'v> {
+fn api_error_notice<'v>(
+    error: Option<&'v str>,
+    content: Option<Value<'v>>,
+    ctx: &Ctx<'v>,
+) -> Notice<'v> {
     let text = content
         .map(|c| content_text(c, ctx.arena))
         .filter(|t| !t.is_empty());
-    let text = match (text, str_at(v, "error")) {
+    let text = match (text, error) {
         (Some(t), _) => t,
         (None, Some(e)) => text!(ctx.arena, "API error: {e}"),
         (None, None) => Cow::Borrowed("API error"),
@@ -801,7 +809,10 @@ pub(crate) fn user<'v>(
     base: &Base<'v>,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    let content = get(v, "message").and_then(|m| get(m, "content"));
+    // One walk of the line's keys (one of the two names of the structured
+    // result is missing, and a missing key is a walk of all of them).
+    let [msg, snake, camel] = v.fields(["message", "tool_use_result", "toolUseResult"]);
+    let content = msg.and_then(|m| get(m, "content"));
     match content.map(view) {
         Some(J::Str(s)) => emit(&base.event(EventKind::Text(Text {
             role: Role::User,
@@ -813,11 +824,7 @@ pub(crate) fn user<'v>(
         Some(J::Arr(blocks)) => {
             // The structured result is the line's: it goes with its first
             // tool result.
-            let mut structured = Some(
-                get(v, "tool_use_result")
-                    .or_else(|| get(v, "toolUseResult"))
-                    .filter(|r| r.is_object()),
-            );
+            let mut structured = Some(snake.or(camel).filter(|r| r.is_object()));
             for block in blocks {
                 match str_at(block, "type").unwrap_or("") {
                     "tool_result" => {

@@ -38,7 +38,8 @@ use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, st
 use super::seen::Seen;
 use crate::event::{Event, EventKind, Level, List, Notice, Producer, SessionStart};
 use crate::json::{
-    Arr, J, Unread, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, view,
+    Arr, J, Unread, Value, arr_at, bool_at, cow_at, f64_at, f64_of, get, is_null, str_at, u64_at,
+    view,
 };
 use crate::time::Timestamp;
 
@@ -411,15 +412,30 @@ fn entry<'v>(
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    let uuid = str_at(v, "uuid").filter(|u| !u.is_empty());
+    // One walk of the entry's keys for the envelope (`isMeta` is usually
+    // missing, and a missing key is a walk of all of them).
+    let [uuid, side, sid, parent, meta, msg] = v.fields([
+        "uuid",
+        "isSidechain",
+        "sessionId",
+        "parentUuid",
+        "isMeta",
+        "message",
+    ]);
+    let uuid = uuid.and_then(Value::into_string).filter(|u| !u.is_empty());
     if uuid.is_some_and(|u| state.tree.contains_key(u)) {
         state.seen_again(ctx.line);
         return Ok(());
     }
     flush_dup(state, emit)?;
-    let side = bool_at(v, "isSidechain") == Some(true);
-    enter_session(v, ctx, side, state, emit)?;
-    let e = EntryShape::of(v, ty);
+    let side = side.and_then(Value::as_bool) == Some(true);
+    let sid = sid.and_then(Value::into_string);
+    enter_session(v, ctx, side, sid, state, emit)?;
+    let meta = meta.and_then(Value::as_bool) == Some(true);
+    let parent_uuid = parent
+        .and_then(Value::into_string)
+        .filter(|p| !p.is_empty());
+    let e = EntryShape::of(ty, msg, parent_uuid, meta);
     let mut out = Out {
         sess: state.sess.as_mut(),
         calls: &mut state.calls,
@@ -444,7 +460,7 @@ fn entry<'v>(
     let base = Base {
         producer: ctx.producer,
         line: ctx.line,
-        session: cow_at(v, "sessionId"),
+        session: sid.map(Cow::Borrowed),
         parent: parent.map(Cow::Owned),
         time: ctx.time,
     };
@@ -515,10 +531,10 @@ fn enter_session(
     v: Value<'_>,
     ctx: &Ctx<'_>,
     side: bool,
+    sid: Option<&str>,
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    let sid = str_at(v, "sessionId");
     if let (Some(s), Some(cur)) = (sid, state.sess.as_ref())
         && cur.id.as_deref().is_some_and(|c| c != s)
     {
@@ -581,8 +597,9 @@ struct EntryShape<'v> {
 }
 
 impl<'v> EntryShape<'v> {
-    fn of(v: Value<'v>, ty: &'v str) -> Self {
-        let msg = get(v, "message");
+    /// Of an entry of type `ty`, its `message`, `parentUuid` (not empty)
+    /// and `isMeta`.
+    fn of(ty: &'v str, msg: Option<Value<'v>>, parent_uuid: Option<&'v str>, meta: bool) -> Self {
         let content = msg.and_then(|m| get(m, "content"));
         let results = content.and_then(Value::as_array).map_or(0, |a| {
             a.iter()
@@ -592,8 +609,8 @@ impl<'v> EntryShape<'v> {
         let blocks = content.and_then(Value::as_array).map_or(1, Arr::len);
         EntryShape {
             ty,
-            parent_uuid: str_at(v, "parentUuid").filter(|p| !p.is_empty()),
-            meta: bool_at(v, "isMeta") == Some(true),
+            parent_uuid,
+            meta,
             content,
             results,
             prompt: ty == "user" && (results == 0 || results < blocks),
@@ -746,11 +763,23 @@ fn assistant<'v>(
     prompts: &mut Vec<(String, String)>,
     out: &mut Out<'_, '_>,
 ) -> io::Result<()> {
-    let msg = get(v, "message");
+    // One walk of the entry's keys for these (most are missing, and a
+    // missing key is a walk of all of them).
+    let [msg, flagged, flagged_snake, error, cost] = v.fields([
+        "message",
+        "isApiErrorMessage",
+        "is_api_error_message",
+        "error",
+        "costUSD",
+    ]);
     let model = msg.and_then(|m| str_at(m, "model"));
     let content = msg.and_then(|m| get(m, "content"));
     let blocks = content.map(Arr::of).unwrap_or_default();
-    let error_text = api_error(v, model, content, ctx);
+    let error = error.and_then(Value::into_string);
+    let flagged = [flagged, flagged_snake]
+        .iter()
+        .any(|f| f.and_then(Value::as_bool) == Some(true));
+    let error_text = api_error(model, flagged, error, content, ctx);
     remember_agent_prompts(blocks, prompts);
     if let Some(sess) = out.sess.as_deref_mut() {
         let model = model.filter(|_| error_text.is_none());
@@ -766,7 +795,7 @@ fn assistant<'v>(
                 .and_then(|m| get(m, "usage"))
                 .map(super::messages::tokens);
             let complete = msg.and_then(|m| str_at(m, "stop_reason")).is_some();
-            acc.count(id, tokens, f64_at(v, "costUSD"), complete);
+            acc.count(id, tokens, cost.and_then(f64_of), complete);
         }
         let last = acc.last_of(id);
         if let Some(r) = msg.and_then(|m| str_at(m, "stop_reason")) {
@@ -786,21 +815,21 @@ fn assistant<'v>(
 /// The error text of an assistant entry that reports a failed API request:
 /// the CLI writes one of its own making, and it is an error, not
 /// something the model said.
+/// (`flagged`: `isApiErrorMessage` or `is_api_error_message` is true;
+/// `error`: the entry's `error` string.)
 fn api_error(
-    v: Value<'_>,
     model: Option<&str>,
+    flagged: bool,
+    error: Option<&str>,
     content: Option<Value<'_>>,
     ctx: &Ctx<'_>,
 ) -> Option<String> {
-    let api_error = model == Some("<synthetic>")
-        || bool_at(v, "isApiErrorMessage") == Some(true)
-        || bool_at(v, "is_api_error_message") == Some(true)
-        || str_at(v, "error").is_some();
+    let api_error = model == Some("<synthetic>") || flagged || error.is_some();
     api_error.then(|| {
         let text = content
             .map(|c| super::messages::content_text(c, ctx.arena))
             .filter(|t| !t.is_empty());
-        match (text, str_at(v, "error")) {
+        match (text, error) {
             (Some(t), _) => t.into_owned(),
             (None, Some(e)) => format!("API error: {e}"),
             (None, None) => "API error".to_string(),
@@ -851,10 +880,10 @@ fn header_model(
 }
 
 /// A user line in the session's accounts: the calls it answers closed,
-/// a prompt (not a meta line) noted, a change of permission mode said with
-/// the session's header again.
+/// a prompt (not a meta line) noted, a change of permission mode (`mode`,
+/// the line's `permissionMode`) said with the session's header again.
 fn user_turn(
-    v: Value<'_>,
+    mode: Option<&str>,
     line: u64,
     side: bool,
     meta: bool,
@@ -873,7 +902,7 @@ fn user_turn(
             acc.user_after = true;
         }
         if side == sess.side_file
-            && let Some(pm) = str_at(v, "permissionMode")
+            && let Some(pm) = mode
             && sess.permission_mode.as_deref() != Some(pm)
         {
             // A change (shift+tab) repeats the header; a mode learnt late
@@ -896,8 +925,17 @@ fn user<'v>(
     agents: &mut HashMap<String, String>,
     out: &mut Out<'_, '_>,
 ) -> io::Result<()> {
-    let content = get(v, "message").and_then(|m| get(m, "content"));
-    let meta = bool_at(v, "isMeta") == Some(true);
+    // One walk of the entry's keys for these (most are usually missing,
+    // and a missing key is a walk of all of them).
+    let [msg, meta, result, mode, compact] = v.fields([
+        "message",
+        "isMeta",
+        "toolUseResult",
+        "permissionMode",
+        "isCompactSummary",
+    ]);
+    let content = msg.and_then(|m| get(m, "content"));
+    let meta = meta.and_then(Value::as_bool) == Some(true);
     let answered: Vec<&str> = content
         .map(Arr::of)
         .unwrap_or_default()
@@ -906,13 +944,11 @@ fn user<'v>(
         .filter_map(|b| str_at(b, "tool_use_id"))
         .collect();
     // An Agent call's result names the sub-agent it started.
-    if let (Some(id), Some(a)) = (
-        answered.first(),
-        get(v, "toolUseResult").and_then(|r| str_at(r, "agentId")),
-    ) {
+    if let (Some(id), Some(a)) = (answered.first(), result.and_then(|r| str_at(r, "agentId"))) {
         agents.insert(a.to_string(), (*id).to_string());
     }
-    user_turn(v, ctx.line, side, meta, &answered, out)?;
+    let mode = mode.and_then(Value::into_string);
+    user_turn(mode, ctx.line, side, meta, &answered, out)?;
 
     if meta {
         // Reminders and caveats the CLI adds to the conversation.
@@ -932,7 +968,7 @@ fn user<'v>(
             format!("injected by the CLI: {}", one_line(line)),
         ));
     }
-    if bool_at(v, "isCompactSummary") == Some(true) {
+    if compact.and_then(Value::as_bool) == Some(true) {
         return out.send(&note(
             base,
             ctx,

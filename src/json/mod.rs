@@ -37,5 +37,6 @@ pub(crate) use parser::{ParseError, Parser};
 pub(crate) use prune::Unread;
 pub(crate) use repair::{first_bad_escape, replace_lone_surrogates, structure_fault};
 pub(crate) use value::{
-    Arr, J, Obj, Value, arr_at, bool_at, cow_at, f64_at, get, is_null, str_at, u64_at, u64_of, view,
+    Arr, J, Obj, Value, arr_at, bool_at, cow_at, f64_at, f64_of, get, is_null, str_at, u64_at,
+    u64_of, view,
 };

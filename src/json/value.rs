@@ -339,7 +339,13 @@ pub(crate) fn u64_of(x: Value<'_>) -> Option<u64> {
 
 #[inline]
 pub(crate) fn f64_at(v: Value<'_>, key: &str) -> Option<f64> {
-    v.get(key)?.cast_f64().filter(|f| f.is_finite())
+    f64_of(v.get(key)?)
+}
+
+/// A finite number, integral or not.
+#[inline]
+pub(crate) fn f64_of(x: Value<'_>) -> Option<f64> {
+    x.cast_f64().filter(|f| f.is_finite())
 }
 
 #[inline]
