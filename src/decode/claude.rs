@@ -643,9 +643,11 @@ pub(crate) fn assistant<'v>(
     // and a missing key is a walk of all of them).
     let [msg, error, flagged, aborted] =
         v.fields(["message", "error", "is_api_error_message", "aborted"]);
-    let message_id = msg.and_then(|m| cow_at(m, "id"));
-    let model = msg.and_then(|m| str_at(m, "model"));
-    let content = msg.and_then(|m| get(m, "content"));
+    let [message_id, model, content, usage] = msg
+        .map(|m| m.fields(["id", "model", "content", "usage"]))
+        .unwrap_or_default();
+    let message_id = message_id.and_then(Value::into_string).map(Cow::Borrowed);
+    let model = model.and_then(Value::into_string);
     let error = error.and_then(Value::into_string);
     let api_error = error.is_some()
         || model == Some("<synthetic>")
@@ -656,8 +658,7 @@ pub(crate) fn assistant<'v>(
         // making; it is an error, not something the model said.
         return emit(&base.event(EventKind::Notice(api_error_notice(error, content, ctx))));
     }
-    if let (Some(m), Some(id)) = (msg, message_id.as_deref())
-        && let Some(u) = get(m, "usage")
+    if let (Some(u), Some(id)) = (usage, message_id.as_deref())
         && let counts = tokens(u)
         && let Said::Usage(replaces) = state.recent_usage.said(id, counts)
     {

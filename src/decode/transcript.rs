@@ -772,8 +772,15 @@ fn assistant<'v>(
         "error",
         "costUSD",
     ]);
-    let model = msg.and_then(|m| str_at(m, "model"));
-    let content = msg.and_then(|m| get(m, "content"));
+    // And one of the message's.
+    let [model, content, id, usage, stop] = msg
+        .map(|m| m.fields(["model", "content", "id", "usage", "stop_reason"]))
+        .unwrap_or_default();
+    let model = model.and_then(Value::into_string);
+    let (id, stop) = (
+        id.and_then(Value::into_string),
+        stop.and_then(Value::into_string),
+    );
     let blocks = content.map(Arr::of).unwrap_or_default();
     let error = error.and_then(Value::into_string);
     let flagged = [flagged, flagged_snake]
@@ -787,18 +794,14 @@ fn assistant<'v>(
         let acc = if side { &mut sess.side } else { &mut sess.main };
         acc.seen = true;
         acc.user_after = false;
-        let id = msg.and_then(|m| str_at(m, "id"));
         if error_text.is_none()
             && let Some(id) = id
         {
-            let tokens = msg
-                .and_then(|m| get(m, "usage"))
-                .map(super::messages::tokens);
-            let complete = msg.and_then(|m| str_at(m, "stop_reason")).is_some();
-            acc.count(id, tokens, cost.and_then(f64_of), complete);
+            let tokens = usage.map(super::messages::tokens);
+            acc.count(id, tokens, cost.and_then(f64_of), stop.is_some());
         }
         let last = acc.last_of(id);
-        if let Some(r) = msg.and_then(|m| str_at(m, "stop_reason")) {
+        if let Some(r) = stop {
             last.stop_reason = Some(r.to_string());
         }
         match &error_text {
