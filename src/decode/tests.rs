@@ -667,3 +667,34 @@ fn a_reused_decoder_reads_each_input_as_a_fresh_one() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// A line's time
+
+#[test]
+fn a_timestamp_key_wins_over_timestamp_ms_wherever_it_stands() {
+    use crate::time::Timestamp;
+    let at = |keys: &str| {
+        one(&format!(
+            "{{\"type\":\"result\",\"subtype\":\"success\",\"num_turns\":1{keys}}}"
+        ))
+        .time
+    };
+    let text = Timestamp::parse("2026-01-02T03:04:05Z");
+    let ms = Timestamp::from_epoch_number(1_700_000_000_000.0);
+    assert!(text.is_some() && ms.is_some() && text != ms);
+    let (t, m) = (
+        r#","timestamp":"2026-01-02T03:04:05Z""#,
+        r#","timestamp_ms":1700000000000"#,
+    );
+    assert_eq!(at(&format!("{t}{m}")), text);
+    assert_eq!(at(&format!("{m}{t}")), text);
+    assert_eq!(at(m), ms);
+    assert_eq!(at(""), None);
+    // Of two, the first (as every field is read).
+    assert_eq!(
+        at(&format!("{t},\"timestamp\":\"2027-01-01T00:00:00Z\"")),
+        text
+    );
+    assert_eq!(at(&format!("{m},\"timestamp_ms\":1800000000000")), ms);
+}
