@@ -523,21 +523,24 @@ impl Summary {
 /// # Errors
 /// The output cannot be written.
 pub fn write_json<W: Write>(w: &mut W, summary: &Summary) -> io::Result<()> {
-    // serde_json writes a value in many small pieces: they go into a
-    // buffer of this function's own, which `w` (shared, behind a `RefCell`
-    // and a `dyn`) gets in 64 KiB writes. `--by day` over 913 sessions:
-    // 249,000 writes, the serialization 38.1 M instructions before, 16.0 M
-    // after (with the formatter's scan), on the main thread after every
-    // worker is done.
     let mut buf = io::BufWriter::with_capacity(64 << 10, &mut *w);
-    // Terminal-safe like the JSONL: C1 and bidi characters as `\u` escapes.
+    json_line(&mut buf, summary)?;
+    buf.flush()
+}
+
+/// `value` as one line of terminal-safe JSON (C1 and bidi characters as
+/// `\u` escapes, like the JSONL). `w` should be a buffer of the caller's
+/// own: `serde_json` writes in many small pieces (`--by day` over 913
+/// sessions: 249,000 writes through the shared, `dyn` standard output took
+/// 38.1 M instructions, into a local buffer 16.0 M, on the main thread
+/// after every worker is done).
+fn json_line(w: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
     let mut ser =
-        serde_json::Serializer::with_formatter(&mut buf, crate::json::escape::SafeFormatter);
+        serde_json::Serializer::with_formatter(&mut *w, crate::json::escape::SafeFormatter);
     // serde_json gives back the writer's own error (a closed pipe stays
     // `BrokenPipe`, which ends the run quietly).
-    serde::Serialize::serialize(summary, &mut ser).map_err(io::Error::from)?;
-    buf.write_all(b"\n")?;
-    buf.flush()
+    value.serialize(&mut ser).map_err(io::Error::from)?;
+    w.write_all(b"\n")
 }
 
 /// How a column's cells are aligned.
@@ -887,17 +890,10 @@ fn newest_first(summary: &Summary) -> Vec<&Row> {
 pub fn write_list<W: WriteColor>(w: &mut W, summary: &Summary, json: bool) -> io::Result<()> {
     let rows = newest_first(summary);
     if json {
-        // Into a buffer of its own, as `write_json` does.
+        // summary-json's rows.
         let mut buf = io::BufWriter::with_capacity(64 << 10, &mut *w);
         for r in rows {
-            // Terminal-safe as summary-json: a file name's C1 and bidi
-            // characters as `\u` escapes.
-            let mut ser = serde_json::Serializer::with_formatter(
-                &mut buf,
-                crate::json::escape::SafeFormatter,
-            );
-            serde::Serialize::serialize(r, &mut ser).map_err(io::Error::from)?;
-            buf.write_all(b"\n")?;
+            json_line(&mut buf, r)?;
         }
         return buf.flush();
     }
