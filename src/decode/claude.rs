@@ -639,8 +639,7 @@ pub(crate) fn assistant<'v>(
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    // One walk of the line's keys for these (three are usually missing,
-    // and a missing key is a walk of all of them).
+    // Each in one walk of the keys (`Value::fields`).
     let [msg, error, flagged, aborted] =
         v.fields(["message", "error", "is_api_error_message", "aborted"]);
     let [message_id, model, content, usage] = msg
@@ -810,8 +809,7 @@ pub(crate) fn user<'v>(
     base: &Base<'v>,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    // One walk of the line's keys (one of the two names of the structured
-    // result is missing, and a missing key is a walk of all of them).
+    // Each in one walk of the keys (`Value::fields`).
     let [msg, snake, camel] = v.fields(["message", "tool_use_result", "toolUseResult"]);
     let content = msg.and_then(|m| get(m, "content"));
     match content.map(view) {

@@ -412,8 +412,7 @@ fn entry<'v>(
     state: &mut State,
     emit: &mut Emit<'_>,
 ) -> io::Result<()> {
-    // One walk of the entry's keys for the envelope (`isMeta` is usually
-    // missing, and a missing key is a walk of all of them).
+    // The envelope in one walk of the keys (`Value::fields`).
     let [uuid, side, sid, parent, meta, msg] = v.fields([
         "uuid",
         "isSidechain",
@@ -435,7 +434,7 @@ fn entry<'v>(
     let parent_uuid = parent
         .and_then(Value::into_string)
         .filter(|p| !p.is_empty());
-    let e = EntryShape::of(ty, msg, parent_uuid, meta);
+    let e = EntryShape::of(ty, side, msg, parent_uuid, meta);
     let mut out = Out {
         sess: state.sess.as_mut(),
         calls: &mut state.calls,
@@ -443,7 +442,7 @@ fn entry<'v>(
         emit,
     };
     if let Some(u) = uuid {
-        link(v, ctx, u, side, &e, &mut state.tree, &mut out)?;
+        link(v, ctx, u, &e, &mut state.tree, &mut out)?;
     }
     // Lines may be left unread (`--grep`): the links would depend on which.
     let parent = if side && !ctx.skipping {
@@ -469,12 +468,12 @@ fn entry<'v>(
             v,
             ctx,
             &base,
-            side,
+            &e,
             &mut state.claude,
             &mut state.prompts,
             &mut out,
         ),
-        "user" => user(v, ctx, &base, side, &mut state.agents, &mut out),
+        "user" => user(v, ctx, &base, &e, &mut state.agents, &mut out),
         "system" => system(v, ctx, &base, &mut out),
         _ => attachment(v, ctx, &base, &mut out),
     }
@@ -585,8 +584,12 @@ fn enter_session(
 /// What an entry is, for the tree and the sub-agent links.
 struct EntryShape<'v> {
     ty: &'v str,
+    /// A sub-agent's (`isSidechain`).
+    side: bool,
     parent_uuid: Option<&'v str>,
     meta: bool,
+    /// Its `message`, and the message's `content`.
+    msg: Option<Value<'v>>,
     content: Option<Value<'v>>,
     /// Tool results among its content blocks.
     results: usize,
@@ -597,9 +600,15 @@ struct EntryShape<'v> {
 }
 
 impl<'v> EntryShape<'v> {
-    /// Of an entry of type `ty`, its `message`, `parentUuid` (not empty)
-    /// and `isMeta`.
-    fn of(ty: &'v str, msg: Option<Value<'v>>, parent_uuid: Option<&'v str>, meta: bool) -> Self {
+    /// Of an entry of type `ty`, from its `isSidechain`, `message`,
+    /// `parentUuid` (not empty) and `isMeta`.
+    fn of(
+        ty: &'v str,
+        side: bool,
+        msg: Option<Value<'v>>,
+        parent_uuid: Option<&'v str>,
+        meta: bool,
+    ) -> Self {
         let content = msg.and_then(|m| get(m, "content"));
         let results = content.and_then(Value::as_array).map_or(0, |a| {
             a.iter()
@@ -609,8 +618,10 @@ impl<'v> EntryShape<'v> {
         let blocks = content.and_then(Value::as_array).map_or(1, Arr::len);
         EntryShape {
             ty,
+            side,
             parent_uuid,
             meta,
+            msg,
             content,
             results,
             prompt: ty == "user" && (results == 0 || results < blocks),
@@ -630,13 +641,19 @@ fn link(
     v: Value<'_>,
     ctx: &Ctx<'_>,
     u: &str,
-    side: bool,
     e: &EntryShape<'_>,
     tree: &mut Tree,
     out: &mut Out<'_, '_>,
 ) -> io::Result<()> {
-    let (ty, parent_uuid, prompt, meta, results, msg_id) =
-        (e.ty, e.parent_uuid, e.prompt, e.meta, e.results, e.msg_id);
+    let (ty, side, parent_uuid, prompt, meta, results, msg_id) = (
+        e.ty,
+        e.side,
+        e.parent_uuid,
+        e.prompt,
+        e.meta,
+        e.results,
+        e.msg_id,
+    );
     let fork = parent_uuid.and_then(|p| {
         let pn = tree.get(p).filter(|pn| pn.side == side)?;
         let c = pn.child?;
@@ -758,27 +775,25 @@ fn assistant<'v>(
     v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
-    side: bool,
+    e: &EntryShape<'v>,
     cstate: &mut claude::State,
     prompts: &mut Vec<(String, String)>,
     out: &mut Out<'_, '_>,
 ) -> io::Result<()> {
-    // One walk of the entry's keys for these (most are missing, and a
-    // missing key is a walk of all of them).
-    let [msg, flagged, flagged_snake, error, cost] = v.fields([
-        "message",
+    let (side, content, id) = (e.side, e.content, e.msg_id);
+    // Each in one walk of the keys (`Value::fields`).
+    let [flagged, flagged_snake, error, cost] = v.fields([
         "isApiErrorMessage",
         "is_api_error_message",
         "error",
         "costUSD",
     ]);
-    // And one of the message's.
-    let [model, content, id, usage, stop] = msg
-        .map(|m| m.fields(["model", "content", "id", "usage", "stop_reason"]))
+    let [model, usage, stop] = e
+        .msg
+        .map(|m| m.fields(["model", "usage", "stop_reason"]))
         .unwrap_or_default();
-    let model = model.and_then(Value::into_string);
-    let (id, stop) = (
-        id.and_then(Value::into_string),
+    let (model, stop) = (
+        model.and_then(Value::into_string),
         stop.and_then(Value::into_string),
     );
     let blocks = content.map(Arr::of).unwrap_or_default();
@@ -924,21 +939,13 @@ fn user<'v>(
     v: Value<'v>,
     ctx: &Ctx<'v>,
     base: &Base<'v>,
-    side: bool,
+    e: &EntryShape<'v>,
     agents: &mut HashMap<String, String>,
     out: &mut Out<'_, '_>,
 ) -> io::Result<()> {
-    // One walk of the entry's keys for these (most are usually missing,
-    // and a missing key is a walk of all of them).
-    let [msg, meta, result, mode, compact] = v.fields([
-        "message",
-        "isMeta",
-        "toolUseResult",
-        "permissionMode",
-        "isCompactSummary",
-    ]);
-    let content = msg.and_then(|m| get(m, "content"));
-    let meta = meta.and_then(Value::as_bool) == Some(true);
+    let (side, meta, content) = (e.side, e.meta, e.content);
+    // In one walk of the keys (`Value::fields`).
+    let [result, mode, compact] = v.fields(["toolUseResult", "permissionMode", "isCompactSummary"]);
     let answered: Vec<&str> = content
         .map(Arr::of)
         .unwrap_or_default()
