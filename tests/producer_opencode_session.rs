@@ -125,6 +125,43 @@ fn kilo_databases_are_kilos_and_a_cut_run_is_incomplete() {
     assert_eq!(status, 3);
 }
 
+/// Every fractional number a database holds (a cost, a rate of tokens a
+/// second) reaches the JSONL's `raw` as the CLI wrote it, to the last
+/// digit: `serde_json` reads the rows, and its default float parser can be
+/// one ulp off (Kilo's `236.96682464454977` came out `…975`).
+#[test]
+fn a_stores_numbers_reach_the_jsonl_to_the_last_digit() {
+    let literal = regex::Regex::new(r":(-?[0-9]+\.[0-9]+(?:[eE][+-]?[0-9]+)?)[,}\]]").unwrap();
+    let mut seen = 0;
+    for name in ["mixed", "tool_error", "stream_error"] {
+        let db = Path::new(KILO).join(name).join("kilo.db");
+        let conn = Connection::open(&db).unwrap();
+        let mut numbers = Vec::new();
+        for table in ["message", "part"] {
+            let mut q = conn.prepare(&format!("SELECT data FROM {table}")).unwrap();
+            let rows = q.query_map([], |r| r.get::<_, String>(0)).unwrap();
+            for data in rows {
+                let data = data.unwrap();
+                numbers.extend(literal.captures_iter(&data).map(|c| c[1].to_string()));
+            }
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
+            .args(["--format", "jsonl"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        let out = String::from_utf8(out.stdout).unwrap();
+        for n in &numbers {
+            assert!(
+                out.contains(&format!(":{n}")),
+                "{name}: {n} is not in the JSONL"
+            );
+        }
+        seen += numbers.len();
+    }
+    assert!(seen >= 3, "{seen} numbers");
+}
+
 /// A database with `OpenCode`'s three tables, and `sessions` as `(id,
 /// parent)`, each with one prompt and one answer.
 fn made(name: &str, sessions: &[(&str, Option<&str>)]) -> PathBuf {
