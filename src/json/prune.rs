@@ -107,7 +107,7 @@ pub(crate) fn unread_values(line: &[u8], rules: &[Unread], out: &mut Vec<(usize,
         #[allow(unsafe_code)]
         return unsafe { walk_avx2(line, rules, out) };
     }
-    walk_line(line, rules, out, masks)
+    walk_line(line, rules, out, true, strings, structure)
 }
 
 /// `out` := `line` with each span of `pruned` (an object or an array,
@@ -126,7 +126,14 @@ fn condense(out: &mut Vec<u8>, line: &[u8], pruned: &[(usize, usize)]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn walk_avx2(line: &[u8], rules: &[Unread], out: &mut Vec<(usize, usize)>) -> bool {
-    walk_line(line, rules, out, |b| masks_avx2(b))
+    walk_line(
+        line,
+        rules,
+        out,
+        true,
+        |b| strings_avx2(b),
+        |b| structure_avx2(b),
+    )
 }
 
 #[allow(clippy::inline_always)]
@@ -135,7 +142,9 @@ fn walk_line(
     line: &[u8],
     rules: &[Unread],
     out: &mut Vec<(usize, usize)>,
-    masks: impl Fn(&[u8; 64]) -> Masks,
+    skim: bool,
+    strings: impl Fn(&[u8; 64]) -> [u64; 2],
+    structure: impl Fn(&[u8; 64]) -> [u64; 3],
 ) -> bool {
     let mut w = Walk {
         line,
@@ -155,7 +164,7 @@ fn walk_line(
     let mut base = 0;
     for block in line.chunks_exact(64) {
         let block: &[u8; 64] = block.try_into().unwrap_or(&[b' '; 64]);
-        if !w.block(base, &masks(block), out) {
+        if !w.step(base, block, skim, &strings, &structure, out) {
             return false;
         }
         base += 64;
@@ -163,7 +172,7 @@ fn walk_line(
     if base < line.len() {
         let mut tail = [b' '; 64];
         tail[..line.len() - base].copy_from_slice(&line[base..]);
-        if !w.block(base, &masks(&tail), out) {
+        if !w.step(base, &tail, skim, &strings, &structure, out) {
             return false;
         }
     }
@@ -198,6 +207,44 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
+    /// One block: its quotes and backslashes first, since a block of string
+    /// from end to end needs nothing else (`skim`: false only for the
+    /// tests' reference, which walks every block whole).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn step(
+        &mut self,
+        base: usize,
+        block: &[u8; 64],
+        skim: bool,
+        strings: &impl Fn(&[u8; 64]) -> [u64; 2],
+        structure: &impl Fn(&[u8; 64]) -> [u64; 3],
+        out: &mut Vec<(usize, usize)>,
+    ) -> bool {
+        let s = strings(block);
+        (skim && self.string_only(s)) || self.block(base, &Masks::of(s, structure(block)), out)
+    }
+
+    /// A block that is string from end to end (begun before it, with no
+    /// quote in it that is not escaped), the commonest in a snapshot's
+    /// prose: only whether it ends on an escape carries over, as
+    /// [`Walk::block`] would find. False, and the walk untouched, for any
+    /// other block.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn string_only(&mut self, [quote, backslash]: [u64; 2]) -> bool {
+        if self.prev_inside == 0 {
+            return false;
+        }
+        let mut prev_escaped = self.prev_escaped;
+        let escaped = odd_ends(backslash, &mut prev_escaped);
+        if quote & !escaped != 0 {
+            return false;
+        }
+        self.prev_escaped = prev_escaped;
+        true
+    }
+
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn block(&mut self, base: usize, m: &Masks, out: &mut Vec<(usize, usize)>) -> bool {
@@ -351,8 +398,9 @@ struct Masks {
     comma: u64,
 }
 
-impl From<[u64; 5]> for Masks {
-    fn from([quote, backslash, open, close, comma]: [u64; 5]) -> Self {
+impl Masks {
+    /// From a block's [`STRINGS`] and [`STRUCTURE`].
+    fn of([quote, backslash]: [u64; 2], [open, close, comma]: [u64; 3]) -> Self {
         Masks {
             quote,
             backslash,
@@ -363,31 +411,49 @@ impl From<[u64; 5]> for Masks {
     }
 }
 
-/// The classes of [`Masks`], in the order of its fields.
-const CLASSES: [Class; 5] = [
-    Class::Is(b'"'),
-    Class::Is(b'\\'),
+/// Quotes and backslashes: all a block inside a string is looked at for.
+const STRINGS: [Class; 2] = [Class::Is(b'"'), Class::Is(b'\\')];
+
+/// The brackets and commas of a block with more than string in it.
+const STRUCTURE: [Class; 3] = [
     Class::Either(b'{', b'['),
     Class::Either(b'}', b']'),
     Class::Is(b','),
 ];
 
-/// The masks with what every processor of the target has.
-fn masks(block: &[u8; 64]) -> Masks {
-    Masks::from(blocks::baseline(block, CLASSES))
+/// The [`STRINGS`] masks with what every processor of the target has.
+fn strings(block: &[u8; 64]) -> [u64; 2] {
+    blocks::baseline(block, STRINGS)
 }
 
-/// The masks with AVX2, 32 bytes per compare.
+/// The [`STRUCTURE`] masks with what every processor of the target has.
+fn structure(block: &[u8; 64]) -> [u64; 3] {
+    blocks::baseline(block, STRUCTURE)
+}
+
+/// The [`STRINGS`] masks with AVX2, 32 bytes per compare.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn masks_avx2(block: &[u8; 64]) -> Masks {
-    Masks::from(blocks::avx2(block, CLASSES))
+fn strings_avx2(block: &[u8; 64]) -> [u64; 2] {
+    blocks::avx2(block, STRINGS)
+}
+
+/// The [`STRUCTURE`] masks with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn structure_avx2(block: &[u8; 64]) -> [u64; 3] {
+    blocks::avx2(block, STRUCTURE)
 }
 
 /// The masks a byte at a time: the reference.
 #[cfg(test)]
-fn masks_scalar(block: &[u8; 64]) -> Masks {
-    Masks::from(blocks::scalar(block, CLASSES))
+fn strings_scalar(block: &[u8; 64]) -> [u64; 2] {
+    blocks::scalar(block, STRINGS)
+}
+
+#[cfg(test)]
+fn structure_scalar(block: &[u8; 64]) -> [u64; 3] {
+    blocks::scalar(block, STRUCTURE)
 }
 
 #[cfg(test)]
