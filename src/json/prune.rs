@@ -16,10 +16,12 @@
 //! first two levels of the line's object are walked token by token (to
 //! know each value's key and the line's `type`); deeper, a block's
 //! brackets are only counted, unless they may close the level being
-//! looked for. A pruned value is checked for nothing but its brackets and
-//! strings: a broken line is still found (unbalanced, cut short,
-//! unterminated: the line is then parsed whole and reported as before),
-//! but invalid UTF-8 or a stray token inside a value no report reads is not.
+//! looked for; a block that is string from end to end (a snapshot's
+//! prose), only for its quotes and backslashes. A pruned value is checked
+//! for nothing but its brackets and strings: a broken line is still found
+//! (unbalanced, cut short, unterminated: the line is then parsed whole and
+//! reported as before), but invalid UTF-8 or a stray token inside a value
+//! no report reads is not.
 
 use super::blocks::{self, Class};
 use super::scan::{odd_ends, prefix_xor};
