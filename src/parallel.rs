@@ -71,20 +71,44 @@ impl<R> Shared<R> {
         }
     }
 
-    /// The next item for a thread to work on, once fewer than `ahead`
-    /// results wait; `None` when every item is started or the run stops.
-    fn start(&self, stop: &(dyn Fn() -> bool + Sync)) -> Option<usize> {
-        let mut s = self.lock();
-        while !s.stopped && s.next < self.len && s.next >= s.given + self.ahead {
-            s = self.wait(s);
-        }
-        if s.stopped || s.next >= self.len || stop() {
+    /// Items are left to start, and the run goes on.
+    fn open(&self, s: &State<R>) -> bool {
+        !s.stopped && s.next < self.len
+    }
+
+    /// Fewer than `ahead` results wait: the next item may start.
+    fn room(&self, s: &State<R>) -> bool {
+        s.next < s.given + self.ahead
+    }
+
+    /// Start the next item, unless `stop` says the run stops (then no
+    /// more will).
+    fn take(s: &mut State<R>, stop: &(dyn Fn() -> bool + Sync)) -> Option<usize> {
+        if stop() {
             s.stopped = true;
-            self.changed(s);
             return None;
         }
         s.next += 1;
         Some(s.next - 1)
+    }
+
+    /// The next item for a thread to work on, once fewer than `ahead`
+    /// results wait; `None` when every item is started or the run stops.
+    fn start(&self, stop: &(dyn Fn() -> bool + Sync)) -> Option<usize> {
+        let mut s = self.lock();
+        while self.open(&s) && !self.room(&s) {
+            s = self.wait(s);
+        }
+        let i = if self.open(&s) {
+            Self::take(&mut s, stop)
+        } else {
+            None
+        };
+        if i.is_none() {
+            s.stopped = true;
+        }
+        self.changed(s);
+        i
     }
 
     /// Item `i`'s result is done.
@@ -109,13 +133,11 @@ impl<R> Shared<R> {
             if s.failed {
                 break Step::End;
             }
-            if !s.stopped && s.next < self.len && s.next < s.given + self.ahead {
-                if stop() {
-                    s.stopped = true;
-                    continue;
+            if self.open(&s) && self.room(&s) {
+                match Self::take(&mut s, stop) {
+                    Some(i) => break Step::Work(i),
+                    None => continue,
                 }
-                s.next += 1;
-                break Step::Work(s.next - 1);
             }
             if (s.stopped || s.next >= self.len) && s.given >= s.next {
                 break Step::End;
