@@ -250,3 +250,36 @@ fn a_session_of_the_file_list_is_small() {
     let size = std::mem::size_of::<Session>();
     assert!(size <= 80, "{size}");
 }
+
+#[test]
+fn walked_paths_order_as_paths_do() {
+    // Names where a byte after a shared part sorts below `/` ('-', '.',
+    // ' ', '!') or above it, prefixes of each other, bytes above ASCII.
+    let names = [
+        "p/a.jsonl",
+        "p/a/subagents/agent-1.jsonl",
+        "p/a/subagents/agent-10.jsonl",
+        "p/a-b.jsonl",
+        "p.x/a.jsonl",
+        "p-x/a.jsonl",
+        "p x/a.jsonl",
+        "p!/a.jsonl",
+        "p0/a.jsonl",
+        "p/ab.jsonl",
+        "p/a b.jsonl",
+        "p/A.jsonl",
+        "p/é.jsonl",
+        "p/\u{7f}.jsonl",
+        "pé/a.jsonl",
+        "q.jsonl",
+        "p/a.jsonl.gz",
+    ];
+    for root in ["lib", "./lib", "lib//deep/", "/abs/lib"] {
+        let paths: Vec<PathBuf> = names.iter().map(|n| Path::new(root).join(n)).collect();
+        for a in &paths {
+            for b in &paths {
+                assert_eq!(Walked(a).cmp(&Walked(b)), a.cmp(b), "{a:?} vs {b:?}");
+            }
+        }
+    }
+}
