@@ -73,6 +73,9 @@ pub(crate) struct Shape<'v> {
     pub v: Value<'v>,
     /// Its `type` (`""` for a line without one).
     pub ty: &'v str,
+    /// A `system` line of subtype `init` (see [`Shape::is_init`]): read
+    /// once here, where five producers' rules asked it of every line.
+    init: bool,
 }
 
 impl<'v> Shape<'v> {
@@ -80,10 +83,9 @@ impl<'v> Shape<'v> {
     pub(crate) fn of(v: Value<'v>) -> Self {
         // Gemini CLI's session files have lines without one (`$set`, the
         // header): `""`.
-        Shape {
-            v,
-            ty: str_at(v, "type").unwrap_or(""),
-        }
+        let ty = str_at(v, "type").unwrap_or("");
+        let init = ty == "system" && str_at(v, "subtype") == Some("init");
+        Shape { v, ty, init }
     }
 
     /// Its `subtype`, if any.
@@ -94,7 +96,7 @@ impl<'v> Shape<'v> {
     /// A `system` line of subtype `init`: the session header of Claude
     /// Code and of the producers that print its shape.
     pub(crate) fn is_init(&self) -> bool {
-        self.ty == "system" && self.sub() == Some("init")
+        self.init
     }
 }
 
