@@ -26,7 +26,7 @@ use crate::time::Timestamp;
 pub const LOOKAHEAD: usize = 16 << 10;
 
 /// Buffers of ended parts kept on each thread for the next sessions' (a
-/// zeroed 16 KiB per file was 4% of a report over a library of small
+/// zeroed 16 KiB per file was 3.3% of a report over a library of small
 /// sessions with sub-agents; issue 27).
 const KEPT: usize = 8;
 

@@ -144,3 +144,33 @@ fn each_merged_line_knows_its_file_and_line() {
     assert_eq!(origins.of(0), (0, 0));
     assert_eq!(origins.files(), ["main", "agent"]);
 }
+
+#[test]
+fn a_buffer_an_ended_merge_left_holds_nothing_for_the_next() {
+    // A merge of long lines fills its parts' buffers and leaves them on
+    // the thread; the next merge, of shorter lines and a file without its
+    // last line break, gets them and must see only its own bytes.
+    let long = |t: &str, c: char| line(t, &c.to_string().repeat(LOOKAHEAD / 2));
+    let first = [
+        long("2026-11-22T03:53:01.000Z", 'x'),
+        long("2026-11-22T03:53:03.000Z", 'y'),
+    ]
+    .concat();
+    let second = long("2026-11-22T03:53:02.000Z", 'z');
+    merged(&[first.as_bytes(), second.as_bytes()]);
+    assert!(
+        BUFFERS.with_borrow(Vec::len) >= 2,
+        "the ended parts' buffers are kept"
+    );
+    let a = line("2026-11-22T03:54:01.000Z", "a");
+    let b = line("2026-11-22T03:54:00.000Z", "b");
+    let b_cut = b.trim_end();
+    assert_eq!(
+        merged(&[a.as_bytes(), b_cut.as_bytes()]),
+        [b.as_str(), &a].concat()
+    );
+    assert_eq!(
+        merged_slowly(&[a.as_bytes(), b_cut.as_bytes()]),
+        [b.as_str(), &a].concat()
+    );
+}
