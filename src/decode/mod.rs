@@ -95,13 +95,24 @@ impl Decoder {
     /// it from the first recognisable line when `None`.
     #[must_use]
     pub fn with_producer(producer: Option<Producer>) -> Self {
+        Decoder::in_memory(Parser::default(), Arena::default(), Vec::new(), producer)
+    }
+
+    /// A decoder as [`Decoder::with_producer`] in the given memory (fresh,
+    /// or another input's emptied: see [`Decoder::reuse`]).
+    fn in_memory(
+        parser: Parser,
+        arena: Arena,
+        repaired: Vec<u8>,
+        producer: Option<Producer>,
+    ) -> Self {
         Decoder {
-            parser: Parser::default(),
-            arena: Arena::default(),
+            parser,
+            arena,
             forced: producer,
             latched: None,
             stream: None,
-            repaired: Vec::new(),
+            repaired,
             skipping: false,
             report: false,
         }
@@ -121,19 +132,9 @@ impl Decoder {
         } = self;
         arena.reset();
         repaired.clear();
-        // Each field said (not `..Decoder::with_producer`, which would
-        // make parse buffers only to drop them: 0.25% of a report over a
-        // library of small files).
-        Decoder {
-            parser: parser.reuse(),
-            arena,
-            forced: producer,
-            latched: None,
-            stream: None,
-            repaired,
-            skipping: false,
-            report: false,
-        }
+        // Not over `Decoder::with_producer`, which would make parse buffers
+        // only to drop them (0.25% of a report over a library of small files).
+        Decoder::in_memory(parser.reuse(), arena, repaired, producer)
     }
 
     /// Some lines of the input may be left unread (`--grep` skips the
