@@ -139,7 +139,7 @@ impl<R> Shared<R> {
                     None => continue,
                 }
             }
-            if (s.stopped || s.next >= self.len) && s.given >= s.next {
+            if !self.open(&s) && s.given >= s.next {
                 break Step::End;
             }
             s = self.wait(s);
