@@ -30,6 +30,8 @@ use crate::json::{
 };
 use crate::time::Timestamp;
 
+mod delta;
+
 /// Per-stream state.
 #[derive(Default)]
 pub(crate) struct State {
@@ -267,6 +269,10 @@ impl Stream for State {
                 None => unknown(&base, ctx, ty, str_at(v, "subtype"), emit),
             },
         }
+    }
+
+    fn decode_unparsed(&mut self, ctx: &Ctx<'_>, emit: &mut Emit<'_>) -> Option<io::Result<()>> {
+        delta::read(ctx, emit)
     }
 }
 

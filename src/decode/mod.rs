@@ -76,6 +76,8 @@ pub struct Decoder {
     skipping: bool,
     /// Only a report is written: see [`Decoder::for_report`].
     report: bool,
+    /// Lines a stream reads from their bytes are: see [`Decoder::read_unparsed`].
+    unparsed: bool,
 }
 
 impl Default for Decoder {
@@ -115,6 +117,7 @@ impl Decoder {
             repaired,
             skipping: false,
             report: false,
+            unparsed: true,
         }
     }
 
@@ -168,6 +171,17 @@ impl Decoder {
     #[must_use]
     pub fn spare_strings(mut self, min_line: usize, min_len: usize) -> Self {
         self.parser.spare_strings(min_line, min_len);
+        self
+    }
+
+    /// Lines of a shape the stream's decoder reads from their bytes (a
+    /// token delta: see `Stream::decode_unparsed`) are read so (the
+    /// default), or parsed as every other line. Only speed may depend on
+    /// it: tests and the fuzz target compare the events both ways.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn read_unparsed(mut self, unparsed: bool) -> Self {
+        self.unparsed = unparsed;
         self
     }
 
@@ -226,6 +240,12 @@ impl Decoder {
         // a pseudo-terminal): it is parsed without it.
         let (noise, bytes) = line::strip_terminal_noise(text);
         let offset = text_offset + noise;
+        // The arena holds one line's text: reset here, not by each reading
+        // of the line (from its bytes, parsed, parsed again repaired).
+        self.arena.reset();
+        if let Some(decoded) = self.unparsed(line.number, bytes, emit) {
+            return decoded;
+        }
         let err = match self.parse(line.number, bytes, false, emit) {
             Ok(decoded) => return decoded,
             Err(e) => e,
@@ -256,6 +276,36 @@ impl Decoder {
         )
     }
 
+    /// The line decoded from its bytes by the stream being read, when it
+    /// reads lines of its shape that way (`Stream::decode_unparsed`: a
+    /// token delta); `None` when it is to be parsed.
+    fn unparsed(
+        &mut self,
+        number: u64,
+        bytes: &[u8],
+        emit: &mut Emit<'_>,
+    ) -> Option<io::Result<Decoded>> {
+        let producer = self.producer().filter(|_| self.unparsed)?;
+        let Decoder { arena, stream, .. } = self;
+        let (open, stream) = stream.as_mut()?;
+        if *open != producer {
+            return None;
+        }
+        let ctx = Ctx {
+            line: number,
+            raw: bytes,
+            producer,
+            arena,
+            time: None,
+            skipping: self.skipping,
+        };
+        Some(
+            stream
+                .decode_unparsed(&ctx, emit)?
+                .map(|()| Decoded::Events),
+        )
+    }
+
     /// Parse `bytes` and decode the value, or give back simd-json's error.
     fn parse(
         &mut self,
@@ -264,7 +314,6 @@ impl Decoder {
         repaired: bool,
         emit: &mut Emit<'_>,
     ) -> Result<io::Result<Decoded>, simd_json::Error> {
-        self.arena.reset();
         let unread = match self.producer() {
             Some(p) if self.report => registry::entry(p).unread,
             _ => &[],

@@ -117,6 +117,18 @@ pub(crate) trait Stream: Send {
     /// Decode one parsed line, passing each event to `emit`.
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()>;
 
+    /// Decode a line from its bytes (`ctx.raw`) alone, without the parser,
+    /// when it is of a shape this stream reads that way (Claude Code's
+    /// token deltas); `None`, having emitted nothing, for any other line,
+    /// which is then parsed and given to [`Stream::decode`]. A line read
+    /// here must give the events `decode` gives it parsed, have no time
+    /// (`ctx.time` is `None`), and be one no producer's [`Format::opens`]
+    /// is true for: the parsed line's checks are not made.
+    fn decode_unparsed(&mut self, ctx: &Ctx<'_>, emit: &mut Emit<'_>) -> Option<io::Result<()>> {
+        let _ = (ctx, emit);
+        None
+    }
+
     /// End of the stream: emit what was held back (joined deltas,
     /// reconstructed totals).
     fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {

@@ -426,6 +426,121 @@ fn decode_all(mut dec: Decoder, data: &[u8]) -> Vec<String> {
     out
 }
 
+/// Each token delta of the fixtures, and the same line changed the ways a
+/// reader of its bytes could get wrong: keys in another order, keys added
+/// or doubled, values of other kinds, escapes, a time.
+fn delta_variants(line: &str) -> Vec<String> {
+    type Map = serde_json::Map<String, serde_json::Value>;
+    let v: Map = serde_json::from_str(line).unwrap();
+    let write = |m: &Map| serde_json::to_string(m).unwrap();
+    let with = |f: &dyn Fn(&mut Map)| {
+        let mut m = v.clone();
+        f(&mut m);
+        write(&m)
+    };
+    let mut out = vec![line.to_owned()];
+    // Keys last to first (serde_json keeps the order it is given).
+    out.push(format!(
+        "{{{}}}",
+        v.iter()
+            .rev()
+            .map(|(k, x)| format!("{}:{x}", serde_json::to_string(k).unwrap()))
+            .collect::<Vec<_>>()
+            .join(",")
+    ));
+    let edits: [&dyn Fn(&mut Map); 13] = [
+        &|m| drop(m.insert("timestamp".into(), "2026-11-28T01:02:03Z".into())),
+        &|m| drop(m.insert("timestamp_ms".into(), 1_795_000_000_000_u64.into())),
+        &|m| drop(m.insert("api_message_id".into(), "msg_01".into())),
+        &|m| drop(m.insert("extra".into(), serde_json::json!({"nested": [1]}))),
+        &|m| drop(m.insert("parent_tool_use_id".into(), "toolu_1".into())),
+        &|m| drop(m.insert("parent_tool_use_id".into(), "".into())),
+        &|m| drop(m.insert("session_id".into(), serde_json::Value::Null)),
+        &|m| drop(m.insert("sessionId".into(), "camel \"id\"".into())),
+        &|m| drop(m.remove("session_id")),
+        &|m| m["event"]["index"] = serde_json::Value::Null,
+        &|m| m["event"]["index"] = 2.0.into(),
+        &|m| m["event"]["index"] = 12_345_678_901_234_567_890_u64.into(),
+        &|m| {
+            let d = &mut m["event"]["delta"];
+            for k in ["text", "thinking", "partial_json"] {
+                if d.get(k).is_some() {
+                    d[k] = "line\nbreak \"q\" \\ \u{e9} / 🚀\t".into();
+                }
+            }
+        },
+    ];
+    out.extend(edits.iter().map(|f| with(f)));
+    for (path, x) in [
+        ("type", serde_json::json!("stream_events")),
+        ("delta_type", serde_json::json!("signature_delta")),
+        ("delta_type", serde_json::json!(null)),
+        ("text", serde_json::json!("a control \u{1} written \\u0001")),
+        ("text", serde_json::json!(null)),
+        ("text", serde_json::json!(7)),
+        ("text", serde_json::json!({"a": 1})),
+        ("event_type", serde_json::json!("content_block_stop")),
+    ] {
+        out.push(with(&|m| match path {
+            "type" => m["type"] = x.clone(),
+            "delta_type" => m["event"]["delta"]["type"] = x.clone(),
+            "event_type" => m["event"]["type"] = x.clone(),
+            _ => {
+                for k in ["text", "thinking", "partial_json"] {
+                    if m["event"]["delta"].get(k).is_some() {
+                        m["event"]["delta"][k] = x.clone();
+                    }
+                }
+            }
+        }));
+    }
+    // A key twice (the first wins in the parsed line), and spaces.
+    let dup = line.replacen(
+        r#""type":"stream_event","#,
+        r#""type":"stream_event","session_id":"first","#,
+        1,
+    );
+    out.push(dup);
+    out.push(line.replace("\":", "\": "));
+    out
+}
+
+#[test]
+fn deltas_read_from_their_bytes_give_the_events_and_jsonl_the_parsed_lines_give() {
+    let init =
+        r#"{"type":"system","subtype":"init","session_id":"s0","claude_code_version":"2.1.330"}"#;
+    let mut deltas = 0;
+    for (name, data) in fixture_inputs() {
+        let mut lines = Vec::new();
+        for line in String::from_utf8_lossy(&data).lines() {
+            if line.contains(r#""type":"content_block_delta""#)
+                && serde_json::from_str::<serde_json::Value>(line).is_ok()
+            {
+                deltas += 1;
+                lines.extend(delta_variants(line));
+            }
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        // As the fixture is, and after a session header, so that its
+        // lines are known for Claude Code's.
+        for data in [
+            data.clone(),
+            format!("{init}\n{}", lines.join("\n")).into_bytes(),
+        ] {
+            let parsed = decode_all(Decoder::new().read_unparsed(false), &data);
+            let read = decode_all(Decoder::new(), &data);
+            assert_eq!(parsed.len(), read.len());
+            for (x, y) in parsed.iter().zip(&read) {
+                assert_eq!(x, y, "{name}");
+            }
+        }
+    }
+    // The comparison meant something.
+    assert!(deltas > 200, "{deltas}");
+}
+
 #[test]
 fn strings_spared_the_parser_give_the_same_events_and_jsonl() {
     let mut spared_lines = 0;

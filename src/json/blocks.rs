@@ -18,6 +18,8 @@ pub(super) enum Class {
     Either(u8, u8),
     /// A byte at most this one (`AtMost(0x1f)`: the controls).
     AtMost(u8),
+    /// A byte at least this one (`AtLeast(0x80)`: past ASCII).
+    AtLeast(u8),
 }
 
 impl Class {
@@ -28,6 +30,7 @@ impl Class {
             Class::Is(b) => c == b,
             Class::Either(a, b) => c == a || c == b,
             Class::AtMost(b) => c <= b,
+            Class::AtLeast(b) => c >= b,
         }
     }
 }
@@ -43,43 +46,67 @@ pub(super) fn baseline<const N: usize>(block: &[u8; 64], classes: [Class; N]) ->
     return scalar(block, classes);
 }
 
+/// The masks of `classes` over the 16 bytes of `chunk`, with what every
+/// processor of the target has (the lexer's keys and short strings).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub(super) fn baseline16<const N: usize>(chunk: &[u8; 16], classes: [Class; N]) -> [u16; N] {
+    #[cfg(target_arch = "x86_64")]
+    return sse2_16(chunk, classes);
+    #[cfg(not(target_arch = "x86_64"))]
+    return scalar16(chunk, classes);
+}
+
 /// The masks of `classes` over `block`, with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn sse2<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+    let mut m = [0u64; N];
+    for (k, chunk) in block.as_chunks::<16>().0.iter().enumerate() {
+        for (m, bits) in m.iter_mut().zip(sse2_16(chunk, classes)) {
+            *m |= u64::from(bits) << (16 * k);
+        }
+    }
+    m
+}
+
+/// The masks of `classes` over 16 bytes, with SSE2.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code, clippy::inline_always)]
 #[inline(always)]
-fn sse2<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+fn sse2_16<const N: usize>(chunk: &[u8; 16], classes: [Class; N]) -> [u16; N] {
     use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8,
     };
     #[allow(clippy::cast_possible_wrap)]
     let splat = |b: u8| {
         // SAFETY: SSE2 is part of the x86-64 baseline.
         unsafe { _mm_set1_epi8(b as i8) }
     };
-    let mut m = [0u64; N];
-    for (k, chunk) in block.chunks_exact(16).enumerate() {
-        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the
-        // 16 bytes of `chunk` (unaligned loads allow any address).
-        let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
-        let eq = |b: u8| -> __m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the 16
+    // bytes of `chunk` (unaligned loads allow any address).
+    let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
+    let eq = |b: u8| -> __m128i {
+        // SAFETY: as above.
+        unsafe { _mm_cmpeq_epi8(v, splat(b)) }
+    };
+    classes.map(|class| {
+        let hit = match class {
+            Class::Is(b) => eq(b),
             // SAFETY: as above.
-            unsafe { _mm_cmpeq_epi8(v, splat(b)) }
+            Class::Either(a, b) => unsafe { _mm_or_si128(eq(a), eq(b)) },
+            // v ≤ b exactly when min(v, b) = v. SAFETY: as above.
+            Class::AtMost(b) => unsafe { _mm_cmpeq_epi8(_mm_min_epu8(v, splat(b)), v) },
+            // v ≥ b exactly when max(v, b) = v. SAFETY: as above.
+            Class::AtLeast(b) => unsafe { _mm_cmpeq_epi8(_mm_max_epu8(v, splat(b)), v) },
         };
-        for (m, class) in m.iter_mut().zip(classes) {
-            let hit = match class {
-                Class::Is(b) => eq(b),
-                // SAFETY: as above.
-                Class::Either(a, b) => unsafe { _mm_or_si128(eq(a), eq(b)) },
-                // v ≤ b exactly when min(v, b) = v. SAFETY: as above.
-                Class::AtMost(b) => unsafe { _mm_cmpeq_epi8(_mm_min_epu8(v, splat(b)), v) },
-            };
-            // SAFETY: as above.
-            let bits = unsafe { _mm_movemask_epi8(hit) }.cast_unsigned() & 0xffff;
-            *m |= u64::from(bits) << (16 * k);
-        }
-    }
-    m
+        // SAFETY: as above. The mask has 16 bits.
+        #[allow(clippy::cast_possible_truncation)]
+        let bits = unsafe { _mm_movemask_epi8(hit) }.cast_unsigned() as u16;
+        bits
+    })
 }
 
 /// The masks of `classes` over `block`, with AVX2 (the caller checked
@@ -89,8 +116,8 @@ fn sse2<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
 #[inline]
 pub(super) fn avx2<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
     use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8,
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_min_epu8,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
     };
     #[allow(clippy::cast_possible_wrap)]
     let splat = |b: u8| _mm256_set1_epi8(b as i8);
@@ -107,8 +134,22 @@ pub(super) fn avx2<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u6
                 Class::Either(a, b) => _mm256_or_si256(eq(a), eq(b)),
                 // v ≤ b exactly when min(v, b) = v.
                 Class::AtMost(b) => _mm256_cmpeq_epi8(_mm256_min_epu8(v, splat(b)), v),
+                // v ≥ b exactly when max(v, b) = v.
+                Class::AtLeast(b) => _mm256_cmpeq_epi8(_mm256_max_epu8(v, splat(b)), v),
             };
             *m |= u64::from(_mm256_movemask_epi8(hit).cast_unsigned()) << (32 * k);
+        }
+    }
+    m
+}
+
+/// [`scalar`] over 16 bytes.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn scalar16<const N: usize>(chunk: &[u8; 16], classes: [Class; N]) -> [u16; N] {
+    let mut m = [0u16; N];
+    for (i, &c) in chunk.iter().enumerate() {
+        for (m, class) in m.iter_mut().zip(classes) {
+            *m |= u16::from(class.has(c)) << i;
         }
     }
     m
@@ -136,6 +177,7 @@ mod tests {
             Class::Is(b'"'),
             Class::Either(b'{', b'['),
             Class::AtMost(0x1f),
+            Class::AtLeast(0x80),
         ];
         let bytes = b"\"{[}]\x00\x1f a\\\xff\x80";
         let mut block = [0u8; 64];
@@ -147,6 +189,12 @@ mod tests {
             }
             let want = scalar(&block, classes);
             assert_eq!(sse2(&block, classes), want);
+            for (k, chunk) in block.as_chunks::<16>().0.iter().enumerate() {
+                #[allow(clippy::cast_possible_truncation)]
+                let want = want.map(|m| (m >> (16 * k)) as u16);
+                assert_eq!(sse2_16(chunk, classes), want);
+                assert_eq!(scalar16(chunk, classes), want);
+            }
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: the processor has AVX2 (checked just above).
                 #[allow(unsafe_code)]

@@ -11,6 +11,8 @@
 //!   contents) so that the parser is spared them; `prune` finds the
 //!   objects and arrays no report reads ([`Unread`]), which a report's
 //!   parse leaves out;
+//! - [`Lexer`] reads the few line shapes a decoder knows without the
+//!   parser (a token delta), and declines anything else;
 //! - [`Arena`] holds the text a decoder composes for one line, and
 //!   [`Spare`] the strings its state keeps between lines;
 //! - [`repair`] reads lone UTF-16 surrogate escapes as U+FFFD and finds
@@ -26,6 +28,7 @@
 mod arena;
 mod blocks;
 pub(crate) mod escape;
+mod lex;
 mod parser;
 mod prune;
 mod repair;
@@ -33,6 +36,7 @@ pub(crate) mod scan;
 mod value;
 
 pub(crate) use arena::{Arena, Spare};
+pub(crate) use lex::{Declined, Lexed, Lexer, Token};
 pub(crate) use parser::{ParseError, Parser};
 pub(crate) use prune::Unread;
 pub(crate) use repair::{first_bad_escape, replace_lone_surrogates, structure_fault};

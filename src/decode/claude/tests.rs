@@ -1283,3 +1283,118 @@ fn usage_output_counts_are_preliminary_in_claudes_stream_only() {
     assert!(!usage(Producer::Qwen), "Qwen's counts are final");
     assert!(!usage(Producer::Amp), "Amp's counts are final");
 }
+
+/// What `delta::read` makes of `line`: `None` when it leaves it to the
+/// parser, else the events it emits.
+fn read_unparsed(line: &str) -> Option<Vec<Event<'static>>> {
+    let arena = crate::json::Arena::default();
+    let ctx = crate::decode::producer::Ctx {
+        line: 7,
+        raw: line.as_bytes(),
+        producer: Producer::Claude,
+        arena: &arena,
+        time: None,
+        skipping: false,
+    };
+    let mut evs = Vec::new();
+    let read = super::delta::read(&ctx, &mut |ev| {
+        evs.push(ev.to_owned_event());
+        Ok(())
+    })?;
+    read.unwrap();
+    Some(evs)
+}
+
+#[test]
+fn token_deltas_are_read_from_their_bytes_and_the_rest_is_left_to_the_parser() {
+    let delta = |head: &str, delta: &str, tail: &str| {
+        format!(
+            r#"{{{head}"type":"stream_event","event":{{"type":"content_block_delta","index":1,"delta":{delta}}}{tail}}}"#
+        )
+    };
+    let text = r#"{"type":"text_delta","text":"a \"b\"\nc"}"#;
+    let ids = r#","session_id":"s1","parent_tool_use_id":null,"uuid":"u1""#;
+    for (line, want) in [
+        // As Claude Code writes them, in both of its orders, with the key
+        // 2.1.332 added.
+        (delta("", text, ids), Some("a \"b\"\nc")),
+        (
+            delta(
+                r#""uuid":"u1","session_id":"s1","parent_tool_use_id":null,"#,
+                text,
+                "",
+            ),
+            Some("a \"b\"\nc"),
+        ),
+        (
+            delta("", text, &format!(r#"{ids},"api_message_id":"msg_01""#)),
+            Some("a \"b\"\nc"),
+        ),
+        (
+            delta(
+                "",
+                r#"{"type":"input_json_delta","partial_json":"{\"path\":"}"#,
+                ids,
+            ),
+            Some("{\"path\":"),
+        ),
+        (
+            delta("", r#"{"type":"thinking_delta","thinking":"hm"}"#, ids),
+            Some("hm"),
+        ),
+        (delta("", r#"{"type":"text_delta"}"#, ids), Some("")),
+        // A signature: read, nothing shown.
+        (
+            delta("", r#"{"type":"signature_delta","signature":"x"}"#, ids),
+            None,
+        ),
+    ] {
+        let evs = read_unparsed(&line).unwrap_or_else(|| panic!("read: {line}"));
+        let texts: Vec<_> = evs
+            .iter()
+            .map(|e| match &e.kind {
+                EventKind::Delta(d) => d.text.to_string(),
+                k => panic!("{k:?}"),
+            })
+            .collect();
+        assert_eq!(texts, want.into_iter().collect::<Vec<_>>(), "{line}");
+        // The same events as the line parsed (after a header: Claude's).
+        let mut dec = Decoder::new().read_unparsed(false);
+        decode_bytes(
+            &mut dec,
+            br#"{"type":"system","subtype":"init","session_id":"s0"}"#,
+        );
+        let (_, parsed) = decode_line(
+            &mut dec,
+            &Line {
+                number: 7,
+                bytes: line.as_bytes(),
+                partial: false,
+            },
+        );
+        assert_eq!(format!("{evs:?}"), format!("{parsed:?}"), "{line}");
+    }
+    for line in [
+        // A time, a key twice, an object or array it does not know, a
+        // `\u` escape, spaces, another event, a number it does not read.
+        delta("", text, r#","timestamp":"2026-11-28T00:00:00Z""#),
+        delta("", text, r#","timestamp_ms":1"#),
+        delta(r#""session_id":"s0","#, text, ids),
+        delta("", text, r#","extra":{"a":1}"#),
+        delta("", text, r#","extra":[1]"#),
+        delta("", r#"{"type":"text_delta","text":"\u00e9"}"#, ids),
+        delta("", r#"{"type":"text_delta","text": "x"}"#, ids),
+        delta("", r#"{"type":"text_delta","text":"x","text":"y"}"#, ids),
+        delta("", r#"{"type":7,"text":"x"}"#, ids),
+        delta("", text, r#","n":1.5"#),
+        delta("", text, ids).replace("content_block_delta", "content_block_stop"),
+        delta("", text, ids).replace(r#""index":1"#, r#""index":1.0"#),
+        delta("", text, ids).replace("stream_event", "assistant"),
+        r#"{"type":"stream_event","event":{"type":"content_block_delta","index":1},"session_id":"s"}"#
+            .to_owned(),
+        r#"{"type":"stream_event","event":"content_block_delta"}"#.to_owned(),
+        format!("{} ", delta("", text, ids)),
+    ] {
+        assert!(read_unparsed(&line).is_none(), "left to the parser: {line}");
+    }
+}

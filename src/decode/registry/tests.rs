@@ -234,3 +234,28 @@ fn a_saved_form_names_the_agent_of_its_stream() {
         assert!(Producer::from_name(p.agent()).is_some(), "{p}");
     }
 }
+
+#[test]
+fn no_line_of_type_stream_event_opens_a_stream() {
+    // Claude's token deltas are read without the parser, so without this
+    // check (`decode/claude/delta.rs`): a line of their type must open no
+    // producer's stream, whatever else it carries. Each line has the keys
+    // some producer's rule looks for.
+    for extra in [
+        r#""subtype":"init","claude_code_version":"2.1""#,
+        r#""parentUuid":null,"isSidechain":false,"sessionId":"s""#,
+        r#""hookEventName":"agent_start""#,
+        r#""session_id":"s","started_at":"2026-11-28T00:00:00Z""#,
+        r#""sessionId":"s","projectHash":"h""#,
+        r#""id":"i","cwd":"/w""#,
+    ] {
+        let line = format!(
+            r#"{{"type":"stream_event","event":{{"type":"content_block_delta"}},{extra}}}"#
+        );
+        parsed(&line, |v| {
+            for f in &REGISTRY {
+                assert!(!f.format.opens(Shape::of(v)), "{} opens {line}", f.name);
+            }
+        });
+    }
+}
