@@ -253,9 +253,12 @@ fn numbers_as_floats(v: serde_json::Value) -> serde_json::Value {
 }
 
 /// Each line's decoded events (Debug), with string values of lines at
-/// least `scan_from` bytes long spared the parser.
-fn events(stream: &[u8], from: Option<Producer>, scan_from: usize) -> Vec<String> {
-    let mut dec = Decoder::with_producer(from).spare_strings(scan_from, 0);
+/// least `scan_from` bytes long spared the parser, and the lines a stream
+/// reads from their bytes (token deltas) read so or not (`unparsed`).
+fn events(stream: &[u8], from: Option<Producer>, scan_from: usize, unparsed: bool) -> Vec<String> {
+    let mut dec = Decoder::with_producer(from)
+        .spare_strings(scan_from, 0)
+        .read_unparsed(unparsed);
     let mut out = Vec::new();
     let mut lines = stream.split(|&b| b == b'\n').peekable();
     let mut number = 0;
@@ -329,11 +332,18 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // Long strings spared the parser (every string value, here) give the
-    // same events as the whole line parsed.
+    // same events as the whole line parsed, and so do token deltas read
+    // from their bytes.
+    let parsed = events(stream, cfg.from, usize::MAX, false);
     assert_eq!(
-        events(stream, cfg.from, usize::MAX),
-        events(stream, cfg.from, 0),
+        parsed,
+        events(stream, cfg.from, 0, false),
         "the string scan changed an event"
+    );
+    assert_eq!(
+        parsed,
+        events(stream, cfg.from, usize::MAX, true),
+        "a line read without the parser changed an event"
     );
 
     // Our JSONL, read back, is the same events.
