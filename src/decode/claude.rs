@@ -1116,26 +1116,33 @@ fn stream_event<'v>(
     let Some(delta) = delta.filter(|d| d.as_object().is_some()) else {
         return unknown(base, ctx, "stream_event", None, emit);
     };
-    let [dty, text, thinking, json] = delta.fields(["type", "text", "thinking", "partial_json"]);
-    let (kind, text) = match dty.and_then(Value::into_string) {
-        Some("text_delta") => (DeltaKind::Text, text),
-        Some("thinking_delta") => (DeltaKind::Thinking, thinking),
-        Some("input_json_delta") => (DeltaKind::ToolInput, json),
-        // Signatures, citations: nothing to show.
-        Some(_) => return Ok(()),
-        None => return unknown(base, ctx, "stream_event", None, emit),
+    let Some(dty) = str_at(delta, "type") else {
+        return unknown(base, ctx, "stream_event", None, emit);
+    };
+    // Signatures, citations: nothing to show.
+    let Some(&(_, kind, key)) = DELTAS.iter().find(|(t, ..)| *t == dty) else {
+        return Ok(());
     };
     emit(
         &base.event(EventKind::Delta(Delta {
             kind,
             index,
-            text: text
+            text: get(delta, key)
                 .and_then(Value::into_string)
                 .map(Cow::Borrowed)
                 .unwrap_or_default(),
         })),
     )
 }
+
+/// The deltas of a `content_block_delta` that are shown: their `type`, the
+/// kind of text they carry and the key it is under (read here parsed, and
+/// from the line's bytes in `delta.rs`).
+const DELTAS: [(&str, DeltaKind, &str); 3] = [
+    ("text_delta", DeltaKind::Text, "text"),
+    ("thinking_delta", DeltaKind::Thinking, "thinking"),
+    ("input_json_delta", DeltaKind::ToolInput, "partial_json"),
+];
 
 #[cfg(test)]
 mod tests;

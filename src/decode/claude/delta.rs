@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::io;
 
-use super::Base;
+use super::{Base, DELTAS};
 use crate::decode::producer::{Ctx, Emit};
 use crate::event::{Delta, DeltaKind, EventKind};
 use crate::json::{Arena, Declined, Lexed, Lexer, Token};
@@ -117,37 +117,30 @@ fn delta_of<'v>(
     if lx.value()? != Token::Object {
         return Err(Declined);
     }
-    let [mut ty, mut text, mut thinking, mut json] = [None; 4];
+    // Its type, and the text under each shown kind's key.
+    let (mut ty, mut texts) = (None, [None; DELTAS.len()]);
     while let Some(key) = lx.key()? {
-        let slot = match key {
-            b"type" => &mut ty,
-            b"text" => &mut text,
-            b"thinking" => &mut thinking,
-            b"partial_json" => &mut json,
-            _ => {
-                skip(lx)?;
-                continue;
-            }
+        let slot = if key == b"type" {
+            &mut ty
+        } else if let Some(i) = DELTAS.iter().position(|(.., k)| k.as_bytes() == key) {
+            &mut texts[i]
+        } else {
+            skip(lx)?;
+            continue;
         };
         once(slot, scalar(lx.value()?)?)?;
     }
     let Some(Token::Str(ty)) = ty else {
         return Err(Declined);
     };
-    let (kind, text) = if ty.is("text_delta") {
-        (DeltaKind::Text, text)
-    } else if ty.is("thinking_delta") {
-        (DeltaKind::Thinking, thinking)
-    } else if ty.is("input_json_delta") {
-        (DeltaKind::ToolInput, json)
-    } else {
+    let Some(i) = DELTAS.iter().position(|(t, ..)| ty.is(t)) else {
         return Ok((None, None));
     };
-    let text = match text {
+    let text = match texts[i] {
         Some(Token::Str(s)) => Some(s.text(arena)),
         _ => None,
     };
-    Ok((Some(kind), text))
+    Ok((Some(DELTAS[i].1), text))
 }
 
 /// `value`, a scalar; declined for an object (not read here).
