@@ -76,7 +76,8 @@ pub struct Decoder {
     skipping: bool,
     /// Only a report is written: see [`Decoder::for_report`].
     report: bool,
-    /// Lines a stream reads from their bytes are: see [`Decoder::read_unparsed`].
+    /// Lines a stream can read from their bytes are read so: see
+    /// [`Decoder::read_unparsed`].
     unparsed: bool,
 }
 
