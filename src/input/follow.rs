@@ -608,7 +608,15 @@ impl Read for FollowSession {
         }
         loop {
             self.scan();
-            for part in &mut self.parts {
+            // A part that gave part of a line (one longer than the caller's
+            // buffer, or than `HOLD`) keeps the turn until the line ends:
+            // another file's lines must not land inside it.
+            let turn = self.parts.iter().position(|p| p.mid_line);
+            let parts = match turn {
+                Some(i) => &mut self.parts[i..=i],
+                None => &mut self.parts[..],
+            };
+            for part in parts {
                 if let Some(n) = part.poll(buf)? {
                     return Ok(n);
                 }
@@ -620,6 +628,13 @@ impl Read for FollowSession {
                     let n = part.give_rest(buf);
                     if n > 0 {
                         return Ok(n);
+                    }
+                    if part.mid_line {
+                        // Its last line has no end: ended here, so that
+                        // the next file's first line is not glued to it.
+                        part.mid_line = false;
+                        buf[0] = b'\n';
+                        return Ok(1);
                     }
                 }
                 return Ok(0);
@@ -805,5 +820,53 @@ mod tests {
         writer.join().unwrap();
         assert_eq!(rest, "{\"b\"");
         assert!(case.notes().is_empty());
+    }
+
+    /// Issue: CI saw a session's new lines glued into a sub-agent's line
+    /// longer than the reader's buffer (`--latest -f`): a file that gave
+    /// part of a line keeps the turn until the line ends, and a last line
+    /// without an end is ended before the next file's.
+    #[test]
+    fn a_session_never_puts_one_files_lines_inside_anothers() {
+        let dir = std::env::temp_dir().join(format!("sv-follow-s-{}", std::process::id()));
+        let agents = dir.join("s/subagents");
+        std::fs::create_dir_all(&agents).unwrap();
+        let main = dir.join("s.jsonl");
+        std::fs::write(&main, b"m1\n").unwrap();
+        let long = format!("{}\n", "a".repeat(40));
+        std::fs::write(agents.join("agent-x.jsonl"), format!("{long}{long}")).unwrap();
+        let finished = Arc::new(AtomicBool::new(false));
+        let mut f = FollowSession::open(main.clone(), agents.clone(), finished.clone()).unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 16];
+        let mut read = |f: &mut FollowSession, got: &mut Vec<u8>| {
+            let n = f.read(&mut buf).unwrap();
+            got.extend_from_slice(&buf[..n]);
+            n
+        };
+        // The session's line, then the first 16 bytes of the agent's.
+        read(&mut f, &mut got);
+        read(&mut f, &mut got);
+        assert_eq!(got, [&b"m1\n"[..], &[b'a'; 16]].concat());
+        // The session grows while the agent's line is half given; the
+        // agent's last line ends without a newline.
+        let mut w = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&main)
+            .unwrap();
+        w.write_all(b"m2\nm3").unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(agents.join("agent-x.jsonl"))
+            .unwrap()
+            .write_all(b"tail")
+            .unwrap();
+        finished.store(true, Ordering::Relaxed);
+        while read(&mut f, &mut got) > 0 {}
+        let mut lines: Vec<&[u8]> = got.split(|&b| b == b'\n').collect();
+        lines.sort_unstable();
+        let a = &long.as_bytes()[..40];
+        assert_eq!(lines, [&b""[..], a, a, b"m1", b"m2", b"m3", b"tail"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
