@@ -679,7 +679,9 @@ fn jobs_stop_on_ctrl_c_with_the_summary_so_far() {
         .spawn()
         .unwrap();
     let out = common::drain(child.stdout.take().unwrap());
-    std::thread::sleep(Duration::from_millis(300));
+    // Once it has read a third of the library: mid-run, however fast
+    // the build.
+    common::wait_read(child.id(), 10 << 20, Duration::from_millis(300));
     common::sigint(child.id());
     let status = common::wait_deadline(&mut child, Duration::from_secs(30));
     assert_eq!(status.code(), Some(130));

@@ -362,6 +362,29 @@ pub fn sigint(pid: u32) {
     assert!(ok, "kill -INT {pid}");
 }
 
+/// Wait until the process `pid` has read `bytes` (its `rchar` in
+/// `/proc/<pid>/io`), so that a signal sent next lands while it reads:
+/// a fixed sleep raced a release build, which read a whole test library
+/// before it. Without `/proc`, or past `limit`, it returns anyway.
+pub fn wait_read(pid: u32, bytes: u64, limit: Duration) {
+    let deadline = Instant::now() + limit;
+    let path = format!("/proc/{pid}/io");
+    while Instant::now() < deadline {
+        let Ok(io) = std::fs::read_to_string(&path) else {
+            thread::sleep(limit);
+            return;
+        };
+        let read = io
+            .lines()
+            .find_map(|l| l.strip_prefix("rchar:"))
+            .and_then(|n| n.trim().parse::<u64>().ok());
+        if read.is_some_and(|n| n >= bytes) {
+            return;
+        }
+        thread::sleep(Duration::from_micros(500));
+    }
+}
+
 /// Real captures of every producer, Claude transcripts and Codex rollouts
 /// included, that the report formats are shown on (tests/formats.rs
 /// snapshots them, tests/browser.rs loads them in a browser).
