@@ -14,6 +14,48 @@ fn has_unsafe_finds_what_the_sanitizer_flags() {
     }
 }
 
+/// Past the first 64 bytes, where the lead bytes are found a block at a
+/// time: every character whose lead byte is looked for, at every offset
+/// around the blocks' edges (a character cut by one included), after a
+/// run of harmless characters with the same leads.
+#[test]
+fn has_unsafe_finds_them_at_every_offset_of_a_long_text() {
+    let leads = (0x7fu32..0x3000)
+        .filter_map(char::from_u32)
+        .filter(|c| matches!(c.to_string().as_bytes()[0], 0x7f | 0xc2 | 0xd8 | 0xe2));
+    for c in leads {
+        for at in 0..140 {
+            let before: String = "”●\u{a0}a".chars().cycle().take(at).collect();
+            let s = format!("{before}{c}{}", "b".repeat(140 - at));
+            assert_eq!(has_unsafe(s.as_bytes()), is_unsafe(c), "{c:?} at {at}");
+        }
+    }
+}
+
+proptest::proptest! {
+    /// Any bytes (valid UTF-8 or not): true exactly when a byte past
+    /// ASCII starts what `escape_at` flags.
+    #[test]
+    fn has_unsafe_is_the_byte_by_byte_answer(
+        bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::prelude::Just(0x7fu8),
+                proptest::prelude::Just(0xc2),
+                proptest::prelude::Just(0xd8),
+                proptest::prelude::Just(0xe2),
+                proptest::prelude::Just(0x80),
+                proptest::prelude::Just(0x81),
+                proptest::prelude::Just(0xae),
+                proptest::prelude::any::<u8>(),
+            ],
+            0..300,
+        ),
+    ) {
+        let naive = (0..bytes.len()).any(|p| bytes[p] >= 0x7f && escape_at(&bytes, p).is_some());
+        proptest::prop_assert_eq!(has_unsafe(&bytes), naive);
+    }
+}
+
 #[test]
 fn escape_at_finds_exactly_the_unsafe_characters() {
     for c in (0u32..0x3000).filter_map(char::from_u32) {
