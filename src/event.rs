@@ -922,8 +922,11 @@ pub struct Content<'a>(Repr<'a>);
 #[derive(Clone)]
 enum Repr<'a> {
     Text(Cow<'a, str>),
-    /// The body of a valid JSON string literal, escapes and all.
+    /// The body of a valid JSON string literal, escapes and all, after a
+    /// plain text (a failed command's `exit code 1` line) or none.
     Json {
+        /// Before the body's text; empty, or ending with a line break.
+        head: &'a str,
         body: &'a str,
         /// Re-escaped by streamview's writers, the text is `body` again.
         canonical: bool,
@@ -942,7 +945,23 @@ impl Default for Repr<'_> {
 impl<'a> Content<'a> {
     /// A JSON string body that `json::scan` checked.
     pub(crate) fn json(body: &'a str, canonical: bool) -> Self {
-        Content(Repr::Json { body, canonical })
+        Content(Repr::Json {
+            head: "",
+            body,
+            canonical,
+        })
+    }
+
+    /// The text `head` (one or more lines, ending with a line break)
+    /// followed by a JSON string body that `json::scan` checked: a failed
+    /// command's status before its output, the output left in its JSON form.
+    pub(crate) fn headed_json(head: &'a str, body: &'a str, canonical: bool) -> Self {
+        debug_assert!(head.ends_with('\n'), "{head:?}");
+        Content(Repr::Json {
+            head,
+            body,
+            canonical,
+        })
     }
 
     /// A structured patch (Claude Code's `structuredPatch`: an array of
@@ -959,7 +978,13 @@ impl<'a> Content<'a> {
     pub fn text(&self) -> Cow<'_, str> {
         match &self.0 {
             Repr::Text(t) => Cow::Borrowed(t),
-            Repr::Json { body, .. } => crate::json::escape::unescape(body),
+            Repr::Json { head: "", body, .. } => crate::json::escape::unescape(body),
+            Repr::Json { head, body, .. } => {
+                let mut t = String::with_capacity(head.len() + body.len());
+                t.push_str(head);
+                crate::json::escape::unescape_to(body, &mut t);
+                Cow::Owned(t)
+            }
             Repr::Hunks(v) => {
                 let mut t = String::new();
                 write_hunks(*v, &mut t);
@@ -973,11 +998,12 @@ impl<'a> Content<'a> {
         match &self.0 {
             Repr::Text(Cow::Borrowed(t)) => t,
             Repr::Text(Cow::Owned(t)) => arena.copy(t),
-            Repr::Json { body, .. } => {
-                if memchr::memchr(b'\\', body.as_bytes()).is_none() {
+            Repr::Json { head, body, .. } => {
+                if head.is_empty() && memchr::memchr(b'\\', body.as_bytes()).is_none() {
                     return body;
                 }
                 let mut t = arena.text();
+                t.push_str(head);
                 crate::json::escape::unescape_to(body, &mut t);
                 t.done()
             }
@@ -995,13 +1021,15 @@ impl<'a> Content<'a> {
     pub fn text_with<'s>(&'s self, scratch: &'s mut String) -> &'s str {
         match &self.0 {
             Repr::Text(t) => t,
-            Repr::Json { body, .. } => {
-                if memchr::memchr(b'\\', body.as_bytes()).is_none() {
+            Repr::Json { head, body, .. } => {
+                if head.is_empty() && memchr::memchr(b'\\', body.as_bytes()).is_none() {
                     return body;
                 }
                 scratch.clear();
-                // The text is no longer than its escaped body: one growth.
-                scratch.reserve(body.len());
+                // The text is no longer than its head and escaped body: one
+                // growth.
+                scratch.reserve(head.len() + body.len());
+                scratch.push_str(head);
                 crate::json::escape::unescape_to(body, scratch);
                 scratch
             }
@@ -1021,16 +1049,33 @@ impl<'a> Content<'a> {
     pub fn line_count(&self) -> usize {
         match &self.0 {
             Repr::Text(t) => t.lines().count(),
-            Repr::Json { body, .. } => json_line_count(body.as_bytes()),
+            // The head ends with a line break: its lines, then the body's.
+            Repr::Json { head, body, .. } => {
+                head.lines().count() + json_line_count(body.as_bytes())
+            }
             Repr::Hunks(_) => self.text().lines().count(),
         }
     }
 
-    /// The JSON string body, when the text is still in that form, and
-    /// whether re-escaping the text gives it back.
+    /// The JSON string body, when the whole text is still in that form,
+    /// and whether re-escaping the text gives it back.
     pub(crate) fn json_body(&self) -> Option<(&'a str, bool)> {
+        match self.json_parts() {
+            Some(("", body, canonical)) => Some((body, canonical)),
+            _ => None,
+        }
+    }
+
+    /// The text's plain head and its JSON string body, when its end is
+    /// still in that form, and whether re-escaping the body's text gives
+    /// it back.
+    pub(crate) fn json_parts(&self) -> Option<(&'a str, &'a str, bool)> {
         match self.0 {
-            Repr::Json { body, canonical } => Some((body, canonical)),
+            Repr::Json {
+                head,
+                body,
+                canonical,
+            } => Some((head, body, canonical)),
             Repr::Text(_) | Repr::Hunks(_) => None,
         }
     }
@@ -1040,8 +1085,7 @@ impl<'a> Content<'a> {
     pub fn into_owned(self) -> Content<'static> {
         Content(Repr::Text(Cow::Owned(match self.0 {
             Repr::Text(t) => t.into_owned(),
-            Repr::Json { body, .. } => crate::json::escape::unescape(body).into_owned(),
-            Repr::Hunks(_) => self.text().into_owned(),
+            Repr::Json { .. } | Repr::Hunks(_) => self.text().into_owned(),
         })))
     }
 }
@@ -1512,5 +1556,37 @@ mod line_count_tests {
         }
         // `\u000a` is a newline too.
         assert_eq!(Content::json(r"a\u000ab\u000A", false).line_count(), 2);
+    }
+
+    /// A head before the body (a failed command's status before its
+    /// output): the text, its lines and its JSON parts are those of the
+    /// head and the body's text joined, in every way a sink or a decoder
+    /// asks.
+    #[test]
+    fn a_headed_body_is_its_head_then_its_text() {
+        let arena = crate::json::Arena::default();
+        for head in ["exit code 1\n", "command failed\nexit code 2\n"] {
+            for t in [
+                "",
+                "a",
+                "a\n",
+                "\n\n",
+                "a\r\nb",
+                "tab\t\u{1b}[31m\nend",
+                "é\n☃",
+            ] {
+                let json = serde_json::to_string(t).unwrap();
+                let body = &json[1..json.len() - 1];
+                let c = Content::headed_json(head, body, true);
+                let whole = format!("{head}{t}");
+                assert_eq!(c.text(), whole);
+                assert_eq!(c.text_with(&mut String::from("old")), whole);
+                assert_eq!(c.text_in(&arena), whole);
+                assert_eq!(c.line_count(), whole.lines().count(), "{whole:?}");
+                assert_eq!(c.json_body(), None);
+                assert_eq!(c.json_parts(), Some((head, body, true)));
+                assert_eq!(c.clone().into_owned().text(), whole);
+            }
+        }
     }
 }

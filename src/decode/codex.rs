@@ -736,6 +736,11 @@ fn command_outcome<'v>(item: Value<'v>, status: &'v str, a: &'v Arena) -> (bool,
         _ if bad_status(status) => write!(head, "command {status}"),
         _ => return (false, output.and_then(content_of).unwrap_or_default()),
     };
+    // A long output stays in its JSON form, after its status.
+    if let Some(l) = output.and_then(Value::long).filter(|l| !l.body.is_empty()) {
+        head.push('\n');
+        return (true, Content::headed_json(head.done(), l.body, l.canonical));
+    }
     let output = output.and_then(Value::into_string).unwrap_or("");
     if !output.is_empty() {
         head.push('\n');

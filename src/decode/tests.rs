@@ -591,6 +591,53 @@ fn tool_output_stays_in_its_json_form_until_read() {
     assert_eq!(seen, 1);
 }
 
+/// A failed command's long output stays in its JSON form after its
+/// status: the JSONL writer copies it, and escapes only the status.
+#[test]
+fn a_failed_commands_output_stays_in_its_json_form_after_its_status() {
+    use crate::render::jsonl::write_event;
+    let out = "error[E0308]: \\\"mismatched\\\" types — ✓\\n".repeat(200);
+    let lines = [
+        r#"{"type":"thread.started","thread_id":"th1"}"#.to_string(),
+        format!(
+            r#"{{"type":"item.completed","item":{{"id":"i","type":"command_execution","command":"cargo build","aggregated_output":"{out}","exit_code":101,"status":"failed"}}}}"#
+        ),
+    ];
+    let mut dec = Decoder::new();
+    let mut session = crate::session::Session::new();
+    let (mut seen, mut jsonl) = (0, Vec::new());
+    for (n, line) in lines.iter().enumerate() {
+        dec.decode(
+            &Line {
+                number: n as u64 + 1,
+                bytes: line.as_bytes(),
+                partial: false,
+            },
+            &mut |ev| {
+                if let EventKind::ToolResult(r) = &ev.kind {
+                    assert_eq!(
+                        r.content.json_parts(),
+                        Some(("exit code 101\n", out.as_str(), true))
+                    );
+                    let text = format!(
+                        "exit code 101\n{}",
+                        "error[E0308]: \"mismatched\" types — ✓\n".repeat(200)
+                    );
+                    assert_eq!(r.content.text(), text);
+                    write_event(&mut jsonl, ev, &session);
+                    let v: serde_json::Value = serde_json::from_slice(&jsonl).unwrap();
+                    assert_eq!(v["content"], text.as_str(), "{v}");
+                    seen += 1;
+                }
+                session.observe(ev);
+                Ok(())
+            },
+        )
+        .unwrap();
+    }
+    assert_eq!(seen, 1);
+}
+
 #[test]
 fn long_tool_output_is_written_from_the_line_as_the_whole_event_would_be() {
     use crate::render::jsonl::write_event;

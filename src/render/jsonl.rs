@@ -500,10 +500,12 @@ impl<'b> Obj<'b> {
     /// when that is what escaping the text would give (characters a
     /// terminal must not get raw still escaped).
     fn content<const N: usize>(&mut self, k: &[u8; N], c: &Content<'_>) {
-        match c.json_body() {
-            Some((body, true)) => {
+        match c.json_parts() {
+            Some((head, body, true)) => {
                 self.key(k);
-                self.b.push(b'"');
+                // The head escaped, without its closing quote.
+                push_json_str(self.b, head);
+                self.b.pop();
                 if has_unsafe(body.as_bytes()) {
                     // A body holds no raw control character (the scan
                     // checked), so this escapes only the characters
