@@ -42,10 +42,7 @@ impl Class {
 #[allow(clippy::inline_always)]
 #[inline(always)]
 pub(super) fn baseline<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
-    #[cfg(target_arch = "x86_64")]
-    return sse2(block, classes);
-    #[cfg(not(target_arch = "x86_64"))]
-    return scalar(block, classes);
+    by16(block, |chunk| baseline16(chunk, classes))
 }
 
 /// The masks of `classes` over the 16 bytes of `chunk`, with what every
@@ -59,14 +56,14 @@ pub(super) fn baseline16<const N: usize>(chunk: &[u8; 16], classes: [Class; N]) 
     return scalar16(chunk, classes);
 }
 
-/// The masks of `classes` over `block`, with SSE2.
-#[cfg(target_arch = "x86_64")]
+/// The masks over `block` made of the masks `masks16` gives over each of
+/// its four 16-byte chunks.
 #[allow(clippy::inline_always)]
 #[inline(always)]
-fn sse2<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+fn by16<const N: usize>(block: &[u8; 64], masks16: impl Fn(&[u8; 16]) -> [u16; N]) -> [u64; N] {
     let mut m = [0u64; N];
     for (k, chunk) in block.as_chunks::<16>().0.iter().enumerate() {
-        for (m, bits) in m.iter_mut().zip(sse2_16(chunk, classes)) {
+        for (m, bits) in m.iter_mut().zip(masks16(chunk)) {
             *m |= u64::from(bits) << (16 * k);
         }
     }
@@ -145,7 +142,7 @@ pub(super) fn avx2<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u6
     m
 }
 
-/// [`scalar`] over 16 bytes.
+/// The masks over 16 bytes, a byte at a time.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn scalar16<const N: usize>(chunk: &[u8; 16], classes: [Class; N]) -> [u16; N] {
     let mut m = [0u16; N];
@@ -160,13 +157,7 @@ fn scalar16<const N: usize>(chunk: &[u8; 16], classes: [Class; N]) -> [u16; N] {
 /// The masks a byte at a time: the reference, and the code elsewhere.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 pub(super) fn scalar<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
-    let mut m = [0u64; N];
-    for (i, &c) in block.iter().enumerate() {
-        for (m, class) in m.iter_mut().zip(classes) {
-            *m |= u64::from(class.has(c)) << i;
-        }
-    }
-    m
+    by16(block, |chunk| scalar16(chunk, classes))
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -189,8 +180,15 @@ mod tests {
                 let x = (seed.wrapping_mul(2_654_435_761) ^ (i as u32).wrapping_mul(40_503)) >> 7;
                 *b = bytes[x as usize % bytes.len()];
             }
-            let want = scalar(&block, classes);
-            assert_eq!(sse2(&block, classes), want);
+            // Byte by byte, apart from the functions under test.
+            let mut want = [0u64; 4];
+            for (i, &c) in block.iter().enumerate() {
+                for (m, class) in want.iter_mut().zip(classes) {
+                    *m |= u64::from(class.has(c)) << i;
+                }
+            }
+            assert_eq!(scalar(&block, classes), want);
+            assert_eq!(baseline(&block, classes), want);
             for (k, chunk) in block.as_chunks::<16>().0.iter().enumerate() {
                 #[allow(clippy::cast_possible_truncation)]
                 let want = want.map(|m| (m >> (16 * k)) as u16);
