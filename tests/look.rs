@@ -10,6 +10,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use common::{days_library, sv};
 
@@ -204,16 +205,41 @@ fn progress_lines(s: &str) -> (Vec<String>, String) {
     (lines, out.replace(ERASE, ""))
 }
 
-/// A library read of more than a second (1,600 files, one thread).
-fn slow_library() -> PathBuf {
+/// A library whose report takes more than the progress line's second on
+/// one thread, and its number of files: 1,600, doubled until a run
+/// without a terminal takes 1.5 s (a release build reads 1,600 files in
+/// less than a second; a debug build takes several).
+fn slow_library() -> (PathBuf, usize) {
     let d = dir();
-    days_library(&d, &DAYS, 400);
-    d
+    let mut copies = 400;
+    loop {
+        days_library(&d, &DAYS, copies);
+        let started = Instant::now();
+        let out = sv().args(["-j1", "--by", "day"]).arg(&d).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        if started.elapsed() >= Duration::from_millis(1500) || copies >= 12_800 {
+            return (d, copies * DAYS.len());
+        }
+        copies *= 2;
+    }
+}
+
+/// `12800` → `12,800`, as the progress line writes a count.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[test]
 fn a_long_report_on_a_terminal_says_how_far_it_is_then_erases_it() {
-    let d = slow_library();
+    let (d, files) = slow_library();
     let args = format!(
         "-j1 --paging never --no-status --color never --by day {}",
         quote(&d)
@@ -223,7 +249,7 @@ fn a_long_report_on_a_terminal_says_how_far_it_is_then_erases_it() {
     assert!(!lines.is_empty(), "no progress line in {shown:?}");
     for l in &lines {
         assert!(
-            l.contains(" of 1,600 files read · ") && l.ends_with(" MB/s"),
+            l.contains(&format!(" of {} files read · ", thousands(files))) && l.ends_with(" MB/s"),
             "{l:?}"
         );
     }
@@ -241,7 +267,7 @@ fn a_long_report_on_a_terminal_says_how_far_it_is_then_erases_it() {
 
 #[test]
 fn a_long_search_on_a_terminal_keeps_its_matches_whole() {
-    let d = slow_library();
+    let (d, files) = slow_library();
     let args = format!(
         "-j1 --paging never --color never --grep 'wc -l' {}",
         quote(&d)
@@ -251,5 +277,5 @@ fn a_long_search_on_a_terminal_keeps_its_matches_whole() {
     let quiet = under_pty(200, &format!("{args} 2>/dev/null"));
     // With or without the line, the same matches, none cut by it.
     assert_eq!(rest, quiet);
-    assert_eq!(quiet.matches("▸ Bash ").count(), 1600, "{lines:?}");
+    assert_eq!(quiet.matches("▸ Bash ").count(), files, "{lines:?}");
 }
