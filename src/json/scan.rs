@@ -318,6 +318,11 @@ fn check_escape(line: &[u8], at: usize) -> Escape {
             let Some(hex) = line.get(at + 1..at + 5) else {
                 return Escape::Invalid;
             };
+            if hex == b"001b" {
+                // ESC, which starts every colour of a tool's output: the
+                // commonest `\u` escape of a log by far.
+                return Escape::Canonical;
+            }
             let mut cp = 0u32;
             let mut lower = true;
             for &h in hex {
