@@ -352,37 +352,189 @@ pub(crate) fn unescape(body: &str) -> Cow<'_, str> {
 }
 
 /// [`unescape`] into `out`.
+///
+/// After the first escape, the body is read 64 bytes at a time (a mask of
+/// its backslashes, from SSE2 compares; the block copied whole, and as much
+/// of it kept as comes before the next escape) and the text gathered in a
+/// buffer on the stack, written out a few hundred bytes or KiB at a time:
+/// a tool's output has an escape every few dozen bytes (`\n`, the `\u001b`
+/// of its colours), and a `memchr` and two writes per escape made
+/// unescaping a failed command's output 6 instructions a byte
+/// (docs/performance.md).
 pub(crate) fn unescape_to(body: &str, out: &mut impl fmt::Write) {
     let b = body.as_bytes();
     let Some(first) = memchr::memchr(b'\\', b) else {
         let _ = out.write_str(body);
         return;
     };
-    let mut done = 0;
-    let mut next = Some(first);
-    while let Some(at) = next {
-        let _ = out.write_str(&body[done..at]);
-        let (c, len) = match b.get(at + 1) {
+    let _ = out.write_str(&body[..first]);
+    // The buffer is zeroed for each body: a short one (a token delta's
+    // text) gets a short buffer.
+    if b.len() - first < 1024 {
+        unescape_from(b, first, &mut Gathered::<_, 256>::new(out));
+    } else {
+        unescape_from(b, first, &mut Gathered::<_, 4096>::new(out));
+    }
+}
+
+/// [`unescape_to`] of `b` from `i`, an escape, on.
+fn unescape_from<W: fmt::Write, const N: usize>(
+    b: &[u8],
+    mut i: usize,
+    text: &mut Gathered<'_, W, N>,
+) {
+    while i < b.len() {
+        if b[i] == b'\\' {
+            i += text.escape(&b[i..]);
+        } else if let Some(block) = b.get(i..i + 64) {
+            let block: &[u8; 64] = block.try_into().unwrap_or(&[b'\\'; 64]);
+            let [bs] = blocks::baseline(block, [Class::Is(b'\\')]);
+            let n = if bs == 0 {
+                64
+            } else {
+                bs.trailing_zeros() as usize
+            };
+            text.plain64(block, n);
+            i += n;
+        } else {
+            let n = memchr::memchr(b'\\', &b[i..]).unwrap_or(b.len() - i);
+            text.plain(&b[i..i + n]);
+            i += n;
+        }
+    }
+    text.flush();
+}
+
+/// Unescaped text on its way to a writer: whole characters only reach
+/// it, so each write is a `str`.
+struct Gathered<'w, W: fmt::Write, const N: usize> {
+    out: &'w mut W,
+    buf: [u8; N],
+    len: usize,
+}
+
+/// What [`Gathered`] keeps free: it writes out when less is left.
+const SLACK: usize = 64;
+
+impl<'w, W: fmt::Write, const N: usize> Gathered<'w, W, N> {
+    fn new(out: &'w mut W) -> Self {
+        Gathered {
+            out,
+            buf: [0; N],
+            len: 0,
+        }
+    }
+
+    /// The first `n` bytes of `block`, plain text (all 64 are copied: a
+    /// copy of a known size; only `n` count).
+    fn plain64(&mut self, block: &[u8; 64], n: usize) {
+        self.room();
+        self.buf[self.len..self.len + 64].copy_from_slice(block);
+        self.len += n;
+    }
+
+    /// Plain text of any length.
+    fn plain(&mut self, bytes: &[u8]) {
+        for piece in bytes.chunks(N - SLACK) {
+            self.room();
+            if piece.len() > N - self.len {
+                self.write_out();
+            }
+            self.buf[self.len..self.len + piece.len()].copy_from_slice(piece);
+            self.len += piece.len();
+        }
+    }
+
+    /// The escape at the start of `esc` (its backslash first): its
+    /// character added, and its length returned. A valid body holds only
+    /// valid escapes; anything else reads as U+FFFD (a `\u` escape) or as
+    /// the character after the backslash, as before.
+    fn escape(&mut self, esc: &[u8]) -> usize {
+        let (c, len) = match esc.get(1) {
             Some(b'n') => ('\n', 2),
             Some(b't') => ('\t', 2),
             Some(b'r') => ('\r', 2),
             Some(b'b') => ('\u{8}', 2),
             Some(b'f') => ('\u{c}', 2),
             Some(b'u') => {
-                let cp = body
-                    .get(at + 2..at + 6)
-                    .and_then(|h| u32::from_str_radix(h, 16).ok())
-                    .and_then(char::from_u32);
-                (cp.unwrap_or('\u{fffd}'), 6)
+                let c = esc.get(2..6).and_then(hex4).and_then(char::from_u32);
+                (c.unwrap_or('\u{fffd}'), 6)
             }
-            Some(&c) => (char::from(c), 2),
-            None => ('\\', 1),
+            Some(&c) if c.is_ascii() => (char::from(c), 2),
+            // A backslash before a character past ASCII: not JSON (and
+            // never given here), kept as it stands.
+            Some(_) | None => ('\\', 1),
         };
-        let _ = out.write_char(c);
-        done = (at + len).min(b.len());
-        next = memchr::memchr(b'\\', &b[done..]).map(|p| done + p);
+        self.room();
+        self.len += c.encode_utf8(&mut self.buf[self.len..]).len();
+        len.min(esc.len())
     }
-    let _ = out.write_str(&body[done..]);
+
+    /// At least [`SLACK`] bytes free.
+    fn room(&mut self) {
+        if self.len > N - SLACK {
+            self.write_out();
+        }
+    }
+
+    /// Write out the whole characters gathered, keeping a character whose
+    /// last bytes are still to come (a block's copy may end inside one).
+    fn write_out(&mut self) {
+        let whole = char_start(&self.buf[..self.len]);
+        let _ = match simdutf8::basic::from_utf8(&self.buf[..whole]) {
+            Ok(s) => self.out.write_str(s),
+            Err(_) => self
+                .out
+                .write_str(&String::from_utf8_lossy(&self.buf[..whole])),
+        };
+        self.buf.copy_within(whole..self.len, 0);
+        self.len -= whole;
+    }
+
+    /// Everything gathered, written out (the body ends with a whole
+    /// character).
+    fn flush(&mut self) {
+        self.write_out();
+        if self.len > 0 {
+            let _ = self
+                .out
+                .write_str(&String::from_utf8_lossy(&self.buf[..self.len]));
+            self.len = 0;
+        }
+    }
+}
+
+/// Where the last character of `bytes` starts when it may be cut short
+/// (its lead byte is among the last three and its length passes the end);
+/// else `bytes.len()`.
+fn char_start(bytes: &[u8]) -> usize {
+    let n = bytes.len();
+    for back in 1..=3.min(n) {
+        let b = bytes[n - back];
+        if b & 0xc0 != 0x80 {
+            let width = match b {
+                0xf0.. => 4,
+                0xe0.. => 3,
+                0xc0.. => 2,
+                _ => 1,
+            };
+            return if width > back { n - back } else { n };
+        }
+    }
+    n
+}
+
+/// The code point of four hex digits.
+fn hex4(h: &[u8]) -> Option<u32> {
+    h.iter().try_fold(0u32, |cp, &d| {
+        let v = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return None,
+        };
+        Some(cp << 4 | u32::from(v))
+    })
 }
 
 #[cfg(test)]

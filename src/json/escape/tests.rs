@@ -224,3 +224,59 @@ fn the_summary_formatter_escapes_as_the_jsonl_does() {
         }
     }
 }
+
+/// The text of a JSON string body, by `serde_json`: the reference.
+fn serde_text(body: &str) -> String {
+    serde_json::from_str(&format!("\"{body}\"")).unwrap()
+}
+
+#[test]
+fn unescape_gives_the_text_at_every_offset_and_across_the_buffer() {
+    // Every escape, and characters of every width, at every offset of the
+    // 64-byte blocks; then long enough to fill the buffer several times,
+    // with the characters cut by its edges.
+    let pieces = [
+        "\\n", "\\t", "\\r", "\\b", "\\f", "\\\"", "\\\\", "\\/", "\\u001b", "\\u00e9", "\\u20AC",
+        "é", "€", "😀", "a",
+    ];
+    for piece in pieces {
+        for pad in 0..140 {
+            for after in ["", "x", "é", "😀", "\\n"] {
+                let body = format!("{}{piece}{after}", "a".repeat(pad));
+                assert_eq!(unescape(&body), serde_text(&body), "{body:?}");
+            }
+        }
+    }
+    // Bodies of every size of buffer (short ones get a short buffer).
+    for (width, count) in ["a", "é", "€", "😀"]
+        .into_iter()
+        .flat_map(|w| [100, 300, 700, 12_000].map(|n| (w, n)))
+    {
+        for every in [1, 3, 7, 16, 17, 100] {
+            let body: String = (0..count)
+                .map(|i| {
+                    if i % every == 0 {
+                        "\\n".to_string()
+                    } else {
+                        width.to_string()
+                    }
+                })
+                .collect();
+            assert_eq!(
+                unescape(&body),
+                serde_text(&body),
+                "{count} {width} every {every}"
+            );
+        }
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn unescape_reads_what_serde_json_reads(text in "(?s).{0,300}") {
+        // Written as JSON by `serde_json`, escapes and all, then read back.
+        let json = serde_json::to_string(&text).unwrap();
+        let body = &json[1..json.len() - 1];
+        proptest::prop_assert_eq!(unescape(body), text);
+    }
+}
