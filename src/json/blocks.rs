@@ -1,10 +1,10 @@
 //! Which bytes of a 64-byte block are which: one bit per byte and class,
 //! from SSE2 compares (every x86-64 processor has them) or AVX2 ones, 32
 //! bytes per compare. The scans of long strings (`scan.rs`) and of the
-//! values no report reads (`prune.rs`), and the search for what a copied
-//! JSON string must have escaped (`escape::has_unsafe`), each ask for the
-//! classes they need, as constants: the compares are chosen at compile
-//! time.
+//! values no report reads (`prune.rs`), the search for what a copied JSON
+//! string must have escaped (`escape::has_unsafe`) and the unescaping of a
+//! string's body (`escape::unescape_to`) each ask for the classes they
+//! need, as constants: the compares are chosen at compile time.
 //!
 //! Each scan keeps its own loop over the blocks. Handed to a shared
 //! function as a closure, the loop's body is compiled without the AVX2 of
