@@ -524,8 +524,12 @@ fn char_start(bytes: &[u8]) -> usize {
     n
 }
 
-/// The code point of four hex digits.
-fn hex4(h: &[u8]) -> Option<u32> {
+/// The code unit of a `\u` escape's four hex digits, if they are four
+/// (any case).
+pub(super) fn hex4(h: &[u8]) -> Option<u32> {
+    if h.len() != 4 {
+        return None;
+    }
     h.iter().try_fold(0u32, |cp, &d| {
         let v = match d {
             b'0'..=b'9' => d - b'0',

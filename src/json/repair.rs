@@ -14,15 +14,7 @@
 //! says how long it is, so the escapes are found by a scan from backslash
 //! to backslash, without tracking strings.
 
-/// The code unit of a `\u` escape's four hex digits, if they are four.
-fn hex4(digits: Option<&[u8]>) -> Option<u32> {
-    let digits = digits?;
-    let mut cp = 0;
-    for &h in digits {
-        cp = cp << 4 | char::from(h).to_digit(16)?;
-    }
-    Some(cp)
-}
+use super::escape::hex4;
 
 const HIGH: std::ops::Range<u32> = 0xd800..0xdc00;
 const LOW: std::ops::Range<u32> = 0xdc00..0xe000;
@@ -41,11 +33,11 @@ enum Escape {
 fn escape(line: &[u8], at: usize) -> Escape {
     match line.get(at + 1) {
         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Escape::Valid(2),
-        Some(b'u') => match hex4(line.get(at + 2..at + 6)) {
+        Some(b'u') => match line.get(at + 2..at + 6).and_then(hex4) {
             None => Escape::Invalid,
             Some(cp) if HIGH.contains(&cp) => {
                 let next = line.get(at + 6..at + 8) == Some(b"\\u");
-                match hex4(line.get(at + 8..at + 12)) {
+                match line.get(at + 8..at + 12).and_then(hex4) {
                     Some(low) if next && LOW.contains(&low) => Escape::Valid(12),
                     _ => Escape::Lone,
                 }

@@ -30,6 +30,7 @@
 //! module.
 
 use super::blocks::{self, Class};
+use super::escape::hex4;
 
 /// String values shorter than this are left to simd-json.
 pub(crate) const MIN_LEN: usize = 1024;
@@ -323,20 +324,10 @@ fn check_escape(line: &[u8], at: usize) -> Escape {
                 // commonest `\u` escape of a log by far.
                 return Escape::Canonical;
             }
-            let mut cp = 0u32;
-            let mut lower = true;
-            for &h in hex {
-                let d = match h {
-                    b'0'..=b'9' => h - b'0',
-                    b'a'..=b'f' => h - b'a' + 10,
-                    b'A'..=b'F' => {
-                        lower = false;
-                        h - b'A' + 10
-                    }
-                    _ => return Escape::Invalid,
-                };
-                cp = cp << 4 | u32::from(d);
-            }
+            let Some(cp) = hex4(hex) else {
+                return Escape::Invalid;
+            };
+            let lower = !hex.iter().any(u8::is_ascii_uppercase);
             if (0xd800..0xe000).contains(&cp) {
                 Escape::Invalid
             } else if lower && cp < 0x20 && !matches!(cp, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d) {
