@@ -46,6 +46,7 @@ pub mod error;
 pub mod event;
 pub mod file;
 pub mod filter;
+pub mod index;
 pub mod input;
 mod json;
 pub mod parallel;

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 const FLOORS: &[&[&str]] = &[
     &["file"],
     &["time", "parallel"],
+    &["index"],
     &["json", "input"],
     &["event"],
     &["decode"],

@@ -1,0 +1,438 @@
+//! The index: what each saved session of a library gave a report, kept on
+//! disk, so that a report over years of sessions reads only what changed.
+//!
+//! A report (`--by`, `--format summary*`, `--list`) over a library asks two
+//! things of every file: when its session began (to order and date it: the
+//! head of the file) and what its lines say (the events, decoded). Both are
+//! kept here, per library, in one file of the cache directory
+//! ([`cache_dir`]): for each file, its [`Stamp`] (device, inode, size,
+//! modification and change times) and its dates; for each session, its
+//! files' stamps, its number of lines and its events as the decoders gave
+//! them, in streamview's JSONL, stripped of what no report reads (texts,
+//! tool outputs: `run/record.rs`). A later report replays those events
+//! through the same session and sink as a read would: every option
+//! (`--since`, `--tz`, `--by`, `--prices`) applies as it does to a read,
+//! and costs are priced at report time, never stored.
+//!
+//! Trust: an entry counts only if every file of it has the stamp it had
+//! when it was indexed, and that stamp is older than the moment of
+//! indexing by more than the file systems' time granularity ([`RACY_NS`]):
+//! a file changed again within the same tick as its indexing looks
+//! unchanged (git's "racy" case), so it is read again. A file that grew,
+//! shrank, was replaced or rewritten is read again whole; one that vanished
+//! is forgotten. A `SQLite` store's sessions are read again when the
+//! database or its WAL changed. The file itself is trusted only if it is a
+//! regular file of ours, not reached through a link, of this format
+//! version, written by this very binary for the same reads (the library as
+//! named, `--from`, `--max-line-bytes`), and its body's checksum holds
+//! (`format.rs`); anything else is as if there were no index, and the next
+//! run that writes one replaces it (whole, by a rename: two runs writing at
+//! once leave one of their files, never a mix).
+
+mod format;
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
+use std::fs::{self, Metadata};
+use std::hash::{BuildHasher, Hasher};
+use std::io::{self, BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::time::Timestamp;
+
+/// Nanoseconds a file must have been unchanged for before it was indexed
+/// for its entry to be trusted: two seconds, the coarsest modification time
+/// of the file systems in use (FAT's), beyond the nanoseconds of ext4,
+/// XFS, btrfs and APFS.
+pub const RACY_NS: i64 = 2_000_000_000;
+
+/// What tells a file apart from its other versions, without reading it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stamp {
+    /// Device.
+    pub dev: u64,
+    /// Inode.
+    pub ino: u64,
+    /// Length in bytes.
+    pub size: u64,
+    /// Last modified, in nanoseconds since the epoch.
+    pub mtime: i64,
+    /// Last changed (its inode), in nanoseconds since the epoch.
+    pub ctime: i64,
+}
+
+impl Stamp {
+    /// The stamp of the file `m` describes.
+    #[must_use]
+    pub fn of(m: &Metadata) -> Stamp {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
+            Stamp {
+                dev: m.dev(),
+                ino: m.ino(),
+                size: m.size(),
+                mtime: ns(m.mtime(), m.mtime_nsec()),
+                ctime: ns(m.ctime(), m.ctime_nsec()),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let ns = |t: io::Result<SystemTime>| {
+                t.ok()
+                    .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                    .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+            };
+            Stamp {
+                size: m.len(),
+                mtime: ns(m.modified()),
+                ..Stamp::default()
+            }
+        }
+    }
+
+    /// The stamp of the file at `path` (a link followed), if it is a
+    /// regular file.
+    #[must_use]
+    pub fn of_path(path: &Path) -> Option<Stamp> {
+        fs::metadata(path)
+            .ok()
+            .filter(Metadata::is_file)
+            .map(|m| Stamp::of(&m))
+    }
+
+    /// It is `then`, and was already when it was indexed at `indexed_at`
+    /// (see [`RACY_NS`]).
+    fn trusted(&self, then: &Stamp, indexed_at: u64) -> bool {
+        let at = i64::try_from(indexed_at).unwrap_or(i64::MAX);
+        self == then && then.mtime.max(then.ctime).saturating_add(RACY_NS) < at
+    }
+}
+
+/// What the index keeps of one file: when its session began and ended, as
+/// its head and tail say.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dated {
+    /// The file as it was.
+    pub stamp: Stamp,
+    /// Its first timestamp.
+    pub began: Option<Timestamp>,
+    /// Its last timestamp (`None`: not looked for, or none).
+    pub ended: Option<Timestamp>,
+    /// When it was indexed, in nanoseconds since the epoch.
+    pub indexed_at: u64,
+}
+
+/// What the index keeps of one session: its events, as a report reads
+/// them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorded {
+    /// Its files, the session's first, each as it was.
+    pub files: Vec<(PathBuf, Stamp)>,
+    /// The lines its files held.
+    pub lines: u64,
+    /// When it was indexed, in nanoseconds since the epoch.
+    pub indexed_at: u64,
+    /// Its events, one JSONL line each.
+    pub events: Vec<u8>,
+}
+
+/// Now, in nanoseconds since the epoch.
+#[must_use]
+pub fn now_ns() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
+
+/// Where the index lives: `$STREAMVIEW_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/streamview`, else `~/.cache/streamview` (`None`: no
+/// home either).
+#[must_use]
+pub fn cache_dir(
+    own: Option<&OsStr>,
+    xdg_cache_home: Option<&OsStr>,
+    home: Option<&OsStr>,
+) -> Option<PathBuf> {
+    let set = |v: Option<&OsStr>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
+    set(own)
+        .or_else(|| set(xdg_cache_home).map(|d| d.join("streamview")))
+        .or_else(|| set(home).map(|h| h.join(".cache").join("streamview")))
+}
+
+/// The cache directory, made (0700) if missing, if it is safe to keep the
+/// index in: a directory of this user's that no one else can write.
+///
+/// # Errors
+/// One line saying why it is not used, for the user.
+pub fn open_dir(dir: &Path) -> Result<PathBuf, String> {
+    let refuse = |why: &str| {
+        Err(format!(
+            "not using the cache {}: {why}; every file is read (set STREAMVIEW_CACHE_DIR, or \
+             --no-cache)",
+            dir.display()
+        ))
+    };
+    let meta = match fs::metadata(dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let mut b = fs::DirBuilder::new();
+            b.recursive(true);
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+            if let Err(e) = b.create(dir) {
+                return refuse(&format!("it cannot be made ({})", crate::file::describe_io(&e)));
+            }
+            match fs::metadata(dir) {
+                Ok(m) => m,
+                Err(e) => return refuse(&crate::file::describe_io(&e)),
+            }
+        }
+        Err(e) => return refuse(&crate::file::describe_io(&e)),
+    };
+    if !meta.is_dir() {
+        return refuse("it is not a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.uid() != euid() {
+            return refuse("it belongs to another user");
+        }
+        if meta.mode() & 0o022 != 0 {
+            return refuse("others can write to it");
+        }
+    }
+    Ok(dir.to_path_buf())
+}
+
+/// This process's effective user id, without `unsafe` (`geteuid` is a
+/// foreign function): the owner of `/proc/self`.
+#[cfg(unix)]
+fn euid() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata("/proc/self").map_or_else(|_| euid_of_new_file(), |m| m.uid())
+}
+
+/// The effective user id where `/proc` is not mounted: the owner of a
+/// file this process makes.
+#[cfg(unix)]
+fn euid_of_new_file() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    let path = std::env::temp_dir().join(format!("streamview-uid-{}", std::process::id()));
+    let uid = fs::File::create(&path)
+        .and_then(|f| f.metadata())
+        .map_or(u32::MAX, |m| m.uid());
+    let _ = fs::remove_file(&path);
+    uid
+}
+
+/// What this binary is: its size and modification time (a rebuilt or
+/// upgraded streamview decodes otherwise: its index starts afresh).
+fn binary() -> u64 {
+    let exe = std::env::current_exe().ok().and_then(|p| fs::metadata(p).ok());
+    let stamp = exe.map(|m| Stamp::of(&m)).unwrap_or_default();
+    let mut h = foldhash::fast::FixedState::with_seed(u64::from(format::VERSION)).build_hasher();
+    for v in [stamp.size, stamp.ino, stamp.dev] {
+        h.write_u64(v);
+    }
+    h.write_i64(stamp.mtime);
+    h.finish()
+}
+
+/// What was taken from the index and put in it during a run.
+#[derive(Default)]
+struct Used {
+    /// Files whose entry was asked for.
+    files: HashSet<PathBuf>,
+    /// Sessions whose entry was asked for.
+    sessions: HashSet<String>,
+    /// New entries.
+    added: format::Body,
+}
+
+/// The index of one library, as loaded, and what a run adds to it.
+pub struct Index {
+    /// Its file.
+    path: PathBuf,
+    /// What it was written by and for.
+    binary: u64,
+    context: String,
+    files: HashMap<PathBuf, Dated>,
+    sessions: HashMap<String, Recorded>,
+    /// The loaded file was not an index of ours, or was damaged.
+    unreadable: bool,
+    used: Mutex<Used>,
+}
+
+impl Index {
+    /// The index of the library `root` in the cache directory `dir`, for
+    /// reads that `reads` describes (`--from`, `--max-line-bytes`): empty
+    /// when there is none yet, or none to trust.
+    #[must_use]
+    pub fn load(dir: &Path, root: &Path, reads: &str) -> Index {
+        let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        let context = format!(
+            "{}\0{}\0{reads}",
+            root.display(),
+            canonical.display()
+        );
+        let mut h = foldhash::fast::FixedState::with_seed(7).build_hasher();
+        h.write(context.as_bytes());
+        let path = dir.join(format!("library-{:016x}.idx", h.finish()));
+        let binary = binary();
+        let read = open_ours(&path)
+            .and_then(|f| format::read(&mut BufReader::with_capacity(1 << 16, f), binary, &context));
+        let unreadable = read.is_none() && fs::symlink_metadata(&path).is_ok();
+        let body = read.unwrap_or_default();
+        Index {
+            path,
+            binary,
+            context,
+            files: body.files.into_iter().collect(),
+            sessions: body.sessions.into_iter().collect(),
+            unreadable,
+            used: Mutex::new(Used::default()),
+        }
+    }
+
+    /// The dates of the file at `path`, now `stamp`, if the index knows
+    /// them and may be trusted.
+    #[must_use]
+    pub fn dated(&self, path: &Path, stamp: &Stamp) -> Option<Dated> {
+        if let Ok(mut u) = self.used.lock() {
+            u.files.insert(path.to_path_buf());
+        }
+        self.files
+            .get(path)
+            .filter(|d| stamp.trusted(&d.stamp, d.indexed_at))
+            .copied()
+    }
+
+    /// Keep the dates of the file at `path`.
+    pub fn put_dated(&self, path: &Path, dated: Dated) {
+        if let Ok(mut u) = self.used.lock() {
+            u.files.insert(path.to_path_buf());
+            u.added.files.push((path.to_path_buf(), dated));
+        }
+    }
+
+    /// The events of session `name`, whose files are now `files`, if the
+    /// index has them and may be trusted.
+    #[must_use]
+    pub fn session(&self, name: &str, files: &[(PathBuf, Stamp)]) -> Option<&Recorded> {
+        if let Ok(mut u) = self.used.lock() {
+            u.sessions.insert(name.to_string());
+        }
+        let r = self.sessions.get(name)?;
+        let same = r.files.len() == files.len()
+            && (r.files.iter().zip(files))
+                .all(|((p, then), (q, now))| p == q && now.trusted(then, r.indexed_at));
+        same.then_some(r)
+    }
+
+    /// Keep the events of session `name`.
+    pub fn put_session(&self, name: &str, recorded: Recorded) {
+        if let Ok(mut u) = self.used.lock() {
+            u.sessions.insert(name.to_string());
+            u.added.sessions.push((name.to_string(), recorded));
+        }
+    }
+
+    /// Write the index again if the run changed it: the entries the run
+    /// asked for or made (those of files no longer found are forgotten).
+    ///
+    /// # Errors
+    /// One line for the user: the index could not be written.
+    pub fn save(self) -> Result<(), String> {
+        let Ok(used) = self.used.into_inner() else {
+            return Ok(());
+        };
+        let Used {
+            files: seen_files,
+            sessions: seen_sessions,
+            added,
+        } = used;
+        let forgotten = self.files.keys().any(|p| !seen_files.contains(p));
+        if added.files.is_empty() && added.sessions.is_empty() && !forgotten && !self.unreadable {
+            return Ok(());
+        }
+        let mut files = self.files;
+        files.retain(|p, _| seen_files.contains(p));
+        files.extend(added.files);
+        let mut sessions = self.sessions;
+        sessions.retain(|name, r| {
+            seen_sessions.contains(name) || r.files.first().is_some_and(|(p, _)| seen_files.contains(p))
+        });
+        sessions.extend(added.sessions);
+        let mut body = format::Body {
+            files: files.into_iter().collect(),
+            sessions: sessions.into_iter().collect(),
+        };
+        // The same index for the same library: in path order.
+        body.files.sort_by(|a, b| a.0.cmp(&b.0));
+        body.sessions.sort_by(|a, b| a.0.cmp(&b.0));
+        write_atomically(&self.path, |w| format::write(w, self.binary, &self.context, &body))
+            .map_err(|e| {
+                format!(
+                    "could not write the index {}: {}; the next report reads every file again \
+                     (--no-cache does not try)",
+                    self.path.display(),
+                    crate::file::describe_io(&e)
+                )
+            })
+    }
+}
+
+/// Open the index file at `path` for reading if it is a regular file of
+/// this user's, not a link.
+fn open_ours(path: &Path) -> Option<fs::File> {
+    let mut o = fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    let f = o.open(path).ok()?;
+    let m = f.metadata().ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if m.uid() != euid() {
+            return None;
+        }
+    }
+    m.is_file().then_some(f)
+}
+
+/// Write the file at `path` whole or not at all: into a new file beside
+/// it (0600), renamed over it once complete.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<fs::File>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(format!(".{}.{}.tmp", std::process::id(), now_ns()));
+    let tmp = PathBuf::from(name);
+    let mut o = fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    let res = o.open(&tmp).and_then(|f| {
+        let mut w = BufWriter::with_capacity(1 << 16, f);
+        write(&mut w)?;
+        w.into_inner().map_err(io::IntoInnerError::into_error)?;
+        fs::rename(&tmp, path)
+    });
+    if res.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests;
