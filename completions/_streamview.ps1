@@ -65,6 +65,7 @@ Register-ArgumentCompleter -Native -CommandName 'streamview' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Show nothing on stdout; errors and permission denials still go to stderr')
             [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Add the summary tables at the end: per session, per tool, per model')
             [CompletionResult]::new('--list-themes', '--list-themes', [CompletionResultType]::ParameterName, 'Show each built-in theme (and --theme''s) on a short sample session, and exit')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Read every file of a library: neither read nor write the index')
             [CompletionResult]::new('--no-status', '--no-status', [CompletionResultType]::ParameterName, 'Do not show the live status line')
             [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not read the configuration file')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -62,6 +62,7 @@ set edit:completion:arg-completer[streamview] = {|@words|
             cand --quiet 'Show nothing on stdout; errors and permission denials still go to stderr'
             cand --summary 'Add the summary tables at the end: per session, per tool, per model'
             cand --list-themes 'Show each built-in theme (and --theme''s) on a short sample session, and exit'
+            cand --no-cache 'Read every file of a library: neither read nor write the index'
             cand --no-status 'Do not show the live status line'
             cand --no-config 'Do not read the configuration file'
             cand -h 'Print help (see more with ''--help'')'

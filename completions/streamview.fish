@@ -112,6 +112,7 @@ complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, us
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'
 complete -c streamview -l list-themes -d 'Show each built-in theme (and --theme\'s) on a short sample session, and exit'
+complete -c streamview -l no-cache -d 'Read every file of a library: neither read nor write the index'
 complete -c streamview -l no-status -d 'Do not show the live status line'
 complete -c streamview -l no-config -d 'Do not read the configuration file'
 complete -c streamview -s h -l help -d 'Print help (see more with \'--help\')'

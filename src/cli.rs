@@ -119,6 +119,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "the configuration file of default options (see --no-config); unset: $XDG_CONFIG_HOME/streamview/config, else ~/.config/streamview/config; empty: none",
     ),
     (
+        "STREAMVIEW_CACHE_DIR",
+        "where a report keeps its index of a library's sessions (see --no-cache); unset: $XDG_CACHE_HOME/streamview, else ~/.cache/streamview",
+    ),
+    (
         "STREAMVIEW_PAGER",
         "the pager of --paging (split at spaces, no shell), used as given",
     ),
@@ -616,6 +620,15 @@ pub struct Cli {
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Input")]
     pub jobs: Option<u16>,
 
+    /// Read every file of a library: neither read nor write the index.
+    ///
+    /// A report over a library (--by, --format summary, summary-json, --list) keeps what each
+    /// session gave it in an index, and later reports read only the files that changed since.
+    /// The index is in $STREAMVIEW_CACHE_DIR, else $XDG_CACHE_HOME/streamview, else
+    /// ~/.cache/streamview (made 0700; a directory others can write is not used).
+    #[arg(long, help_heading = "Input")]
+    pub no_cache: bool,
+
     /// Do not show the live status line.
     ///
     /// On a terminal, a line at the bottom says what is happening now: the running tool and its
@@ -747,6 +760,9 @@ pub struct Options {
     pub list: bool,
     /// Threads for the files of a library (`-j`; 1: the calling thread).
     pub jobs: usize,
+    /// Where a report keeps its index of a library (`None`: `--no-cache`,
+    /// or no home to keep it in; see `crate::index`).
+    pub cache: Option<PathBuf>,
     /// Line length limit.
     pub max_line_bytes: usize,
     /// Lines of tool output to show.
@@ -838,6 +854,10 @@ pub struct Env {
     pub config: Option<OsString>,
     /// `XDG_CONFIG_HOME`
     pub xdg_config_home: Option<OsString>,
+    /// `STREAMVIEW_CACHE_DIR`: where the index is kept
+    pub cache_dir: Option<OsString>,
+    /// `XDG_CACHE_HOME`
+    pub xdg_cache_home: Option<OsString>,
     /// `HOME`
     pub home: Option<OsString>,
     /// `CLAUDE_CONFIG_DIR`: where Claude Code keeps `projects/`
@@ -878,6 +898,8 @@ impl Env {
             regular_inputs: false,
             config: std::env::var_os("STREAMVIEW_CONFIG"),
             xdg_config_home: std::env::var_os("XDG_CONFIG_HOME"),
+            cache_dir: std::env::var_os("STREAMVIEW_CACHE_DIR"),
+            xdg_cache_home: std::env::var_os("XDG_CACHE_HOME"),
             home: std::env::var_os("HOME"),
             claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR"),
             codex_home: std::env::var_os("CODEX_HOME"),
@@ -991,6 +1013,15 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         list: cli.list,
         max_line_bytes: cli.max_line_bytes,
         jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
+        cache: (!cli.no_cache)
+            .then(|| {
+                crate::index::cache_dir(
+                    env.cache_dir.as_deref(),
+                    env.xdg_cache_home.as_deref(),
+                    env.home.as_deref(),
+                )
+            })
+            .flatten(),
         max_lines: cli.max_lines,
         filter: Filter::new(&cli.only, &cli.hide, &cli.tools).with_tool_kinds(&cli.tool_kinds),
         summary: cli.summary,
@@ -1435,6 +1466,7 @@ impl Default for Options {
             followed: Vec::new(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             jobs: 1,
+            cache: None,
             max_lines: 10,
             filter: Filter::default(),
             summary: false,

@@ -341,6 +341,7 @@ fn run_plan<S: Sink + ?Sized, E: Write>(
         finished: Arc::new(AtomicBool::new(false)),
         jobs,
         progress,
+        cache: std::cell::OnceCell::new(),
     };
     let mut runner: Runner<'_, S, E> = sinks::runner(opts, sink, diag).with_status(status);
     // --follow: the run says when the session has finished, so that

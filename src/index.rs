@@ -184,7 +184,10 @@ pub fn open_dir(dir: &Path) -> Result<PathBuf, String> {
             #[cfg(unix)]
             std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
             if let Err(e) = b.create(dir) {
-                return refuse(&format!("it cannot be made ({})", crate::file::describe_io(&e)));
+                return refuse(&format!(
+                    "it cannot be made ({})",
+                    crate::file::describe_io(&e)
+                ));
             }
             match fs::metadata(dir) {
                 Ok(m) => m,
@@ -233,7 +236,9 @@ fn euid_of_new_file() -> u32 {
 /// What this binary is: its size and modification time (a rebuilt or
 /// upgraded streamview decodes otherwise: its index starts afresh).
 fn binary() -> u64 {
-    let exe = std::env::current_exe().ok().and_then(|p| fs::metadata(p).ok());
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| fs::metadata(p).ok());
     let stamp = exe.map(|m| Stamp::of(&m)).unwrap_or_default();
     let mut h = foldhash::fast::FixedState::with_seed(u64::from(format::VERSION)).build_hasher();
     for v in [stamp.size, stamp.ino, stamp.dev] {
@@ -250,6 +255,8 @@ struct Used {
     files: HashSet<PathBuf>,
     /// Sessions whose entry was asked for.
     sessions: HashSet<String>,
+    /// Sessions whose entry was trusted.
+    served: u64,
     /// New entries.
     added: format::Body,
 }
@@ -275,17 +282,14 @@ impl Index {
     #[must_use]
     pub fn load(dir: &Path, root: &Path, reads: &str) -> Index {
         let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-        let context = format!(
-            "{}\0{}\0{reads}",
-            root.display(),
-            canonical.display()
-        );
+        let context = format!("{}\0{}\0{reads}", root.display(), canonical.display());
         let mut h = foldhash::fast::FixedState::with_seed(7).build_hasher();
         h.write(context.as_bytes());
         let path = dir.join(format!("library-{:016x}.idx", h.finish()));
         let binary = binary();
-        let read = open_ours(&path)
-            .and_then(|f| format::read(&mut BufReader::with_capacity(1 << 16, f), binary, &context));
+        let read = open_ours(&path).and_then(|f| {
+            format::read(&mut BufReader::with_capacity(1 << 16, f), binary, &context)
+        });
         let unreadable = read.is_none() && fs::symlink_metadata(&path).is_ok();
         let body = read.unwrap_or_default();
         Index {
@@ -324,14 +328,16 @@ impl Index {
     /// index has them and may be trusted.
     #[must_use]
     pub fn session(&self, name: &str, files: &[(PathBuf, Stamp)]) -> Option<&Recorded> {
+        let r = self.sessions.get(name).filter(|r| {
+            r.files.len() == files.len()
+                && (r.files.iter().zip(files))
+                    .all(|((p, then), (q, now))| p == q && now.trusted(then, r.indexed_at))
+        });
         if let Ok(mut u) = self.used.lock() {
             u.sessions.insert(name.to_string());
+            u.served += u64::from(r.is_some());
         }
-        let r = self.sessions.get(name)?;
-        let same = r.files.len() == files.len()
-            && (r.files.iter().zip(files))
-                .all(|((p, then), (q, now))| p == q && now.trusted(then, r.indexed_at));
-        same.then_some(r)
+        r
     }
 
     /// Keep the events of session `name`.
@@ -340,6 +346,12 @@ impl Index {
             u.sessions.insert(name.to_string());
             u.added.sessions.push((name.to_string(), recorded));
         }
+    }
+
+    /// Sessions taken from the index so far.
+    #[must_use]
+    pub fn served(&self) -> u64 {
+        self.used.lock().map_or(0, |u| u.served)
     }
 
     /// Write the index again if the run changed it: the entries the run
@@ -355,6 +367,7 @@ impl Index {
             files: seen_files,
             sessions: seen_sessions,
             added,
+            ..
         } = used;
         let forgotten = self.files.keys().any(|p| !seen_files.contains(p));
         if added.files.is_empty() && added.sessions.is_empty() && !forgotten && !self.unreadable {
@@ -365,7 +378,8 @@ impl Index {
         files.extend(added.files);
         let mut sessions = self.sessions;
         sessions.retain(|name, r| {
-            seen_sessions.contains(name) || r.files.first().is_some_and(|(p, _)| seen_files.contains(p))
+            seen_sessions.contains(name)
+                || r.files.first().is_some_and(|(p, _)| seen_files.contains(p))
         });
         sessions.extend(added.sessions);
         let mut body = format::Body {
@@ -375,15 +389,17 @@ impl Index {
         // The same index for the same library: in path order.
         body.files.sort_by(|a, b| a.0.cmp(&b.0));
         body.sessions.sort_by(|a, b| a.0.cmp(&b.0));
-        write_atomically(&self.path, |w| format::write(w, self.binary, &self.context, &body))
-            .map_err(|e| {
-                format!(
-                    "could not write the index {}: {}; the next report reads every file again \
+        write_atomically(&self.path, |w| {
+            format::write(w, self.binary, &self.context, &body)
+        })
+        .map_err(|e| {
+            format!(
+                "could not write the index {}: {}; the next report reads every file again \
                      (--no-cache does not try)",
-                    self.path.display(),
-                    crate::file::describe_io(&e)
-                )
-            })
+                self.path.display(),
+                crate::file::describe_io(&e)
+            )
+        })
     }
 }
 

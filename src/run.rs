@@ -6,6 +6,7 @@
 //! a pipe, while a large saved log is written in big blocks.
 
 mod feeder;
+mod record;
 
 use std::io::{Read, Write};
 
@@ -19,6 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::event::{Event, EventKind, Producer};
 use crate::filter::grep::Grep;
+use crate::index::Index;
 use crate::input::library::{self, Origins};
 use crate::input::{Checked, Frame, Interrupt, Line, LineReader, ahead};
 use crate::render::{LineEnd, Sink, StatusLine};
@@ -131,6 +133,11 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     /// The sink counts and nothing else (the summaries): what no count
     /// reads is left unparsed (see [`Decoder::for_report`]).
     ledger: bool,
+    /// The index of the library being read: its sessions replayed from it,
+    /// or recorded into it ([`Runner::with_index`]).
+    index: Option<Arc<Index>>,
+    /// The session being read, recorded for the index.
+    recorder: Option<record::Recorder>,
 }
 
 thread_local! {
@@ -159,6 +166,8 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             inputs: 0,
             report: false,
             ledger: false,
+            index: None,
+            recorder: None,
             given_up: 0,
             without_session: 0,
             notes: Vec::new(),
@@ -268,6 +277,19 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self
     }
 
+    /// Replay a library's sessions from `index` where it may be trusted,
+    /// and keep those read in it: a report's (`ledger`) only, which is all
+    /// the index serves (see `crate::index`).
+    pub fn set_index(&mut self, index: Option<Arc<Index>>) {
+        self.index = index.filter(|_| self.ledger && self.grep.is_none());
+    }
+
+    /// The index [`Runner::set_index`] gave it.
+    #[must_use]
+    pub fn index(&self) -> Option<Arc<Index>> {
+        self.index.clone()
+    }
+
     /// Say local times (the sessions' starts in the tables) in `zone`.
     #[must_use]
     pub fn with_zone(mut self, zone: crate::time::zone::Zone) -> Self {
@@ -333,6 +355,12 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         self.diag.message(&format!("{name}: {what}"));
     }
 
+    /// Say `what`, one line on stderr.
+    pub fn say(&mut self, what: &str) {
+        self.hide_status();
+        self.diag.message(what);
+    }
+
     /// A directory named as input holds no session file: say so; it counts
     /// as an input without a session (status 3).
     pub fn empty_directory(&mut self, name: &str, other_files: u64) {
@@ -378,6 +406,34 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     ) -> Result<(), Error> {
         let name = session.name();
         self.replaying(true);
+        if let Some(index) = self.index.clone()
+            && let Some(files) = record::stamps(session)
+        {
+            if let Some(rec) = index.session(&name, &files) {
+                return self.replay(&name, rec, found);
+            }
+            self.recorder = Some(record::Recorder::new(files));
+        }
+        let res = self.read_session(session, &name, found, interrupt);
+        // Taken away when a line had a problem to say.
+        if let Some(r) = self.recorder.take()
+            && res.is_ok()
+            && let Some(index) = &self.index
+        {
+            let lines = self.lines - self.current.frames_before;
+            index.put_session(&name, r.recorded(lines));
+        }
+        res
+    }
+
+    /// [`Runner::library_session`]'s read of its files.
+    fn read_session(
+        &mut self,
+        session: &library::Session,
+        name: &str,
+        found: bool,
+        interrupt: Option<&Arc<Interrupt>>,
+    ) -> Result<(), Error> {
         let opened = session.open_traced().map(|(rdr, origins)| {
             self.origins = origins;
             match interrupt {
@@ -386,13 +442,55 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             }
         });
         match opened {
-            Ok(rdr) if found => self.source_found(&name, rdr),
-            Ok(rdr) => self.source(&name, rdr),
+            Ok(rdr) if found => self.source_found(name, rdr),
+            Ok(rdr) => self.source(name, rdr),
             Err(e) => {
-                self.open_failed(&name, &e);
+                self.recorder = None;
+                self.open_failed(name, &e);
                 Ok(())
             }
         }
+    }
+
+    /// Session `name` of a library, as the index recorded it (see
+    /// `run/record.rs`): its events through the session and the sink as
+    /// reading its files would give them.
+    fn replay(
+        &mut self,
+        name: &str,
+        rec: &crate::index::Recorded,
+        found: bool,
+    ) -> Result<(), Error> {
+        self.diag.hold();
+        self.session.set_source(name);
+        self.session.set_origins(None);
+        let mut dec = Decoder::with_producer(None).for_report(self.ledger);
+        self.arrived = Instant::now();
+        self.inputs += 1;
+        self.current = Current {
+            frames_before: self.lines,
+            events_before: self.json_events(),
+            plain_before: self.session.stats().plain_text,
+            found,
+            ..Current::default()
+        };
+        let mut rdr = LineReader::new(&rec.events[..], usize::MAX);
+        let res = (|| {
+            loop {
+                while let Some(frame) = rdr.next_frame() {
+                    self.frame(&frame, &mut dec)?;
+                }
+                if rdr.is_eof() {
+                    break;
+                }
+                let _ = rdr.fill();
+            }
+            self.lines = self.current.frames_before + rec.lines;
+            self.finish_decoder(&mut dec, false)?;
+            self.end_of_input(name)
+        })();
+        self.diag.release();
+        res
     }
 
     /// Process a file found below a directory named as input, as
@@ -487,6 +585,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     return Err(Error::Interrupted);
                 }
                 self.io_failed = true;
+                self.recorder = None;
                 self.sink.flush().map_err(Error::Write)?;
                 self.diag
                     .message(&format!("error reading {name}: {}", describe_io(&e)));
@@ -535,6 +634,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     fn give_up(&mut self, name: &str, dec: &mut Decoder, ended: bool) -> Result<(), Error> {
         // This line says what the lines skipped would.
         self.diag.discard();
+        self.recorder = None;
         self.given_up += 1;
         self.current.give_up = true;
         self.finish_decoder(dec, false)?;
@@ -621,17 +721,24 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// rebuild: the stream did not end, it was stopped.
     fn finish_decoder(&mut self, dec: &mut Decoder, interrupted: bool) -> Result<(), Error> {
         self.hide_status();
+        if interrupted {
+            self.recorder = None;
+        }
         let Runner {
             session,
             sink,
             status,
             window,
             outside,
+            recorder,
             ..
         } = self;
         dec.finish(&mut |ev: &Event<'_>| {
             if interrupted && matches!(ev.kind, EventKind::Result(_)) {
                 return Ok(());
+            }
+            if let Some(r) = recorder.as_mut() {
+                r.event(ev);
             }
             if ev.time.is_some_and(|t| !window.contains(t)) {
                 *outside += 1;
@@ -697,6 +804,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 len,
                 partial,
             } => {
+                self.recorder = None;
                 let problem = LineProblem::TooLong {
                     len: *len,
                     max: self.max_line,
@@ -721,11 +829,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                     arrived,
                     window,
                     outside,
+                    recorder,
                     ..
                 } = self;
                 let now = *arrived;
                 let res = dec
                     .decode(line, &mut |ev: &Event<'_>| {
+                        if let Some(r) = recorder.as_mut() {
+                            r.event(ev);
+                        }
                         if ev.time.is_some_and(|t| !window.contains(t)) {
                             *outside += 1;
                             session.left_out(ev);
@@ -745,6 +857,10 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                         sink.event(ev, session)
                     })
                     .map_err(Error::Write)?;
+                if !matches!(res, Decoded::Events | Decoded::Blank) {
+                    // Said with its line number, which the index does not keep.
+                    self.recorder = None;
+                }
                 match res {
                     Decoded::Skipped(problem) => self.skip_line(line, &problem)?,
                     Decoded::Implausible(why) => {

@@ -412,7 +412,7 @@ pub const TITLE_CHARS: usize = 80;
 /// A prompt as a session's title: its first line with words, cut to
 /// [`TITLE_CHARS`] characters; a slash command as typed. `None` for a
 /// prompt of no words (an image, an empty line).
-fn title(t: &crate::event::Text<'_>) -> Option<String> {
+pub(crate) fn title(t: &crate::event::Text<'_>) -> Option<String> {
     let text = t.command.as_deref().unwrap_or(&t.text);
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
     let mut out: String = line.chars().take(TITLE_CHARS).collect();

@@ -426,8 +426,10 @@ fn a_library_reads_only_the_sessions_in_the_window() {
         .output()
         .unwrap();
     let err = String::from_utf8(o.stderr).unwrap();
+    // (and how many sessions came from the index: see tests/index.rs)
     assert!(
-        err.contains("1 session file read (0 without a session), 2 sessions since 2026-11-22T04:00:00.000Z skipped"),
+        err.contains("1 session file read (0 without a session, ")
+            && err.contains(" from the index), 2 sessions since 2026-11-22T04:00:00.000Z skipped"),
         "{err}"
     );
     std::fs::remove_dir_all(&root).unwrap();

@@ -130,10 +130,12 @@ fn usage(v: Value<'_>, producer: Producer) -> Usage<'_> {
             .filter(|t| t.as_object().is_some())
             .map(tokens),
         cache_write_1h: u64_at(v, "cache_write_1h"),
-        sidechain: false,
-        fast: false,
-        // Not in the schema: as it was for the producer named.
-        preliminary_output: producer == Producer::Claude,
+        sidechain: bool_at(v, "sidechain").unwrap_or(false),
+        fast: bool_at(v, "fast").unwrap_or(false),
+        // Written since schema 1's `preliminary_output`; before, as it
+        // was for the producer named.
+        preliminary_output: bool_at(v, "preliminary_output")
+            .unwrap_or(producer == Producer::Claude),
     }
 }
 

@@ -127,7 +127,8 @@ impl Jobs<'_> {
     ) -> Result<(), Error> {
         let stop = || interrupt.is_some_and(|i| i.is_set());
         let library = self.library;
-        let work = |s: &&library::Session| read_one(opts, s, library, interrupt);
+        let index = runner.index();
+        let work = |s: &&library::Session| read_one(opts, s, library, interrupt, index.as_ref());
         let ahead = opts.jobs * AHEAD_PER_JOB;
         // The small sessions between two big ones on the threads, each big
         // one by the main run: the same order, bounded memory.
@@ -196,6 +197,7 @@ fn read_one(
     s: &library::Session,
     library: bool,
     interrupt: Option<&Arc<Interrupt>>,
+    index: Option<&Arc<crate::index::Index>>,
 ) -> Item {
     let (out, err) = (Buf::default(), Buf::default());
     let matched = Rc::new(Cell::new(0));
@@ -219,6 +221,7 @@ fn read_one(
     let mut runner = sinks::runner(opts, &mut *sink, &mut diag);
     // Copies of API messages are told in the library's order (`absorb`).
     runner.check_copies_later();
+    runner.set_index(index.cloned());
     let res = runner.library_session(s, true, interrupt);
     let (session, counted) = runner.into_counted();
     let session = Box::new(session);

@@ -185,9 +185,14 @@ pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
         .with_prices(opts.prices.clone())
         .with_groups(opts.by.clone())
         .with_report(report(opts))
-        .with_ledger(
-            opts.grep.is_none() && matches!(format(opts), Format::Summary | Format::SummaryJson),
-        )
+        .with_ledger(ledger(opts))
+}
+
+/// True when the run counts and writes nothing else (the summaries,
+/// `--by`, `--list`): what no count reads may be left unread, and the
+/// index may serve it.
+pub(crate) fn ledger(opts: &Options) -> bool {
+    opts.grep.is_none() && matches!(format(opts), Format::Summary | Format::SummaryJson)
 }
 
 /// True when the run writes a report (the summaries, Markdown, HTML): over

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use crate::cli::Options;
 use crate::error::Error;
+use crate::index::{self, Index};
 use crate::input::{self, Checked, Interrupt, ReadAhead, Source, library};
 use crate::render::{self, Sink};
 use crate::run::Runner;
@@ -33,6 +34,9 @@ pub(super) struct Reading<'a> {
     pub jobs: Option<&'a Jobs<'a>>,
     /// The progress line of a library read.
     pub progress: Option<&'a Progress>,
+    /// The cache directory the index is kept in, once a report over a
+    /// library asked for it (`None`: not used, which was said once).
+    pub cache: std::cell::OnceCell<Option<std::path::PathBuf>>,
 }
 
 impl Reading<'_> {
@@ -59,6 +63,29 @@ impl Reading<'_> {
         }
     }
 
+    /// The index of the library `dir`, for a report (see `crate::index`):
+    /// `None` for other runs, with `--no-cache`, or when the cache
+    /// directory is not safe to use (said once).
+    fn index<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        dir: &Path,
+    ) -> Option<Arc<Index>> {
+        if !super::sinks::ledger(self.opts) {
+            return None;
+        }
+        let cache = self.cache.get_or_init(|| {
+            let opened = index::open_dir(self.opts.cache.as_deref()?);
+            opened.map_err(|why| runner.say(&why)).ok()
+        });
+        let reads = format!(
+            "from={:?} max-line-bytes={}",
+            self.opts.from.map(crate::event::Producer::name),
+            self.opts.max_line_bytes
+        );
+        Some(Arc::new(Index::load(cache.as_deref()?, dir, &reads)))
+    }
+
     /// Read the session files below `dir` (a directory named as input), in
     /// the order [`input::library`] gives; with `-v`, say how many files
     /// there were.
@@ -68,7 +95,8 @@ impl Reading<'_> {
         dir: &Path,
     ) -> Result<(), Error> {
         let name = dir.display().to_string();
-        let found = library::sessions_below_on(dir, self.opts.jobs);
+        let index = self.index(runner, dir);
+        let found = library::sessions_below_on(dir, self.opts.jobs, index.as_deref());
         for (d, e) in &found.unreadable {
             runner.open_failed(&d.display().to_string(), e);
         }
@@ -93,6 +121,7 @@ impl Reading<'_> {
         if let Some(p) = self.progress {
             p.begin(inside.iter().map(|s| s.files() as u64).sum());
         }
+        runner.set_index(index.clone());
         let read = match self.jobs {
             Some(jobs) => jobs.read(runner, self.opts, &inside, self.interrupt, self.progress),
             None => inside.iter().try_for_each(|session| {
@@ -101,10 +130,15 @@ impl Reading<'_> {
                 Ok(())
             }),
         };
+        runner.set_index(None);
         if let Some(p) = self.progress {
             p.end();
         }
         read?;
+        let served = index.as_ref().map(|i| i.served());
+        if let Some(Ok(Err(why))) = index.map(|i| Arc::try_unwrap(i).map(Index::save)) {
+            runner.say(&why);
+        }
         if self.opts.verbosity == render::Verbosity::Verbose {
             let read = Counts {
                 files: inside.iter().map(|s| s.files()).sum(),
@@ -112,6 +146,7 @@ impl Reading<'_> {
                 outside: outside.len(),
                 elsewhere: elsewhere.len(),
                 other: found.other_files,
+                served,
             };
             runner.note(&name, &read.describe(self.opts));
         }
@@ -311,6 +346,8 @@ struct Counts {
     outside: usize,
     elsewhere: usize,
     other: u64,
+    /// Sessions taken from the index (`None`: not used).
+    served: Option<u64>,
 }
 
 impl Counts {
@@ -322,6 +359,7 @@ impl Counts {
             outside,
             elsewhere,
             other,
+            served,
         } = *self;
         let mut skipped = String::new();
         if outside > 0 {
@@ -338,9 +376,13 @@ impl Counts {
                 s(elsewhere as u64)
             );
         }
+        let indexed = match served {
+            Some(n) => format!(", {n} from the index"),
+            None => String::new(),
+        };
         format!(
-            "{files} session file{} read ({empty} without a session){skipped}, {other} other \
-             file{} left alone",
+            "{files} session file{} read ({empty} without a session{indexed}){skipped}, {other} \
+             other file{} left alone",
             s(files as u64),
             s(other),
         )

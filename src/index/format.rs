@@ -37,7 +37,12 @@ fn checksum(body: &[u8]) -> u64 {
 }
 
 /// Write `body` for the reads of `context` by the binary `binary`.
-pub(crate) fn write(out: &mut impl Write, binary: u64, context: &str, body: &Body) -> io::Result<()> {
+pub(crate) fn write(
+    out: &mut impl Write,
+    binary: u64,
+    context: &str,
+    body: &Body,
+) -> io::Result<()> {
     let mut b = Vec::with_capacity(1 << 16);
     put_u32(&mut b, u32::try_from(body.files.len()).unwrap_or(u32::MAX));
     for (path, d) in &body.files {
@@ -47,7 +52,10 @@ pub(crate) fn write(out: &mut impl Write, binary: u64, context: &str, body: &Bod
         put_time(&mut b, d.ended);
         put_u64(&mut b, d.indexed_at);
     }
-    put_u32(&mut b, u32::try_from(body.sessions.len()).unwrap_or(u32::MAX));
+    put_u32(
+        &mut b,
+        u32::try_from(body.sessions.len()).unwrap_or(u32::MAX),
+    );
     for (name, r) in &body.sessions {
         put_bytes(&mut b, name.as_bytes());
         put_u32(&mut b, u32::try_from(r.files.len()).unwrap_or(u32::MAX));
@@ -124,8 +132,8 @@ fn parse(body: &[u8]) -> Option<Body> {
         let path = r.path()?;
         let d = Dated {
             stamp: r.stamp()?,
-            began: r.time()?,
-            ended: r.time()?,
+            began: r.time().ok()?,
+            ended: r.time().ok()?,
             indexed_at: r.u64()?,
         };
         out.files.push((path, d));
@@ -173,6 +181,9 @@ fn put_stamp(b: &mut Vec<u8>, s: &Stamp) {
 fn put_time(b: &mut Vec<u8>, t: Option<Timestamp>) {
     b.extend_from_slice(&t.map_or(i64::MIN, Timestamp::millis).to_le_bytes());
 }
+
+/// Bytes that do not hold what they should.
+struct Damaged;
 
 /// The body being read: each read takes its bytes off the front, or fails
 /// when too few are left.
@@ -224,10 +235,11 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn time(&mut self) -> Option<Option<Timestamp>> {
-        match self.i64()? {
-            i64::MIN => Some(None),
-            t => Timestamp::from_millis(t).map(Some),
+    /// A time, none, or (`Err`) bytes that are not one.
+    fn time(&mut self) -> Result<Option<Timestamp>, Damaged> {
+        match self.i64().ok_or(Damaged)? {
+            i64::MIN => Ok(None),
+            t => Timestamp::from_millis(t).map(Some).ok_or(Damaged),
         }
     }
 }

@@ -74,7 +74,11 @@ fn no_flipped_byte_nor_cut_is_read_as_another_index() {
         }
     }
     for len in 0..out.len() {
-        assert_eq!(format::read(&mut &out[..len], 42, "ctx"), None, "cut at {len}");
+        assert_eq!(
+            format::read(&mut &out[..len], 42, "ctx"),
+            None,
+            "cut at {len}"
+        );
     }
     // Bytes after the end are refused too.
     let mut longer = out.clone();
@@ -98,19 +102,11 @@ fn a_stamp_is_trusted_only_when_unchanged_and_older_than_its_indexing() {
 
 #[test]
 fn the_cache_is_where_the_environment_says() {
-    fn os(s: &str) -> Option<&OsStr> {
-        Some(OsStr::new(s))
-    }
+    let [c, x, h, empty] = ["/c", "/x", "/h", ""].map(|s| Some(OsStr::new(s)));
+    assert_eq!(cache_dir(c, x, h), Some(PathBuf::from("/c")));
+    assert_eq!(cache_dir(empty, x, h), Some(PathBuf::from("/x/streamview")));
     assert_eq!(
-        cache_dir(os("/c"), os("/x"), os("/h")),
-        Some(PathBuf::from("/c"))
-    );
-    assert_eq!(
-        cache_dir(os(""), os("/x"), os("/h")),
-        Some(PathBuf::from("/x/streamview"))
-    );
-    assert_eq!(
-        cache_dir(None, None, os("/h")),
+        cache_dir(None, None, h),
         Some(PathBuf::from("/h/.cache/streamview"))
     );
     assert_eq!(cache_dir(None, None, None), None);
@@ -146,7 +142,10 @@ fn entries_are_kept_saved_and_loaded() {
     let grown = [(PathBuf::from("/lib/a"), stamp(11, 5))];
     assert_eq!(again.session("a", &grown), None);
     // Other reads of the same library keep an index of their own.
-    assert_eq!(Index::load(&dir, &lib, "other").session("a", &rec.files), None);
+    assert_eq!(
+        Index::load(&dir, &lib, "other").session("a", &rec.files),
+        None
+    );
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -45,6 +45,7 @@ pub use super::store::Stored;
 use super::store::{self, Cli};
 use super::{Compression, Decompress, OneLine};
 use crate::file::{open_regular, open_regular_sized};
+use crate::index::{Dated, Index, Stamp};
 use crate::time::Timestamp;
 use crate::time::window::Window;
 use interleave::Interleave;
@@ -137,8 +138,26 @@ impl Session {
         if window.is_all() {
             return true;
         }
+        // A file's lines were written by the time it last changed: files
+        // all last changed before the window begins hold nothing in it,
+        // and their tails are not read (`ended`).
+        if self.stored.is_none()
+            && let Some(since) = window.since
+            && self.changed() < since
+        {
+            return false;
+        }
         let began = self.began.unwrap_or_else(|| modified(&self.file));
         window.overlaps(began, self.ended().max(began))
+    }
+
+    /// When its files last changed.
+    fn changed(&self) -> Timestamp {
+        std::iter::once(&self.file)
+            .chain(&self.subagents)
+            .map(|f| modified(f))
+            .max()
+            .unwrap_or(Timestamp::of(UNIX_EPOCH))
     }
 
     /// Files in the session: 1 and its sub-agents.
@@ -175,7 +194,7 @@ pub struct Found {
 /// The session files below `dir` (see the module docs).
 #[must_use]
 pub fn sessions_below(dir: &Path) -> Found {
-    sessions_below_on(dir, 1)
+    sessions_below_on(dir, 1, None)
 }
 
 /// A directory walk's state (see [`sessions_below_on`]).
@@ -229,9 +248,10 @@ impl Walk {
 
 /// [`sessions_below`], each file's first timestamp read on `jobs` threads
 /// (`-j`: the reads of a library's discovery, before any file is decoded,
-/// were its one serial part; issue 27).
+/// were its one serial part; issue 27), or taken from `index` for the
+/// files it knows unchanged (then the file is not opened).
 #[must_use]
-pub fn sessions_below_on(dir: &Path, jobs: usize) -> Found {
+pub fn sessions_below_on(dir: &Path, jobs: usize, index: Option<&Index>) -> Found {
     let mut walk = Walk {
         pending: vec![dir.to_path_buf()],
         ..Walk::default()
@@ -251,7 +271,10 @@ pub fn sessions_below_on(dir: &Path, jobs: usize) -> Found {
                 give(walk.files[before..].to_vec());
             }
         },
-        &|f: &PathBuf| dated(f),
+        &|f: &PathBuf| match index {
+            Some(ix) => dated_by(f, ix),
+            None => dated(f),
+        },
     );
     let Walk {
         files,
@@ -376,6 +399,29 @@ fn dated(f: &Path) -> (Timestamp, Option<Timestamp>, u64) {
     };
     let began = opened.and_then(start_time);
     (began.unwrap_or_else(|| modified(f)), began, bytes)
+}
+
+/// [`dated`] from the index when it knows the file unchanged; else read,
+/// and kept in it.
+fn dated_by(f: &Path, index: &Index) -> (Timestamp, Option<Timestamp>, u64) {
+    let Some(stamp) = Stamp::of_path(f) else {
+        return dated(f);
+    };
+    if let Some(d) = index.dated(f, &stamp) {
+        return (d.began.unwrap_or_else(|| modified(f)), d.began, stamp.size);
+    }
+    let indexed_at = crate::index::now_ns();
+    let read = dated(f);
+    index.put_dated(
+        f,
+        Dated {
+            stamp,
+            began: read.1,
+            ended: None,
+            indexed_at,
+        },
+    );
+    read
 }
 
 /// A file's place in the library: its session's start and file, whether

@@ -284,6 +284,11 @@ fn kind_fields(o: &mut Obj<'_>, ev: &Event<'_>, s: &Session) {
                 None => o.null(k!("replaces")),
             }
             o.opt_num(k!("cache_write_1h"), u.cache_write_1h);
+            // What the ledger needs to count and price it as a read of the
+            // log does: read back, a report is the same (the index too).
+            o.bool(k!("preliminary_output"), u.preliminary_output);
+            o.bool(k!("sidechain"), u.sidechain);
+            o.bool(k!("fast"), u.fast);
             // Priced only when the output count is final.
             let estimate = (u.model.as_deref())
                 .filter(|_| !u.preliminary_output)

@@ -58,10 +58,17 @@ pub fn sv() -> Command {
     for v in ENV_VARS {
         cmd.env_remove(v);
     }
-    // No configuration file.
+    // No configuration file; an index of this test process's own.
     cmd.env("STREAMVIEW_CONFIG", "");
+    cmd.env("STREAMVIEW_CACHE_DIR", test_cache());
     cmd.timeout(RUN_LIMIT);
     cmd
+}
+
+/// The cache directory of this test process's runs: reports over the same
+/// library in one test file share an index, as a user's runs do.
+pub fn test_cache() -> PathBuf {
+    std::env::temp_dir().join(format!("streamview-test-cache-{}", std::process::id()))
 }
 
 /// The same, as a `std::process::Command` for runs driven by hand.
@@ -70,8 +77,9 @@ pub fn sv_std() -> std::process::Command {
     for v in ENV_VARS {
         cmd.env_remove(v);
     }
-    // No configuration file.
+    // No configuration file; an index of this test process's own.
     cmd.env("STREAMVIEW_CONFIG", "");
+    cmd.env("STREAMVIEW_CACHE_DIR", test_cache());
     cmd
 }
 

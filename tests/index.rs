@@ -1,0 +1,347 @@
+//! The index (issue 46): every report over a library is the same byte for
+//! byte with and without it, cold and warm, through what happens to a
+//! library (lines appended, a file deleted, rewritten, replaced, another
+//! time zone, another price table), and whatever becomes of the index's own
+//! file (damaged, cut, a link, written by several runs at once).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use common::sv_std;
+
+/// The reports compared, over every state.
+const REPORTS: &[&[&str]] = &[
+    &["--by", "day"],
+    &["--by", "model"],
+    &["--by", "block"],
+    &["--by", "project", "--format", "summary-json"],
+    &["--format", "summary-json"],
+    &["--list"],
+    &["--since", "2026-11-24", "--by", "day"],
+    &["--until", "2026-11-24T12:00:00Z", "--format", "summary"],
+    &["-j2", "--by", "session"],
+];
+
+/// A library of copies of real stores: Claude Code's transcripts with
+/// sub-agents, Codex's rollouts, `OpenCode`'s databases.
+struct Library {
+    root: PathBuf,
+    cache: PathBuf,
+}
+
+impl Library {
+    fn new(name: &str) -> Library {
+        let root = std::env::temp_dir().join(format!("sv-index-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let lib = root.join("lib");
+        for f in ["claude-transcript", "codex-rollout", "opencode-session"] {
+            copy_tree(&common::fixture(f), &lib.join(f));
+        }
+        Library {
+            cache: root.join("cache"),
+            root,
+        }
+    }
+
+    fn lib(&self) -> PathBuf {
+        self.root.join("lib")
+    }
+
+    /// One run: its stdout, stderr and status, with the cache or without.
+    fn run(&self, args: &[&str], cached: bool) -> (String, String, i32) {
+        let mut cmd = sv_std();
+        cmd.env("STREAMVIEW_CACHE_DIR", &self.cache)
+            .env("TZ", "UTC")
+            .args(args)
+            .arg(self.lib());
+        if !cached {
+            cmd.arg("--no-cache");
+        }
+        let o = cmd.output().unwrap();
+        (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+            o.status.code().unwrap_or(-1),
+        )
+    }
+
+    /// Every report the same with the index as without, `extra` added.
+    fn same(&self, state: &str, extra: &[&str]) {
+        for report in REPORTS {
+            let args: Vec<&str> = report.iter().chain(extra).copied().collect();
+            let direct = self.run(&args, false);
+            assert_eq!(direct.2, 0, "{state} {args:?}: {direct:?}");
+            assert_eq!(self.run(&args, true), direct, "{state} {args:?}");
+        }
+    }
+
+    /// Sessions `-v` says were taken from the index by a `--by day`.
+    fn served(&self) -> u64 {
+        let (_, err, _) = self.run(&["-v", "--by", "day"], true);
+        let said = err
+            .lines()
+            .find_map(|l| l.split_once(" from the index"))
+            .unwrap_or_else(|| panic!("no count of sessions from the index: {err}"));
+        said.0.rsplit(' ').next().unwrap().parse().unwrap()
+    }
+}
+
+impl Drop for Library {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Wait out the time a change must be older than for the index to trust
+/// the file again (`index::RACY_NS`).
+fn settle() {
+    std::thread::sleep(Duration::from_millis(2_100));
+}
+
+/// Give `path` the modification time of `ago` before now.
+fn age(path: &Path, ago: Duration) {
+    let f = fs::File::options().write(true).open(path).unwrap();
+    f.set_modified(SystemTime::now() - ago).unwrap();
+}
+
+#[test]
+fn every_report_is_the_same_with_the_index_through_every_change() {
+    let l = Library::new("walk");
+    let lib = l.lib();
+    l.same("cold", &[]);
+    settle();
+    l.same("warm", &[]);
+    // A warm run reads the index, not the files: every session of the
+    // library but those whose file had a problem to say.
+    let served = l.served();
+    assert!(served >= 30, "only {served} sessions from the index");
+
+    // Lines appended to a transcript: the same session, grown.
+    let grown = lib.join("claude-transcript/transcript_tools_basic.jsonl");
+    let more = fs::read(lib.join("claude-transcript/transcript_thinking.jsonl")).unwrap();
+    let mut bytes = fs::read(&grown).unwrap();
+    bytes.extend_from_slice(&more);
+    fs::write(&grown, &bytes).unwrap();
+    l.same("appended", &[]);
+
+    // A file deleted.
+    fs::remove_file(lib.join("codex-rollout/mixed.rollout.jsonl")).unwrap();
+    l.same("deleted", &[]);
+
+    // A file truncated and rewritten with other content, its old time put
+    // back: its size and change time still tell.
+    let rewritten = lib.join("codex-rollout/text.rollout.jsonl");
+    let other = fs::read(lib.join("codex-rollout/plan.rollout.jsonl")).unwrap();
+    fs::write(&rewritten, &other).unwrap();
+    age(&rewritten, Duration::from_secs(3600));
+    l.same("rewritten", &[]);
+
+    // A file replaced by a copy (another inode) with another time.
+    let replaced = lib.join("claude-transcript/v2.1.330_transcript_thinking.jsonl");
+    let copy = l.root.join("copy.jsonl");
+    fs::copy(&replaced, &copy).unwrap();
+    age(&copy, Duration::from_secs(86_400));
+    fs::rename(&copy, &replaced).unwrap();
+    l.same("replaced", &[]);
+
+    settle();
+    l.same("settled", &[]);
+    // Another time zone, another price table: the index keeps tokens and
+    // times, not days or costs.
+    l.same("another zone", &["--tz", "Asia/Kolkata"]);
+    let prices = l.root.join("prices.json");
+    fs::write(
+        &prices,
+        r#"{"claude-opus-4-8": {"input_cost_per_token": 3e-5, "output_cost_per_token": 9e-5},
+            "gpt-5.5": {"input_cost_per_token": 1e-6, "output_cost_per_token": 1e-6}}"#,
+    )
+    .unwrap();
+    l.same(
+        "another price table",
+        &["--prices", prices.to_str().unwrap()],
+    );
+    assert!(l.served() >= 28);
+}
+
+/// The index files of a library's cache.
+fn index_files(cache: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "idx"))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no index in {}", cache.display());
+    v
+}
+
+#[test]
+fn a_damaged_index_is_never_believed() {
+    let l = Library::new("damaged");
+    let report: &[&str] = &["--format", "summary-json"];
+    let direct = l.run(report, false);
+    l.run(report, true);
+    settle();
+    let ix = index_files(&l.cache).pop().unwrap();
+    let good = fs::read(&ix).unwrap();
+    // Cut at every sixteenth, bytes flipped at every sixteenth.
+    for i in 1..16 {
+        let at = good.len() * i / 16;
+        fs::write(&ix, &good[..at]).unwrap();
+        assert_eq!(l.run(report, true), direct, "cut at {at}");
+        let mut bad = good.clone();
+        bad[at] ^= 0x5a;
+        fs::write(&ix, &bad).unwrap();
+        assert_eq!(l.run(report, true), direct, "byte {at} flipped");
+    }
+    // A future version's.
+    let mut future = good.clone();
+    future[17] = future[17].wrapping_add(1);
+    fs::write(&ix, &future).unwrap();
+    assert_eq!(l.run(report, true), direct, "another version");
+    // A directory, a FIFO in its place.
+    fs::remove_file(&ix).unwrap();
+    fs::create_dir(&ix).unwrap();
+    let (out, err, code) = l.run(report, true);
+    assert_eq!((&out, code), (&direct.0, direct.2));
+    // At most a line more: the index could not be written.
+    let more = err
+        .strip_prefix(&direct.1)
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(more.lines().count() <= 1, "{more}");
+    fs::remove_dir(&ix).unwrap();
+    #[cfg(unix)]
+    {
+        let made = std::process::Command::new("mkfifo").arg(&ix).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(l.run(report, true), direct, "a FIFO");
+            fs::remove_file(&ix).unwrap();
+        }
+        // A link to a file outside the cache: not followed, not written.
+        let outside = l.root.join("outside.idx");
+        fs::write(&outside, &good).unwrap();
+        std::os::unix::fs::symlink(&outside, &ix).unwrap();
+        assert_eq!(l.run(report, true), direct, "a link");
+        assert_eq!(fs::read(&outside).unwrap(), good, "written through a link");
+    }
+}
+
+#[test]
+fn runs_writing_the_index_at_once_leave_a_good_one() {
+    let l = Library::new("racing");
+    let report: &[&str] = &["--by", "day"];
+    let direct = l.run(report, false);
+    let runs: Vec<_> = (0..8)
+        .map(|_| {
+            let mut cmd = sv_std();
+            cmd.env("STREAMVIEW_CACHE_DIR", &l.cache)
+                .env("TZ", "UTC")
+                .args(report)
+                .arg(l.lib())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            cmd.spawn().unwrap()
+        })
+        .collect();
+    for r in runs {
+        let o = r.wait_with_output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&o.stdout), direct.0);
+        assert_eq!(String::from_utf8_lossy(&o.stderr), direct.1);
+    }
+    settle();
+    assert_eq!(l.run(report, true), direct);
+    assert!(l.served() >= 30);
+    // No file half written is left behind.
+    let names: Vec<_> = fs::read_dir(&l.cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        names.iter().all(|n| n.to_string_lossy().ends_with(".idx")),
+        "{names:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cache_others_can_write_is_not_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let l = Library::new("shared");
+    fs::create_dir_all(&l.cache).unwrap();
+    fs::set_permissions(&l.cache, fs::Permissions::from_mode(0o777)).unwrap();
+    let report: &[&str] = &["--by", "day"];
+    let direct = l.run(report, false);
+    let (out, err, code) = l.run(report, true);
+    assert_eq!((out, code), (direct.0, direct.2));
+    // One line more, first.
+    let (note, rest) = err.split_once('\n').unwrap();
+    assert_eq!(rest, direct.1);
+    assert!(note.contains("others can write to it"), "{note}");
+    assert!(fs::read_dir(&l.cache).unwrap().next().is_none(), "written");
+}
+
+#[test]
+fn no_cache_neither_reads_nor_writes_the_index() {
+    let l = Library::new("nocache");
+    l.run(&["--by", "day"], false);
+    assert!(!l.cache.exists());
+    // Nor does a view that needs the events.
+    l.run(&["--format", "jsonl"], true);
+    assert!(!l.cache.exists());
+    l.run(&["--by", "day"], true);
+    assert_eq!(index_files(&l.cache).len(), 1);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&l.cache), 0o700);
+        assert_eq!(mode(&index_files(&l.cache)[0]), 0o600);
+    }
+}
+
+#[test]
+fn since_skips_the_files_last_changed_before_it_unread() {
+    let l = Library::new("since");
+    let report: &[&str] = &["--since", "2026-01-01", "--format", "summary-json"];
+    let sessions = |out: &str| -> u64 {
+        let v: serde_json::Value = serde_json::from_str(out).unwrap();
+        v["total"]["sessions"].as_u64().unwrap()
+    };
+    let all = sessions(&l.run(report, false).0);
+    // Its lines say November 2026; the file says it last changed in 2020.
+    let old = l.lib().join("claude-transcript/transcript_thinking.jsonl");
+    let f = fs::File::options().write(true).open(&old).unwrap();
+    f.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(1_577_836_800))
+        .unwrap();
+    for cached in [false, true, true] {
+        assert_eq!(
+            sessions(&l.run(report, cached).0),
+            all - 1,
+            "cached: {cached}"
+        );
+    }
+    // Without a window it is read.
+    let (out, ..) = l.run(&["--format", "summary-json"], true);
+    assert_eq!(
+        sessions(&out),
+        sessions(&l.run(&["--format", "summary-json"], false).0)
+    );
+}
