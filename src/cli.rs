@@ -616,7 +616,9 @@ pub struct Cli {
     /// The output is the same as with -j1, in the same order: each file of a session library
     /// is read on a thread of its own and what it gives is written in the library's order. For
     /// the pretty view, JSONL, the summaries, --grep and the filters; the reports, --format
-    /// result, --follow, the status line and standard input read on one thread.
+    /// result, --follow, the status line and standard input read on one thread. N is at most
+    /// 8 per core (more is taken as that many), and the threads the system cannot give are
+    /// done without.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Input")]
     pub jobs: Option<u16>,
 
@@ -1012,7 +1014,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         groups_only,
         list: cli.list,
         max_line_bytes: cli.max_line_bytes,
-        jobs: cli.jobs.map_or(env.cores.max(1), usize::from),
+        jobs: jobs(cli.jobs, env.cores),
         cache: (!cli.no_cache)
             .then(|| {
                 crate::index::cache_dir(
@@ -1227,6 +1229,17 @@ fn status_line(cli: &Cli, env: &Env, format: Format, verbosity: Verbosity) -> bo
         && env.term.as_ref().is_none_or(|t| t != "dumb")
         && matches!(format, Format::Pretty | Format::Summary | Format::Result)
         && verbosity != Verbosity::Quiet
+}
+
+/// `-j` threads at most per core: past them a thread adds no speed, only
+/// memory (`-j 65535` asked the system for more threads than it gives).
+const JOBS_PER_CORE: usize = 8;
+
+/// The threads of `-j` (default: one per core), at most [`JOBS_PER_CORE`]
+/// per core (`cores` 0: unknown, one).
+fn jobs(asked: Option<u16>, cores: usize) -> usize {
+    let cores = cores.max(1);
+    asked.map_or(cores, |n| usize::from(n).min(cores * JOBS_PER_CORE))
 }
 
 /// The progress line of a long library read: stderr is a terminal able
@@ -1561,6 +1574,23 @@ mod tests {
             from(&["--latest", "--from", "claude"]),
             Some(Producer::Claude)
         );
+    }
+
+    #[test]
+    fn jobs_are_at_most_eight_per_core() {
+        let jobs = |args: &[&str], cores: usize| {
+            let env = Env {
+                cores,
+                ..Env::default()
+            };
+            resolve(&cli(args), &env).unwrap().jobs
+        };
+        assert_eq!(jobs(&[], 4), 4);
+        assert_eq!(jobs(&[], 0), 1);
+        assert_eq!(jobs(&["-j", "3"], 2), 3);
+        assert_eq!(jobs(&["-j", "16"], 2), 16);
+        assert_eq!(jobs(&["-j", "65535"], 2), 16);
+        assert_eq!(jobs(&["-j", "65535"], 0), 8);
     }
 
     #[test]

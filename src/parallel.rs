@@ -15,6 +15,10 @@
 //! library is a context switch a file, and on a virtual machine a wake-up
 //! can cost more than a small file's work (issue 27: 1,857 switches and
 //! 80 ms of CPU over a `--grep` of 1,575 files).
+//!
+//! A thread the system will not give (`-j 65535`: `EAGAIN`) is done
+//! without: the work goes on on the threads it gave, the calling thread's
+//! at least, and the results are the same.
 
 use std::collections::BTreeMap;
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -156,6 +160,17 @@ impl<R> Shared<R> {
     }
 }
 
+/// A thread's builder: std's, whose stack a test makes too large to be
+/// given.
+fn builder() -> std::thread::Builder {
+    let b = std::thread::Builder::new();
+    #[cfg(test)]
+    if let Some(bytes) = tests::STACK.get() {
+        return b.stack_size(bytes);
+    }
+    b
+}
+
 /// What the calling thread of [`ordered`] does next.
 enum Step<R> {
     /// Give back this result, the next in order.
@@ -183,10 +198,11 @@ impl<R> Drop for OnPanic<'_, R> {
     }
 }
 
-/// Run `work` on each item of `items` on `jobs` threads (1: on this one)
-/// and pass each result to `give`, in the order of `items`. `stop` is
-/// asked before each item is started: once it says `true`, no more are,
-/// and the results of those started are still given. An error of `give`
+/// Run `work` on each item of `items` on `jobs` threads (1: on this one;
+/// fewer when the system gives no more) and pass each result to `give`,
+/// in the order of `items`. `stop` is asked before each item is started:
+/// once it says `true`, no more are, and the results of those started are
+/// still given. An error of `give`
 /// stops the run and is returned.
 ///
 /// # Errors
@@ -227,12 +243,17 @@ where
     };
     std::thread::scope(|scope| {
         for _ in 1..jobs.min(items.len()) {
-            scope.spawn(|| {
+            let spawned = builder().spawn_scoped(scope, || {
                 let _failed = OnPanic(&shared);
                 while let Some(i) = shared.start(stop) {
                     shared.done(i, work(&items[i]));
                 }
             });
+            // The system gives no more threads: the run goes on with
+            // those it gave (this one works, so there is always one).
+            if spawned.is_err() {
+                break;
+            }
         }
         let _failed = OnPanic(&shared);
         // This thread works too, and gives back in order between its
@@ -282,9 +303,10 @@ impl<T> Drop for Close<'_, T> {
     }
 }
 
-/// `work` on each item `feed` gives, on `jobs` threads while `feed` goes
-/// on (on the calling thread); the results in the order given. For many
-/// small items found one by one (a directory walk's files, each read for
+/// `work` on each item `feed` gives, on `jobs` threads (fewer when the
+/// system gives no more; none: on the calling thread, batch by batch)
+/// while `feed` goes on (on the calling thread); the results in the order
+/// given. For many small items found one by one (a directory walk's files, each read for
 /// its first timestamp): the work begins before the last item is found.
 pub fn map_fed<T, R>(
     jobs: usize,
@@ -324,17 +346,25 @@ where
         }
     };
     let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+        // As many of the threads as the system gives.
         let threads: Vec<_> = (0..jobs)
-            .map(|_| {
-                scope.spawn(|| {
+            .map_while(|_| {
+                let spawned = builder().spawn_scoped(scope, || {
                     let mut done = Vec::new();
                     while let Some((at, items)) = take() {
                         done.push((at, items.iter().map(work).collect::<Vec<R>>()));
                     }
                     done
-                })
+                });
+                spawned.ok()
             })
             .collect();
+        if threads.is_empty() {
+            // Not one: the work is done here, as the feeder gives it.
+            let mut out = Vec::new();
+            feed(&mut |items| out.extend(items.iter().map(work)));
+            return vec![(0, out)];
+        }
         // Closed when the feeder is done, or fails: the threads then end,
         // and the scope can join them (a panic must not become a hang).
         let close = Close(&shared);
@@ -367,6 +397,31 @@ where
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    thread_local! {
+        /// The stack size of the threads [`builder`] makes (`None`: std's).
+        pub(super) static STACK: std::cell::Cell<Option<usize>> =
+            const { std::cell::Cell::new(None) };
+    }
+
+    #[test]
+    fn threads_the_system_will_not_give_are_done_without() {
+        // A petabyte of stack: no thread can be had.
+        STACK.set(Some(1 << 50));
+        assert!(builder().spawn(|| ()).is_err());
+        let got = run(100, 4, 8);
+        let fed = map_fed(
+            3,
+            |give| {
+                give((0..40).collect());
+                give((40..50).collect());
+            },
+            &|&i: &usize| i * 10,
+        );
+        STACK.set(None);
+        assert_eq!(got, (0..100).map(|i| i * 10).collect::<Vec<_>>());
+        assert_eq!(fed, (0..50).map(|i| i * 10).collect::<Vec<_>>());
+    }
 
     fn run(n: usize, jobs: usize, ahead: usize) -> Vec<usize> {
         let items: Vec<usize> = (0..n).collect();

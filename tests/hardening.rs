@@ -11,7 +11,8 @@
 //! - a saved session of one huge JSON document is refused in one line that
 //!   says why, with bounded memory;
 //! - a directory of many tiny session files is read in bounded time;
-//! - `--list` over hostile file names and titles stays inert.
+//! - `--list` over hostile file names and titles stays inert;
+//! - `-j 65535` over a library runs, its output that of `-j1`.
 //!
 //! docs/usage.md ("Bad input", "Terminal safety") documents each result.
 
@@ -501,4 +502,29 @@ fn list_over_hostile_names_and_titles_stays_inert() {
         }
     }
     let _ = fs::remove_dir_all(&d);
+}
+
+// ---------------------------------------------------------------- threads
+
+/// `-j 65535` over a library reads it on as many threads as the machine
+/// gives, with the output and status of `-j1`: it aborted, a thread the
+/// system would not give a panic.
+#[test]
+fn any_number_of_jobs_runs_as_one_thread_does() {
+    let library = fixture("claude-transcript");
+    for format in ["pretty", "jsonl", "summary-json"] {
+        let run = |jobs: &str| {
+            sv().args(["--color", "never", "--format", format, "-j", jobs])
+                .arg(&library)
+                .output()
+                .unwrap()
+        };
+        let (one, many) = (run("1"), run("65535"));
+        let err = String::from_utf8_lossy(&many.stderr);
+        assert!(!err.contains("panicked"), "{format}: {err}");
+        assert_eq!(many.status.code(), one.status.code(), "{format}: {err}");
+        assert!(!one.stdout.is_empty(), "{format}");
+        assert_eq!(many.stdout, one.stdout, "{format}");
+        assert_eq!(many.stderr, one.stderr, "{format}");
+    }
 }
