@@ -563,6 +563,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 }
             }
             if rdr.is_eof() {
+                if rdr.is_binary() {
+                    return self.give_up_binary(name, dec);
+                }
                 if self.not_a_stream() {
                     return self.give_up(name, dec, true);
                 }
@@ -632,13 +635,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// `ended`: it was read to its end, shorter than the lines it takes
     /// to decide before.
     fn give_up(&mut self, name: &str, dec: &mut Decoder, ended: bool) -> Result<(), Error> {
-        // This line says what the lines skipped would.
-        self.diag.discard();
-        self.recorder = None;
-        self.given_up += 1;
-        self.current.give_up = true;
-        self.finish_decoder(dec, false)?;
-        self.sink.flush().map_err(Error::Write)?;
+        self.stop_reading(dec)?;
         let lines = self.lines - self.current.frames_before;
         let skipped = self.current.skipped;
         let (too_long, longest) = self.current.too_long;
@@ -667,6 +664,31 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             )
         });
         self.end_of_input(name)
+    }
+
+    /// The input's first line ran past `--max-line-bytes` with NUL bytes in
+    /// it ([`LineReader::is_binary`]: `/dev/zero` never ends): say so once
+    /// and read no more of it.
+    fn give_up_binary(&mut self, name: &str, dec: &mut Decoder) -> Result<(), Error> {
+        self.stop_reading(dec)?;
+        let max = self.max_line;
+        self.diag.message(&format!(
+            "{name}: not an event stream (binary: its first line holds NUL bytes and is longer \
+             than --max-line-bytes ({max})); the rest of it is skipped"
+        ));
+        self.end_of_input(name)
+    }
+
+    /// An input given up: what it held back is dropped (the line that
+    /// says why says what they would), and its decoder finished.
+    fn stop_reading(&mut self, dec: &mut Decoder) -> Result<(), Error> {
+        // This line says what the lines skipped would.
+        self.diag.discard();
+        self.recorder = None;
+        self.given_up += 1;
+        self.current.give_up = true;
+        self.finish_decoder(dec, false)?;
+        self.sink.flush().map_err(Error::Write)
     }
 
     /// The input read to its end, its problems still held back, is not an

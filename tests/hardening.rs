@@ -12,7 +12,9 @@
 //!   says why, with bounded memory;
 //! - a directory of many tiny session files is read in bounded time;
 //! - `--list` over hostile file names and titles stays inert;
-//! - `-j 65535` over a library runs, its output that of `-j1`.
+//! - `-j 65535` over a library runs, its output that of `-j1`;
+//! - `/dev/zero` (a file or standard input) is given up as binary after a
+//!   bounded read.
 //!
 //! docs/usage.md ("Bad input", "Terminal safety") documents each result.
 
@@ -526,5 +528,56 @@ fn any_number_of_jobs_runs_as_one_thread_does() {
         assert!(!one.stdout.is_empty(), "{format}");
         assert_eq!(many.stdout, one.stdout, "{format}");
         assert_eq!(many.stderr, one.stderr, "{format}");
+    }
+}
+
+// ----------------------------------------------------------------- binary
+
+/// `/dev/zero`, named or as standard input, is one line of NULs that never
+/// ends: it is given up as binary once it is longer than
+/// `--max-line-bytes`, in one line, status 3 (as other input that is not
+/// an event stream). It was read for ever.
+#[test]
+fn dev_zero_is_given_up_as_binary_after_a_bounded_read() {
+    let zero = Path::new("/dev/zero");
+    if !zero.exists() {
+        return;
+    }
+    for (args, stdin) in [
+        (&[][..], false),
+        (&[], true),
+        (&["--max-line-bytes", "1K"], false),
+        (&["-f"], false),
+    ] {
+        let mut cmd = sv_std();
+        cmd.args(["--color", "never"]).args(args);
+        if stdin {
+            cmd.stdin(fs::File::open(zero).unwrap());
+        } else {
+            cmd.arg(zero).stdin(Stdio::null());
+        }
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (out, err) = (
+            common::drain(child.stdout.take().unwrap()),
+            common::drain(child.stderr.take().unwrap()),
+        );
+        let status = common::wait_deadline(&mut child, Duration::from_secs(10));
+        let (out, err) = (out.join().unwrap(), err.join().unwrap());
+        let err = String::from_utf8(err).unwrap();
+        let what = format!("{args:?} stdin {stdin}");
+        assert_eq!(status.code(), Some(3), "{what}: {err}");
+        assert!(out.is_empty(), "{what}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        let name = if stdin { "<stdin>" } else { "/dev/zero" };
+        assert!(
+            err.starts_with(&format!(
+                "streamview: {name}: not an event stream (binary: "
+            )),
+            "{what}: {err}"
+        );
     }
 }

@@ -5,6 +5,9 @@
 //! before it may block (see [`crate::run`](mod@crate::run)). A line longer than the limit is
 //! not kept: the reader discards bytes until the next newline and reports the
 //! line as [`Frame::TooLong`], so memory stays bounded by the limit.
+//! An input whose first line runs past the limit with a NUL byte in it
+//! ([`LineReader::is_binary`]: `/dev/zero`, one line that never ends) is
+//! not text: it ends there.
 
 use std::io::{self, Read};
 
@@ -66,6 +69,8 @@ pub struct LineReader<R> {
     /// The last byte dropped while discarding was `\r` (it may belong to a
     /// `\r\n` whose `\n` comes in the next read; it is not counted then).
     discarded_cr: bool,
+    /// The first line ran past the limit with a NUL byte in it.
+    binary: bool,
     bytes_read: u64,
     /// Where the whole lines buffered end (after the last `\n` before
     /// `end`), once looked for since the last read ([`LineReader::pass_over`]).
@@ -98,6 +103,7 @@ impl<R: Read> LineReader<R> {
             eof: false,
             discarding: None,
             discarded_cr: false,
+            binary: false,
             bytes_read: 0,
             whole_end: None,
         }
@@ -115,6 +121,17 @@ impl<R: Read> LineReader<R> {
         self.buf
     }
 
+    /// The input's first bytes, two more than the limit (a line over it
+    /// and its `\r`), hold a NUL byte and no line break: it is binary, not
+    /// text (no JSON line holds a raw NUL, and `/dev/zero` is one such line
+    /// that never ends, which [`LineReader::fill`] would read for ever). It
+    /// ends there, without a frame: [`LineReader::fill`] reads no more of
+    /// it and says it ended.
+    #[must_use]
+    pub fn is_binary(&self) -> bool {
+        self.binary
+    }
+
     /// Total bytes read so far.
     #[must_use]
     pub fn bytes_read(&self) -> u64 {
@@ -125,6 +142,9 @@ impl<R: Read> LineReader<R> {
     /// this also yields the unterminated last line. `None` means: call
     /// [`LineReader::fill`] (or stop, at end of input).
     pub fn next_frame(&mut self) -> Option<Frame<'_>> {
+        if self.binary {
+            return None;
+        }
         let data = &self.buf[self.scanned..self.end];
         if let Some(pos) = memchr::memchr(b'\n', data) {
             let nl = self.scanned + pos;
@@ -253,6 +273,10 @@ impl<R: Read> LineReader<R> {
         }
         self.whole_end = None;
         self.make_room();
+        if self.binary {
+            self.eof = true;
+            return Ok(false);
+        }
         loop {
             match self.rdr.read(&mut self.buf[self.end..]) {
                 Ok(0) => {
@@ -308,6 +332,9 @@ impl<R: Read> LineReader<R> {
         // The pending partial line may carry a trailing `\r` that is not
         // counted, so allow max_line + 1 bytes before calling it too long.
         if pending > self.max_line.saturating_add(1) {
+            // The first line: binary if these bytes of it hold a NUL.
+            let first = &self.buf[self.start..self.end];
+            self.binary = self.line_no == 0 && memchr::memchr(0, first).is_some();
             self.discarding = Some(pending as u64);
             self.discarded_cr = self.buf[self.end - 1] == b'\r';
             self.start = 0;

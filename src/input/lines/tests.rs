@@ -823,3 +823,39 @@ fn newlines_are_counted_by_the_vector_count_as_one_by_one() {
         assert_eq!(newlines(bytes), want, "{}", bytes.len());
     }
 }
+
+/// Read `input` to its end: whether its reader found it binary, and the
+/// bytes read by then.
+fn binary_after(input: impl Read, max: usize) -> (bool, u64) {
+    let mut rdr = LineReader::new(input, max);
+    let frames = drive(&mut rdr);
+    if rdr.is_binary() {
+        assert_eq!(frames, [], "a binary input ends without a frame");
+        assert!(!rdr.fill().unwrap());
+    }
+    (rdr.is_binary(), rdr.bytes_read())
+}
+
+#[test]
+fn a_first_line_of_nuls_past_the_limit_is_binary_after_a_bounded_read() {
+    // `/dev/zero`: one line that never ends.
+    let (binary, read) = binary_after(io::repeat(0), 1000);
+    assert!(binary);
+    assert!(read <= 1000 + 2 * READ_AHEAD as u64, "{read}");
+    let (binary, _) = binary_after(io::repeat(0), 1 << 20);
+    assert!(binary);
+    // A NUL among letters, in one-byte reads.
+    let mut text = vec![b'x'; 5000];
+    text[10] = 0;
+    assert!(binary_after(Chunked::new(&text, 1), 1000).0);
+    // Not binary: a first line within the limit (NULs before a JSON line,
+    // what `: > log` leaves), a long first line without a NUL, a line of
+    // NULs past the limit after the first.
+    let mut hole = vec![0; 900];
+    hole.extend_from_slice(b"{}\n");
+    assert_eq!(binary_after(Cursor::new(&hole), 1000), (false, 903));
+    assert!(!binary_after(Cursor::new(vec![b'x'; 5000]), 1000).0);
+    let mut later = b"{}\n".to_vec();
+    later.extend_from_slice(&[0; 5000]);
+    assert!(!binary_after(Cursor::new(later), 1000).0);
+}
