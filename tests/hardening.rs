@@ -14,7 +14,9 @@
 //! - `--list` over hostile file names and titles stays inert;
 //! - `-j 65535` over a library runs, its output that of `-j1`;
 //! - `/dev/zero` (a file or standard input) is given up as binary after a
-//!   bounded read.
+//!   bounded read;
+//! - a FIFO without a writer among several `-f` files is said to wait for
+//!   one, once, and the other files are followed meanwhile.
 //!
 //! docs/usage.md ("Bad input", "Terminal safety") documents each result.
 
@@ -580,4 +582,105 @@ fn dev_zero_is_given_up_as_binary_after_a_bounded_read() {
             "{what}: {err}"
         );
     }
+}
+
+// ------------------------------------------------------------------- fifo
+
+/// The lines of `r`, each sent on a channel as it comes.
+fn lines_of(r: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(r).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Lines from `rx` until one holds `what` (at most 20 s): the lines.
+fn until(rx: &mpsc::Receiver<String>, what: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        let Ok(l) = rx.recv_timeout(left) else { break };
+        let found = l.contains(what);
+        seen.push(l);
+        if found {
+            break;
+        }
+    }
+    seen
+}
+
+/// A child killed when dropped: a test that fails leaves no process
+/// waiting for ever.
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `-f fifo file.jsonl`: the FIFO has no writer, so its `open` waits; one
+/// line says so, once, naming it, and the file is followed meanwhile. A
+/// writer then comes, and the FIFO is read. The wait was silent.
+#[cfg(unix)]
+#[test]
+fn a_fifo_without_a_writer_among_followed_files_is_said_once() {
+    let d = dir("fifo");
+    let (fifo, file) = (d.join("fifo"), d.join("file.jsonl"));
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success());
+    let log = read(&fixture("claude/tools_basic.jsonl"));
+    fs::write(&file, &log).unwrap();
+    let mut child = Reaped(
+        sv_std()
+            .args(["--color", "never", "-f"])
+            .arg(&fifo)
+            .arg(&file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let out = lines_of(child.0.stdout.take().unwrap());
+    let err = lines_of(child.0.stderr.take().unwrap());
+    let said = until(&err, "no writer");
+    let shown = until(&out, "[file] ✓ done");
+    // Time for a second saying, were there one.
+    thread::sleep(Duration::from_millis(600));
+    let said: Vec<String> = said.into_iter().chain(err.try_iter()).collect();
+    let fifo_name = fifo.display().to_string();
+    assert_eq!(
+        said,
+        [format!(
+            "streamview: {fifo_name}: a FIFO with no writer yet; waiting for one to open it"
+        )],
+        "{shown:#?}"
+    );
+    assert!(
+        shown.iter().any(|l| l == "[file] ▸ Read README.md")
+            && shown.last().is_some_and(|l| l.starts_with("[file] ✓ done")),
+        "{shown:#?}"
+    );
+    // A writer comes: the FIFO is read, and both sessions end.
+    let writer = thread::spawn(move || {
+        let mut w = fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        w.write_all(&log).unwrap();
+    });
+    let status = common::wait_deadline(&mut child.0, Duration::from_secs(30));
+    writer.join().unwrap();
+    let rest: Vec<String> = out.iter().collect();
+    assert_eq!(status.code(), Some(0), "{rest:#?}");
+    assert!(
+        rest.iter().any(|l| l.starts_with("[fifo] ✓ done")),
+        "{rest:#?}"
+    );
+    assert_eq!(err.iter().count(), 0);
+    let _ = fs::remove_dir_all(&d);
 }

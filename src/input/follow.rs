@@ -5,7 +5,7 @@
 //! may not have created its log when streamview starts. When it appears it
 //! gets the checks a file there at the start gets, once its first bytes
 //! tell: compressed, it is decompressed and read once; a FIFO is read until
-//! its writer closes it.
+//! its writer closes it (a wait for one is said once).
 //!
 //! At the end of the file the reader waits and polls for more instead of
 //! reporting end of input. It notices the file being truncated (starts again
@@ -19,6 +19,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use super::{Compression, Decompress};
@@ -36,6 +37,10 @@ const HEAD: usize = 1024;
 /// A partial line held back at most: the rest of a longer one is passed
 /// on (and, if the file is then truncated, ended where it was cut).
 const HOLD: usize = 64 << 10;
+
+/// How long a FIFO's `open` waits before it is said to wait for a writer
+/// (with one, it opens at once).
+const WRITER_WAIT: Duration = Duration::from_millis(200);
 
 /// How [`open`] reads the file, for the run to tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +65,8 @@ pub type Notice = Box<dyn FnMut(&str) + Send>;
 /// long after the lines in them were written, and a compressed log is
 /// usually a finished, rotated one. It is read once to its end instead,
 /// decompressed. A FIFO has no end to wait at and cannot seek: it is read
-/// until its writer closes it (issue 18: it ended with "Illegal seek").
+/// until its writer closes it (issue 18: it ended with "Illegal seek");
+/// its `open` waits for a writer, which `notice` says once.
 ///
 /// # Errors
 /// The file cannot be opened or read (other than by not existing).
@@ -71,7 +77,7 @@ pub fn open(
 ) -> io::Result<(Box<dyn Read + Send>, Opened)> {
     match std::fs::metadata(&path) {
         Ok(m) if !m.is_file() && !m.is_dir() => {
-            let file = File::open(&path)?;
+            let file = open_stream(&path, &m, notice)?;
             return Ok((Box::new(Decompress::new(file)), Opened::Stream));
         }
         _ => {}
@@ -95,6 +101,37 @@ pub fn open(
     }
     let f = Follow::open(path, finished)?.with_notice(notice);
     Ok((Box::new(f), Opened::Followed))
+}
+
+/// Open `path`, a file that is not a regular one (`meta`). A FIFO's `open`
+/// waits until a writer opens it: if it still waits after
+/// [`WRITER_WAIT`], `notice` says so, once, from a thread of its own (the
+/// `open` holds this one; the other files `-f` follows are read on).
+fn open_stream(
+    path: &std::path::Path,
+    meta: &std::fs::Metadata,
+    mut notice: Notice,
+) -> io::Result<File> {
+    #[cfg(unix)]
+    let fifo = std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type());
+    #[cfg(not(unix))]
+    let fifo = {
+        let _ = meta;
+        false
+    };
+    let (opened, waiting) = std::sync::mpsc::channel::<()>();
+    if fifo {
+        // Without the thread, the wait is only not said.
+        let _ = std::thread::Builder::new().spawn(move || {
+            if let Err(RecvTimeoutError::Timeout) = waiting.recv_timeout(WRITER_WAIT) {
+                notice("a FIFO with no writer yet; waiting for one to open it");
+            }
+        });
+    }
+    let file = File::open(path);
+    // The thread's wait ends: no notice once the `open` returned.
+    drop(opened);
+    file
 }
 
 /// `-f` on a file that does not exist yet: waited for, then read as
