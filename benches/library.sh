@@ -109,11 +109,13 @@ table() {
     done
 }
 
-row "streamview --format summary-json" "$runs" "$STREAMVIEW" --format summary-json "$lib"
-row "streamview --format summary" "$runs" "$STREAMVIEW" --format summary "$lib"
-row "streamview --format summary-json -j1" "$runs" "$STREAMVIEW" --format summary-json -j1 "$lib"
-row "streamview --format summary-json --by day LIB/claude" "$runs" "$STREAMVIEW" --format summary-json --by day "$lib/claude/projects"
-row "streamview --format summary-json --by day -j1 LIB/claude" "$runs" "$STREAMVIEW" --format summary-json --by day -j1 "$lib/claude/projects"
+# Every file read (--no-cache): what reading costs. The index's own
+# numbers are benches/index.sh's.
+row "streamview --format summary-json" "$runs" "$STREAMVIEW" --no-cache --format summary-json "$lib"
+row "streamview --format summary" "$runs" "$STREAMVIEW" --no-cache --format summary "$lib"
+row "streamview --format summary-json -j1" "$runs" "$STREAMVIEW" --no-cache --format summary-json -j1 "$lib"
+row "streamview --format summary-json --by day LIB/claude" "$runs" "$STREAMVIEW" --no-cache --format summary-json --by day "$lib/claude/projects"
+row "streamview --format summary-json --by day -j1 LIB/claude" "$runs" "$STREAMVIEW" --no-cache --format summary-json --by day -j1 "$lib/claude/projects"
 row "streamview --grep $pattern" "$runs" "$STREAMVIEW" --grep "$pattern" --color never "$lib"
 row "streamview --grep $pattern -j1" "$runs" "$STREAMVIEW" --grep "$pattern" --color never -j1 "$lib"
 if command -v rg >/dev/null 2>&1; then
@@ -137,7 +139,7 @@ fi
 if [[ -x $ccusage ]] && "$ccusage" --version >/dev/null 2>&1; then
     row "$("$ccusage" --version) daily --offline --json" "$runs" env CLAUDE_CONFIG_DIR="$lib/claude" "$ccusage" daily --offline --json
     theirs_json=$(CLAUDE_CONFIG_DIR="$lib/claude" TZ=UTC "$ccusage" daily --offline --json)
-    ours_json=$(TZ=UTC "$STREAMVIEW" --format summary-json --by day "$lib/claude/projects")
+    ours_json=$(TZ=UTC "$STREAMVIEW" --no-cache --format summary-json --by day "$lib/claude/projects")
     # Day by day (UTC): date, tokens in, out, cache read, cache write.
     days_ours=$(jq -r '.by.rows[] | [.group, .tokens.input, .tokens.output, .tokens.cache_read, .tokens.cache_creation] | @tsv' <<<"$ours_json")
     days_theirs=$(jq -r '.daily[] | [.period // .date, .inputTokens, .outputTokens, .cacheReadTokens, .cacheCreationTokens] | @tsv' <<<"$theirs_json")

@@ -35,7 +35,7 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::fs::{self, Metadata};
 use std::hash::{BuildHasher, Hasher};
-use std::io::{self, BufReader, BufWriter};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -257,20 +257,26 @@ struct Used {
     sessions: HashSet<String>,
     /// Sessions whose entry was trusted.
     served: u64,
+    /// Sessions whose events were not what was written: forgotten.
+    damaged: HashSet<String>,
     /// New entries.
-    added: format::Body,
+    added_files: Vec<(PathBuf, Dated)>,
+    added_sessions: Vec<(String, Recorded)>,
 }
 
-/// The index of one library, as loaded, and what a run adds to it.
+/// The index of one library, as loaded (its table; the events of a
+/// session are read from its file when asked for), and what a run adds.
 pub struct Index {
     /// Its file.
     path: PathBuf,
     /// What it was written by and for.
     binary: u64,
     context: String,
+    /// The file loaded, for its sessions' events.
+    file: Option<fs::File>,
     files: HashMap<PathBuf, Dated>,
-    sessions: HashMap<String, Recorded>,
-    /// The loaded file was not an index of ours, or was damaged.
+    sessions: HashMap<String, format::Entry>,
+    /// The file there was not an index of ours, or was damaged.
     unreadable: bool,
     used: Mutex<Used>,
 }
@@ -287,17 +293,20 @@ impl Index {
         h.write(context.as_bytes());
         let path = dir.join(format!("library-{:016x}.idx", h.finish()));
         let binary = binary();
-        let read = open_ours(&path).and_then(|f| {
-            format::read(&mut BufReader::with_capacity(1 << 16, f), binary, &context)
+        let file = open_ours(&path);
+        let table = file.as_ref().and_then(|f| {
+            let len = f.metadata().ok()?.len();
+            format::read_table(len, binary, &context, |at, n| read_at(f, at, n))
         });
-        let unreadable = read.is_none() && fs::symlink_metadata(&path).is_ok();
-        let body = read.unwrap_or_default();
+        let unreadable = table.is_none() && fs::symlink_metadata(&path).is_ok();
+        let table = table.unwrap_or_default();
         Index {
             path,
             binary,
             context,
-            files: body.files.into_iter().collect(),
-            sessions: body.sessions.into_iter().collect(),
+            file,
+            files: table.files.into_iter().collect(),
+            sessions: table.sessions.into_iter().collect(),
             unreadable,
             used: Mutex::new(Used::default()),
         }
@@ -320,31 +329,49 @@ impl Index {
     pub fn put_dated(&self, path: &Path, dated: Dated) {
         if let Ok(mut u) = self.used.lock() {
             u.files.insert(path.to_path_buf());
-            u.added.files.push((path.to_path_buf(), dated));
+            u.added_files.push((path.to_path_buf(), dated));
         }
     }
 
     /// The events of session `name`, whose files are now `files`, if the
-    /// index has them and may be trusted.
+    /// index has them, may be trusted, and reads them back as written.
     #[must_use]
-    pub fn session(&self, name: &str, files: &[(PathBuf, Stamp)]) -> Option<&Recorded> {
-        let r = self.sessions.get(name).filter(|r| {
-            r.files.len() == files.len()
-                && (r.files.iter().zip(files))
-                    .all(|((p, then), (q, now))| p == q && now.trusted(then, r.indexed_at))
+    pub fn session(&self, name: &str, files: &[(PathBuf, Stamp)]) -> Option<Recorded> {
+        let e = self.sessions.get(name).filter(|e| {
+            e.files.len() == files.len()
+                && (e.files.iter().zip(files))
+                    .all(|((p, then), (q, now))| p == q && now.trusted(then, e.indexed_at))
         });
+        let events = e.and_then(|e| self.events(&e.frame));
         if let Ok(mut u) = self.used.lock() {
             u.sessions.insert(name.to_string());
-            u.served += u64::from(r.is_some());
+            u.served += u64::from(events.is_some());
+            if e.is_some() && events.is_none() {
+                u.damaged.insert(name.to_string());
+            }
         }
-        r
+        Some(Recorded {
+            files: e?.files.clone(),
+            lines: e?.lines,
+            indexed_at: e?.indexed_at,
+            events: events?,
+        })
+    }
+
+    /// The events of `frame` of the loaded file.
+    fn events(&self, frame: &format::Frame) -> Option<Vec<u8>> {
+        let f = self.file.as_ref()?;
+        format::decompress(
+            &read_at(f, frame.at, usize::try_from(frame.len).ok()?)?,
+            frame,
+        )
     }
 
     /// Keep the events of session `name`.
     pub fn put_session(&self, name: &str, recorded: Recorded) {
         if let Ok(mut u) = self.used.lock() {
             u.sessions.insert(name.to_string());
-            u.added.sessions.push((name.to_string(), recorded));
+            u.added_sessions.push((name.to_string(), recorded));
         }
     }
 
@@ -355,7 +382,8 @@ impl Index {
     }
 
     /// Write the index again if the run changed it: the entries the run
-    /// asked for or made (those of files no longer found are forgotten).
+    /// asked for or made (those of files no longer found are forgotten),
+    /// each session's events copied from the loaded file as they are.
     ///
     /// # Errors
     /// One line for the user: the index could not be written.
@@ -363,44 +391,118 @@ impl Index {
         let Ok(used) = self.used.into_inner() else {
             return Ok(());
         };
-        let Used {
-            files: seen_files,
-            sessions: seen_sessions,
-            added,
-            ..
-        } = used;
-        let forgotten = self.files.keys().any(|p| !seen_files.contains(p));
-        if added.files.is_empty() && added.sessions.is_empty() && !forgotten && !self.unreadable {
+        let forgotten = self.files.keys().any(|p| !used.files.contains(p));
+        if used.added_files.is_empty()
+            && used.added_sessions.is_empty()
+            && used.damaged.is_empty()
+            && !forgotten
+            && !self.unreadable
+        {
             return Ok(());
         }
         let mut files = self.files;
-        files.retain(|p, _| seen_files.contains(p));
-        files.extend(added.files);
-        let mut sessions = self.sessions;
-        sessions.retain(|name, r| {
-            seen_sessions.contains(name)
-                || r.files.first().is_some_and(|(p, _)| seen_files.contains(p))
-        });
-        sessions.extend(added.sessions);
-        let mut body = format::Body {
-            files: files.into_iter().collect(),
-            sessions: sessions.into_iter().collect(),
-        };
+        files.retain(|p, _| used.files.contains(p));
+        files.extend(used.added_files);
+        let mut sessions: std::collections::BTreeMap<String, Kept> = (self.sessions.into_iter())
+            .filter(|(name, e)| {
+                !used.damaged.contains(name)
+                    && (used.sessions.contains(name)
+                        || e.files.first().is_some_and(|(p, _)| used.files.contains(p)))
+            })
+            .map(|(name, e)| (name, Kept::Old(e)))
+            .collect();
+        sessions.extend((used.added_sessions.into_iter()).map(|(n, r)| (n, Kept::New(r))));
+        let mut files: Vec<(PathBuf, Dated)> = files.into_iter().collect();
         // The same index for the same library: in path order.
-        body.files.sort_by(|a, b| a.0.cmp(&b.0));
-        body.sessions.sort_by(|a, b| a.0.cmp(&b.0));
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        let old = self.file.as_ref();
+        let head = format::header(self.binary, &self.context);
         write_atomically(&self.path, |w| {
-            format::write(w, self.binary, &self.context, &body)
+            w.write_all(&head)?;
+            let mut table = format::Table {
+                files,
+                sessions: Vec::with_capacity(sessions.len()),
+            };
+            let mut at = head.len() as u64;
+            for (name, kept) in sessions {
+                let Some((entry, bytes)) = kept.frame(old, at)? else {
+                    continue;
+                };
+                w.write_all(&bytes)?;
+                at += bytes.len() as u64;
+                table.sessions.push((name, entry));
+            }
+            w.write_all(&format::table_and_trailer(&table, at)?)
         })
         .map_err(|e| {
             format!(
                 "could not write the index {}: {}; the next report reads every file again \
-                     (--no-cache does not try)",
+                 (--no-cache does not try)",
                 self.path.display(),
                 crate::file::describe_io(&e)
             )
         })
     }
+}
+
+/// A session the index keeps when it is written again.
+enum Kept {
+    /// As the loaded file has it.
+    Old(format::Entry),
+    /// Recorded by this run.
+    New(Recorded),
+}
+
+impl Kept {
+    /// Its entry and its frame's bytes, when written at `at` (`None`: its
+    /// old frame can no longer be read).
+    fn frame(
+        self,
+        old: Option<&fs::File>,
+        at: u64,
+    ) -> io::Result<Option<(format::Entry, Vec<u8>)>> {
+        Ok(match self {
+            Kept::Old(e) => old
+                .and_then(|f| read_at(f, e.frame.at, usize::try_from(e.frame.len).ok()?))
+                .map(|bytes| {
+                    let frame = format::Frame { at, ..e.frame };
+                    (format::Entry { frame, ..e }, bytes)
+                }),
+            Kept::New(r) => {
+                let bytes = format::compress(&r.events)?;
+                let frame = format::Frame {
+                    at,
+                    len: bytes.len() as u64,
+                    raw: r.events.len() as u64,
+                    sum: format::checksum(&r.events),
+                };
+                let entry = format::Entry {
+                    files: r.files,
+                    lines: r.lines,
+                    indexed_at: r.indexed_at,
+                    frame,
+                };
+                Some((entry, bytes))
+            }
+        })
+    }
+}
+
+/// `n` bytes of `f` at offset `at`, if it has them.
+fn read_at(f: &fs::File, at: u64, n: usize) -> Option<Vec<u8>> {
+    // A length no index of a library has: a damaged one.
+    if n > 1 << 32 {
+        return None;
+    }
+    let mut buf = vec![0; n];
+    #[cfg(unix)]
+    std::os::unix::fs::FileExt::read_exact_at(f, &mut buf, at).ok()?;
+    #[cfg(not(unix))]
+    {
+        let _ = (f, at);
+        return None;
+    }
+    Some(buf)
 }
 
 /// Open the index file at `path` for reading if it is a regular file of

@@ -410,7 +410,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             && let Some(files) = record::stamps(session)
         {
             if let Some(rec) = index.session(&name, &files) {
-                return self.replay(&name, rec, found);
+                return self.replay(&name, &rec, found);
             }
             self.recorder = Some(record::Recorder::new(files));
         }
@@ -453,43 +453,21 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     }
 
     /// Session `name` of a library, as the index recorded it (see
-    /// `run/record.rs`): its events through the session and the sink as
-    /// reading its files would give them.
+    /// `run/record.rs`): its lines read as an input (through the native
+    /// decoder, into the same session and sink), counted as the lines its
+    /// files held.
     fn replay(
         &mut self,
         name: &str,
         rec: &crate::index::Recorded,
         found: bool,
     ) -> Result<(), Error> {
-        self.diag.hold();
-        self.session.set_source(name);
-        self.session.set_origins(None);
-        let mut dec = Decoder::with_producer(None).for_report(self.ledger);
-        self.arrived = Instant::now();
-        self.inputs += 1;
-        self.current = Current {
-            frames_before: self.lines,
-            events_before: self.json_events(),
-            plain_before: self.session.stats().plain_text,
-            found,
-            ..Current::default()
-        };
-        let mut rdr = LineReader::new(&rec.events[..], usize::MAX);
-        let res = (|| {
-            loop {
-                while let Some(frame) = rdr.next_frame() {
-                    self.frame(&frame, &mut dec)?;
-                }
-                if rdr.is_eof() {
-                    break;
-                }
-                let _ = rdr.fill();
-            }
-            self.lines = self.current.frames_before + rec.lines;
-            self.finish_decoder(&mut dec, false)?;
-            self.end_of_input(name)
-        })();
-        self.diag.release();
+        let (before, max_line) = (self.lines, self.max_line);
+        // An event's line may be longer than the line it came from.
+        self.max_line = usize::MAX;
+        let res = self.read(name, &rec.events[..], found);
+        self.max_line = max_line;
+        self.lines = before + rec.lines;
         res
     }
 

@@ -1,51 +1,121 @@
-//! The index file's bytes: a header in the clear (what wrote it, for which
-//! reads, and a checksum of the body), then the body as one zstd frame
-//! (with zstd's own checksum). The body is a list of files and a list of
-//! sessions, each field length-prefixed and little-endian; reading checks
-//! every length against what is left, so a damaged body is refused whole,
-//! never half believed.
+//! The index file's bytes. A header in the clear (what wrote it and for
+//! which reads), then each session's events as a zstd frame of its own,
+//! then the table of contents (the files, the sessions and where their
+//! frames are) as one zstd frame, then a trailer that says where that
+//! table is, its checksum and an end mark. A run reads the header, the
+//! trailer and the table; a session's frame only when it is replayed (one
+//! at a time: memory stays that of the table, whatever the library's
+//! size), checked against its own checksum. Every length read is checked
+//! against what is there, so damage is refused, never half believed: a
+//! damaged table refuses the whole file, a damaged frame its session.
 
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
-use super::{Dated, Recorded, Stamp};
+use super::{Dated, Stamp};
 use crate::time::Timestamp;
 
 /// The first bytes of every index file.
 const MAGIC: &[u8; 17] = b"streamview index\n";
 
-/// The layout of the body; a file of another version is not read.
-pub(crate) const VERSION: u32 = 1;
+/// Its last bytes.
+const END: &[u8; 8] = b"\nsv-end\n";
 
-/// A body larger than this once decompressed is not read (a damaged length,
-/// a file that is not ours).
-const MAX_BODY: u64 = 8 << 30;
+/// The layout; a file of another version is not read.
+pub(crate) const VERSION: u32 = 2;
 
-/// What an index file holds.
-#[derive(Debug, Default, PartialEq)]
-pub(crate) struct Body {
-    pub files: Vec<(PathBuf, Dated)>,
-    pub sessions: Vec<(String, Recorded)>,
+/// The trailer: where the table starts, its length compressed and not,
+/// its checksum, the end mark.
+const TRAILER: u64 = 8 * 4 + END.len() as u64;
+
+/// A table or a frame larger than this once decompressed is not read (a
+/// damaged length, a file that is not ours).
+const MAX_RAW: u64 = 4 << 30;
+
+/// Where a session's events are in the file, and how to check them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Frame {
+    /// Offset in the file.
+    pub at: u64,
+    /// Compressed length.
+    pub len: u64,
+    /// Length of the events.
+    pub raw: u64,
+    /// Their checksum.
+    pub sum: u64,
 }
 
-/// The checksum of a body: foldhash with a fixed seed, 8 bytes at a time.
-fn checksum(body: &[u8]) -> u64 {
+/// What the index keeps of a session in its table.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Entry {
+    pub files: Vec<(PathBuf, Stamp)>,
+    pub lines: u64,
+    pub indexed_at: u64,
+    pub frame: Frame,
+}
+
+/// The table of contents.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Table {
+    pub files: Vec<(PathBuf, Dated)>,
+    pub sessions: Vec<(String, Entry)>,
+}
+
+/// The checksum of some bytes: foldhash with a fixed seed.
+pub(crate) fn checksum(bytes: &[u8]) -> u64 {
     let mut h = foldhash::fast::FixedState::with_seed(0x5eed_1dea).build_hasher();
-    h.write(body);
+    h.write(bytes);
     h.finish()
 }
 
-/// Write `body` for the reads of `context` by the binary `binary`.
-pub(crate) fn write(
-    out: &mut impl Write,
-    binary: u64,
-    context: &str,
-    body: &Body,
-) -> io::Result<()> {
+/// The header of a file written for `context` by the binary `binary`.
+pub(crate) fn header(binary: u64, context: &str) -> Vec<u8> {
+    let mut head = Vec::with_capacity(64 + context.len());
+    head.extend_from_slice(MAGIC);
+    put_u32(&mut head, VERSION);
+    put_u64(&mut head, binary);
+    put_bytes(&mut head, context.as_bytes());
+    head
+}
+
+/// `events` compressed as a frame.
+///
+/// # Errors
+/// Only the compressor's.
+pub(crate) fn compress(events: &[u8]) -> io::Result<Vec<u8>> {
+    let mut z = zstd::stream::write::Encoder::new(Vec::with_capacity(events.len() / 4), 1)?;
+    z.include_checksum(true)?;
+    z.write_all(events)?;
+    z.finish()
+}
+
+/// The events of `frame`, whose compressed bytes are `bytes`; `None` when
+/// they are not what was written.
+pub(crate) fn decompress(bytes: &[u8], frame: &Frame) -> Option<Vec<u8>> {
+    raw(bytes, frame.raw, frame.sum)
+}
+
+/// The `size` bytes of checksum `sum` that `bytes` decompress to.
+fn raw(bytes: &[u8], size: u64, sum: u64) -> Option<Vec<u8>> {
+    if size > MAX_RAW {
+        return None;
+    }
+    let mut out = Vec::with_capacity(usize::try_from(size).ok()?);
+    let z = zstd::stream::read::Decoder::with_buffer(bytes).ok()?;
+    // One byte more than said: a longer frame is refused too.
+    z.take(size + 1).read_to_end(&mut out).ok()?;
+    (out.len() as u64 == size && checksum(&out) == sum).then_some(out)
+}
+
+/// The table, compressed, and its trailer (`at`: where it starts).
+///
+/// # Errors
+/// Only the compressor's.
+pub(crate) fn table_and_trailer(table: &Table, at: u64) -> io::Result<Vec<u8>> {
     let mut b = Vec::with_capacity(1 << 16);
-    put_u32(&mut b, u32::try_from(body.files.len()).unwrap_or(u32::MAX));
-    for (path, d) in &body.files {
+    put_u32(&mut b, u32::try_from(table.files.len()).unwrap_or(u32::MAX));
+    for (path, d) in &table.files {
         put_bytes(&mut b, path.as_os_str().as_encoded_bytes());
         put_stamp(&mut b, &d.stamp);
         put_time(&mut b, d.began);
@@ -54,80 +124,62 @@ pub(crate) fn write(
     }
     put_u32(
         &mut b,
-        u32::try_from(body.sessions.len()).unwrap_or(u32::MAX),
+        u32::try_from(table.sessions.len()).unwrap_or(u32::MAX),
     );
-    for (name, r) in &body.sessions {
+    for (name, e) in &table.sessions {
         put_bytes(&mut b, name.as_bytes());
-        put_u32(&mut b, u32::try_from(r.files.len()).unwrap_or(u32::MAX));
-        for (path, stamp) in &r.files {
+        put_u32(&mut b, u32::try_from(e.files.len()).unwrap_or(u32::MAX));
+        for (path, stamp) in &e.files {
             put_bytes(&mut b, path.as_os_str().as_encoded_bytes());
             put_stamp(&mut b, stamp);
         }
-        put_u64(&mut b, r.lines);
-        put_u64(&mut b, r.indexed_at);
-        put_bytes(&mut b, &r.events);
+        for v in [
+            e.lines,
+            e.indexed_at,
+            e.frame.at,
+            e.frame.len,
+            e.frame.raw,
+            e.frame.sum,
+        ] {
+            put_u64(&mut b, v);
+        }
     }
-    let mut head = Vec::with_capacity(64 + context.len());
-    head.extend_from_slice(MAGIC);
-    put_u32(&mut head, VERSION);
-    put_u64(&mut head, binary);
-    put_bytes(&mut head, context.as_bytes());
-    put_u64(&mut head, b.len() as u64);
-    put_u64(&mut head, checksum(&b));
-    out.write_all(&head)?;
-    let mut z = zstd::stream::write::Encoder::new(out, 1)?;
-    z.include_checksum(true)?;
-    z.write_all(&b)?;
-    z.finish()?;
-    Ok(())
+    let mut out = compress(&b)?;
+    for v in [at, out.len() as u64, b.len() as u64, checksum(&b)] {
+        put_u64(&mut out, v);
+    }
+    out.extend_from_slice(END);
+    Ok(out)
 }
 
-/// Read an index file written for `context` by the binary `binary`;
+/// Read the table of an index file of `len` bytes written for `context`
+/// by the binary `binary`; `read_at` reads the file's bytes at an offset.
 /// `None` when it is not one, is another version's or another binary's,
-/// was written for other reads, or is damaged in any way.
-pub(crate) fn read(input: &mut impl Read, binary: u64, context: &str) -> Option<Body> {
-    let mut magic = [0; MAGIC.len()];
-    input.read_exact(&mut magic).ok()?;
-    if &magic != MAGIC {
+/// was written for other reads, or is damaged.
+pub(crate) fn read_table(
+    len: u64,
+    binary: u64,
+    context: &str,
+    read_at: impl Fn(u64, usize) -> Option<Vec<u8>>,
+) -> Option<Table> {
+    let head = header(binary, context);
+    if len < head.len() as u64 + TRAILER || read_at(0, head.len())? != head {
         return None;
     }
-    let mut fixed = [0u8; 16];
-    input.read_exact(&mut fixed[..12]).ok()?;
-    let mut r = Reader(&fixed[..12]);
-    if r.u32()? != VERSION || r.u64()? != binary {
+    let trailer = read_at(len - TRAILER, usize::try_from(TRAILER).ok()?)?;
+    let mut r = Reader(&trailer);
+    let (at, size, raw_len, sum) = (r.u64()?, r.u64()?, r.u64()?, r.u64()?);
+    if r.0 != END || at.checked_add(size)? != len - TRAILER || at < head.len() as u64 {
         return None;
     }
-    let mut len = [0u8; 4];
-    input.read_exact(&mut len).ok()?;
-    let len = u32::from_le_bytes(len) as usize;
-    if len != context.len() {
-        return None;
-    }
-    let mut written_for = vec![0; len];
-    input.read_exact(&mut written_for).ok()?;
-    if written_for != context.as_bytes() {
-        return None;
-    }
-    input.read_exact(&mut fixed).ok()?;
-    let mut r = Reader(&fixed);
-    let (size, sum) = (r.u64()?, r.u64()?);
-    if size > MAX_BODY {
-        return None;
-    }
-    let mut body = Vec::with_capacity(usize::try_from(size).ok()?.min(1 << 26));
-    let z = zstd::stream::read::Decoder::new(input).ok()?;
-    // One byte more than said: a longer body is refused too.
-    z.take(size + 1).read_to_end(&mut body).ok()?;
-    if body.len() as u64 != size || checksum(&body) != sum {
-        return None;
-    }
-    parse(&body)
+    let bytes = read_at(at, usize::try_from(size).ok()?)?;
+    parse(&raw(&bytes, raw_len, sum)?, at)
 }
 
-/// The body's records.
-fn parse(body: &[u8]) -> Option<Body> {
+/// The table's records; each frame must lie before the table at `end`.
+fn parse(body: &[u8], end: u64) -> Option<Table> {
     let mut r = Reader(body);
-    let mut out = Body::default();
+    let mut out = Table::default();
     for _ in 0..r.u32()? {
         let path = r.path()?;
         let d = Dated {
@@ -144,13 +196,21 @@ fn parse(body: &[u8]) -> Option<Body> {
         for _ in 0..r.u32()? {
             files.push((r.path()?, r.stamp()?));
         }
-        let rec = Recorded {
+        let e = Entry {
             files,
             lines: r.u64()?,
             indexed_at: r.u64()?,
-            events: r.bytes()?.to_vec(),
+            frame: Frame {
+                at: r.u64()?,
+                len: r.u64()?,
+                raw: r.u64()?,
+                sum: r.u64()?,
+            },
         };
-        out.sessions.push((name, rec));
+        if e.frame.at.checked_add(e.frame.len)? > end {
+            return None;
+        }
+        out.sessions.push((name, e));
     }
     r.0.is_empty().then_some(out)
 }
@@ -185,7 +245,7 @@ fn put_time(b: &mut Vec<u8>, t: Option<Timestamp>) {
 /// Bytes that do not hold what they should.
 struct Damaged;
 
-/// The body being read: each read takes its bytes off the front, or fails
+/// Bytes being read: each read takes its bytes off the front, or fails
 /// when too few are left.
 struct Reader<'a>(&'a [u8]);
 

@@ -10,81 +10,125 @@ fn stamp(size: u64, mtime: i64) -> Stamp {
     }
 }
 
-fn body() -> format::Body {
-    format::Body {
-        files: vec![(
-            PathBuf::from("/lib/a.jsonl"),
-            Dated {
-                stamp: stamp(10, 5),
-                began: Timestamp::from_millis(1_700_000_000_000),
-                ended: None,
-                indexed_at: 99,
-            },
-        )],
-        sessions: vec![(
-            "/lib/a.jsonl".to_string(),
-            Recorded {
-                files: vec![(PathBuf::from("/lib/a.jsonl"), stamp(10, 5))],
-                lines: 3,
-                indexed_at: 99,
-                events: b"{\"v\":1}\n{\"v\":1}\n".to_vec(),
-            },
-        )],
+/// A cache directory of the test's own.
+fn cache(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sv-index-unit-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    open_dir(&dir).unwrap()
+}
+
+fn recorded(events: &[u8]) -> Recorded {
+    Recorded {
+        files: vec![(PathBuf::from("/lib/a"), stamp(10, 5))],
+        lines: 3,
+        indexed_at: u64::MAX,
+        events: events.to_vec(),
     }
 }
 
-fn written() -> Vec<u8> {
-    let mut out = Vec::new();
-    format::write(&mut out, 42, "ctx", &body()).unwrap();
-    out
+/// An index of two sessions and a file, saved in `dir`.
+fn saved(dir: &Path) -> PathBuf {
+    let ix = Index::load(dir, Path::new("/lib"), "r");
+    let d = Dated {
+        stamp: stamp(10, 5),
+        began: Timestamp::from_millis(1_700_000_000_000),
+        ended: None,
+        indexed_at: u64::MAX,
+    };
+    ix.put_dated(Path::new("/lib/a"), d);
+    ix.put_session("a", recorded(b"{\"v\":1}\n{\"v\":2}\n"));
+    ix.put_session("b", recorded(&b"x".repeat(3000)));
+    let path = ix.path.clone();
+    ix.save().unwrap();
+    path
 }
 
 #[test]
-fn an_index_reads_back_as_written() {
-    let out = written();
-    assert_eq!(format::read(&mut out.as_slice(), 42, "ctx"), Some(body()));
-}
-
-#[test]
-fn another_binary_context_or_version_is_not_read() {
-    let out = written();
-    assert_eq!(format::read(&mut out.as_slice(), 43, "ctx"), None);
-    assert_eq!(format::read(&mut out.as_slice(), 42, "ctx2"), None);
-    assert_eq!(format::read(&mut out.as_slice(), 42, "ct"), None);
-    let mut future = out.clone();
-    // The version follows the magic line.
-    future[17] += 1;
-    assert_eq!(format::read(&mut future.as_slice(), 42, "ctx"), None);
+fn entries_are_kept_saved_and_loaded() {
+    let dir = cache("kept");
+    let path = saved(&dir);
+    let files = recorded(b"").files;
+    let again = Index::load(&dir, Path::new("/lib"), "r");
+    assert_eq!(
+        again
+            .dated(Path::new("/lib/a"), &stamp(10, 5))
+            .unwrap()
+            .stamp,
+        stamp(10, 5)
+    );
+    assert_eq!(
+        again.session("a", &files).unwrap().events,
+        b"{\"v\":1}\n{\"v\":2}\n"
+    );
+    assert_eq!(
+        again.session("b", &files).unwrap().events,
+        b"x".repeat(3000)
+    );
+    assert_eq!(again.served(), 2);
+    let grown = [(PathBuf::from("/lib/a"), stamp(11, 5))];
+    assert!(again.session("a", &grown).is_none());
+    // Other reads of the same library keep an index of their own.
+    assert!(
+        Index::load(&dir, Path::new("/lib"), "other")
+            .session("a", &files)
+            .is_none()
+    );
+    // Written again, the frames copied: the same sessions.
+    again.put_session("c", recorded(b"c\n"));
+    again.save().unwrap();
+    let third = Index::load(&dir, Path::new("/lib"), "r");
+    for (name, events) in [("a", &b"{\"v\":1}\n{\"v\":2}\n"[..]), ("c", b"c\n")] {
+        assert_eq!(third.session(name, &files).unwrap().events, events);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&path), 0o600);
+    }
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn no_flipped_byte_nor_cut_is_read_as_another_index() {
-    let out = written();
-    for i in 0..out.len() {
+    let dir = cache("flipped");
+    let path = saved(&dir);
+    let good = fs::read(&path).unwrap();
+    let files = recorded(b"").files;
+    let expected = [
+        ("a", b"{\"v\":1}\n{\"v\":2}\n".to_vec()),
+        ("b", b"x".repeat(3000)),
+    ];
+    // Whatever is read is what was written: a session is refused or
+    // whole, never other events.
+    let check = |bytes: &[u8], what: &str| {
+        fs::write(&path, bytes).unwrap();
+        let ix = Index::load(&dir, Path::new("/lib"), "r");
+        for (name, events) in &expected {
+            if let Some(r) = ix.session(name, &files) {
+                assert_eq!(&r.events, events, "{what}: {name}");
+            }
+        }
+    };
+    for i in 0..good.len() {
         for bit in [0x01u8, 0x80] {
-            let mut bad = out.clone();
+            let mut bad = good.clone();
             bad[i] ^= bit;
-            // Refused, or (a bit of the zstd frame's header that does not
-            // change what it holds) read as it was written: never otherwise.
-            let read = format::read(&mut bad.as_slice(), 42, "ctx");
-            assert!(
-                read.is_none() || read == Some(body()),
-                "byte {i} ^ {bit:#x} was read as {read:?}"
-            );
+            check(&bad, &format!("byte {i} ^ {bit:#x}"));
         }
     }
-    for len in 0..out.len() {
-        assert_eq!(
-            format::read(&mut &out[..len], 42, "ctx"),
-            None,
-            "cut at {len}"
-        );
+    for len in 0..good.len() {
+        check(&good[..len], &format!("cut at {len}"));
     }
-    // Bytes after the end are refused too.
-    let mut longer = out.clone();
-    longer.extend_from_slice(b"\0\0\0\0");
-    let read = format::read(&mut longer.as_slice(), 42, "ctx");
-    assert!(read.is_none() || read == Some(body()));
+    // A future version's is not read.
+    let mut future = good.clone();
+    future[17] += 1;
+    fs::write(&path, &future).unwrap();
+    let ix = Index::load(&dir, Path::new("/lib"), "r");
+    assert!(ix.session("a", &files).is_none());
+    assert!(ix.unreadable);
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -110,48 +154,4 @@ fn the_cache_is_where_the_environment_says() {
         Some(PathBuf::from("/h/.cache/streamview"))
     );
     assert_eq!(cache_dir(None, None, None), None);
-}
-
-#[test]
-fn entries_are_kept_saved_and_loaded() {
-    let dir = std::env::temp_dir().join(format!("sv-index-unit-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    let dir = open_dir(&dir).unwrap();
-    let lib = dir.join("lib");
-    let ix = Index::load(&dir, &lib, "r");
-    let s = stamp(10, 5);
-    assert_eq!(ix.dated(Path::new("/lib/a"), &s), None);
-    let d = Dated {
-        stamp: s,
-        began: None,
-        ended: None,
-        indexed_at: u64::MAX,
-    };
-    ix.put_dated(Path::new("/lib/a"), d);
-    let rec = Recorded {
-        files: vec![(PathBuf::from("/lib/a"), s)],
-        lines: 1,
-        indexed_at: u64::MAX,
-        events: b"x\n".to_vec(),
-    };
-    ix.put_session("a", rec.clone());
-    ix.save().unwrap();
-    let again = Index::load(&dir, &lib, "r");
-    assert_eq!(again.dated(Path::new("/lib/a"), &s), Some(d));
-    assert_eq!(again.session("a", &rec.files), Some(&rec));
-    let grown = [(PathBuf::from("/lib/a"), stamp(11, 5))];
-    assert_eq!(again.session("a", &grown), None);
-    // Other reads of the same library keep an index of their own.
-    assert_eq!(
-        Index::load(&dir, &lib, "other").session("a", &rec.files),
-        None
-    );
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&dir), 0o700);
-        assert_eq!(mode(&again.path), 0o600);
-    }
-    fs::remove_dir_all(&dir).unwrap();
 }

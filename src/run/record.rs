@@ -4,8 +4,8 @@
 //! While a report reads a session, each event the decoders give is written
 //! as a line of streamview's JSONL, before `--since`/`--until` leave any
 //! out (the index serves every window), stripped of what no report reads:
-//! the model's texts and thoughts, tool inputs and the outputs of the
-//! calls that did not fail (a failed call's output is an alert of the
+//! the model's texts and thoughts, tool inputs, the outputs of the calls
+//! that did not fail and the answer of a result that did not (a failed call's output is an alert of the
 //! report's). A session read without a problem of any line (a skipped,
 //! repaired or implausible line is said with its file and line number, which
 //! the index does not keep) is kept; a later report replays its lines
@@ -15,8 +15,8 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use crate::event::{
-    Content, Delta, Event, EventKind, JsonText, List, Role, Text, Thinking, ToolCall, ToolResult,
-    Unknown,
+    Content, Delta, Event, EventKind, JsonText, List, Role, SessionResult, Text, Thinking,
+    ToolCall, ToolResult, Unknown,
 };
 use crate::index::{Recorded, Stamp};
 use crate::input::library;
@@ -129,6 +129,13 @@ fn stripped<'e>(ev: &'e Event<'_>) -> Option<Event<'e>> {
             index: d.index,
             text: Cow::Borrowed(""),
         }),
+        // A successful result's answer: the report says how it ended.
+        EventKind::Result(r) if !r.is_error && r.text.is_some() => {
+            EventKind::Result(Box::new(SessionResult {
+                text: None,
+                ..(**r).clone()
+            }))
+        }
         EventKind::Unknown(u) => EventKind::Unknown(Unknown {
             type_name: Cow::Borrowed(&u.type_name),
             raw: Cow::Borrowed("null"),
