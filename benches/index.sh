@@ -118,12 +118,12 @@ done
 sleep 2.1
 idx=$(du -sb "$cache/c" | cut -f1)
 say "index: $idx bytes, $(echo "scale=2; 100 * $idx / $bytes" | bc)% of the library"
-# Its body uncompressed (after the header: magic, version, binary, the
-# reads' length and text, the body's length and checksum).
+# Its events and table uncompressed: every zstd frame after the header
+# (magic, version, binary, the reads' length and text).
 for f in "$cache"/c/*.idx; do
     ctx=$(od -An -tu4 -j29 -N4 "$f" | tr -d ' ')
-    body=$(od -An -tu8 -j$((33 + ctx)) -N8 "$f" | tr -d ' ')
-    say "  $(basename "$f"): body $body bytes uncompressed, $(echo "scale=2; 100 * $body / $bytes" | bc)% of the library"
+    raw=$(tail -c +$((34 + ctx)) "$f" | zstd -dcq 2>/dev/null | wc -c)
+    say "  $(basename "$f"): $raw bytes uncompressed, $(echo "scale=2; 100 * $raw / $bytes" | bc)% of the library"
 done
 if [[ -x /usr/bin/time ]]; then
     say "peak RSS, warm: $(/usr/bin/time -f %M "$sv" "${report[@]}" 2>&1 >/dev/null | tail -1) KiB; --no-cache: $(/usr/bin/time -f %M "$sv" --no-cache "${report[@]}" 2>&1 >/dev/null | tail -1) KiB"
