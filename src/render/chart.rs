@@ -11,7 +11,7 @@
 
 use std::fmt::Write as _;
 
-use super::markdown::escape_html;
+use super::escape::escape_html;
 use super::sanitize::sanitize_line;
 use super::summary::{GroupRow, Groups, ModelRow, TokenCounts};
 use super::{fmt_cost, fmt_count};

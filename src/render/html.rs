@@ -29,8 +29,9 @@ use std::io::{self, Write};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use super::diff::Stat;
+use super::escape::escape_html;
 use super::fmt_duration;
-use super::markdown::{escape_html, unsafe_url};
+use super::markdown::unsafe_url;
 use super::report::{
     At, Call, Changes, Cut, Document, End, Header, Mark, Notice, Output, Refusal, Report, Status,
 };

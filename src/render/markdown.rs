@@ -21,6 +21,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 
+use super::escape::{escape_html, push_escaped};
 use super::report::{
     At, Call, Changes, Cut, Document, End, Header, Mark, Notice, Output, Refusal, Status, stat_text,
 };
@@ -492,22 +493,6 @@ impl<W: Write> Document for Markdown<W> {
     }
 }
 
-/// `<`, `>`, `&` and quotes as HTML entities.
-pub(crate) fn escape_html(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Text shown as it is in a Markdown paragraph or table cell: HTML's
 /// `<`, `>` and `&` as entities, the punctuation Markdown acts on inside a
 /// line backslash-escaped (`*`, `_`, `[`, `]`, `|`, `~`, a backtick, a
@@ -526,9 +511,8 @@ pub fn escape_inline(s: &str) -> String {
     };
     for (i, c) in s.char_indices() {
         match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
+            // Quotes are text here: no attribute is open.
+            '<' | '>' | '&' => push_escaped(&mut out, c),
             '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' => {
                 out.push('\\');
                 out.push(c);
@@ -635,7 +619,7 @@ pub fn inert(text: &str) -> String {
         for i in at {
             out.push_str(&cur[from..i]);
             match cur.as_bytes().get(i) {
-                Some(b'<') => out.push_str("&lt;"),
+                Some(b'<') => push_escaped(&mut out, '<'),
                 _ => out.push('\\'),
             }
             from = i + usize::from(cur.as_bytes().get(i) == Some(&b'<'));

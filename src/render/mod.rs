@@ -2,6 +2,7 @@
 
 mod chart;
 pub mod diff;
+mod escape;
 pub mod html;
 pub mod jsonl;
 pub mod label;
