@@ -12,8 +12,8 @@
 use std::fmt::Write as _;
 
 use super::escape::escape_html;
+use super::rows::{GroupRow, Groups, ModelRow, TokenCounts};
 use super::sanitize::sanitize_line;
-use super::summary::{GroupRow, Groups, ModelRow, TokenCounts};
 use super::{fmt_cost, fmt_count};
 
 /// The last cell of a bar: none, then one to seven eighths of a cell.

@@ -35,7 +35,8 @@ use super::markdown::unsafe_url;
 use super::report::{
     At, Call, Changes, Cut, Document, End, Header, Mark, Notice, Output, Refusal, Report, Status,
 };
-use super::summary::{self, Align, Row, Summary, Table};
+use super::rows::{Row, Summary};
+use super::tables::{self, Align, Table};
 use crate::event::{Level, ToolKind};
 use crate::session::Session;
 
@@ -267,16 +268,16 @@ impl<W: Write> Html<W> {
         if let Some(chart) = summary.by.as_ref().and_then(super::chart::svg) {
             page.push_str(&chart);
         }
-        match summary::session_table(summary) {
+        match tables::session_table(summary) {
             Some(t) => Self::table(&mut page, &t),
             None => page.push_str("<p>No session in the input.</p>\n"),
         }
         page.push_str("<div class=\"tables\">");
-        for table in summary::tables_after_sessions(summary) {
+        for table in tables::tables_after_sessions(summary) {
             Self::table(&mut page, &table);
         }
         page.push_str("</div>");
-        let notes = summary::notes(summary);
+        let notes = tables::notes(summary);
         if !notes.is_empty() {
             let _ = write!(
                 page,

@@ -25,7 +25,8 @@ use super::escape::{escape_html, push_escaped};
 use super::report::{
     At, Call, Changes, Cut, Document, End, Header, Mark, Notice, Output, Refusal, Status, stat_text,
 };
-use super::summary::{self, Align, Summary, Table};
+use super::rows::Summary;
+use super::tables::{self, Align, Table};
 use super::{fmt_duration, report::Report};
 use crate::event::{Level, ToolKind};
 use crate::session::Session;
@@ -235,14 +236,14 @@ impl<W: Write> Markdown<W> {
     fn summary(&mut self, summary: &Summary) -> io::Result<()> {
         self.block()?;
         self.out.write_all(b"## Summary\n\n")?;
-        match summary::session_table(summary) {
+        match tables::session_table(summary) {
             Some(t) => self.table(&t)?,
             None => self.out.write_all(b"No session in the input.\n\n")?,
         }
-        for table in summary::tables_after_sessions(summary) {
+        for table in tables::tables_after_sessions(summary) {
             self.table(&table)?;
         }
-        let notes = summary::notes(summary);
+        let notes = tables::notes(summary);
         if !notes.is_empty() {
             writeln!(self.out, "{}\n", escape_inline(&notes.join(" · ")))?;
         }

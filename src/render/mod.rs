@@ -11,9 +11,11 @@ pub mod markdown;
 pub mod pretty;
 pub mod report;
 pub mod result;
+mod rows;
 pub mod sanitize;
 pub mod status;
 pub mod summary;
+mod tables;
 pub mod theme;
 
 use std::fmt::Write as _;

@@ -22,8 +22,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
 
 use super::diff::{self, DiffLine, Differ, Shown, Stat};
+use super::rows::Summary;
 use super::sanitize::{sanitize, sanitize_line};
-use super::summary::Summary;
 use super::{Sink, fmt_cost, fmt_count, fmt_duration, shown_key};
 use crate::event::{
     Denial, Event, EventKind, FileChange, Level, Producer, Role, SessionResult, SessionStart, Text,
