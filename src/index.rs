@@ -337,6 +337,18 @@ impl Index {
     /// index has them, may be trusted, and reads them back as written.
     #[must_use]
     pub fn session(&self, name: &str, files: &[(PathBuf, Stamp)]) -> Option<Recorded> {
+        self.look(name, files, true)
+    }
+
+    /// [`Index::session`] for a look before the session is read or
+    /// replayed (`--project`: its working directory): not counted as
+    /// served.
+    #[must_use]
+    pub fn peek(&self, name: &str, files: &[(PathBuf, Stamp)]) -> Option<Recorded> {
+        self.look(name, files, false)
+    }
+
+    fn look(&self, name: &str, files: &[(PathBuf, Stamp)], serve: bool) -> Option<Recorded> {
         let e = self.sessions.get(name).filter(|e| {
             e.files.len() == files.len()
                 && (e.files.iter().zip(files))
@@ -345,7 +357,7 @@ impl Index {
         let events = e.and_then(|e| self.events(&e.frame));
         if let Ok(mut u) = self.used.lock() {
             u.sessions.insert(name.to_string());
-            u.served += u64::from(events.is_some());
+            u.served += u64::from(serve && events.is_some());
             if e.is_some() && events.is_none() {
                 u.damaged.insert(name.to_string());
             }

@@ -407,7 +407,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         let name = session.name();
         self.replaying(true);
         if let Some(index) = self.index.clone()
-            && let Some(files) = record::stamps(session)
+            && let Some(files) = session.stamps()
         {
             if let Some(rec) = index.session(&name, &files) {
                 return self.replay(&name, &rec, found);

@@ -25,6 +25,9 @@ const REPORTS: &[&[&str]] = &[
     &["--since", "2026-11-24", "--by", "day"],
     &["--until", "2026-11-24T12:00:00Z", "--format", "summary"],
     &["-j2", "--by", "session"],
+    // The sessions of one project: their working directory from the index.
+    &["--project", "codex", "--by", "day"],
+    &["--project", "work", "--list"],
 ];
 
 /// A library of copies of real stores: Claude Code's transcripts with

@@ -3,6 +3,7 @@
 
 use std::io::Read;
 
+use crate::index::Index;
 use crate::input::library;
 use crate::run::Feeder;
 
@@ -13,13 +14,19 @@ const HEAD: usize = 1 << 20;
 
 /// Whether `session` was run in a working directory containing `pattern`.
 /// A session whose first [`HEAD`] bytes name none does not match.
-pub(super) fn matches(session: &library::Session, pattern: &str) -> bool {
-    cwd_of(session).is_some_and(|cwd| cwd.contains(pattern))
+pub(super) fn matches(session: &library::Session, pattern: &str, index: Option<&Index>) -> bool {
+    cwd_of(session, index).is_some_and(|cwd| cwd.contains(pattern))
 }
 
-/// The main agent's working directory, from the first lines of `session`.
-fn cwd_of(session: &library::Session) -> Option<String> {
-    let mut rdr = session.open().ok()?;
+/// The main agent's working directory, from the first lines of `session`,
+/// or of its events as the index kept them when it may be trusted (the
+/// same events: the same directory).
+fn cwd_of(session: &library::Session, index: Option<&Index>) -> Option<String> {
+    let kept = index.and_then(|ix| ix.peek(&session.name(), &session.stamps()?));
+    let mut rdr: Box<dyn Read> = match kept {
+        Some(r) => Box::new(std::io::Cursor::new(r.events)),
+        None => session.open().ok()?,
+    };
     let mut feeder = Feeder::new();
     let mut buf = vec![0; 64 * 1024];
     let mut read = 0;

@@ -116,8 +116,9 @@ impl Reading<'_> {
         for _ in &outside {
             runner.session_outside();
         }
-        let (inside, elsewhere): (Vec<_>, Vec<_>) =
-            inside.into_iter().partition(|s| self.in_project(s));
+        let (inside, elsewhere): (Vec<_>, Vec<_>) = inside
+            .into_iter()
+            .partition(|s| self.in_project(s, index.as_deref()));
         if let Some(p) = self.progress {
             p.begin(inside.iter().map(|s| s.files() as u64).sum());
         }
@@ -295,8 +296,8 @@ impl Reading<'_> {
 
     /// `--project`: `session` was run in the project asked for (any, without
     /// the option).
-    fn in_project(&self, session: &library::Session) -> bool {
-        (self.opts.project.as_deref()).is_none_or(|p| super::project::matches(session, p))
+    fn in_project(&self, session: &library::Session, index: Option<&Index>) -> bool {
+        (self.opts.project.as_deref()).is_none_or(|p| super::project::matches(session, p, index))
     }
 
     /// `rdr` read on a thread that Ctrl-C wakes, when there is an
@@ -325,7 +326,7 @@ pub(super) struct Candidates {
 pub(super) fn candidates(opts: &Options, dirs: &[&Path]) -> Candidates {
     let mut c = Candidates::default();
     let in_project = |s: &library::Session| {
-        (opts.project.as_deref()).is_none_or(|p| super::project::matches(s, p))
+        (opts.project.as_deref()).is_none_or(|p| super::project::matches(s, p, None))
     };
     for dir in dirs {
         let found = library::sessions_below(dir);

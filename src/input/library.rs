@@ -151,6 +151,26 @@ impl Session {
         window.overlaps(began, self.ended().max(began))
     }
 
+    /// Its files and their stamps, as the index tells them apart: its file
+    /// and its sub-agents' (or the companion read with it), or a store and
+    /// its write-ahead log. `None` when one is not a regular file.
+    #[must_use]
+    pub fn stamps(&self) -> Option<Vec<(PathBuf, Stamp)>> {
+        let one = |p: &Path| Some((p.to_path_buf(), Stamp::of_path(p)?));
+        let mut files = vec![one(&self.file)?];
+        if self.stored.is_some() {
+            let mut wal = self.file.clone().into_os_string();
+            wal.push("-wal");
+            files.extend(one(Path::new(&wal)));
+        } else if self.subagents.is_empty() {
+            files.extend(super::companion(&self.file).and_then(|(c, _)| one(&c)));
+        }
+        for f in &self.subagents {
+            files.push(one(f)?);
+        }
+        Some(files)
+    }
+
     /// When its files last changed.
     fn changed(&self) -> Timestamp {
         std::iter::once(&self.file)

@@ -12,14 +12,13 @@
 //! through the native decoder into the same session and sink.
 
 use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::event::{
     Content, Delta, Event, EventKind, JsonText, List, Role, SessionResult, Text, Thinking,
     ToolCall, ToolResult, Unknown,
 };
 use crate::index::{Recorded, Stamp};
-use crate::input::library;
 use crate::render::jsonl::write_event;
 use crate::session::Session;
 
@@ -64,25 +63,6 @@ impl Recorder {
             events: self.events,
         }
     }
-}
-
-/// The files of `session` and their stamps, as the index tells them apart:
-/// its file and its sub-agents' (or the companion read with it), or a
-/// store and its write-ahead log. `None` when one is not a regular file.
-pub(crate) fn stamps(session: &library::Session) -> Option<Vec<(PathBuf, Stamp)>> {
-    let one = |p: &Path| Some((p.to_path_buf(), Stamp::of_path(p)?));
-    let mut files = vec![one(&session.file)?];
-    if session.stored.is_some() {
-        let mut wal = session.file.clone().into_os_string();
-        wal.push("-wal");
-        files.extend(one(Path::new(&wal)));
-    } else if session.subagents.is_empty() {
-        files.extend(crate::input::companion(&session.file).and_then(|(c, _)| one(&c)));
-    }
-    for f in &session.subagents {
-        files.push(one(f)?);
-    }
-    Some(files)
 }
 
 /// `ev` without what no report reads (`None`: it is kept whole).
