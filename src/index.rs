@@ -112,24 +112,23 @@ impl Stamp {
     }
 }
 
-/// What the index keeps of one file: when its session began and ended, as
-/// its head and tail say.
+/// What the index keeps of one file: when its session began, as its head
+/// says.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Dated {
     /// The file as it was.
     pub stamp: Stamp,
     /// Its first timestamp.
     pub began: Option<Timestamp>,
-    /// Its last timestamp (`None`: not looked for, or none).
-    pub ended: Option<Timestamp>,
     /// When it was indexed, in nanoseconds since the epoch.
     pub indexed_at: u64,
 }
 
 /// What the index keeps of one session: its events, as a report reads
-/// them.
+/// them (`E`: the events themselves; in the file's table, the frame that
+/// holds them).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Recorded {
+pub struct Recorded<E = Vec<u8>> {
     /// Its files, the session's first, each as it was.
     pub files: Vec<(PathBuf, Stamp)>,
     /// The lines its files held.
@@ -137,7 +136,7 @@ pub struct Recorded {
     /// When it was indexed, in nanoseconds since the epoch.
     pub indexed_at: u64,
     /// Its events, one JSONL line each.
-    pub events: Vec<u8>,
+    pub events: E,
 }
 
 /// Now, in nanoseconds since the epoch.
@@ -275,7 +274,7 @@ pub struct Index {
     /// The file loaded, for its sessions' events.
     file: Option<fs::File>,
     files: HashMap<PathBuf, Dated>,
-    sessions: HashMap<String, format::Entry>,
+    sessions: HashMap<String, Recorded<format::Frame>>,
     /// The file there was not an index of ours, or was damaged.
     unreadable: bool,
     used: Mutex<Used>,
@@ -354,7 +353,7 @@ impl Index {
                 && (e.files.iter().zip(files))
                     .all(|((p, then), (q, now))| p == q && now.trusted(then, e.indexed_at))
         });
-        let events = e.and_then(|e| self.events(&e.frame));
+        let events = e.and_then(|e| self.events(&e.events));
         if let Ok(mut u) = self.used.lock() {
             u.sessions.insert(name.to_string());
             u.served += u64::from(serve && events.is_some());
@@ -460,7 +459,7 @@ impl Index {
 /// A session the index keeps when it is written again.
 enum Kept {
     /// As the loaded file has it.
-    Old(format::Entry),
+    Old(Recorded<format::Frame>),
     /// Recorded by this run.
     New(Recorded),
 }
@@ -472,13 +471,13 @@ impl Kept {
         self,
         old: Option<&fs::File>,
         at: u64,
-    ) -> io::Result<Option<(format::Entry, Vec<u8>)>> {
+    ) -> io::Result<Option<(Recorded<format::Frame>, Vec<u8>)>> {
         Ok(match self {
             Kept::Old(e) => old
-                .and_then(|f| read_at(f, e.frame.at, usize::try_from(e.frame.len).ok()?))
+                .and_then(|f| read_at(f, e.events.at, usize::try_from(e.events.len).ok()?))
                 .map(|bytes| {
-                    let frame = format::Frame { at, ..e.frame };
-                    (format::Entry { frame, ..e }, bytes)
+                    let events = format::Frame { at, ..e.events };
+                    (Recorded { events, ..e }, bytes)
                 }),
             Kept::New(r) => {
                 let bytes = format::compress(&r.events)?;
@@ -488,11 +487,11 @@ impl Kept {
                     raw: r.events.len() as u64,
                     sum: format::checksum(&r.events),
                 };
-                let entry = format::Entry {
+                let entry = Recorded {
                     files: r.files,
                     lines: r.lines,
                     indexed_at: r.indexed_at,
-                    frame,
+                    events: frame,
                 };
                 Some((entry, bytes))
             }

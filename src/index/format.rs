@@ -14,7 +14,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use super::{Dated, Stamp};
+use super::{Dated, Recorded, Stamp};
 use crate::time::Timestamp;
 
 /// The first bytes of every index file.
@@ -47,20 +47,11 @@ pub(crate) struct Frame {
     pub sum: u64,
 }
 
-/// What the index keeps of a session in its table.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Entry {
-    pub files: Vec<(PathBuf, Stamp)>,
-    pub lines: u64,
-    pub indexed_at: u64,
-    pub frame: Frame,
-}
-
 /// The table of contents.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Table {
     pub files: Vec<(PathBuf, Dated)>,
-    pub sessions: Vec<(String, Entry)>,
+    pub sessions: Vec<(String, Recorded<Frame>)>,
 }
 
 /// The checksum of some bytes: foldhash with a fixed seed.
@@ -132,7 +123,6 @@ pub(crate) fn table_and_trailer(table: &Table, at: u64) -> io::Result<Vec<u8>> {
         put_bytes(&mut b, path.as_os_str().as_encoded_bytes());
         put_stamp(&mut b, &d.stamp);
         put_time(&mut b, d.began);
-        put_time(&mut b, d.ended);
         put_u64(&mut b, d.indexed_at);
     }
     put_u32(
@@ -149,10 +139,10 @@ pub(crate) fn table_and_trailer(table: &Table, at: u64) -> io::Result<Vec<u8>> {
         for v in [
             e.lines,
             e.indexed_at,
-            e.frame.at,
-            e.frame.len,
-            e.frame.raw,
-            e.frame.sum,
+            e.events.at,
+            e.events.len,
+            e.events.raw,
+            e.events.sum,
         ] {
             put_u64(&mut b, v);
         }
@@ -198,7 +188,6 @@ fn parse(body: &[u8], end: u64) -> Option<Table> {
         let d = Dated {
             stamp: r.stamp()?,
             began: r.time().ok()?,
-            ended: r.time().ok()?,
             indexed_at: r.u64()?,
         };
         out.files.push((path, d));
@@ -209,18 +198,18 @@ fn parse(body: &[u8], end: u64) -> Option<Table> {
         for _ in 0..r.u32()? {
             files.push((r.path()?, r.stamp()?));
         }
-        let e = Entry {
+        let e = Recorded {
             files,
             lines: r.u64()?,
             indexed_at: r.u64()?,
-            frame: Frame {
+            events: Frame {
                 at: r.u64()?,
                 len: r.u64()?,
                 raw: r.u64()?,
                 sum: r.u64()?,
             },
         };
-        if e.frame.at.checked_add(e.frame.len)? > end {
+        if e.events.at.checked_add(e.events.len)? > end {
             return None;
         }
         out.sessions.push((name, e));

@@ -32,7 +32,6 @@ fn saved(dir: &Path) -> PathBuf {
     let d = Dated {
         stamp: stamp(10, 5),
         began: Timestamp::from_millis(1_700_000_000_000),
-        ended: None,
         indexed_at: u64::MAX,
     };
     ix.put_dated(Path::new("/lib/a"), d);

@@ -437,7 +437,6 @@ fn dated_by(f: &Path, index: &Index) -> (Timestamp, Option<Timestamp>, u64) {
         Dated {
             stamp,
             began: read.1,
-            ended: None,
             indexed_at,
         },
     );
