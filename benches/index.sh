@@ -37,13 +37,14 @@ if [[ ! -d $lib ]]; then
     say "making $files files in $lib…"
     "$root/benches/real-library.sh" "$lib" "$files"
     # One big transcript: the tools session's lines again and again, each
-    # message a new one (its ids made unique), to BIG MiB.
+    # entry, message and call a new one (their ids made unique: an entry
+    # whose uuid repeats is a resume's copy, counted once), to BIG MiB.
     src=$root/tests/fixtures/claude-transcript/v2.1.330_transcript_tools_basic.jsonl
     out=$lib/claude/projects/-home-dev-big/ffffffff-0000-4000-8000-000000000000.jsonl
     mkdir -p "$(dirname "$out")"
     i=0
     while (($(stat -c %s "$out" 2>/dev/null || echo 0) < big << 20)); do
-        sed "s/\"msg_/\"msg_b${i}_/g; s/\"req_/\"req_b${i}_/g" "$src" >>"$out"
+        sed "s/\"msg_/\"msg_b${i}_/g; s/\"req_/\"req_b${i}_/g; s/\"toolu_/\"toolu_b${i}_/g; s/\"\(uuid\|parentUuid\)\":\"/&b${i}-/g" "$src" >>"$out"
         i=$((i + 1))
     done
 fi
