@@ -14,6 +14,7 @@ pub mod config;
 pub mod homes;
 mod man;
 mod pager;
+mod statusline;
 
 pub use command::{Command, Refusal, command};
 pub use config::{ArgsError, parse_args};
@@ -444,6 +445,18 @@ pub struct Cli {
     #[arg(long, conflicts_with_all = ["files", "latest", "follow"])]
     pub all_agents: bool,
 
+    /// Print Claude Code's status line: read the JSON Claude Code gives a status-line command
+    /// on standard input and print one line: the model, this session's cost, today's cost over
+    /// every agent, Claude's open 5-hour block (cost, time left, burn rate), the context and
+    /// rate limits used. Saved sessions are read as --all-agents reads them (or in the FILEs),
+    /// through the index; always exit 0. In ~/.claude/settings.json:
+    /// {"statusLine":{"type":"command","command":"streamview --statusline"}}
+    #[arg(long, conflicts_with_all = [
+        "latest", "follow", "list", "grep", "by", "format", "summary", "all_agents", "since",
+        "until", "project",
+    ])]
+    pub statusline: bool,
+
     /// Output format [default: pretty; with --by, the grouped table alone].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<Format>,
@@ -803,6 +816,10 @@ pub struct Options {
     /// `--theme`: the colours of the pretty output, resolved for the
     /// terminal.
     pub theme: Theme,
+    /// `--statusline`: standard input is Claude Code's status-line JSON,
+    /// the sources the library whose ledger the line says
+    /// (`cli/statusline.rs`).
+    pub statusline: bool,
 }
 
 /// The bundled price table with the user's file added (see `--prices`).
@@ -966,7 +983,8 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
     let theme = theme(cli, env)?;
     let paging = paging(cli, env, format, verbosity);
     // Read only when a time needs it (the file may be large or not a file).
-    let needs_zone = cli.since.is_some() || cli.until.is_some() || cli.by.is_some();
+    let needs_zone =
+        cli.since.is_some() || cli.until.is_some() || cli.by.is_some() || cli.statusline;
     let zone = match needs_zone.then(|| zone(cli, env)) {
         Some(z) => z.map_err(Refusal::Failure)?,
         // The tables say when each session began.
@@ -974,7 +992,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         None => Zone::utc(),
     };
     labels(cli)?;
-    Ok(Options {
+    let opts = Options {
         sources: sources(cli, env)?,
         format,
         verbosity,
@@ -1039,6 +1057,12 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         label: label(cli, format, verbosity, (color_stdout, color_stderr), &theme),
         followed: followed(cli, format, verbosity, (color_stdout, color_stderr), &theme),
         theme,
+        statusline: false,
+    };
+    Ok(if cli.statusline {
+        statusline::options(cli, env, opts)
+    } else {
+        opts
     })
 }
 
@@ -1493,6 +1517,7 @@ impl Default for Options {
             prices: None,
             label: None,
             theme: Theme::default(),
+            statusline: false,
         }
     }
 }

@@ -10,7 +10,8 @@
 //! - `jobs.rs`: a library's files read on `-j` threads, taken in order;
 //! - `outputs.rs`: standard output and error, or the pager's input;
 //! - `project.rs`: `--project`'s look at a session's first lines;
-//! - `progress.rs`: the progress line of a long library read.
+//! - `progress.rs`: the progress line of a long library read;
+//! - `statusline.rs`: `--statusline`, Claude Code's status bar.
 
 mod jobs;
 mod outputs;
@@ -18,6 +19,7 @@ mod plan;
 mod progress;
 mod project;
 mod sinks;
+mod statusline;
 mod steps;
 
 use std::io::{BufWriter, IsTerminal, Write};
@@ -62,6 +64,9 @@ pub fn terminal_hint(sources: &[Source], stdin_is_terminal: bool) -> Option<&'st
 /// Output cannot be written ([`Error::is_broken_pipe`] tells a reader that
 /// went away, which is not worth a message).
 pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Error> {
+    if opts.statusline {
+        return statusline::run(opts);
+    }
     // Bare `streamview` at a prompt: say what it waits for, then wait.
     if !opts.follow
         && let Some(hint) = terminal_hint(&opts.sources, std::io::stdin().is_terminal())

@@ -192,7 +192,8 @@ pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
 /// `--by`, `--list`): what no count reads may be left unread, and the
 /// index may serve it.
 pub(crate) fn ledger(opts: &Options) -> bool {
-    opts.grep.is_none() && matches!(format(opts), Format::Summary | Format::SummaryJson)
+    opts.statusline
+        || (opts.grep.is_none() && matches!(format(opts), Format::Summary | Format::SummaryJson))
 }
 
 /// True when the run writes a report (the summaries, Markdown, HTML): over

@@ -14,6 +14,7 @@ pub mod result;
 mod rows;
 pub mod sanitize;
 pub mod status;
+pub mod statusline;
 pub mod summary;
 mod tables;
 pub mod theme;

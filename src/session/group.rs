@@ -12,7 +12,8 @@
 //!
 //! By time, as ccusage counts, each API message counts when it was
 //! answered: the session keeps its usage by time bucket
-//! ([`Groups::bucket`]: the local day, or for blocks the UTC hour), and
+//! ([`Groups::bucket`]: the local day, or for blocks the quarter hour, so
+//! that a local day of any zone is made of whole buckets), and
 //! its cost is estimated from those tokens. A session's count and calls go
 //! to the bucket it began in; a session whose messages carry no time
 //! counts whole when it began, else in `–`. Blocks are made of the hours
@@ -135,6 +136,8 @@ pub struct Groups {
 pub struct OpenBlock {
     /// Its row's name.
     pub name: String,
+    /// Its agent's name (`claude`: see [`crate::event::Producer::agent`]).
+    pub agent: &'static str,
     /// When it began.
     pub start: Timestamp,
     /// When it ends: 5 hours after it began.
@@ -158,6 +161,13 @@ const BLOCK_HOURS: i64 = 5;
 /// Milliseconds in an hour.
 pub(super) const HOUR_MS: i64 = 3_600_000;
 
+/// Milliseconds in a quarter hour: a block's bucket (every zone's offset
+/// is a whole number of them).
+const QUARTER_MS: i64 = 900_000;
+
+/// Quarter hours in an hour.
+const QUARTERS: i64 = HOUR_MS / QUARTER_MS;
+
 /// Milliseconds in a day.
 const DAY_MS: i64 = 86_400_000;
 
@@ -166,7 +176,8 @@ const DAY_MS: i64 = 86_400_000;
 /// cannot make memory grow without end (see `Session::usage`).
 pub(super) const MAX_BUCKETS: usize = 8192;
 
-/// Time buckets a run keeps at most (15 years of use every hour).
+/// Time buckets a run keeps at most (15 years of use every hour, or
+/// every quarter hour of 4 years).
 const MAX_GROUP_BUCKETS: usize = 1 << 17;
 
 /// The group of sessions without what the grouping needs.
@@ -193,12 +204,12 @@ impl Groups {
         &self.zone
     }
 
-    /// The time bucket `t` counts in: for blocks its hour (since the
-    /// epoch, UTC), for days, weeks and months its local day (since the
+    /// The time bucket `t` counts in: for blocks its quarter hour (since
+    /// the epoch, UTC), for days, weeks and months its local day (since the
     /// epoch); `None` when the groups are not by time.
     pub fn bucket(&self, t: Timestamp) -> Option<i64> {
         match self.by {
-            By::Block => Some(t.millis().div_euclid(HOUR_MS)),
+            By::Block => Some(t.millis().div_euclid(QUARTER_MS)),
             By::Day | By::Week | By::Month => {
                 Some((t.millis() + self.zone.offset_at(t) * 1000).div_euclid(DAY_MS))
             }
@@ -248,15 +259,16 @@ impl Groups {
     fn blocks(&self) -> Vec<(String, Group)> {
         self.agent_blocks()
             .into_iter()
-            .map(|(_, name, g)| (name, g))
+            .map(|(_, _, name, g)| (name, g))
             .collect()
     }
 
-    /// The blocks, each with the hour it began.
-    fn agent_blocks(&self) -> Vec<(i64, String, Group)> {
-        let mut blocks: Vec<(&str, i64, Group)> = Vec::new();
-        // In the order of agent, then hour: each agent's hours together.
-        for (&(agent, hour), g) in &self.buckets {
+    /// The blocks, each with the hour it began and its agent.
+    fn agent_blocks(&self) -> Vec<(i64, &'static str, String, Group)> {
+        let mut blocks: Vec<(&'static str, i64, Group)> = Vec::new();
+        // In the order of agent, then time: each agent's hours together.
+        for (&(agent, quarter), g) in &self.buckets {
+            let hour = quarter.div_euclid(QUARTERS);
             match blocks.last_mut() {
                 Some((a, start, block)) if *a == agent && hour < *start + BLOCK_HOURS => {
                     block.add(g);
@@ -274,7 +286,7 @@ impl Groups {
                 if several {
                     name = format!("{name} {agent}");
                 }
-                Some((hour, name, g))
+                Some((hour, agent, name, g))
             })
             .collect()
     }
@@ -287,11 +299,12 @@ impl Groups {
         }
         self.agent_blocks()
             .into_iter()
-            .filter_map(|(hour, name, group)| {
+            .filter_map(|(hour, agent, name, group)| {
                 let start = Timestamp::from_millis(hour.checked_mul(HOUR_MS)?)?;
                 let end = start.plus(BLOCK_HOURS * HOUR_MS);
                 (start <= now && now < end).then_some(OpenBlock {
                     name,
+                    agent,
                     start,
                     end,
                     group,
@@ -299,6 +312,46 @@ impl Groups {
                 })
             })
             .collect()
+    }
+
+    /// By block, the usage of every agent answered at `from` or later (a
+    /// local day's, when `from` is its midnight: days are whole quarter
+    /// hours in every zone).
+    pub fn usage_since(&self, from: Timestamp) -> Group {
+        let mut sum = Group::default();
+        if self.by == By::Block {
+            let first = from.millis().div_euclid(QUARTER_MS)
+                + i64::from(from.millis().rem_euclid(QUARTER_MS) != 0);
+            for (_, g) in self.buckets.iter().filter(|((_, q), _)| *q >= first) {
+                sum.add(g);
+            }
+        }
+        sum
+    }
+
+    /// By block, whether `agent`'s blocks from `known` on are those of its
+    /// whole history, when only the messages answered since `known` were
+    /// added (`--since`): a block begins at the first message after the
+    /// last one ended, so once no message came for a block's length, what
+    /// came before no longer matters. True when such a pause lies between
+    /// `known` and `now`.
+    pub fn blocks_settled(&self, agent: &str, known: Timestamp, now: Timestamp) -> bool {
+        let quiet = BLOCK_HOURS * QUARTERS;
+        let quarter = |t: Timestamp| t.millis().div_euclid(QUARTER_MS);
+        // The quarter before the first known one: no message is known in it.
+        let mut last = quarter(known) - 1;
+        for &(a, q) in self.buckets.keys() {
+            if a != agent || q <= last {
+                continue;
+            }
+            // Messages in quarters `last` and `q` are more than the
+            // quarters between them apart.
+            if q - last - 1 >= quiet {
+                return true;
+            }
+            last = q;
+        }
+        quarter(now) - last - 1 >= quiet
     }
 
     /// Add a closed session to its group.
