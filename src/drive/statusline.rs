@@ -55,7 +55,7 @@ pub(super) fn run(opts: &Options) -> Result<ExitStatus, Error> {
         .spawn(move || {
             let mut figures = ledger(&o, today, now);
             if let (Some(f), Some(file)) = (figures.as_mut(), transcript) {
-                f.total = read_alone(&o, file, today, now).map_or_else(Default::default, |t| t.total);
+                f.session = read_alone(&o, file, today, now).map(|t| t.total);
             }
             let _ = tx.send(figures);
         });

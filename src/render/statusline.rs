@@ -41,8 +41,11 @@ pub struct Figures {
     /// [`crate::session::group::Groups::blocks_settled`]): else the
     /// window read was too short to say which block is open.
     pub settled: bool,
-    /// The cost of every session read (the transcript read alone).
+    /// The cost of every session read.
     pub total: Cost,
+    /// This session's cost counted from its transcript (read alone, when
+    /// Claude Code gives no figure of its own).
+    pub session: Option<Cost>,
 }
 
 /// The sink that gathers [`Figures`] at the end of a library's run (by
@@ -86,7 +89,8 @@ impl Sink for Ledger {
         let mut figures = Figures {
             total: Cost {
                 usd: total.cost_usd,
-                estimated: total.cost_estimated,
+                estimated: total.cost_estimated
+                    || total.models.iter().any(|m| m.cost_estimated),
                 partial: total.cost_partial,
             },
             settled: true,
@@ -132,7 +136,7 @@ pub fn write_line(
     let mut parts = parts(claude, figures, now, true);
     let wide = |parts: &[Part]| {
         let text: usize = parts.iter().flatten().map(|(_, s)| s.chars().count()).sum();
-        text + SEP.len() * parts.len().saturating_sub(1)
+        text + SEP.chars().count() * parts.len().saturating_sub(1)
     };
     if let Some(w) = width {
         if wide(&parts) > w {
@@ -174,7 +178,7 @@ fn parts(claude: &Claude, figures: Option<&Figures>, now: Timestamp, long: bool)
         usd: Some(usd),
         ..Cost::default()
     });
-    if let Some(c) = session.or_else(|| figures.map(|f| f.total)) {
+    if let Some(c) = session.or_else(|| figures.and_then(|f| f.session)) {
         parts.push(cost_part(&c, "session"));
     }
     if let Some(f) = figures {
