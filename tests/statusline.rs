@@ -110,7 +110,8 @@ struct Home {
 
 impl Home {
     fn new(name: &str, sessions: &[(i64, &str)]) -> Home {
-        let root = std::env::temp_dir().join(format!("sv-statusline-{name}-{}", std::process::id()));
+        let root =
+            std::env::temp_dir().join(format!("sv-statusline-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         let dir = root.join(".claude/projects/-home-dev-work");
         fs::create_dir_all(&dir).unwrap();
@@ -146,7 +147,11 @@ impl Home {
         // Past what it reads, the rest of the input finds the pipe closed.
         let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
         let out = child.wait_with_output().unwrap();
-        assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         (
             String::from_utf8(out.stdout).unwrap(),
             out.status.code().unwrap(),
@@ -201,14 +206,21 @@ fn today_the_block_and_the_session_are_the_transcripts_usage() {
     // (With or without `~`: the session table's rule, issue 49.)
     assert!(line.contains(&format!("${} session", usd(one))), "{line}");
     assert!(line.contains(&format!("~${} today", usd(today))), "{line}");
-    assert!(line.contains(&format!("~${} block, ", usd(today))), "{line}");
+    assert!(
+        line.contains(&format!("~${} block, ", usd(today))),
+        "{line}"
+    );
     assert!(line.contains("ctx 45% · 5h 62% · 7d 12%"), "{line}");
     // Claude Code's own figure wins over the count.
-    let given = serde_json::json!({"cost": {"total_cost_usd": 3.5}, "transcript_path": home.files[1].0});
+    let given =
+        serde_json::json!({"cost": {"total_cost_usd": 3.5}, "transcript_path": home.files[1].0});
     let (line, _) = home.line(&given.to_string(), &[]);
     assert!(line.starts_with("Claude · $3.50 session · "), "{line}");
     // A second run, from the index, says the same.
-    assert_eq!(home.line(&input.to_string(), &[]).0, home.line(&input.to_string(), &[]).0);
+    assert_eq!(
+        home.line(&input.to_string(), &[]).0,
+        home.line(&input.to_string(), &[]).0
+    );
 }
 
 #[test]
@@ -219,7 +231,11 @@ fn a_block_begun_before_the_window_is_found_by_reading_further_back() {
     let first = now - 72 * 3_600_000 + 30 * 60_000;
     let times: Vec<i64> = (0..18).map(|k| first + k * 4 * 3_600_000).collect();
     let tags: Vec<String> = (0..times.len()).map(|k| format!("k{k}")).collect();
-    let sessions: Vec<(i64, &str)> = times.iter().copied().zip(tags.iter().map(String::as_str)).collect();
+    let sessions: Vec<(i64, &str)> = times
+        .iter()
+        .copied()
+        .zip(tags.iter().map(String::as_str))
+        .collect();
     let home = Home::new("chain", &sessions);
     // By hand: a block begins at the hour of the first message after the
     // last one ended, and lasts 5 hours.
@@ -283,7 +299,10 @@ fn hostile_input_gives_one_inert_line_and_exit_0() {
         ),
     ];
     for t in ["/dev/zero", "/dev/null", "/", "/nonexistent/x.jsonl"] {
-        inputs.push((t.into(), serde_json::json!({"transcript_path": t}).to_string()));
+        inputs.push((
+            t.into(),
+            serde_json::json!({"transcript_path": t}).to_string(),
+        ));
     }
     inputs.push((
         "a FIFO".into(),
@@ -296,7 +315,11 @@ fn hostile_input_gives_one_inert_line_and_exit_0() {
         assert_inert(&what, &line);
         assert!(!line.contains("evil\u{9b}"), "{what}: {line:?}");
         // Generous: a hang or a read of /dev/zero would take far longer.
-        assert!(t.elapsed() < Duration::from_secs(5), "{what}: {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "{what}: {:?}",
+            t.elapsed()
+        );
     }
 }
 
@@ -311,7 +334,9 @@ fn an_input_that_never_ends_still_gives_a_line() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"{\"model\":{\"display_name\":\"Opus\"}").unwrap();
+    stdin
+        .write_all(b"{\"model\":{\"display_name\":\"Opus\"}")
+        .unwrap();
     let t = Instant::now();
     let status = common::wait_deadline(&mut child, Duration::from_secs(5));
     assert!(status.success());
@@ -336,7 +361,10 @@ fn colours_say_the_thresholds_and_the_width_is_kept() {
     // Red for 91%, yellow for 55%, green for 3%.
     for (pct, sgr) in [("91%", "31m"), ("55%", "33m"), ("3%", "32m")] {
         let at = out.find(pct).unwrap_or_else(|| panic!("{out:?}"));
-        assert!(out[..at].rsplit('\u{1b}').next().unwrap().contains(sgr), "{pct}: {out:?}");
+        assert!(
+            out[..at].rsplit('\u{1b}').next().unwrap().contains(sgr),
+            "{pct}: {out:?}"
+        );
     }
     for width in [40usize, 60, 200] {
         let (line, _) = home.line(input, &[("COLUMNS", &width.to_string())]);

@@ -72,6 +72,9 @@ pub struct Session {
     pub stored: Option<Box<Stored>>,
     /// The bytes of its files when they were found (a store's session: 0).
     pub bytes: u64,
+    /// When its files last changed, as the walk found them (the epoch:
+    /// not known, ask the files).
+    pub changed: Timestamp,
 }
 
 impl Session {
@@ -173,6 +176,9 @@ impl Session {
 
     /// When its files last changed.
     fn changed(&self) -> Timestamp {
+        if self.changed != Timestamp::of(UNIX_EPOCH) {
+            return self.changed;
+        }
         std::iter::once(&self.file)
             .chain(&self.subagents)
             .map(|f| modified(f))
@@ -312,6 +318,7 @@ pub fn sessions_below_on(dir: &Path, jobs: usize, index: Option<&Index>) -> Foun
                     began: s.began,
                     stored: Some(Box::new(s)),
                     bytes: 0,
+                    changed: Timestamp::of(UNIX_EPOCH),
                 })),
                 Err(e) => found.unreadable.push((db, e)),
             },
@@ -408,27 +415,57 @@ fn is_gemini_document(path: &Path, name: &str) -> bool {
             .is_some_and(|d| d == "chats")
 }
 
-/// Each file's first timestamp, and when it sorts: then, or without one
-/// when it was last changed; and its size. Each file is opened once for
-/// both: the size from the same `fstat` (`Session::bytes`, which `-j` and
-/// the progress line ask for).
-fn dated(f: &Path) -> (Timestamp, Option<Timestamp>, u64) {
+/// What the walk learns of a file: when it sorts (its first timestamp,
+/// or without one when it last changed), its first timestamp, its size
+/// and when it last changed.
+#[derive(Clone, Copy)]
+struct Start {
+    sorts: Timestamp,
+    began: Option<Timestamp>,
+    bytes: u64,
+    changed: Timestamp,
+}
+
+/// A file's [`Start`]. Each file is opened once for all: the size and
+/// time from one `fstat` (`Session::bytes`, which `-j` and the progress
+/// line ask for; `Session::changed`, which `--since` asks for).
+fn dated(f: &Path) -> Start {
     let (opened, bytes) = match open_regular_sized(f) {
         Ok((file, bytes)) => (Some(file), bytes),
         Err(_) => (None, 0),
     };
+    let changed = match &opened {
+        Some(file) => Timestamp::of(
+            file.metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(UNIX_EPOCH),
+        ),
+        None => modified(f),
+    };
     let began = opened.and_then(start_time);
-    (began.unwrap_or_else(|| modified(f)), began, bytes)
+    Start {
+        sorts: began.unwrap_or(changed),
+        began,
+        bytes,
+        changed,
+    }
 }
 
-/// [`dated`] from the index when it knows the file unchanged; else read,
-/// and kept in it.
-fn dated_by(f: &Path, index: &Index) -> (Timestamp, Option<Timestamp>, u64) {
+/// [`dated`] from the index when it knows the file unchanged (the one
+/// `stat` of the file); else read, and kept in it.
+fn dated_by(f: &Path, index: &Index) -> Start {
     let Some(stamp) = Stamp::of_path(f) else {
         return dated(f);
     };
     if let Some(d) = index.dated(f, &stamp) {
-        return (d.began.unwrap_or_else(|| modified(f)), d.began, stamp.size);
+        let changed = Timestamp::from_millis(stamp.mtime.div_euclid(1_000_000))
+            .unwrap_or(Timestamp::of(UNIX_EPOCH));
+        return Start {
+            sorts: d.began.unwrap_or(changed),
+            began: d.began,
+            bytes: stamp.size,
+            changed,
+        };
     }
     let indexed_at = crate::index::now_ns();
     let read = dated(f);
@@ -436,7 +473,7 @@ fn dated_by(f: &Path, index: &Index) -> (Timestamp, Option<Timestamp>, u64) {
         f,
         Dated {
             stamp,
-            began: read.1,
+            began: read.began,
             indexed_at,
         },
     );
@@ -449,10 +486,7 @@ type Key<'a> = (Timestamp, Walked<'a>, bool, Timestamp, Walked<'a>, usize);
 
 /// `files` as sessions sorted by start time (`starts`: each one's
 /// [`dated`]), each with its sub-agents.
-fn in_start_order(
-    files: &[PathBuf],
-    starts: &[(Timestamp, Option<Timestamp>, u64)],
-) -> Vec<Session> {
+fn in_start_order(files: &[PathBuf], starts: &[Start]) -> Vec<Session> {
     // The files by name, as bytes (a `Path` hashes component by component:
     // that was most of this function's time on a library).
     let index: foldhash::HashMap<&OsStr, usize> = (files.iter().enumerate())
@@ -473,7 +507,7 @@ fn in_start_order(
                     })
                 })
                 .unwrap_or(i);
-            let (own, parent) = (starts[i].0, starts[session].0);
+            let (own, parent) = (starts[i].sorts, starts[session].sorts);
             (
                 parent,
                 Walked(&files[session]),
@@ -488,11 +522,17 @@ fn in_start_order(
     keyed.sort_unstable();
     let mut sessions: Vec<Session> = Vec::new();
     for (_, _, sub, _, Walked(f), i) in keyed {
-        let (_, began, bytes) = starts[i];
+        let Start {
+            began,
+            bytes,
+            changed,
+            ..
+        } = starts[i];
         match sessions.last_mut() {
             Some(s) if sub => {
                 s.subagents.push(f.to_path_buf());
                 s.bytes = s.bytes.saturating_add(bytes);
+                s.changed = s.changed.max(changed);
             }
             _ => sessions.push(Session {
                 file: f.to_path_buf(),
@@ -500,6 +540,7 @@ fn in_start_order(
                 began,
                 stored: None,
                 bytes,
+                changed,
             }),
         }
     }

@@ -224,7 +224,10 @@ pub struct OpenBlock {
 }
 
 impl OpenBlock {
-    pub(crate) fn of(o: crate::session::group::OpenBlock, zone: &crate::time::zone::Zone) -> OpenBlock {
+    pub(crate) fn of(
+        o: crate::session::group::OpenBlock,
+        zone: &crate::time::zone::Zone,
+    ) -> OpenBlock {
         let left_ms = o.left_ms();
         let elapsed_ms = o.now.millis() - o.start.millis();
         #[allow(clippy::cast_precision_loss)] // hours, to a cent

@@ -89,8 +89,7 @@ impl Sink for Ledger {
         let mut figures = Figures {
             total: Cost {
                 usd: total.cost_usd,
-                estimated: total.cost_estimated
-                    || total.models.iter().any(|m| m.cost_estimated),
+                estimated: total.cost_estimated || total.models.iter().any(|m| m.cost_estimated),
                 partial: total.cost_partial,
             },
             settled: true,
@@ -172,7 +171,10 @@ fn span(out: &mut dyn WriteColor, theme: &Theme, role: Option<Role>, s: &str) ->
 /// The parts, in the line's order; `long`: with the block's burn rate.
 fn parts(claude: &Claude, figures: Option<&Figures>, now: Timestamp, long: bool) -> Vec<Part> {
     let mut parts: Vec<Part> = Vec::new();
-    let model = claude.model.as_deref().map_or("Claude".into(), sanitize_line);
+    let model = claude
+        .model
+        .as_deref()
+        .map_or("Claude".into(), sanitize_line);
     parts.push(vec![(Some(Role::Header), cut(&model, 40))]);
     let session = claude.cost_usd.map(|usd| Cost {
         usd: Some(usd),
@@ -229,7 +231,10 @@ fn money(c: &Cost) -> String {
 }
 
 fn cost_part(c: &Cost, what: &str) -> Part {
-    vec![(Some(Role::Cost), money(c)), (Some(Role::Dim), format!(" {what}"))]
+    vec![
+        (Some(Role::Cost), money(c)),
+        (Some(Role::Dim), format!(" {what}")),
+    ]
 }
 
 /// `~$8.10 block, 2h10m left, ~$3.10/h`.

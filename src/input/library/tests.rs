@@ -245,10 +245,10 @@ fn a_start_time_cut_by_a_read_is_found_whole() {
 
 #[test]
 fn a_session_of_the_file_list_is_small() {
-    // A library keeps one per file for the whole run (20,000 files: 1.5
-    // MB at 80 bytes, 2.1 MB when a store's session was kept inline).
+    // A library keeps one per file for the whole run (20,000 files: 1.7
+    // MB at 88 bytes, 2.1 MB when a store's session was kept inline).
     let size = std::mem::size_of::<Session>();
-    assert!(size <= 80, "{size}");
+    assert!(size <= 88, "{size}");
 }
 
 #[test]

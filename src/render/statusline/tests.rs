@@ -29,11 +29,15 @@ fn every_field_is_read_and_checked() {
     assert_eq!(five.resets_at, Timestamp::from_millis(1_800_003_600_000));
     // Negative: not a percentage.
     assert_eq!(c.seven_day, None);
-    for bad in [&b"[1]"[..], b"null", b"", b"{\"cost\":{\"total_cost_usd\":\"NaN\"}}"] {
+    for bad in [
+        &b"[1]"[..],
+        b"null",
+        b"",
+        b"{\"cost\":{\"total_cost_usd\":\"NaN\"}}",
+    ] {
         assert_eq!(Claude::parse(bad), Claude::default(), "{bad:?}");
     }
 }
-
 
 #[test]
 fn the_line_keeps_its_order_and_leaves_out_from_the_end() {
