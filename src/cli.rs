@@ -12,9 +12,9 @@ use clap::{Parser, ValueEnum};
 mod command;
 pub mod config;
 pub mod homes;
+mod live;
 mod man;
 mod pager;
-mod statusline;
 
 pub use command::{Command, Refusal, command};
 pub use config::{ArgsError, parse_args};
@@ -457,6 +457,17 @@ pub struct Cli {
     ])]
     pub statusline: bool,
 
+    /// Show a live board of every agent session being written now (changed in the last 10
+    /// minutes, in every agent's store, or below the FILEs): per session its agent, project,
+    /// model, the call in progress with its key argument (else what it did last), the time
+    /// since its last event, turns, tokens and cost; how it ended, greyed for a minute.
+    /// q, Esc or Ctrl-C quits. Without a terminal, one snapshot.
+    #[arg(long, conflicts_with_all = [
+        "statusline", "latest", "follow", "list", "grep", "by", "format", "summary",
+        "all_agents", "since", "until", "project",
+    ])]
+    pub top: bool,
+
     /// Output format [default: pretty; with --by, the grouped table alone].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<Format>,
@@ -818,8 +829,10 @@ pub struct Options {
     pub theme: Theme,
     /// `--statusline`: standard input is Claude Code's status-line JSON,
     /// the sources the library whose ledger the line says
-    /// (`cli/statusline.rs`).
+    /// (`cli/live.rs`).
     pub statusline: bool,
+    /// `--top`: the board of the sessions being written in the sources.
+    pub top: bool,
 }
 
 /// The bundled price table with the user's file added (see `--prices`).
@@ -1058,9 +1071,12 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         followed: followed(cli, format, verbosity, (color_stdout, color_stderr), &theme),
         theme,
         statusline: false,
+        top: false,
     };
     Ok(if cli.statusline {
-        statusline::options(cli, env, opts)
+        live::statusline(cli, env, opts)
+    } else if cli.top {
+        live::top(cli, env, opts)
     } else {
         opts
     })
@@ -1518,6 +1534,7 @@ impl Default for Options {
             label: None,
             theme: Theme::default(),
             statusline: false,
+            top: false,
         }
     }
 }

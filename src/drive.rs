@@ -11,7 +11,8 @@
 //! - `outputs.rs`: standard output and error, or the pager's input;
 //! - `project.rs`: `--project`'s look at a session's first lines;
 //! - `progress.rs`: the progress line of a long library read;
-//! - `statusline.rs`: `--statusline`, Claude Code's status bar.
+//! - `statusline.rs`: `--statusline`, Claude Code's status bar;
+//! - `top.rs`: `--top`, the board of the sessions being written.
 
 mod jobs;
 mod outputs;
@@ -21,6 +22,7 @@ mod project;
 mod sinks;
 mod statusline;
 mod steps;
+mod top;
 
 use std::io::{BufWriter, IsTerminal, Write};
 use std::sync::Arc;
@@ -66,6 +68,9 @@ pub fn terminal_hint(sources: &[Source], stdin_is_terminal: bool) -> Option<&'st
 pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Error> {
     if opts.statusline {
         return statusline::run(opts);
+    }
+    if opts.top {
+        return top::run(opts, interrupt);
     }
     // Bare `streamview` at a prompt: say what it waits for, then wait.
     if !opts.follow

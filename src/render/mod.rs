@@ -18,6 +18,7 @@ pub mod statusline;
 pub mod summary;
 mod tables;
 pub mod theme;
+pub mod top;
 
 use std::fmt::Write as _;
 use std::io;

@@ -346,12 +346,12 @@ impl Groups {
             }
             // Messages in quarters `last` and `q` are more than the
             // quarters between them apart.
-            if q - last - 1 >= quiet {
+            if q - last > quiet {
                 return true;
             }
             last = q;
         }
-        quarter(now) - last - 1 >= quiet
+        quarter(now) - last > quiet
     }
 
     /// Add a closed session to its group.

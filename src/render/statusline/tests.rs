@@ -1,3 +1,5 @@
+#![allow(clippy::float_cmp)] // values parsed, compared exactly
+
 use super::*;
 use std::path::PathBuf;
 use termcolor::NoColor;

@@ -1,0 +1,183 @@
+//! `--top` (issue 47): the board of the sessions being written. Without a
+//! terminal, one snapshot; on a pseudo-terminal (util-linux `script`), the
+//! board takes the alternate screen, shows a call written while it runs
+//! with its key argument, and gives the terminal back on `q` and SIGTERM.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+use common::sv_std;
+
+const TOOLS: &str = "claude-transcript/v2.1.330_transcript_tools_basic.jsonl";
+
+/// A home with one session being written (its last line a call still
+/// open) and one last written an hour ago.
+fn home(name: &str) -> (PathBuf, PathBuf) {
+    let root = std::env::temp_dir().join(format!("sv-top-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    let dir = root.join(".claude/projects/-home-dev-shop");
+    fs::create_dir_all(&dir).unwrap();
+    let text = fs::read_to_string(common::fixture(TOOLS)).unwrap();
+    let live = dir.join("11111111-0000-4000-8000-000000000000.jsonl");
+    // The session up to its first call, which is still running.
+    let upto = text.find("\"type\":\"tool_use\",\"id\"").unwrap();
+    let end = upto + text[upto..].find('\n').unwrap() + 1;
+    fs::write(&live, &text[..end]).unwrap();
+    let old = dir.join("22222222-0000-4000-8000-000000000000.jsonl");
+    fs::write(&old, &text).unwrap();
+    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+    (root, live)
+}
+
+/// The key argument of the fixture's first call.
+fn first_call() -> (String, String) {
+    let text = fs::read_to_string(common::fixture(TOOLS)).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("\"type\":\"tool_use\",\"id\""))
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    let call = &v["message"]["content"][0];
+    let input = call["input"].as_object().unwrap();
+    let key = ["file_path", "command", "pattern", "path"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(|x| x.as_str()))
+        .unwrap();
+    (call["name"].as_str().unwrap().to_string(), key.to_string())
+}
+
+#[test]
+fn without_a_terminal_one_snapshot_of_the_sessions_at_work() {
+    let (root, _) = home("snapshot");
+    let out = sv_std()
+        .arg("--top")
+        .env("HOME", &root)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("streamview --top · 1 session"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("AGENT"), "{text}");
+    // The session an hour old is not at work.
+    assert_eq!(lines.len(), 3, "{text}");
+    let (name, key) = first_call();
+    let row = lines[2];
+    assert!(row.starts_with("claude "), "{row}");
+    assert!(row.contains(&format!("{name} ")), "{row}");
+    // The key argument (a path: shown from its project when under it).
+    let tail = Path::new(&key).file_name().unwrap().to_str().unwrap();
+    assert!(row.contains(tail), "{row} lacks {tail}");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    let _ = fs::remove_dir_all(&root);
+}
+
+/// `streamview --top` under a pseudo-terminal of 100x20, its keys from
+/// `keys` (given after `wait`), while `during` runs; its output.
+fn on_terminal(root: &Path, wait: Duration, during: impl FnOnce(u32)) -> (String, bool) {
+    let bin = assert_cmd::cargo::cargo_bin("streamview");
+    let pid = root.join("pid");
+    // `exec`: the shell's pid is streamview's.
+    let cmd = format!(
+        "stty cols 100 rows 20; echo $$ > '{}'; HOME='{}' STREAMVIEW_CONFIG= TERM=xterm exec '{}' --top",
+        pid.display(),
+        root.display(),
+        bin.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qfec", &cmd, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("util-linux `script` runs a command under a pseudo-terminal");
+    let out = common::drain(child.stdout.take().unwrap());
+    std::thread::sleep(wait);
+    let pid = fs::read_to_string(&pid).unwrap_or_default();
+    during(pid.trim().parse().unwrap_or(0));
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(b"q");
+    let _ = stdin.flush();
+    let status = common::wait_deadline(&mut child, Duration::from_secs(10));
+    drop(stdin);
+    let bytes = out.join().unwrap();
+    (
+        String::from_utf8_lossy(&bytes).into_owned(),
+        status.success(),
+    )
+}
+
+#[test]
+fn on_a_terminal_a_call_written_while_it_runs_shows_and_q_restores() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    }
+    let (root, live) = home("tty");
+    let text = fs::read_to_string(common::fixture(TOOLS)).unwrap();
+    let (out, ok) = on_terminal(&root, Duration::from_millis(1500), |_| {
+        // The call's result, then the next call: the board moves on.
+        let from = fs::read_to_string(&live).unwrap().len();
+        let rest = &text[from..];
+        let second = rest.find("\"type\":\"tool_use\",\"id\"").unwrap();
+        let end = second + rest[second..].find('\n').unwrap() + 1;
+        let mut f = fs::OpenOptions::new().append(true).open(&live).unwrap();
+        f.write_all(&rest.as_bytes()[..end]).unwrap();
+        std::thread::sleep(Duration::from_millis(1200));
+    });
+    assert!(ok, "{out:?}");
+    // The alternate screen entered and left, the cursor shown again.
+    let enter = out.find("\u{1b}[?1049h").expect("alternate screen");
+    let leave = out.rfind("\u{1b}[?1049l").expect("screen restored");
+    assert!(enter < leave);
+    assert!(out[leave..].contains("\u{1b}[?25h"), "{:?}", &out[leave..]);
+    assert!(out.contains("streamview --top · 1 session"), "{out:?}");
+    // The second call, written while the board ran.
+    let rest: String = text
+        .lines()
+        .filter(|l| l.contains("\"type\":\"tool_use\",\"id\""))
+        .nth(1)
+        .unwrap()
+        .into();
+    let v: serde_json::Value = serde_json::from_str(&rest).unwrap();
+    let name = v["message"]["content"][0]["name"].as_str().unwrap();
+    assert!(out.contains(&format!("{name} ")), "{out:?}");
+    let _ = fs::remove_dir_all(&root);
+}
+
+#[test]
+fn sigterm_ends_the_board_and_restores_the_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    }
+    let (root, _) = home("term");
+    let t = Instant::now();
+    let (out, _) = on_terminal(&root, Duration::from_millis(1500), |pid| {
+        assert!(pid > 0);
+        let _ = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status();
+        std::thread::sleep(Duration::from_millis(500));
+    });
+    assert!(t.elapsed() < Duration::from_secs(10));
+    assert!(out.contains("\u{1b}[?1049l"), "{out:?}");
+    let _ = fs::remove_dir_all(&root);
+}
