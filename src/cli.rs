@@ -350,6 +350,11 @@ pub struct Cli {
     /// file being truncated or replaced. With several FILEs, each is followed at once, every
     /// line started with the file's name (`[api]` for api.jsonl) in a colour of its own, each
     /// line written whole; it ends when every session has.
+    ///
+    /// With --by, the report is made again as the sessions grow (of the FILEs or directories,
+    /// else of every agent's store), redrawn in place on a terminal, printed again when it changes
+    /// elsewhere, until Ctrl-C: `streamview --by block -f` keeps the open block's cost, burn rate
+    /// and time left in view.
     #[arg(short, long)]
     pub follow: bool,
 
@@ -833,6 +838,8 @@ pub struct Options {
     pub statusline: bool,
     /// `--top`: the board of the sessions being written in the sources.
     pub top: bool,
+    /// `--by … -f`: the report made again as the sources grow, redrawn.
+    pub redraw: bool,
 }
 
 /// The bundled price table with the user's file added (see `--prices`).
@@ -1072,11 +1079,14 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         theme,
         statusline: false,
         top: false,
+        redraw: false,
     };
     Ok(if cli.statusline {
         live::statusline(cli, env, opts)
     } else if cli.top {
         live::top(cli, env, opts)
+    } else if cli.follow && cli.by.is_some() {
+        live::redraw(cli, env, opts)
     } else {
         opts
     })
@@ -1535,6 +1545,7 @@ impl Default for Options {
             theme: Theme::default(),
             statusline: false,
             top: false,
+            redraw: false,
         }
     }
 }

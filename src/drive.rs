@@ -12,13 +12,15 @@
 //! - `project.rs`: `--project`'s look at a session's first lines;
 //! - `progress.rs`: the progress line of a long library read;
 //! - `statusline.rs`: `--statusline`, Claude Code's status bar;
-//! - `top.rs`: `--top`, the board of the sessions being written.
+//! - `top.rs`: `--top`, the board of the sessions being written;
+//! - `redraw.rs`: `--by … -f`, the report made again as the library grows.
 
 mod jobs;
 mod outputs;
 mod plan;
 mod progress;
 mod project;
+mod redraw;
 mod sinks;
 mod statusline;
 mod steps;
@@ -71,6 +73,9 @@ pub fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStatus, Err
     }
     if opts.top {
         return top::run(opts, interrupt);
+    }
+    if opts.redraw {
+        return redraw::run(opts, interrupt);
     }
     // Bare `streamview` at a prompt: say what it waits for, then wait.
     if !opts.follow

@@ -1,4 +1,4 @@
-//! The live ledger's options (`--statusline`, `--top`), decided over the
+//! The live ledger's options (`--statusline`, `--top`, `--by … -f`), decided over the
 //! options `resolve` made for the rest of the command line.
 //!
 //! Both read the FILEs named, else every agent's store found (none found
@@ -21,6 +21,20 @@ fn stores(cli: &Cli, env: &Env) -> Vec<Source> {
             .collect()
     } else {
         cli.files.iter().map(|f| Source::from_arg(f)).collect()
+    }
+}
+
+/// `opts` made into `--by … -f`'s: the report made again as the library
+/// grows (the FILEs, else every agent's store).
+pub(super) fn redraw(cli: &Cli, env: &Env, opts: Options) -> Options {
+    Options {
+        sources: stores(cli, env),
+        follow: false,
+        status: false,
+        progress: false,
+        pager: None,
+        redraw: true,
+        ..opts
     }
 }
 
