@@ -181,3 +181,44 @@ fn sigterm_ends_the_board_and_restores_the_terminal() {
     assert!(out.contains("\u{1b}[?1049l"), "{out:?}");
     let _ = fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_closed_terminal_ends_the_board() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    }
+    let (root, _) = home("closed");
+    let bin = assert_cmd::cargo::cargo_bin("streamview");
+    let pid = root.join("pid");
+    let cmd = format!(
+        "echo $$ > '{}'; HOME='{}' STREAMVIEW_CONFIG= TERM=xterm exec '{}' --top",
+        pid.display(),
+        root.display(),
+        bin.display()
+    );
+    let mut script = Command::new("script")
+        .args(["-qfec", &cmd, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = fs::read_to_string(&pid).unwrap().trim().to_string();
+    // The terminal goes: its other end is closed with `script`.
+    script.kill().unwrap();
+    let _ = script.wait();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let proc = PathBuf::from(format!("/proc/{pid}"));
+    while proc.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stat = fs::read_to_string(proc.join("stat")).unwrap_or_default();
+    // Gone, or a zombie waiting for its parent.
+    assert!(
+        !proc.exists() || stat.contains(") Z "),
+        "still running: {stat}"
+    );
+    let _ = fs::remove_dir_all(&root);
+}

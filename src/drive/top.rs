@@ -10,17 +10,18 @@
 //! changed. Rows of sessions that ended stay, greyed, for [`ENDED_KEPT`].
 //!
 //! On a terminal the board takes the screen (raw mode, the alternate
-//! screen) until `q`, Esc, Ctrl-C, SIGTERM or SIGHUP, and the terminal is
-//! restored on every way out (a guard's `Drop`); elsewhere one snapshot
-//! is printed.
+//! screen) until `q`, Esc, Ctrl-C, SIGTERM or SIGHUP, or the terminal
+//! closes, and the terminal is restored on every way out (a guard's
+//! `Drop`); elsewhere one snapshot is printed. The keys are read from
+//! standard input by a thread of ours (crossterm's event reader spun on a
+//! closed terminal).
 
 use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant, SystemTime};
 
-use crossterm::event::{self, Event as Key, KeyCode, KeyModifiers};
 use crossterm::{cursor, execute, terminal};
 
 use crate::cli::Options;
@@ -328,12 +329,15 @@ pub(super) fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStat
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
         let _ = signal_hook::flag::register(sig, Arc::clone(&ends));
     }
+    let keys = keys();
     let mut drawn: Option<Instant> = None;
-    let mut resized = true;
+    let mut size = None;
     while !ends.load(Ordering::Relaxed) && !interrupt.is_set() {
         let now = Instant::now();
         board.scan(now);
         let changed = board.poll(now);
+        let resized = size != terminal::size().ok();
+        size = terminal::size().ok();
         if changed
             || resized
             || drawn.is_none_or(|t| now.saturating_duration_since(t) >= Duration::from_secs(1))
@@ -341,11 +345,9 @@ pub(super) fn run(opts: &Options, interrupt: &Arc<Interrupt>) -> Result<ExitStat
             Screen::draw(&board, opts, now).map_err(Error::Write)?;
             drawn = Some(now);
         }
-        resized = false;
-        match next_key(POLL) {
-            Some(Press::Quit) => break,
-            Some(Press::Resize) => resized = true,
-            None => {}
+        match keys.recv_timeout(POLL) {
+            Ok(Press::Quit) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
     }
     drop(screen);
@@ -377,26 +379,35 @@ fn snapshot(board: &mut Board) -> Result<ExitStatus, Error> {
     Ok(ExitStatus::Success)
 }
 
-/// A key or a change of the terminal.
+/// What the keyboard said.
 enum Press {
     Quit,
-    Resize,
 }
 
-/// The next key within `wait`: `q`, Esc and Ctrl-C quit.
-fn next_key(wait: Duration) -> Option<Press> {
-    if !event::poll(wait).ok()? {
-        return None;
-    }
-    match event::read().ok()? {
-        Key::Key(k) => match k.code {
-            KeyCode::Char('q' | 'Q') | KeyCode::Esc => Some(Press::Quit),
-            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => Some(Press::Quit),
-            _ => None,
-        },
-        Key::Resize(..) => Some(Press::Resize),
-        _ => None,
-    }
+/// The keys, read on a thread of their own (raw mode: each byte as it is
+/// typed): `q`, Esc alone and Ctrl-C quit, and so does a terminal that
+/// can no longer be read (closed: its reads end at once).
+fn keys() -> mpsc::Receiver<Press> {
+    let (tx, rx) = mpsc::channel();
+    let _ = std::thread::Builder::new()
+        .name("top-keys".into())
+        .spawn(move || {
+            let mut buf = [0u8; 64];
+            let mut stdin = io::stdin().lock();
+            loop {
+                let quit = match stdin.read(&mut buf) {
+                    Ok(0) | Err(_) => true,
+                    // Esc alone; an arrow key's sequence starts with it too.
+                    Ok(1) if buf[0] == 0x1b => true,
+                    Ok(n) => buf[..n].iter().any(|b| matches!(b, b'q' | b'Q' | 0x03)),
+                };
+                if quit {
+                    let _ = tx.send(Press::Quit);
+                    return;
+                }
+            }
+        });
+    rx
 }
 
 /// The terminal while the board has it: raw mode, the alternate screen,
