@@ -124,6 +124,32 @@ pub struct Dated {
     pub indexed_at: u64,
 }
 
+/// What the index keeps of one directory of a library: its entries as
+/// the walk found them, so that a directory unchanged since (its stamp,
+/// safely older than the listing) is not listed again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listing {
+    /// The directory as it was.
+    pub stamp: Stamp,
+    /// When it was listed, in nanoseconds since the epoch.
+    pub indexed_at: u64,
+    /// Its entries: each name, and what it is.
+    pub entries: Vec<(std::ffi::OsString, Entry)>,
+}
+
+/// What a directory's entry is, as its listing says (a link not followed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// A directory.
+    Dir = 0,
+    /// A regular file.
+    File = 1,
+    /// A symbolic link.
+    Link = 2,
+    /// Anything else (a FIFO, a socket, a device).
+    Other = 3,
+}
+
 /// What the index keeps of one session: its events, as a report reads
 /// them (`E`: the events themselves; in the file's table, the frame that
 /// holds them).
@@ -258,8 +284,11 @@ struct Used {
     served: u64,
     /// Sessions whose events were not what was written: forgotten.
     damaged: HashSet<String>,
+    /// Directories whose listing was asked for.
+    dirs: HashSet<PathBuf>,
     /// New entries.
     added_files: Vec<(PathBuf, Dated)>,
+    added_dirs: Vec<(PathBuf, Listing)>,
     added_sessions: Vec<(String, Recorded)>,
 }
 
@@ -274,6 +303,7 @@ pub struct Index {
     /// The file loaded, for its sessions' events.
     file: Option<fs::File>,
     files: HashMap<PathBuf, Dated>,
+    dirs: HashMap<PathBuf, Listing>,
     sessions: HashMap<String, Recorded<format::Frame>>,
     /// The file there was not an index of ours, or was damaged.
     unreadable: bool,
@@ -305,6 +335,7 @@ impl Index {
             context,
             file,
             files: table.files.into_iter().collect(),
+            dirs: table.dirs.into_iter().collect(),
             sessions: table.sessions.into_iter().collect(),
             unreadable,
             used: Mutex::new(Used::default()),
@@ -322,6 +353,24 @@ impl Index {
             .get(path)
             .filter(|d| stamp.trusted(&d.stamp, d.indexed_at))
             .copied()
+    }
+
+    /// The listing of the directory at `path`, now `stamp`, if the index
+    /// has it and may be trusted.
+    #[must_use]
+    pub fn listing(&self, path: &Path, stamp: &Stamp) -> Option<&Listing> {
+        if let Ok(mut u) = self.used.lock() {
+            u.dirs.insert(path.to_path_buf());
+        }
+        (self.dirs.get(path)).filter(|l| stamp.trusted(&l.stamp, l.indexed_at))
+    }
+
+    /// Keep the listing of the directory at `path`.
+    pub fn put_listing(&self, path: &Path, listing: Listing) {
+        if let Ok(mut u) = self.used.lock() {
+            u.dirs.insert(path.to_path_buf());
+            u.added_dirs.push((path.to_path_buf(), listing));
+        }
     }
 
     /// Keep the dates of the file at `path`.
@@ -402,8 +451,10 @@ impl Index {
         let Ok(used) = self.used.into_inner() else {
             return Ok(());
         };
-        let forgotten = self.files.keys().any(|p| !used.files.contains(p));
+        let forgotten = self.files.keys().any(|p| !used.files.contains(p))
+            || self.dirs.keys().any(|p| !used.dirs.contains(p));
         if used.added_files.is_empty()
+            && used.added_dirs.is_empty()
             && used.added_sessions.is_empty()
             && used.damaged.is_empty()
             && !forgotten
@@ -423,15 +474,21 @@ impl Index {
             .map(|(name, e)| (name, Kept::Old(e)))
             .collect();
         sessions.extend((used.added_sessions.into_iter()).map(|(n, r)| (n, Kept::New(r))));
+        let mut dirs = self.dirs;
+        dirs.retain(|p, _| used.dirs.contains(p));
+        dirs.extend(used.added_dirs);
         let mut files: Vec<(PathBuf, Dated)> = files.into_iter().collect();
         // The same index for the same library: in path order.
         files.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut dirs: Vec<(PathBuf, Listing)> = dirs.into_iter().collect();
+        dirs.sort_by(|a, b| a.0.cmp(&b.0));
         let old = self.file.as_ref();
         let head = format::header(self.binary, &self.context);
         write_atomically(&self.path, |w| {
             w.write_all(&head)?;
             let mut table = format::Table {
                 files,
+                dirs,
                 sessions: Vec::with_capacity(sessions.len()),
             };
             let mut at = head.len() as u64;

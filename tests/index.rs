@@ -182,6 +182,26 @@ fn every_report_is_the_same_with_the_index_through_every_change() {
         &["--prices", prices.to_str().unwrap()],
     );
     assert!(l.served() >= 28);
+
+    // Directories whose listing the index trusts (unchanged, settled): a
+    // session added to one, a folder of sessions made in one, a session
+    // taken out of one; each is listed again.
+    settle();
+    l.same("listings trusted", &[]);
+    let rollouts = lib.join("codex-rollout");
+    fs::copy(
+        rollouts.join("plan.rollout.jsonl"),
+        rollouts.join("added.rollout.jsonl"),
+    )
+    .unwrap();
+    l.same("a session added to a listed folder", &[]);
+    copy_tree(&lib.join("claude-transcript"), &rollouts.join("nested"));
+    l.same("a folder made in a listed folder", &[]);
+    settle();
+    l.same("settled again", &[]);
+    fs::remove_file(rollouts.join("added.rollout.jsonl")).unwrap();
+    fs::remove_dir_all(rollouts.join("nested")).unwrap();
+    l.same("taken out of a listed folder", &[]);
 }
 
 /// The index files of a library's cache.

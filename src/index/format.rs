@@ -14,7 +14,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use super::{Dated, Recorded, Stamp};
+use super::{Dated, Entry, Listing, Recorded, Stamp};
 use crate::time::Timestamp;
 
 /// The first bytes of every index file.
@@ -24,7 +24,7 @@ const MAGIC: &[u8; 17] = b"streamview index\n";
 const END: &[u8; 8] = b"\nsv-end\n";
 
 /// The layout; a file of another version is not read.
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
 
 /// The trailer: where the table starts, its length compressed and not,
 /// its checksum, the end mark.
@@ -51,6 +51,7 @@ pub(crate) struct Frame {
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Table {
     pub files: Vec<(PathBuf, Dated)>,
+    pub dirs: Vec<(PathBuf, Listing)>,
     pub sessions: Vec<(String, Recorded<Frame>)>,
 }
 
@@ -147,6 +148,17 @@ pub(crate) fn table_and_trailer(table: &Table, at: u64) -> io::Result<Vec<u8>> {
             put_u64(&mut b, v);
         }
     }
+    put_u32(&mut b, u32::try_from(table.dirs.len()).unwrap_or(u32::MAX));
+    for (path, l) in &table.dirs {
+        put_bytes(&mut b, path.as_os_str().as_encoded_bytes());
+        put_stamp(&mut b, &l.stamp);
+        put_u64(&mut b, l.indexed_at);
+        put_u32(&mut b, u32::try_from(l.entries.len()).unwrap_or(u32::MAX));
+        for (name, kind) in &l.entries {
+            put_bytes(&mut b, name.as_encoded_bytes());
+            put_u32(&mut b, *kind as u32);
+        }
+    }
     let mut out = compress(&b)?;
     for v in [at, out.len() as u64, b.len() as u64, checksum(&b)] {
         put_u64(&mut out, v);
@@ -213,6 +225,28 @@ fn parse(body: &[u8], end: u64) -> Option<Table> {
             return None;
         }
         out.sessions.push((name, e));
+    }
+    for _ in 0..r.u32()? {
+        let path = r.path()?;
+        let (stamp, indexed_at) = (r.stamp()?, r.u64()?);
+        let mut entries = Vec::new();
+        for _ in 0..r.u32()? {
+            let name = r.path()?.into_os_string();
+            let kind = match r.u32()? {
+                0 => Entry::Dir,
+                1 => Entry::File,
+                2 => Entry::Link,
+                3 => Entry::Other,
+                _ => return None,
+            };
+            entries.push((name, kind));
+        }
+        let listing = Listing {
+            stamp,
+            indexed_at,
+            entries,
+        };
+        out.dirs.push((path, listing));
     }
     r.0.is_empty().then_some(out)
 }

@@ -26,7 +26,21 @@ fn recorded(events: &[u8]) -> Recorded {
     }
 }
 
-/// An index of two sessions and a file, saved in `dir`.
+/// A directory of a session file, a folder, a link and a FIFO.
+fn listing() -> Listing {
+    Listing {
+        stamp: stamp(4096, 7),
+        indexed_at: u64::MAX,
+        entries: vec![
+            ("a".into(), Entry::File),
+            ("sub".into(), Entry::Dir),
+            ("l.jsonl".into(), Entry::Link),
+            ("fifo".into(), Entry::Other),
+        ],
+    }
+}
+
+/// An index of two sessions, a file and a directory, saved in `dir`.
 fn saved(dir: &Path) -> PathBuf {
     let ix = Index::load(dir, Path::new("/lib"), "r");
     let d = Dated {
@@ -35,6 +49,7 @@ fn saved(dir: &Path) -> PathBuf {
         indexed_at: u64::MAX,
     };
     ix.put_dated(Path::new("/lib/a"), d);
+    ix.put_listing(Path::new("/lib"), listing());
     ix.put_session("a", recorded(b"{\"v\":1}\n{\"v\":2}\n"));
     ix.put_session("b", recorded(&b"x".repeat(3000)));
     let path = ix.path.clone();
@@ -48,6 +63,12 @@ fn entries_are_kept_saved_and_loaded() {
     let path = saved(&dir);
     let files = recorded(b"").files;
     let again = Index::load(&dir, Path::new("/lib"), "r");
+    assert_eq!(
+        again.listing(Path::new("/lib"), &stamp(4096, 7)),
+        Some(&listing())
+    );
+    // The directory changed since: listed again.
+    assert_eq!(again.listing(Path::new("/lib"), &stamp(4096, 8)), None);
     assert_eq!(
         again
             .dated(Path::new("/lib/a"), &stamp(10, 5))

@@ -34,7 +34,7 @@
 //! merged in time order ([`Session::open`], `interleave.rs`), so that the
 //! transcript reader nests each sub-agent under its call, where it ran.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -45,7 +45,7 @@ pub use super::store::Stored;
 use super::store::{self, Cli};
 use super::{Compression, Decompress, OneLine};
 use crate::file::{open_regular, open_regular_sized};
-use crate::index::{Dated, Index, Stamp};
+use crate::index::{Dated, Entry, Index, Listing, Stamp};
 use crate::time::Timestamp;
 use crate::time::window::Window;
 use interleave::Interleave;
@@ -236,9 +236,37 @@ struct Walk {
 }
 
 impl Walk {
-    /// List the directory `d`: its session files and stores are kept, its
-    /// directories walked later, the rest counted.
-    fn list(&mut self, d: PathBuf) {
+    /// List the directory `d` (from `index` when it is unchanged since it
+    /// last listed it, else read, and kept there): its session files and
+    /// stores are kept, its directories walked later, the rest counted.
+    fn list(&mut self, d: PathBuf, index: Option<&Index>) {
+        let Some(ix) = index else {
+            return self.read(d, None);
+        };
+        let Some(stamp) = Stamp::of_path(&d) else {
+            return self.read(d, None);
+        };
+        if let Some(listing) = ix.listing(&d, &stamp) {
+            for (name, kind) in &listing.entries {
+                self.take(d.join(name), *kind);
+            }
+            return;
+        }
+        let indexed_at = crate::index::now_ns();
+        let mut entries = Vec::new();
+        self.read(d.clone(), Some(&mut entries));
+        ix.put_listing(
+            &d,
+            Listing {
+                stamp,
+                indexed_at,
+                entries,
+            },
+        );
+    }
+
+    /// Read the directory `d`, each entry taken, and kept in `listed`.
+    fn read(&mut self, d: PathBuf, mut listed: Option<&mut Vec<(OsString, Entry)>>) {
         let entries = match fs::read_dir(&d) {
             Ok(e) => e,
             Err(e) => {
@@ -247,27 +275,43 @@ impl Walk {
             }
         };
         for entry in entries.flatten() {
-            let path = entry.path();
             // Not followed: a link to a directory could make a loop.
-            let Ok(kind) = entry.file_type() else {
+            let Ok(t) = entry.file_type() else {
                 continue;
             };
-            if kind.is_dir() {
-                self.pending.push(path);
-            } else if Cli::of(&path).is_some() {
-                self.stores.push(path);
-            } else if is_session_file(&path) && kind.is_file() {
-                self.files.push(path);
-            } else if is_session_file(&path) {
-                // A link, followed: to a regular file, it is read.
-                match fs::metadata(&path) {
-                    Ok(m) if m.is_file() => self.files.push(path),
-                    Ok(m) if !m.is_dir() => self.found.not_regular += 1,
-                    _ => self.found.other_files += 1,
-                }
+            let kind = if t.is_dir() {
+                Entry::Dir
+            } else if t.is_file() {
+                Entry::File
+            } else if t.is_symlink() {
+                Entry::Link
             } else {
-                self.found.other_files += 1;
+                Entry::Other
+            };
+            if let Some(l) = listed.as_deref_mut() {
+                l.push((entry.file_name(), kind));
             }
+            self.take(entry.path(), kind);
+        }
+    }
+
+    /// An entry of a directory listed.
+    fn take(&mut self, path: PathBuf, kind: Entry) {
+        if kind == Entry::Dir {
+            self.pending.push(path);
+        } else if Cli::of(&path).is_some() {
+            self.stores.push(path);
+        } else if is_session_file(&path) && kind == Entry::File {
+            self.files.push(path);
+        } else if is_session_file(&path) {
+            // A link, followed: to a regular file, it is read.
+            match fs::metadata(&path) {
+                Ok(m) if m.is_file() => self.files.push(path),
+                Ok(m) if !m.is_dir() => self.found.not_regular += 1,
+                _ => self.found.other_files += 1,
+            }
+        } else {
+            self.found.other_files += 1;
         }
     }
 }
@@ -293,7 +337,7 @@ pub fn sessions_below_on(dir: &Path, jobs: usize, index: Option<&Index>) -> Foun
         |give| {
             while let Some(d) = walk.pending.pop() {
                 let before = walk.files.len();
-                walk.list(d);
+                walk.list(d, index);
                 give(walk.files[before..].to_vec());
             }
         },
