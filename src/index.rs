@@ -104,6 +104,16 @@ impl Stamp {
             .map(|m| Stamp::of(&m))
     }
 
+    /// The stamp of the directory at `path` (a link followed), if it is
+    /// one.
+    #[must_use]
+    pub fn of_dir(path: &Path) -> Option<Stamp> {
+        fs::metadata(path)
+            .ok()
+            .filter(Metadata::is_dir)
+            .map(|m| Stamp::of(&m))
+    }
+
     /// It is `then`, and was already when it was indexed at `indexed_at`
     /// (see [`RACY_NS`]).
     fn trusted(&self, then: &Stamp, indexed_at: u64) -> bool {

@@ -243,7 +243,7 @@ impl Walk {
         let Some(ix) = index else {
             return self.read(d, None);
         };
-        let Some(stamp) = Stamp::of_path(&d) else {
+        let Some(stamp) = Stamp::of_dir(&d) else {
             return self.read(d, None);
         };
         if let Some(listing) = ix.listing(&d, &stamp) {

@@ -283,3 +283,42 @@ fn walked_paths_order_as_paths_do() {
         }
     }
 }
+
+#[test]
+fn a_directory_unchanged_since_its_listing_is_not_listed_again() {
+    let root = tree("listing");
+    write(&root.join("p/real.jsonl"), &line("2026-11-20T10:00:00Z"));
+    let cache = root.join("cache");
+    let ix = Index::load(&crate::index::open_dir(&cache).unwrap(), &root, "t");
+    // The index's listing of `p` names a file that is not there: taken
+    // from the index, the walk finds it (and cannot date it); listed
+    // again, it would not.
+    let p = root.join("p");
+    let stamp = Stamp::of_dir(&p).unwrap();
+    let listing = |indexed_at| Listing {
+        stamp,
+        indexed_at,
+        entries: vec![
+            ("real.jsonl".into(), Entry::File),
+            ("ghost.jsonl".into(), Entry::File),
+        ],
+    };
+    ix.put_listing(&p, listing(u64::MAX));
+    ix.save().unwrap();
+    let ix = Index::load(&cache, &root, "t");
+    let found = sessions_below_on(&root, 1, Some(&ix));
+    let mut got = names(&found, &root);
+    got.sort();
+    assert_eq!(got, ["p/ghost.jsonl", "p/real.jsonl"]);
+    // Listed when the directory had just changed (within the clock's
+    // tick): not trusted, listed again.
+    let ix = Index::load(&cache, &root, "t");
+    ix.put_listing(&p, listing(u64::try_from(stamp.mtime).unwrap()));
+    ix.save().unwrap();
+    let ix = Index::load(&cache, &root, "t");
+    assert_eq!(
+        names(&sessions_below_on(&root, 1, Some(&ix)), &root),
+        ["p/real.jsonl"]
+    );
+    let _ = fs::remove_dir_all(&root);
+}
