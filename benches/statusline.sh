@@ -46,11 +46,13 @@ mkdir -p "$(dirname "$session")"
 : >"$session"
 
 # One turn of the session, written now: the tools transcript's lines, its
-# times now, its ids new (round $1).
+# times now, its ids new (round $1), its model one both price tables know
+# (the fixture's is the scripted server's), so today's cost and the
+# block's can be compared with ccusage's.
 turn() {
     local t
     t=$(date -u +%Y-%m-%dT%H:%M:%S.000Z)
-    sed "s/\"timestamp\":\"[^\"]*\"/\"timestamp\":\"$t\"/g; s/\"msg_/\"msg_n$1_/g; s/\"req_/\"req_n$1_/g; s/\"\(uuid\|parentUuid\)\":\"/&n$1-/g" "$src" >>"$session"
+    sed "s/claude-opus-5-5/claude-sonnet-4-5-20250929/g; s/\"timestamp\":\"[^\"]*\"/\"timestamp\":\"$t\"/g; s/\"msg_/\"msg_n$1_/g; s/\"req_/\"req_n$1_/g; s/\"\(uuid\|parentUuid\)\":\"/&n$1-/g" "$src" >>"$session"
 }
 
 input=$(printf '{"session_id":"aaaaaaaa-1111-4000-8000-000000000000","transcript_path":"%s","cwd":"/home/dev/now","model":{"id":"claude-opus-5-5","display_name":"Opus 5.5"},"workspace":{"current_dir":"/home/dev/now","project_dir":"/home/dev/now"},"version":"2.1.332","output_style":{"name":"default"},"cost":{"total_cost_usd":0.42,"total_duration_ms":60000,"total_api_duration_ms":30000,"total_lines_added":10,"total_lines_removed":2},"exceeds_200k_tokens":false,"context_window":{"total_input_tokens":30000,"total_output_tokens":500,"context_window_size":200000,"used_percentage":15}}' "$session")
@@ -83,6 +85,10 @@ done
 pct() {
     sort -n "$1" | awk -v p="$2" '{a[NR]=$1} END {i=int((NR-1)*p/100+0.5)+1; print a[i]}'
 }
+if [[ -x $cc ]]; then
+    say "after the rounds: streamview: $(printf '%s' "$input" | "$sv" --statusline --color never)"
+    say "                  ccusage:    $(printf '%s' "$input" | "$cc" statusline 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g')"
+fi
 say "library: $(find "$lib/claude/projects" -type f | wc -l) files, $(du -sh "$lib" | cut -f1); session grown to $(($(stat -c %s "$session") >> 10)) KiB over $runs refreshes"
 echo "| program | p50 ms | p95 ms |"
 echo "|---|---:|---:|"
