@@ -131,34 +131,18 @@ fn in_a_pipe_a_table_per_change_of_usage_until_ctrl_c() {
 
 #[test]
 fn on_a_terminal_the_new_table_replaces_the_last() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: util-linux `script` is not installed");
-        return;
-    }
     let (root, file, message) = library("tty");
-    let bin = assert_cmd::cargo::cargo_bin("streamview");
-    let pid = root.join("pid");
-    let cmd = format!(
-        "stty cols 160 rows 40; echo $$ > '{}'; STREAMVIEW_CONFIG= TERM=xterm exec '{}' --by block -f --color never '{}'",
-        pid.display(),
-        bin.display(),
-        root.display()
-    );
-    let mut child = Command::new("script")
-        .args(["-qfec", &cmd, "/dev/null"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let args = format!("--by block -f --color never '{}'", root.display());
+    let Some((mut child, pid)) = common::on_pty(&root, "", &args, (160, 40), true) else {
+        return;
+    };
     let out = common::drain(child.stdout.take().unwrap());
     std::thread::sleep(Duration::from_millis(2500));
     let mut f = fs::OpenOptions::new().append(true).open(&file).unwrap();
     f.write_all(another(&message, "new2").as_bytes()).unwrap();
     drop(f);
     std::thread::sleep(Duration::from_secs(3));
-    let pid: u32 = fs::read_to_string(&pid).unwrap().trim().parse().unwrap();
-    common::sigint(pid);
+    common::sigint(common::pty_pid(&pid));
     common::wait_deadline(&mut child, Duration::from_secs(10));
     let text = String::from_utf8_lossy(&out.join().unwrap()).into_owned();
     // Back up over the last table's lines, erase, draw again.

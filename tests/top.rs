@@ -89,50 +89,32 @@ fn without_a_terminal_one_snapshot_of_the_sessions_at_work() {
     let _ = fs::remove_dir_all(&root);
 }
 
-/// `streamview --top` under a pseudo-terminal of 100x20, its keys from
-/// `keys` (given after `wait`), while `during` runs; its output.
-fn on_terminal(root: &Path, wait: Duration, during: impl FnOnce(u32)) -> (String, bool) {
-    let bin = assert_cmd::cargo::cargo_bin("streamview");
-    let pid = root.join("pid");
-    // `exec`: the shell's pid is streamview's.
-    let cmd = format!(
-        "stty cols 100 rows 20; echo $$ > '{}'; HOME='{}' STREAMVIEW_CONFIG= TERM=xterm exec '{}' --top",
-        pid.display(),
-        root.display(),
-        bin.display()
-    );
-    let mut child = Command::new("script")
-        .args(["-qfec", &cmd, "/dev/null"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("util-linux `script` runs a command under a pseudo-terminal");
+/// `streamview --top` under a pseudo-terminal of 100x20 while `during`
+/// runs (given its pid), then `q`: its screen, and whether it exited 0.
+/// `None`: no `script` to make the terminal with.
+fn on_terminal(root: &Path, wait: Duration, during: impl FnOnce(u32)) -> Option<(String, bool)> {
+    let env = format!("HOME='{}'", root.display());
+    let (mut child, pid) = common::on_pty(root, &env, "--top", (100, 20), true)?;
     let out = common::drain(child.stdout.take().unwrap());
     std::thread::sleep(wait);
-    let pid = fs::read_to_string(&pid).unwrap_or_default();
-    during(pid.trim().parse().unwrap_or(0));
+    during(common::pty_pid(&pid));
     let mut stdin = child.stdin.take().unwrap();
     let _ = stdin.write_all(b"q");
     let _ = stdin.flush();
     let status = common::wait_deadline(&mut child, Duration::from_secs(10));
     drop(stdin);
     let bytes = out.join().unwrap();
-    (
+    Some((
         String::from_utf8_lossy(&bytes).into_owned(),
         status.success(),
-    )
+    ))
 }
 
 #[test]
 fn on_a_terminal_a_call_written_while_it_runs_shows_and_q_restores() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: util-linux `script` is not installed");
-        return;
-    }
     let (root, live) = home("tty");
     let text = fs::read_to_string(common::fixture(TOOLS)).unwrap();
-    let (out, ok) = on_terminal(&root, Duration::from_millis(1500), |_| {
+    let Some((out, ok)) = on_terminal(&root, Duration::from_millis(1500), |_| {
         // The call's result, then the next call: the board moves on.
         let from = fs::read_to_string(&live).unwrap().len();
         let rest = &text[from..];
@@ -141,7 +123,9 @@ fn on_a_terminal_a_call_written_while_it_runs_shows_and_q_restores() {
         let mut f = fs::OpenOptions::new().append(true).open(&live).unwrap();
         f.write_all(&rest.as_bytes()[..end]).unwrap();
         std::thread::sleep(Duration::from_millis(1200));
-    });
+    }) else {
+        return;
+    };
     assert!(ok, "{out:?}");
     // The alternate screen entered and left, the cursor shown again.
     let enter = out.find("\u{1b}[?1049h").expect("alternate screen");
@@ -164,19 +148,16 @@ fn on_a_terminal_a_call_written_while_it_runs_shows_and_q_restores() {
 
 #[test]
 fn sigterm_ends_the_board_and_restores_the_terminal() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: util-linux `script` is not installed");
-        return;
-    }
     let (root, _) = home("term");
     let t = Instant::now();
-    let (out, _) = on_terminal(&root, Duration::from_millis(1500), |pid| {
-        assert!(pid > 0);
+    let Some((out, _)) = on_terminal(&root, Duration::from_millis(1500), |pid| {
         let _ = Command::new("kill")
             .args(["-TERM", &pid.to_string()])
             .status();
         std::thread::sleep(Duration::from_millis(500));
-    });
+    }) else {
+        return;
+    };
     assert!(t.elapsed() < Duration::from_secs(10));
     assert!(out.contains("\u{1b}[?1049l"), "{out:?}");
     let _ = fs::remove_dir_all(&root);
@@ -184,28 +165,13 @@ fn sigterm_ends_the_board_and_restores_the_terminal() {
 
 #[test]
 fn a_closed_terminal_ends_the_board() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: util-linux `script` is not installed");
-        return;
-    }
     let (root, _) = home("closed");
-    let bin = assert_cmd::cargo::cargo_bin("streamview");
-    let pid = root.join("pid");
-    let cmd = format!(
-        "echo $$ > '{}'; HOME='{}' STREAMVIEW_CONFIG= TERM=xterm exec '{}' --top",
-        pid.display(),
-        root.display(),
-        bin.display()
-    );
-    let mut script = Command::new("script")
-        .args(["-qfec", &cmd, "/dev/null"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let env = format!("HOME='{}'", root.display());
+    let Some((mut script, pid)) = common::on_pty(&root, &env, "--top", (100, 20), false) else {
+        return;
+    };
     std::thread::sleep(Duration::from_millis(1500));
-    let pid = fs::read_to_string(&pid).unwrap().trim().to_string();
+    let pid = common::pty_pid(&pid);
     // The terminal goes: its other end is closed with `script`.
     script.kill().unwrap();
     let _ = script.wait();

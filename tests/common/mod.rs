@@ -10,7 +10,7 @@ pub mod saved;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ExitStatus};
+use std::process::{Child, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -437,5 +437,61 @@ pub fn days_library(dir: &Path, days: &[(&str, &str)], copies: usize) {
                 .replace("\"req_", &format!("\"req_{c}_{i}_"));
             std::fs::write(project.join(format!("s{c}-{i}.jsonl")), text).unwrap();
         }
+    }
+}
+
+/// streamview run with `args` (and `env`, `NAME=value` words of the
+/// shell) on a pseudo-terminal of `cols` × `rows` made by util-linux
+/// `script`, its keys from the returned child's stdin, the screen on its
+/// stdout (when `screen`); and the file where its pid will be (the shell
+/// `exec`s it). `None`: `script` is not installed (the test says it skips).
+pub fn on_pty(
+    dir: &Path,
+    env: &str,
+    args: &str,
+    (cols, rows): (u16, u16),
+    screen: bool,
+) -> Option<(Child, PathBuf)> {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return None;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("streamview");
+    let pid = dir.join("pid");
+    let cmd = format!(
+        "stty cols {cols} rows {rows}; echo $$ > '{}'; {env} STREAMVIEW_CONFIG= TERM=xterm exec '{}' {args}",
+        pid.display(),
+        bin.display()
+    );
+    let child = std::process::Command::new("script")
+        .args(["-qfec", &cmd, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(if screen {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script runs");
+    Some((child, pid))
+}
+
+/// The pid `on_pty`'s shell wrote, once it has.
+pub fn pty_pid(file: &Path) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(pid) = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            return pid;
+        }
+        assert!(Instant::now() < deadline, "no pid in {}", file.display());
+        thread::sleep(Duration::from_millis(20));
     }
 }
