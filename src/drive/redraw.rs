@@ -100,7 +100,7 @@ fn report(opts: &Options) -> Vec<u8> {
         },
     );
     let mut diag = Diag::new(io::sink(), false);
-    let _ = super::run_sink(opts, &mut sink, &mut diag);
+    let _ = super::plan_run::run_sink(opts, &mut sink, &mut diag);
     drop(sink);
     buf.0.take()
 }

@@ -151,6 +151,6 @@ fn read_alone(opts: &Options, file: PathBuf, today: Timestamp, now: Timestamp) -
 /// Run `opts` into `sink`, its diagnostics unsaid.
 fn count(opts: &Options, mut sink: Ledger) -> Option<Figures> {
     let mut diag = Diag::new(io::sink(), false);
-    super::run_sink(opts, &mut sink, &mut diag).ok()?;
+    super::plan_run::run_sink(opts, &mut sink, &mut diag).ok()?;
     sink.figures().cloned()
 }
