@@ -899,13 +899,8 @@ pub struct Env {
     pub xdg_cache_home: Option<OsString>,
     /// `HOME`
     pub home: Option<OsString>,
-    /// `CLAUDE_CONFIG_DIR`: where Claude Code keeps `projects/`
-    pub claude_config_dir: Option<OsString>,
-    /// `CODEX_HOME`: where Codex keeps `sessions/`
-    pub codex_home: Option<OsString>,
-    /// `GEMINI_CLI_HOME`: where Gemini CLI keeps `.gemini/` (else `HOME`)
-    pub gemini_cli_home: Option<OsString>,
-    /// The other agents' variables that move their stores
+    /// The agents' variables that move their stores (`CODEX_HOME`…: those
+    /// the registry's stores name)
     pub homes: homes::Homes,
     /// `TZ`: the zone of the times `--since` and `--until` give without
     /// an offset
@@ -940,9 +935,6 @@ impl Env {
             cache_dir: std::env::var_os("STREAMVIEW_CACHE_DIR"),
             xdg_cache_home: std::env::var_os("XDG_CACHE_HOME"),
             home: std::env::var_os("HOME"),
-            claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR"),
-            codex_home: std::env::var_os("CODEX_HOME"),
-            gemini_cli_home: std::env::var_os("GEMINI_CLI_HOME"),
             homes: homes::Homes::from_process(),
             tz: std::env::var_os("TZ"),
             now: Some(Timestamp::of(std::time::SystemTime::now())),
@@ -1030,15 +1022,13 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         count_hidden_errors: cli.errors == ErrorsTo::Auto
             && verbosity != Verbosity::Quiet
             && env.stdout_tty,
-        from: match cli.from.0 {
-            // What Codex keeps on disk is a rollout, not the `exec --json`
-            // stream `--from codex` names.
-            Some(Producer::Codex) if cli.latest.is_some() => Some(Producer::CodexRollout),
-            Some(Producer::Gemini) if cli.latest.is_some() => Some(Producer::GeminiSession),
-            Some(Producer::Qwen) if cli.latest.is_some() => Some(Producer::QwenSession),
-            Some(Producer::Cline) if cli.latest.is_some() => Some(Producer::ClineSession),
-            from => from,
-        },
+        from: cli.from.0.map(|p| {
+            if cli.latest.is_some() {
+                saved_form(p)
+            } else {
+                p
+            }
+        }),
         follow: cli.follow,
         latest: cli.latest.map(usize::from),
         session: None,
@@ -1316,6 +1306,17 @@ fn alerts(errors: ErrorsTo, verbosity: Verbosity, format: Format) -> Alerts {
         (ErrorsTo::Auto, _, Format::Result) => Alerts::Brief,
         (ErrorsTo::Auto, _, Format::Summary | Format::SummaryJson) => Alerts::Sessions,
         (ErrorsTo::Auto, ..) => Alerts::All,
+    }
+}
+
+/// What `--latest --from p` reads the agent's store as: an agent named
+/// alone means the form of it that keeps the store (what Codex keeps on
+/// disk is a rollout, not the `exec --json` stream `--from codex` names);
+/// a form named (`claude-transcript`) is that form.
+fn saved_form(p: Producer) -> Producer {
+    match p.keeper() {
+        Some(keeper) if p.name() == p.agent() => keeper,
+        _ => p,
     }
 }
 
@@ -1607,7 +1608,7 @@ mod tests {
         );
         let env = Env {
             home: Some("/h".into()),
-            gemini_cli_home: Some("/g".into()),
+            homes: homes::Homes::default().with("GEMINI_CLI_HOME", "/g"),
             ..Env::default()
         };
         let sources = |args: &[&str], env: &Env| resolve(&cli(args), env).unwrap().sources;
@@ -1616,7 +1617,7 @@ mod tests {
             [Source::Path(p)] if p == std::path::Path::new("/g/.gemini/tmp"))
         );
         let env = Env {
-            gemini_cli_home: None,
+            homes: homes::Homes::default(),
             ..env
         };
         assert!(
@@ -1627,6 +1628,19 @@ mod tests {
             from(&["--latest", "--from", "claude"]),
             Some(Producer::Claude)
         );
+        for (named, read) in [
+            ("qwen", Producer::QwenSession),
+            ("cline", Producer::ClineSession),
+            ("pi", Producer::Pi),
+            ("amp", Producer::Amp),
+            ("claude-transcript", Producer::ClaudeTranscript),
+            ("codex-rollout", Producer::CodexRollout),
+        ] {
+            assert_eq!(from(&["--latest", "--from", named]), Some(read), "{named}");
+        }
+        // An agent that keeps no sessions: Claude Code's folder.
+        assert!(matches!(&sources(&["--latest", "--from", "amp"], &env)[..],
+            [Source::Path(p)] if p == std::path::Path::new("/h/.claude/projects")));
     }
 
     #[test]

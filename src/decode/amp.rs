@@ -59,6 +59,7 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Amp,
     unsearched: &["cwd", "parent_tool_use_id"],
     unread: &[],
+    store: None,
 };
 
 /// Amp `--execute … --stream-json` (the registry's entry).

@@ -19,7 +19,7 @@ use super::args::{content_of, json_in, list, strings_at};
 use super::messages::{
     MessageUsage, Said, cache_write_1h, content, content_text, key_arg, tokens, tool_call,
 };
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use crate::event::{
     Answer, Delta, DeltaKind, Denial, Event, EventKind, Level, List, McpServer, ModelUsage, Notice,
     Producer, Role, SessionResult, SessionStart, Text, Tokens, ToolResult, Unknown, Usage,
@@ -220,6 +220,12 @@ pub(crate) const ENTRY: Entry = Entry {
         "uuid",
     ],
     unread: &[],
+    store: Some(Store {
+        home: ".claude",
+        moved_by: &["CLAUDE_CONFIG_DIR"],
+        sessions: "projects",
+        database: None,
+    }),
 };
 
 /// Claude Code `--output-format stream-json --verbose` (the registry's entry).

@@ -51,6 +51,7 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Cline,
     unsearched: &["ts", "agentId", "taskId", "parentAgentId"],
     unread: &[],
+    store: None,
 };
 
 /// `cline --json` (the registry's entry).

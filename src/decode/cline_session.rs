@@ -20,7 +20,7 @@
 use std::borrow::Cow;
 use std::io;
 
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use crate::event::{
     Content, EventKind, ModelUsage, Producer, Role, SessionResult, SessionStart, Text, Tokens,
     ToolResult, Usage,
@@ -38,6 +38,12 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &ClineSession,
     unsearched: &["version", "updated_at", "origin", "system_prompt"],
     unread: &[],
+    store: Some(Store {
+        home: ".cline",
+        moved_by: &[],
+        sessions: "data/sessions",
+        database: None,
+    }),
 };
 
 /// Cline CLI's session files (the registry's entry).

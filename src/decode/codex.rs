@@ -140,6 +140,7 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Codex,
     unsearched: &[],
     unread: &[],
+    store: None,
 };
 
 /// `codex exec --json` (the registry's entry).

@@ -41,7 +41,7 @@ use std::io;
 use std::sync::Arc;
 
 use super::codex::{Base, notice, unknown};
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, start};
 use super::seen::Recent;
 use crate::event::{
     EventKind, Level, Producer, Role, SessionResult, SessionStart, Text, Thinking, Tokens, Usage,
@@ -91,6 +91,12 @@ pub(crate) const ENTRY: Entry = Entry {
     unsearched: &[],
     // A snapshot of settings (skills, environments, permissions): no event.
     unread: &[Unread::all_of("world_state")],
+    store: Some(Store {
+        home: ".codex",
+        moved_by: &["CODEX_HOME"],
+        sessions: "sessions",
+        database: None,
+    }),
 };
 
 /// Codex rollout files (the registry's entry).

@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::{content_of, first_line_at, first_scalar, pattern_in, replace_at, write_at};
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use super::seen::Seen;
 use crate::event::{
     Content, Delta, DeltaKind, Denial, Event, EventKind, JsonText, Level, List, McpServer, Notice,
@@ -84,6 +84,12 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Copilot,
     unsearched: &["parentId"],
     unread: &[],
+    store: Some(Store {
+        home: ".copilot",
+        moved_by: &["COPILOT_HOME"],
+        sessions: "session-state",
+        database: None,
+    }),
 };
 
 /// `copilot -p … --output-format json` (the registry's entry).

@@ -104,6 +104,7 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Cursor,
     unsearched: &["cwd", "permissionMode", "request_id"],
     unread: &[],
+    store: None,
 };
 
 /// Cursor Agent `--output-format stream-json` (the registry's entry).

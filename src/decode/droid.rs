@@ -23,7 +23,7 @@ use std::io;
 use super::args::{
     first_scalar, items, list, patch_at, pattern_in, replace_at, strings_at, write_at,
 };
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use super::seen::Recent;
 use crate::event::{
     Event, EventKind, JsonText, Level, List, ModelUsage, Notice, Producer, Role, SessionResult,
@@ -59,6 +59,12 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Droid,
     unsearched: &["session_id", "messageId", "toolId"],
     unread: &[],
+    store: Some(Store {
+        home: ".factory",
+        moved_by: &[],
+        sessions: "sessions",
+        database: None,
+    }),
 };
 
 /// Its line types besides the header.

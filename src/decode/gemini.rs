@@ -78,6 +78,7 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Gemini,
     unsearched: &[],
     unread: &[],
+    store: None,
 };
 
 /// Gemini CLI `--output-format stream-json` (the registry's entry).

@@ -33,7 +33,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::content_of;
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use crate::event::{
     Content, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
     Thinking, Tokens, ToolResult, Unknown, Usage,
@@ -51,6 +51,12 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &GeminiSession,
     unsearched: &["projectHash", "startTime", "lastUpdated", "$rewindTo"],
     unread: &[],
+    store: Some(Store {
+        home: "",
+        moved_by: &["GEMINI_CLI_HOME"],
+        sessions: ".gemini/tmp",
+        database: None,
+    }),
 };
 
 /// Gemini CLI's session files (the registry's entry).

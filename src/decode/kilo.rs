@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, start};
 use crate::event::{Edit, Event, EventKind, FileChange, Level, Notice, Producer, ToolKind};
 use crate::json::{Value, f64_at, get, str_at};
 
@@ -37,6 +37,12 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Kilo,
     unsearched: &[],
     unread: &[],
+    store: Some(Store {
+        home: ".local/share",
+        moved_by: &["XDG_DATA_HOME"],
+        sessions: "kilo",
+        database: None,
+    }),
 };
 
 /// `kilo run --format json` (the registry's entry, asked before

@@ -44,9 +44,9 @@ mod seen;
 mod transcript;
 
 pub use line::{Decoded, LineProblem};
-pub(crate) use producer::Ctx;
 pub use producer::Emit;
-pub(crate) use registry::{detect, unsearched_key};
+pub(crate) use producer::{Ctx, Store};
+pub(crate) use registry::{detect, stores, unsearched_key};
 
 use std::io;
 

@@ -23,7 +23,7 @@ use std::io;
 use simd_json::prelude::*;
 
 use super::args::{content_of, json_in, to_json};
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use super::seen::Seen;
 use crate::event::ToolKind;
 use crate::event::{Content, FileChange, JsonText, List};
@@ -210,6 +210,12 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &OpenCode,
     unsearched: &[],
     unread: &[],
+    store: Some(Store {
+        home: ".local/share",
+        moved_by: &["XDG_DATA_HOME"],
+        sessions: "opencode",
+        database: Some("OPENCODE_DB"),
+    }),
 };
 
 /// `opencode run --format json` (the registry's entry).

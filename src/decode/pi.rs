@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::args::{first_scalar, list, pattern_in, replace_of, write_at};
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use crate::event::{
     Delta, DeltaKind, Event, EventKind, FileChange, JsonText, Level, List, Producer, Role,
     SessionResult, SessionStart, Text, Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
@@ -69,6 +69,12 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Pi,
     unsearched: &["toolCallId", "responseId"],
     unread: &[],
+    store: Some(Store {
+        home: ".pi/agent",
+        moved_by: &["PI_CODING_AGENT_DIR"],
+        sessions: "sessions",
+        database: None,
+    }),
 };
 
 /// Its line types.

@@ -8,7 +8,9 @@
 //! back.
 
 use std::borrow::Cow;
+use std::ffi::OsStr;
 use std::io;
+use std::path::{Path, PathBuf};
 
 use crate::event::{Event, EventKind, Level, Notice, Producer, Unknown};
 use crate::json::{Arena, Unread, Value, str_at};
@@ -46,6 +48,66 @@ pub(crate) struct Entry {
     /// here: `tests/ledger.rs` compares every fixture's report with and
     /// without it.
     pub unread: &'static [Unread],
+    /// Where its agent keeps its saved sessions on a real machine, on the
+    /// one entry of the agent that reads them (`--latest --from`,
+    /// `--all-agents`); `None` on its other forms and for an agent that
+    /// keeps none.
+    pub store: Option<Store>,
+}
+
+/// Where an agent keeps its saved sessions: a folder of its own (its
+/// default under the home folder, or where the first of its variables set
+/// puts it), and the sessions' place in that folder.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Store {
+    /// The agent's folder under the home folder (`.claude`; `""`: the
+    /// home folder itself), `/` between the names.
+    pub home: &'static str,
+    /// The variables that move that folder, the first set one winning; a
+    /// variable named `XDG_…` counts only when it is an absolute path
+    /// (the XDG rule).
+    pub moved_by: &'static [&'static str],
+    /// The sessions' place in the agent's folder (`projects`).
+    pub sessions: &'static str,
+    /// A variable naming the agent's database in the sessions' folder, a
+    /// path or a name there (`:memory:`: none on disk, the folder then).
+    pub database: Option<&'static str>,
+}
+
+impl Store {
+    /// The sessions' folder (or database) under `home`, as the variables
+    /// `var` gives (the environment, passed in as data) move it.
+    pub(crate) fn locate<'e>(
+        &self,
+        home: &Path,
+        var: impl Fn(&str) -> Option<&'e OsStr>,
+    ) -> PathBuf {
+        let set = |name: &str| {
+            var(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .filter(|p| !name.starts_with("XDG_") || p.is_absolute())
+        };
+        let mut path = self
+            .moved_by
+            .iter()
+            .find_map(|name| set(name))
+            .unwrap_or_else(|| under(home.to_path_buf(), self.home));
+        path = under(path, self.sessions);
+        match self.database.and_then(set) {
+            Some(db) if db.as_os_str() == ":memory:" => path,
+            Some(db) => path.join(db),
+            None => path,
+        }
+    }
+}
+
+/// `path` with the `/`-separated names of `rel` pushed onto it.
+fn under(mut path: PathBuf, rel: &str) -> PathBuf {
+    for name in rel.split('/').filter(|n| !n.is_empty()) {
+        path.push(name);
+    }
+    path
 }
 
 /// How strongly a line says which producer printed it, strongest first

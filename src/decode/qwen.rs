@@ -58,6 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &Qwen,
     unsearched: &["cwd", "parent_tool_use_id", "uuid"],
     unread: &[],
+    store: None,
 };
 
 /// Qwen Code `--output-format stream-json` (the registry's entry).

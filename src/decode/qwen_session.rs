@@ -30,7 +30,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io;
 
-use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, has, start};
+use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use crate::event::{
     Content, Event, EventKind, Level, Producer, Role, SessionResult, SessionStart, Text, Thinking,
     Tokens, ToolResult, Usage,
@@ -48,6 +48,12 @@ pub(crate) const ENTRY: Entry = Entry {
     format: &QwenSession,
     unsearched: &["parentUuid", "provenance", "agentRunId"],
     unread: &[],
+    store: Some(Store {
+        home: ".qwen",
+        moved_by: &["QWEN_RUNTIME_DIR", "QWEN_HOME"],
+        sessions: "projects",
+        database: None,
+    }),
 };
 
 /// Qwen Code's session files (the registry's entry).

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use super::producer::{Entry, Evidence, Shape};
+use super::producer::{Entry, Evidence, Shape, Store};
 use super::{
     amp, claude, cline, cline_session, codex, codex_rollout, copilot, cursor, droid, gemini,
     gemini_session, kilo, opencode, pi, qwen, qwen_session, transcript,
@@ -77,6 +77,13 @@ fn detect_shape(s: Shape<'_>) -> Option<Producer> {
     best.map(|(_, p)| p)
 }
 
+/// Every agent's store, in the documented order of its producers.
+pub(crate) fn stores() -> impl Iterator<Item = &'static Store> {
+    Producer::ALL
+        .into_iter()
+        .filter_map(|p| entry(p).store.as_ref())
+}
+
 /// The producer other than `reading` whose stream this line *starts*, for
 /// lines that can only be the first of a stream (a session header); `None`
 /// for any other line. Used to notice a second producer's log concatenated
@@ -124,6 +131,23 @@ impl Producer {
     #[must_use]
     pub fn invocation(self) -> &'static str {
         entry(self).invocation
+    }
+
+    /// The producer that reads this one's agent's saved sessions, the
+    /// agent's entry with a [`Store`] (`codex-rollout` for `codex`); `None`
+    /// for an agent that keeps none.
+    #[must_use]
+    pub(crate) fn keeper(self) -> Option<Producer> {
+        REGISTRY
+            .iter()
+            .find(|e| e.store.is_some() && e.producer.agent() == self.agent())
+            .map(|e| e.producer)
+    }
+
+    /// Where this producer's agent keeps its saved sessions.
+    #[must_use]
+    pub(crate) fn store(self) -> Option<&'static Store> {
+        self.keeper().and_then(|p| entry(p).store.as_ref())
     }
 
     /// Parse a name written by [`Producer::name`].

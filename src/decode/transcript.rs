@@ -241,6 +241,7 @@ pub(crate) const ENTRY: Entry = Entry {
         "version",
     ],
     unread: UNREAD,
+    store: None,
 };
 
 /// Claude Code's saved session transcripts (the registry's entry).

@@ -259,3 +259,93 @@ fn no_line_of_type_stream_event_opens_a_stream() {
         });
     }
 }
+
+/// Where `p`'s agent keeps its sessions under the home `/h`, with `vars`
+/// set.
+fn store_at(p: Producer, vars: &[(&str, &str)]) -> std::path::PathBuf {
+    let var = |name: &str| {
+        vars.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| std::ffi::OsStr::new(*v))
+    };
+    p.store()
+        .expect("a store")
+        .locate(std::path::Path::new("/h"), var)
+}
+
+#[test]
+fn each_agent_home_and_its_variables() {
+    use std::path::Path;
+    let at = |p| store_at(p, &[]);
+    assert_eq!(at(Producer::Claude), Path::new("/h/.claude/projects"));
+    assert_eq!(
+        at(Producer::ClaudeTranscript),
+        Path::new("/h/.claude/projects")
+    );
+    assert_eq!(at(Producer::Codex), Path::new("/h/.codex/sessions"));
+    assert_eq!(at(Producer::Gemini), Path::new("/h/.gemini/tmp"));
+    assert_eq!(at(Producer::Qwen), Path::new("/h/.qwen/projects"));
+    assert_eq!(
+        at(Producer::Copilot),
+        Path::new("/h/.copilot/session-state")
+    );
+    assert_eq!(at(Producer::Pi), Path::new("/h/.pi/agent/sessions"));
+    assert_eq!(at(Producer::Droid), Path::new("/h/.factory/sessions"));
+    assert_eq!(
+        at(Producer::OpenCode),
+        Path::new("/h/.local/share/opencode")
+    );
+    assert_eq!(at(Producer::Kilo), Path::new("/h/.local/share/kilo"));
+    assert_eq!(at(Producer::Cline), Path::new("/h/.cline/data/sessions"));
+    assert!(Producer::Amp.store().is_none() && Producer::Cursor.store().is_none());
+    // An absolute database path wins; a name is in the data folder; a
+    // relative XDG_DATA_HOME is not one.
+    let data = |xdg, db| {
+        store_at(
+            Producer::OpenCode,
+            &[("XDG_DATA_HOME", xdg), ("OPENCODE_DB", db)],
+        )
+    };
+    assert_eq!(data("/x", "/db/o.db"), Path::new("/db/o.db"));
+    assert_eq!(
+        data("/x", "opencode-beta.db"),
+        Path::new("/x/opencode/opencode-beta.db")
+    );
+    assert_eq!(data("/x", ":memory:"), Path::new("/x/opencode"));
+    assert_eq!(
+        store_at(Producer::Kilo, &[("XDG_DATA_HOME", "rel")]),
+        Path::new("/h/.local/share/kilo")
+    );
+    let moved = [
+        ("QWEN_HOME", "/q"),
+        ("COPILOT_HOME", "/c"),
+        ("PI_CODING_AGENT_DIR", "/p"),
+        ("CLAUDE_CONFIG_DIR", "/cl"),
+        ("CODEX_HOME", "/co"),
+        ("GEMINI_CLI_HOME", "/g"),
+        ("QWEN_RUNTIME_DIR", ""),
+    ];
+    let at = |p| store_at(p, &moved);
+    assert_eq!(at(Producer::QwenSession), Path::new("/q/projects"));
+    assert_eq!(at(Producer::Copilot), Path::new("/c/session-state"));
+    assert_eq!(at(Producer::Pi), Path::new("/p/sessions"));
+    assert_eq!(at(Producer::Claude), Path::new("/cl/projects"));
+    assert_eq!(at(Producer::CodexRollout), Path::new("/co/sessions"));
+    assert_eq!(at(Producer::GeminiSession), Path::new("/g/.gemini/tmp"));
+    let runtime = store_at(
+        Producer::Qwen,
+        &[("QWEN_HOME", "/q"), ("QWEN_RUNTIME_DIR", "/r")],
+    );
+    assert_eq!(runtime, Path::new("/r/projects"));
+}
+
+#[test]
+fn each_agent_has_one_store_on_one_of_its_forms() {
+    for p in Producer::ALL {
+        let agent_stores = REGISTRY
+            .iter()
+            .filter(|e| e.store.is_some() && e.producer.agent() == p.agent())
+            .count();
+        assert!(agent_stores <= 1, "{}", p.name());
+    }
+}
