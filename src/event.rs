@@ -144,11 +144,15 @@ pub enum Producer {
     Cursor,
     /// Amp `--execute … --stream-json`.
     Amp,
+    /// Kimi CLI `kimi --print --output-format stream-json`.
+    Kimi,
+    /// Kimi CLI's saved sessions (`~/.kimi/sessions/<folder md5>/<id>/wire.jsonl`).
+    KimiSession,
 }
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 17] = [
+    pub const ALL: [Producer; 19] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -166,6 +170,8 @@ impl Producer {
         Producer::Cline,
         Producer::ClineSession,
         Producer::Kilo,
+        Producer::Kimi,
+        Producer::KimiSession,
     ];
 }
 

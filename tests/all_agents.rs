@@ -25,7 +25,7 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// A home with the `mixed` run of Qwen Code, Copilot, Droid, Pi, Cline,
-/// `OpenCode` and Kilo saved where each keeps its sessions.
+/// `OpenCode`, Kilo and Kimi CLI saved where each keeps its sessions.
 fn home(name: &str) -> PathBuf {
     let home = std::env::temp_dir().join(format!("sv-all-agents-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
@@ -49,6 +49,10 @@ fn home(name: &str) -> PathBuf {
     copy_tree(
         &f.join("cline-session/mixed/sessions"),
         &home.join(".cline/data/sessions"),
+    );
+    copy_tree(
+        &f.join("kimi-session/mixed/sessions"),
+        &home.join(".kimi/sessions"),
     );
     for (db, to) in [
         (
@@ -76,6 +80,7 @@ fn streamview(args: &[&str], home: &Path) -> (String, i32) {
         "PI_CODING_AGENT_DIR",
         "XDG_DATA_HOME",
         "OPENCODE_DB",
+        "KIMI_SHARE_DIR",
     ] {
         cmd.env_remove(v);
     }
@@ -97,11 +102,11 @@ fn every_agent_found_is_read_and_totalled() {
     let v: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     let t = &v["total"]["tokens"];
     // Each run: 4300 input tokens of which 3200 cached, 190 output, as each
-    // CLI counted them (its usage record, shutdown, settings, messages or
-    // session rows).
+    // CLI counted them (its usage record, shutdown, settings, messages,
+    // session rows or wire log).
     assert_eq!(
         ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
-        [7 * 1100, 7 * 190, 7 * 3200]
+        [8 * 1100, 8 * 190, 8 * 3200]
     );
     for p in [
         "qwen-session",
@@ -111,6 +116,7 @@ fn every_agent_found_is_read_and_totalled() {
         "opencode",
         "kilo",
         "cline-session",
+        "kimi-session",
     ] {
         assert!(jsonl.contains(&format!("\"producer\":\"{p}\"")), "{p}");
     }

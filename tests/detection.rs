@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const DIRS: [(&str, &str); 16] = [
+const DIRS: [(&str, &str); 17] = [
     ("claude", "claude"),
     ("claude-2.1.330", "claude"),
     ("codex", "codex"),
@@ -28,6 +28,7 @@ const DIRS: [(&str, &str); 16] = [
     ("pi", "pi"),
     ("cline", "cline"),
     ("kilo", "kilo"),
+    ("kimi", "kimi"),
 ];
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

@@ -217,12 +217,13 @@ fn cline_session_files() {
     });
 }
 
-/// Copilot CLI's, Droid's and Pi's saved sessions, each run's folder read
-/// as the library reads it (Droid's with its settings beside it).
+/// Copilot CLI's, Droid's, Pi's and Kimi CLI's saved sessions, each run's
+/// folder read as the library reads it (Droid's with its settings beside
+/// it, Kimi's `wire.jsonl` without the `context.jsonl` beside it).
 #[test]
 fn saved_session_folders() {
     use std::io::Read;
-    insta::glob!("fixtures/{copilot,droid,pi}-session/*", |path| {
+    insta::glob!("fixtures/{copilot,droid,pi,kimi}-session/*", |path| {
         if !path.is_dir() {
             return;
         }

@@ -578,6 +578,14 @@ kilo no_such_tool other
 kilo read read
 kilo todowrite todo
 kilo write write
+kimi Glob search
+kimi Grep search
+kimi ReadFile read
+kimi SetTodoList todo
+kimi Shell shell
+kimi StrReplaceFile edit
+kimi WriteFile write
+kimi no_such_tool other
 opencode bash shell
 opencode edit edit
 opencode glob search

@@ -19,6 +19,7 @@ macro_rules! text {
 
 mod amp;
 mod args;
+mod chat;
 mod claude;
 mod cline;
 mod cline_session;
@@ -30,6 +31,8 @@ mod droid;
 mod gemini;
 mod gemini_session;
 mod kilo;
+mod kimi;
+mod kimi_session;
 mod line;
 mod messages;
 mod native;
@@ -266,6 +269,9 @@ impl Decoder {
             self.repaired = repaired;
             err
         };
+        if let Some(read) = self.plain_text(line.number, bytes, emit) {
+            return read;
+        }
         let producer = self.producer().unwrap_or(Producer::Claude);
         line::classify_failure(
             (text_offset, text),
@@ -305,6 +311,39 @@ impl Decoder {
                 .decode_unparsed(&ctx, emit)?
                 .map(|()| Decoded::Events),
         )
+    }
+
+    /// A line of plain text (not JSON gone wrong) read by the decoder of
+    /// the stream's producer, when it reads some (`Stream::plain_text`:
+    /// Kimi CLI prints a failed request so); `None` to show it as the
+    /// text it is.
+    fn plain_text(
+        &mut self,
+        number: u64,
+        bytes: &[u8],
+        emit: &mut Emit<'_>,
+    ) -> Option<io::Result<Decoded>> {
+        let producer = self.producer()?;
+        if matches!(bytes.first(), Some(b'{' | b'[')) {
+            return None;
+        }
+        let text = std::str::from_utf8(bytes).ok()?;
+        let Decoder {
+            arena,
+            stream,
+            skipping,
+            ..
+        } = self;
+        let ctx = Ctx {
+            line: number,
+            raw: bytes,
+            producer,
+            arena,
+            time: None,
+            skipping: *skipping,
+        };
+        let read = start(stream, producer).plain_text(text, &ctx, emit)?;
+        Some(read.map(|()| Decoded::Events))
     }
 
     /// Parse `bytes` and decode the value, or give back simd-json's error.

@@ -191,6 +191,20 @@ pub(crate) trait Stream: Send {
         None
     }
 
+    /// A line of plain text in the stream (not JSON): `Some`, having
+    /// emitted what it makes of it, when this producer prints some (Kimi
+    /// CLI writes a failed request's error so); `None` (the default) to
+    /// have it shown as the text it is.
+    fn plain_text(
+        &mut self,
+        text: &str,
+        ctx: &Ctx<'_>,
+        emit: &mut Emit<'_>,
+    ) -> Option<io::Result<()>> {
+        let _ = (text, ctx, emit);
+        None
+    }
+
     /// End of the stream: emit what was held back (joined deltas,
     /// reconstructed totals).
     fn finish(&mut self, emit: &mut Emit<'_>) -> io::Result<()> {

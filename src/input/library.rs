@@ -9,7 +9,8 @@
 //! a loop cannot trap it) and keeps the files named `*.jsonl`, `*.ndjson`
 //! or either with `.gz` or `.zst` after it (and Gemini CLI's older
 //! `chats/session-*.json`, Cline CLI's `sessions/<id>/<id>.messages.json`);
-//! any other file is counted and
+//! Kimi CLI's `context.jsonl` beside its `wire.jsonl` is not a session of
+//! its own; any other file is counted and
 //! left alone. A file so named that is not a regular file (a device, a
 //! FIFO, a socket: its reads could wait or go on for ever) is counted
 //! apart and never opened, and so is a file replaced by one before it is
@@ -433,9 +434,16 @@ pub fn is_session_file(path: &Path) -> bool {
         .or_else(|| name.strip_suffix(".zst"))
         .unwrap_or(&name);
     let ext = Path::new(name).extension();
-    ext.is_some_and(|e| e == "jsonl" || e == "ndjson")
+    (ext.is_some_and(|e| e == "jsonl" || e == "ndjson") && !is_kimi_context(path, name))
         || is_gemini_document(path, name)
         || is_cline_messages(path, name)
+}
+
+/// Kimi CLI's `sessions/<group>/<id>/context.jsonl`: the conversation its
+/// `wire.jsonl` beside it records too, with the session's times and tokens
+/// (read for the session).
+fn is_kimi_context(path: &Path, name: &str) -> bool {
+    name == "context.jsonl" && path.with_file_name("wire.jsonl").is_file()
 }
 
 /// Cline CLI's sessions: `sessions/<id>/<id>.messages.json`, one JSON

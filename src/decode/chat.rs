@@ -1,0 +1,98 @@
+//! `OpenAI` Chat Completions messages, one per line, as Kimi CLI's
+//! `--print --output-format stream-json` and Grok CLI's `-p` print them:
+//! `{role: "assistant", content, tool_calls: [{id, function: {name,
+//! arguments}}]}`, `{role: "tool", tool_call_id, content}`, no `type`, no
+//! ids of their own. What both read alike: which lines are such messages,
+//! and a call's `arguments`, JSON text inside a string.
+
+use super::producer::Shape;
+use crate::json::{Parser, Value, str_at};
+
+/// The `role` of a chat message: a line without `type` whose `role` is a
+/// string (no other producer writes one).
+pub(crate) fn role(s: Shape<'_>) -> Option<&str> {
+    if !s.ty.is_empty() || s.v.get("type").is_some() {
+        return None;
+    }
+    str_at(s.v, "role")
+}
+
+/// The object a call's `arguments` (JSON text) hold, parsed in `parser`
+/// and given to `then` (`None`: not an object). Text cut short (Kimi CLI
+/// prints a message while its last call's arguments still stream) is read
+/// up to its last whole member, closed.
+pub(crate) fn with_arguments<R>(
+    parser: &mut Parser,
+    text: &str,
+    mut then: impl FnMut(Option<Value<'_>>) -> R,
+) -> R {
+    let whole = parser.parse(text.as_bytes(), |parsed| match parsed {
+        Ok(v) if v.is_object() => Ok(then(Some(v))),
+        _ => Err(()),
+    });
+    if let Ok(r) = whole {
+        return r;
+    }
+    // Rare (a call cut short): a copy of its text, closed.
+    let closed = close(text);
+    parser.parse(closed.as_bytes(), |parsed| {
+        then(parsed.ok().filter(|v| v.is_object()))
+    })
+}
+
+/// JSON text cut short, closed after its last whole member (or its last
+/// opening bracket): `{"command": "echo two", ` is `{"command": "echo
+/// two"}`; a member cut in its middle is left out.
+fn close(text: &str) -> String {
+    let (mut open, mut in_string, mut escaped) = (Vec::new(), false, false);
+    // Where the text may be cut, and the brackets then open.
+    let mut cut: (usize, Vec<u8>) = (0, Vec::new());
+    for (i, &c) in text.as_bytes().iter().enumerate() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                open.push(c);
+                cut = (i + 1, open.clone());
+            }
+            b'}' | b']' => {
+                open.pop();
+            }
+            b',' => cut = (i, open.clone()),
+            _ => {}
+        }
+    }
+    let (at, brackets) = cut;
+    let mut closed = String::with_capacity(at + brackets.len());
+    // `at` is before or after an ASCII byte: a character boundary.
+    closed.push_str(text.get(..at).unwrap_or(""));
+    for b in brackets.iter().rev() {
+        closed.push(if *b == b'{' { '}' } else { ']' });
+    }
+    closed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::close;
+
+    #[test]
+    fn text_cut_short_is_closed_after_its_last_whole_member() {
+        assert_eq!(
+            close(r#"{"command": "echo two", "#),
+            r#"{"command": "echo two"}"#
+        );
+        assert_eq!(close(r#"{"command": "ec"#), "{}");
+        assert_eq!(close(r#"{"a": [1, {"b": "x,"#), r#"{"a": [1, {}]}"#);
+        assert_eq!(close(r#"{"a": "\"}", "b"#), r#"{"a": "\"}"}"#);
+        assert_eq!(close("nothing"), "");
+    }
+}
