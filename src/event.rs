@@ -148,11 +148,13 @@ pub enum Producer {
     Kimi,
     /// Kimi CLI's saved sessions (`~/.kimi/sessions/<folder md5>/<id>/wire.jsonl`).
     KimiSession,
+    /// Grok CLI (`@vibe-kit/grok-cli`) `grok -p`.
+    Grok,
 }
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 19] = [
+    pub const ALL: [Producer; 20] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -172,6 +174,7 @@ impl Producer {
         Producer::Kilo,
         Producer::Kimi,
         Producer::KimiSession,
+        Producer::Grok,
     ];
 }
 

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const DIRS: [(&str, &str); 17] = [
+const DIRS: [(&str, &str); 18] = [
     ("claude", "claude"),
     ("claude-2.1.330", "claude"),
     ("codex", "codex"),
@@ -29,6 +29,7 @@ const DIRS: [(&str, &str); 17] = [
     ("cline", "cline"),
     ("kilo", "kilo"),
     ("kimi", "kimi"),
+    ("grok", "grok"),
 ];
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

@@ -570,6 +570,13 @@ gemini replace edit
 gemini run_shell_command shell
 gemini write_file write
 gemini write_todos todo
+grok bash shell
+grok create_file write
+grok create_todo_list todo
+grok no_such_tool other
+grok search search
+grok str_replace_editor edit
+grok view_file read
 kilo bash shell
 kilo edit edit
 kilo glob search

@@ -30,6 +30,7 @@ mod cursor;
 mod droid;
 mod gemini;
 mod gemini_session;
+mod grok;
 mod kilo;
 mod kimi;
 mod kimi_session;

@@ -16,14 +16,14 @@ use std::fmt;
 use super::producer::{Entry, Evidence, Shape, Store};
 use super::{
     amp, claude, cline, cline_session, codex, codex_rollout, copilot, cursor, droid, gemini,
-    gemini_session, kilo, kimi, kimi_session, opencode, pi, qwen, qwen_session, transcript,
+    gemini_session, grok, kilo, kimi, kimi_session, opencode, pi, qwen, qwen_session, transcript,
 };
 use crate::event::Producer;
 use crate::json::Value;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 19] = [
+pub(crate) static REGISTRY: [Entry; 20] = [
     qwen_session::ENTRY,
     transcript::ENTRY,
     copilot::ENTRY,
@@ -43,6 +43,7 @@ pub(crate) static REGISTRY: [Entry; 19] = [
     amp::ENTRY,
     kimi::ENTRY,
     kimi_session::ENTRY,
+    grok::ENTRY,
 ];
 
 /// `key` (raw, unescaped bytes) is one of a producer's
