@@ -32,7 +32,7 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 16] = [
+const PRODUCERS: [Option<Producer>; 19] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -49,6 +49,9 @@ const PRODUCERS: [Option<Producer>; 16] = [
     Some(Producer::Pi),
     Some(Producer::Cline),
     Some(Producer::Kilo),
+    Some(Producer::Kimi),
+    Some(Producer::KimiSession),
+    Some(Producer::Grok),
 ];
 
 /// Hands out the data in pseudo-random read sizes (1 byte to 8 KiB).
