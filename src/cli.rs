@@ -446,7 +446,9 @@ pub struct Cli {
     /// Read the saved sessions of every agent found on this machine, each where its own
     /// variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi,
     /// Cline, OpenCode, Kilo):
-    /// `streamview --all-agents --by day` totals them by day.
+    /// `streamview --all-agents --by day` totals them by day. A report (--by, --list,
+    /// --format summary or summary-json) given no input, with a terminal on standard input,
+    /// reads them too: `streamview --by day`.
     #[arg(long, conflicts_with_all = ["files", "latest", "follow"])]
     pub all_agents: bool,
 
@@ -872,6 +874,8 @@ pub struct Env {
     pub verbose: Option<OsString>,
     /// `STREAMVIEW_QUIET`
     pub quiet: Option<OsString>,
+    /// stdin is a terminal
+    pub stdin_tty: bool,
     /// stdout is a terminal
     pub stdout_tty: bool,
     /// stdout is a pipe (or a socket): what reads it sees the errors
@@ -922,6 +926,7 @@ impl Env {
             clicolor_force: std::env::var_os("CLICOLOR_FORCE"),
             verbose: std::env::var_os("STREAMVIEW_VERBOSE"),
             quiet: std::env::var_os("STREAMVIEW_QUIET"),
+            stdin_tty: std::io::stdin().is_terminal(),
             stdout_tty: std::io::stdout().is_terminal(),
             stdout_pipe: stdout_is_pipe(),
             stderr_tty: std::io::stderr().is_terminal(),
@@ -1323,12 +1328,18 @@ fn saved_form(p: Producer) -> Producer {
 /// The inputs: the files named; else with `--latest` the agent's sessions
 /// folder; else standard input. `--follow` takes one file.
 fn sources(cli: &Cli, env: &Env) -> Result<Vec<Source>, Refusal> {
+    if !cli.all_agents && stores_for_a_report(cli, env) {
+        let found = homes::found_homes(env);
+        if found.is_empty() {
+            return Err(Refusal::usage(
+                clap::error::ErrorKind::ValueValidation,
+                "no input, and no agent's saved sessions in their usual folders: name a log file or a folder, or pipe an agent's stream in",
+            ));
+        }
+        return Ok(found);
+    }
     if cli.all_agents {
-        let found: Vec<Source> = homes::every_home(env)
-            .into_iter()
-            .filter(|d| d.is_dir() || d.is_file())
-            .map(Source::Path)
-            .collect();
+        let found = homes::found_homes(env);
         if found.is_empty() {
             return Err(Refusal::usage(
                 clap::error::ErrorKind::ValueValidation,
@@ -1344,6 +1355,20 @@ fn sources(cli: &Cli, env: &Env) -> Result<Vec<Source>, Refusal> {
     } else {
         cli.files.iter().map(|f| Source::from_arg(f)).collect()
     })
+}
+
+/// A report (`--by`, `--list`, the summaries) given no input, with a
+/// terminal on standard input: it reads what `--all-agents` reads, as
+/// `ccusage daily` does, instead of waiting for events typed there. A pipe
+/// on standard input is read as always.
+fn stores_for_a_report(cli: &Cli, env: &Env) -> bool {
+    env.stdin_tty
+        && cli.files.is_empty()
+        && cli.latest.is_none()
+        && !cli.follow
+        && (cli.by.is_some()
+            || cli.list
+            || matches!(cli.format, Some(Format::Summary | Format::SummaryJson)))
 }
 
 /// `--grep`'s pattern: one that cannot be searched for is a usage error.
@@ -1741,6 +1766,38 @@ mod tests {
             ..Env::default()
         };
         assert!(!resolve(&cli(&[]), &tty).unwrap().mirror_errors);
+    }
+
+    #[test]
+    fn a_report_without_input_at_a_terminal_reads_the_stores() {
+        let home = std::env::temp_dir().join(format!("sv-cli-home-{}", std::process::id()));
+        std::fs::create_dir_all(home.join(".claude/projects")).unwrap();
+        let env = Env {
+            stdin_tty: true,
+            home: Some(home.clone().into()),
+            ..Env::default()
+        };
+        let projects = Source::Path(home.join(".claude/projects"));
+        for args in [&["--by", "day"][..], &["--list"], &["--format", "summary"]] {
+            let sources = resolve(&cli(args), &env).unwrap().sources;
+            assert_eq!(sources, [projects.clone()], "{args:?}");
+        }
+        // A pipe on standard input, a view, a file named: as before.
+        let piped = Env {
+            stdin_tty: false,
+            ..env.clone()
+        };
+        let stdin = |args: &[&str], env: &Env| resolve(&cli(args), env).unwrap().sources;
+        assert_eq!(stdin(&["--by", "day"], &piped), [Source::Stdin]);
+        assert_eq!(stdin(&[], &env), [Source::Stdin]);
+        assert_eq!(stdin(&["--format", "jsonl"], &env), [Source::Stdin]);
+        // No store at all: refused in one line that says what to do.
+        let bare = Env {
+            home: Some("/nonexistent".into()),
+            ..env.clone()
+        };
+        assert!(resolve(&cli(&["--by", "day"]), &bare).is_err());
+        let _ = std::fs::remove_dir_all(&home);
     }
 
     #[test]

@@ -8,6 +8,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 /// Copy the folder `from` (a fixture's) to `to`, recursively.
@@ -146,4 +148,34 @@ fn latest_from_opencode_or_kilo_reads_the_newest_session_of_its_database() {
     assert!(opencode.contains("\"producer\":\"opencode\""), "{opencode}");
     assert!(opencode.contains("\"name\":\"write\""), "{opencode}");
     assert!(kilo.contains("\"producer\":\"kilo\""), "{kilo}");
+}
+
+#[test]
+fn a_report_without_input_at_a_terminal_reads_every_agent() {
+    // A newcomer's first command: no file, a terminal on standard input.
+    let home = home("tty");
+    let env = format!("HOME='{}'", home.display());
+    let Some((child, _)) = common::on_pty(&home, &env, "--by day --color never", (160, 40), true)
+    else {
+        return;
+    };
+    let out = child.wait_with_output().unwrap();
+    let screen = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+    let (piped, _) = streamview(&["--all-agents", "--by", "day"], &home);
+    std::fs::remove_dir_all(&home).unwrap();
+    assert!(out.status.success(), "{screen}");
+    let total = piped.lines().find(|l| l.starts_with("total")).unwrap();
+    assert!(screen.contains(total), "{screen:?} lacks {total:?}");
+    // With a pipe on standard input, the pipe is read, as always.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_streamview"));
+    let piped_in = cmd
+        .args(["--by", "day"])
+        .env("HOME", "/nonexistent")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    // (An empty pipe, not the refusal of a home without stores.)
+    let err = String::from_utf8_lossy(&piped_in.stderr);
+    assert!(err.contains("the input is empty"), "{err}");
+    assert_eq!(piped_in.status.code(), Some(3), "{err}");
 }

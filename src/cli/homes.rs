@@ -61,6 +61,15 @@ pub(super) fn every_home(env: &Env) -> Vec<PathBuf> {
     decode::stores().map(|s| locate(s, env)).collect()
 }
 
+/// The agents' sessions folders (and stores) found on this machine, as
+/// inputs.
+pub(super) fn found_homes(env: &Env) -> Vec<crate::input::Source> {
+    (every_home(env).into_iter())
+        .filter(|d| d.is_dir() || d.is_file())
+        .map(crate::input::Source::Path)
+        .collect()
+}
+
 fn locate(store: &decode::Store, env: &Env) -> PathBuf {
     let home = PathBuf::from(env.home.clone().unwrap_or_default());
     store.locate(&home, |name| env.homes.get(name))

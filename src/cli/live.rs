@@ -15,10 +15,7 @@ use crate::session::group::By;
 /// The FILEs, else every agent's store found.
 fn stores(cli: &Cli, env: &Env) -> Vec<Source> {
     if cli.files.is_empty() {
-        (homes::every_home(env).into_iter())
-            .filter(|d| d.is_dir() || d.is_file())
-            .map(Source::Path)
-            .collect()
+        homes::found_homes(env)
     } else {
         cli.files.iter().map(|f| Source::from_arg(f)).collect()
     }
