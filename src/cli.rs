@@ -1780,7 +1780,7 @@ mod tests {
         let projects = Source::Path(home.join(".claude/projects"));
         for args in [&["--by", "day"][..], &["--list"], &["--format", "summary"]] {
             let sources = resolve(&cli(args), &env).unwrap().sources;
-            assert_eq!(sources, [projects.clone()], "{args:?}");
+            assert_eq!(sources, std::slice::from_ref(&projects), "{args:?}");
         }
         // A pipe on standard input, a view, a file named: as before.
         let piped = Env {
