@@ -3,10 +3,36 @@
 //! `{role: "assistant", content, tool_calls: [{id, function: {name,
 //! arguments}}]}`, `{role: "tool", tool_call_id, content}`, no `type`, no
 //! ids of their own. What both read alike: which lines are such messages,
-//! and a call's `arguments`, JSON text inside a string.
+//! a call's `arguments`, JSON text inside a string, and the call they make.
+
+use std::borrow::Cow;
 
 use super::producer::Shape;
+use crate::event::{JsonText, ToolCall, ToolKind};
 use crate::json::{Parser, Value, str_at};
+
+/// A call of the tool `name`, of kind `kind`, with arguments `args` (its
+/// input), or, when they are not an object, their text `raw` as its input
+/// `{"arguments": …}`; its key argument and what it changes are the
+/// producer's to add.
+pub(crate) fn call<'v>(
+    id: Cow<'v, str>,
+    name: &'v str,
+    kind: ToolKind,
+    args: Option<Value<'v>>,
+    raw: Option<Value<'v>>,
+) -> ToolCall<'v> {
+    ToolCall {
+        id,
+        name: Cow::Borrowed(name),
+        kind,
+        input: match args {
+            Some(v) => JsonText::value(v),
+            None => JsonText::fields(&[("arguments", raw)]),
+        },
+        ..ToolCall::default()
+    }
+}
 
 /// The `role` of a chat message: a line without `type` whose `role` is a
 /// string (no other producer writes one).

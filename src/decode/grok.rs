@@ -23,8 +23,8 @@ use super::args::{first_scalar, items, replace_at, todos_at, write_at};
 use super::chat;
 use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, start};
 use crate::event::{
-    Event, EventKind, JsonText, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
-    ToolCall, ToolKind, ToolResult,
+    Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text, ToolCall,
+    ToolKind, ToolResult,
 };
 use crate::json::{Arena, Parser, Value, arr_at, cow_at, get, str_at};
 
@@ -253,16 +253,7 @@ fn call<'v>(
     raw: Option<Value<'v>>,
     a: &'v Arena,
 ) -> ToolCall<'v> {
-    let mut call = ToolCall {
-        id,
-        name: Cow::Borrowed(name),
-        kind: tool_kind(name),
-        input: match args {
-            Some(v) => JsonText::value(v),
-            None => JsonText::fields(&[("arguments", raw)]),
-        },
-        ..ToolCall::default()
-    };
+    let mut call = super::chat::call(id, name, tool_kind(name), args, raw);
     let Some(args) = args else {
         return call;
     };

@@ -29,8 +29,8 @@ use super::chat;
 use super::messages::content_text;
 use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Stream, start};
 use crate::event::{
-    Content, Event, EventKind, FileChange, JsonText, Level, List, Notice, Producer, Role,
-    SessionResult, SessionStart, Text, Thinking, ToolCall, ToolKind, ToolResult,
+    Content, Event, EventKind, FileChange, Level, List, Notice, Producer, Role, SessionResult,
+    SessionStart, Text, Thinking, ToolCall, ToolKind, ToolResult,
 };
 use crate::json::{Arena, Parser, Value, arr_at, cow_at, get, str_at};
 
@@ -356,16 +356,7 @@ pub(super) fn call<'v>(
     raw: Option<Value<'v>>,
     a: &'v Arena,
 ) -> ToolCall<'v> {
-    let mut call = ToolCall {
-        id,
-        name: Cow::Borrowed(name),
-        kind: tool_kind(name),
-        input: match args {
-            Some(v) => JsonText::value(v),
-            None => JsonText::fields(&[("arguments", raw)]),
-        },
-        ..ToolCall::default()
-    };
+    let mut call = super::chat::call(id, name, tool_kind(name), args, raw);
     let Some(args) = args else {
         return call;
     };
