@@ -8,7 +8,7 @@
 //!   or a pipe read, a file followed, a library's sessions, the latest
 //!   session; and the threads a library is read on;
 //! - `sinks.rs`: the sink the format, `--grep`, `--summary`, the filters
-//!   and `-q` ask for, and the [`Runner`] that reads for it;
+//!   and `-q` ask for, and the [`Runner`](crate::run::Runner) that reads for it;
 //! - `steps.rs`: each step taken on the calling thread;
 //! - `jobs.rs`: a library's files read on `-j` threads, taken in order;
 //! - `outputs.rs`: standard output and error, or the pager's input;

@@ -1,7 +1,7 @@
 //! The variables that move the agents' stores, read once from the
 //! environment, and the folders `--latest --from <agent>` and
 //! `--all-agents` read: where each agent keeps its saved sessions is its
-//! producer's [`Store`](crate::decode::Store), in the registry.
+//! producer's `Store` (`decode::producer::Store`), in the registry.
 
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
