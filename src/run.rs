@@ -935,8 +935,9 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         }
         let said = (self.io_failed || self.explained) && self.lines == 0;
         // `--since`/`--until` left everything out: said, status 1.
+        // (Undated lines of a session left out count for nothing.)
         let none_in_window = !self.window.is_all()
-            && self.session.is_empty()
+            && self.session.session_count() == 0
             && (self.outside > 0 || self.sessions_outside > 0);
         if none_in_window {
             let plural = |n: u64| if n == 1 { "" } else { "s" };

@@ -239,13 +239,13 @@ impl ModelStats {
         }
     }
 
-    /// Its cost: as reported, else what its messages cost by the price
-    /// table, else its tokens at `prices`' base rates (a sum reported
-    /// without a cost); `None` when `prices` does not know the model.
+    /// Its cost: as reported plus what its messages cost by the price
+    /// table (sums of sessions' shares hold both), else its tokens at
+    /// `prices`' base rates (a sum reported without a cost); `None` when
+    /// `prices` does not know the model.
     #[must_use]
     pub fn priced(&self, prices: &Prices) -> Option<f64> {
-        self.cost_usd
-            .or(self.estimate)
+        add_opt_f64(self.cost_usd, self.estimate)
             .or_else(|| prices.estimate(&self.model, &self.tokens))
     }
 }
@@ -404,23 +404,41 @@ pub struct SessionSummary {
     /// hour: [`group::Groups::bucket`]) and the row of their model in
     /// `message_models`.
     buckets: std::collections::BTreeMap<(i64, Option<usize>), ModelStats>,
+    /// Events of it were left out by `--since`/`--until`: with no dated
+    /// event kept, it is not in the report ([`Session::keep`]).
+    left_out: bool,
 }
 
 /// The longest session title kept, in characters.
 pub const TITLE_CHARS: usize = 80;
 
-/// A prompt as a session's title: its first line with words, cut to
-/// [`TITLE_CHARS`] characters; a slash command as typed. `None` for a
-/// prompt of no words (an image, an empty line).
+/// A prompt as a session's title, as `claude --resume` lists it: its
+/// first line with words, cut to [`TITLE_CHARS`] characters; a slash
+/// command with arguments as typed. `None` for a prompt of no words (an
+/// image, an empty line) and for a bare slash command (`/clear`,
+/// `/compact`): the next prompt is the title.
 pub(crate) fn title(t: &crate::event::Text<'_>) -> Option<String> {
     let text = t.command.as_deref().unwrap_or(&t.text);
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    if bare_command(line) {
+        return None;
+    }
     let mut out: String = line.chars().take(TITLE_CHARS).collect();
     if line.chars().nth(TITLE_CHARS).is_some() {
         out.pop();
         out.push('…');
     }
     Some(out)
+}
+
+/// `/clear`, `/compact`, `/mcp:tool`: a slash command with no argument.
+fn bare_command(line: &str) -> bool {
+    line.strip_prefix('/').is_some_and(|name| {
+        name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
+    })
 }
 
 impl SessionSummary {
@@ -450,11 +468,13 @@ impl SessionSummary {
         // answer) costs nothing to estimate.
         for m in self.models().into_iter().filter(|m| m.tokens.total() > 0) {
             match m.priced(prices) {
-                Some(c) => cost.usd = Some(cost.usd.unwrap_or(0.0) + c),
+                Some(c) => {
+                    cost.usd = Some(cost.usd.unwrap_or(0.0) + c);
+                    cost.estimated |= m.estimate.is_some() || m.cost_usd.is_none();
+                }
                 None => cost.partial |= !m.tokens.is_empty(),
             }
         }
-        cost.estimated = cost.usd.is_some();
         // Output counted nowhere (Claude's stream cut before its result):
         // only the input is priced.
         cost.partial = cost.estimated && (cost.partial || self.tokens().output.is_none());
@@ -785,6 +805,8 @@ pub struct Earlier {
     pub summary: SessionSummary,
     /// How they ended.
     pub outcomes: Outcomes,
+    /// Their cost: each one's, reported or estimated.
+    pub cost: Cost,
 }
 
 impl Earlier {
@@ -794,13 +816,18 @@ impl Earlier {
             return;
         }
         let (count, mut outcomes) = (self.count, self.outcomes);
-        self.fold(&other.summary);
+        self.fold(&other.summary, other.summary.models(), other.cost);
         self.count = count + other.count;
         outcomes.merge(other.outcomes);
         self.outcomes = outcomes;
     }
 
-    fn fold(&mut self, s: &SessionSummary) {
+    /// Fold in session `s` of cost `cost`, whose models with their shares
+    /// of it are `models` ([`SessionSummary::priced_models`]).
+    fn fold(&mut self, s: &SessionSummary, models: &Tally<ModelStats>, cost: Cost) {
+        self.cost.usd = add_opt_f64(self.cost.usd, cost.usd);
+        self.cost.estimated |= cost.estimated;
+        self.cost.partial |= cost.partial || (cost.usd.is_none() && !s.tokens().is_empty());
         let a = &mut self.summary;
         if self.count == 0 {
             a.producer = s.producer;
@@ -831,11 +858,10 @@ impl Earlier {
         a.copies += s.copies;
         a.total_turns = add_opt_u64(a.total_turns, s.total_turns);
         a.total_duration_ms = add_opt_u64(a.total_duration_ms, s.total_duration_ms);
-        a.cost_usd = add_opt_f64(a.cost_usd, s.cost_usd);
-        // Sums of what each session reports: `tokens()` and `models()` of
-        // the aggregate read these.
+        // Sums of what each session reports: `tokens()`, `models()` and
+        // `cost()` of the aggregate read these.
         a.total_result_tokens.add(&s.tokens());
-        a.message_models.merge(s.models());
+        a.message_models.merge(models);
         a.tools.merge(&s.tools);
     }
 }
@@ -1014,6 +1040,11 @@ impl Session {
     /// Keep a finished session; fold the oldest kept one when there are
     /// too many.
     fn keep(&mut self, mut s: SessionSummary) {
+        if s.left_out && s.started.is_none() {
+            // Nothing of it dated in the window (an old transcript's
+            // `summary` lines, which carry no time): not in the report.
+            return;
+        }
         if let Some(view) = self.other_view.take() {
             s.merge_view(view);
         }
@@ -1057,7 +1088,10 @@ impl Session {
                 old.keyed = Vec::new();
                 self.add_to_groups(&old);
             }
-            self.earlier.get_or_insert_default().fold(&old);
+            let (models, cost) = (old.priced_models(self.prices()), old.cost(self.prices()));
+            self.earlier
+                .get_or_insert_default()
+                .fold(&old, &models, cost);
         }
     }
 
@@ -1128,6 +1162,9 @@ impl Session {
     /// session's totals are then counted from the events observed (its
     /// usage), not taken from its results, which count everything.
     pub fn left_out(&mut self, ev: &Event<'_>) {
+        if let Some(cur) = self.current.as_mut() {
+            cur.left_out = true;
+        }
         let id = ev.session.as_deref();
         if !self.left_out || self.left_out_of.as_deref() != id {
             self.left_out = true;
@@ -1601,9 +1638,13 @@ impl Session {
         if let Some(e) = other.earlier.take() {
             // `other` alone had more than `KEEP_SESSIONS`: everything
             // before its kept ones is folded, ours first.
+            let prices = match &self.prices {
+                Some(p) => p,
+                None => Prices::bundled(),
+            };
             let ours = self.earlier.get_or_insert_default();
             for s in self.done.drain(..) {
-                ours.fold(&s);
+                ours.fold(&s, &s.priced_models(prices), s.cost(prices));
             }
             ours.merge(&e);
         }
@@ -1755,6 +1796,7 @@ impl Session {
 }
 
 mod copies;
+mod share;
 pub mod group;
 pub mod price;
 mod tally;

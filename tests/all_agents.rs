@@ -179,3 +179,105 @@ fn a_report_without_input_at_a_terminal_reads_every_agent() {
     assert!(err.contains("the input is empty"), "{err}");
     assert_eq!(piped_in.status.code(), Some(3), "{err}");
 }
+
+/// `home`'s agents with Claude Code's transcripts as it keeps them (a
+/// session with its sub-agents' files, its cost line reporting the total)
+/// and Codex's rollouts: reported and estimated costs side by side.
+fn home_with_costs(name: &str) -> PathBuf {
+    let home = home(name);
+    let f = Path::new(FIXTURES);
+    let project = home.join(".claude/projects/-home-dev-work-subagent");
+    let session = "5f1ad5d1-d6ee-42ad-828a-3a8469893c3f";
+    let transcripts = f.join("claude-transcript");
+    std::fs::create_dir_all(project.join(session).join("subagents")).unwrap();
+    let copy = |from: &str, to: PathBuf| std::fs::copy(transcripts.join(from), to).unwrap();
+    copy(
+        "v2.1.330_transcript_subagent.jsonl",
+        project.join(format!("{session}.jsonl")),
+    );
+    for agent in ["a33c7066d6f0e2ac6", "ab9e7b6a40a741e9b"] {
+        copy(
+            &format!("v2.1.330_transcript_subagent.agent-{agent}.jsonl"),
+            project.join(session).join(format!("subagents/agent-{agent}.jsonl")),
+        );
+    }
+    for t in ["transcript_thinking.jsonl", "v2.1.330_transcript_tools_basic.jsonl"] {
+        copy(t, project.join(t));
+    }
+    let rollouts = home.join(".codex/sessions/2026/11/22");
+    std::fs::create_dir_all(&rollouts).unwrap();
+    for r in ["mixed", "shell_fail", "reasoning"] {
+        std::fs::copy(
+            f.join(format!("codex-rollout/{r}.rollout.jsonl")),
+            rollouts.join(format!("rollout-{r}.jsonl")),
+        )
+        .unwrap();
+    }
+    home
+}
+
+/// Cents, as the tables show them.
+fn cents(usd: f64) -> i64 {
+    #[allow(clippy::cast_possible_truncation)] // cents of a test's sums
+    let c = (usd * 100.0).round() as i64;
+    c
+}
+
+#[test]
+fn every_grouping_adds_up_to_the_same_cents() {
+    let home = home_with_costs("cents");
+    let report = |by: &str| {
+        let args = ["--all-agents", "--by", by, "--format", "summary-json"];
+        let (text, status) = streamview(&args, &home);
+        assert_eq!(status, 0, "{text}");
+        serde_json::from_str::<Value>(&text).unwrap()
+    };
+    let reports: Vec<(&str, Value)> = [
+        "day", "week", "month", "block", "session", "project", "model", "agent",
+    ]
+    .into_iter()
+    .map(|by| (by, report(by)))
+    .collect();
+    let (table_day, _) = streamview(&["--all-agents", "--by", "day"], &home);
+    let (table_model, _) = streamview(&["--all-agents", "--by", "model"], &home);
+    std::fs::remove_dir_all(&home).unwrap();
+    let total = reports[0].1["total"]["cost_usd"].as_f64().unwrap();
+    // A reported total (the transcript's cost line, Pi's) and estimates both
+    // count: more than either kind alone.
+    assert!(total > 0.2, "{total}");
+    let sum = |rows: &Value, f: &dyn Fn(&Value) -> f64| -> f64 {
+        rows.as_array().unwrap().iter().map(f).sum()
+    };
+    let cost = |r: &Value| r["cost_usd"].as_f64().unwrap_or(0.0);
+    let output = |r: &Value| r["tokens"]["output"].as_f64().unwrap_or(0.0);
+    let total_output = reports[0].1["total"]["tokens"]["output"].as_f64().unwrap();
+    // By model, each model's row; in every other grouping, its breakdowns.
+    let model_cost = |report: &Value, model: &str| -> f64 {
+        let rows = report["by"]["rows"].as_array().unwrap();
+        (rows.iter().flat_map(|r| r["models"].as_array().unwrap()))
+            .filter(|m| m["model"] == model)
+            .map(cost)
+            .sum()
+    };
+    let by_model = &reports[6].1["by"]["rows"];
+    for (by, r) in &reports {
+        let rows = &r["by"]["rows"];
+        assert_eq!(cents(sum(rows, &cost)), cents(total), "--by {by}");
+        assert_eq!(sum(rows, &output), total_output, "--by {by}");
+        for m in by_model.as_array().unwrap() {
+            let name = m["group"].as_str().unwrap();
+            if name != "–" {
+                assert_eq!(
+                    cents(model_cost(r, name)),
+                    cents(cost(m)),
+                    "{name} --by {by}"
+                );
+            }
+        }
+    }
+    // The tables' total lines show it too.
+    let line = |t: &str| t.lines().find(|l| l.starts_with("total")).unwrap().to_string();
+    let dollars = format!("${total:.2}");
+    assert!(line(&table_day).contains(&dollars), "{table_day}");
+    assert!(line(&table_model).contains(&dollars), "{table_model}");
+}

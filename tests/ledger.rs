@@ -205,6 +205,12 @@ fn priced_library(model: &str, name: &str) -> PathBuf {
         let mut out = String::new();
         for line in String::from_utf8(read(&p)).unwrap().lines() {
             let mut v: Value = serde_json::from_str(line).unwrap();
+            if v["type"] == "cost-state" {
+                // Its total prices the captured tokens, not these: left
+                // out, as CLIs before 2.1.330 wrote none (a cost line
+                // counts as reported: usage.md, one number per question).
+                continue;
+            }
             if v["type"] == "assistant" && v.pointer("/message/usage").is_some() {
                 v["message"]["model"] = model.into();
                 let u = &mut v["message"]["usage"];

@@ -434,3 +434,36 @@ fn a_library_reads_only_the_sessions_in_the_window() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn a_session_with_no_event_in_the_window_is_not_in_the_report() {
+    // A transcript of 2026-11-22 whose first lines, as older transcripts'
+    // are, are `summary` lines carrying no time.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("time-untimed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = dir.join("old.jsonl");
+    let summary = r#"{"type":"summary","summary":"Earlier work","leafUuid":"x"}"#;
+    let body = std::fs::read_to_string(transcript()).unwrap();
+    std::fs::write(&old, format!("{summary}\n{summary}\n{body}")).unwrap();
+    for args in [
+        &["--by", "day"][..],
+        &["--format", "summary-json"],
+        &["--list"],
+    ] {
+        let o = sv()
+            .args(["--since", "2026-11-25"])
+            .args(args)
+            .arg(&old)
+            .output()
+            .unwrap();
+        let (out, err) = (
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        );
+        assert!(!out.contains("incomplete"), "{args:?}: {out}");
+        assert!(err.contains("nothing since 2026-11-25"), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {out}{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

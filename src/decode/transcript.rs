@@ -807,6 +807,11 @@ fn assistant<'v>(
     if let Some(sess) = out.sess.as_deref_mut() {
         let model = model.filter(|_| error_text.is_none());
         header_model(sess, model, side, ctx.line, out.emit)?;
+        if !side && sess.cost.is_some() && id.is_some_and(|id| !sess.main.index.contains_key(id)) {
+            // An answer after the cost line (a session resumed, or still
+            // going): its total no longer covers every message.
+            sess.cost = None;
+        }
         let acc = if side { &mut sess.side } else { &mut sess.main };
         acc.seen = true;
         acc.user_after = false;

@@ -337,14 +337,15 @@ fn model_rows(models: &[ModelStats], prices: &Prices) -> Vec<ModelRow> {
     models
         .iter()
         .map(|m| {
-            let estimate = (m.cost_usd.is_none() && !m.tokens.is_empty())
+            let estimated = m.estimate.is_some() || m.cost_usd.is_none();
+            let cost = (m.cost_usd.is_some() || !m.tokens.is_empty())
                 .then(|| m.priced(prices))
                 .flatten();
             ModelRow {
                 model: m.model.clone(),
                 tokens: m.tokens.into(),
-                cost_usd: m.cost_usd.or(estimate).map(round_cost),
-                cost_estimated: estimate.is_some(),
+                cost_usd: cost.map(round_cost),
+                cost_estimated: estimated && cost.is_some(),
             }
         })
         .collect()
@@ -361,7 +362,7 @@ fn unpriced(rows: &[ModelRow]) -> Vec<String> {
 impl Row {
     fn of_session(s: &SessionSummary, prices: &Prices) -> Row {
         let tokens = s.tokens();
-        let models = model_rows(s.models(), prices);
+        let models = model_rows(&s.priced_models(prices), prices);
         let unpriced_models = unpriced(&models);
         let cost = s.cost(prices);
         Row {
@@ -448,6 +449,9 @@ impl Summary {
                     && let Some(e) = earlier
                 {
                     row.sessions = e.count;
+                    row.cost_usd = e.cost.usd.map(round_cost);
+                    row.cost_estimated = e.cost.estimated;
+                    row.cost_partial = e.cost.partial;
                 }
                 row
             })
@@ -456,7 +460,7 @@ impl Summary {
             total.add(one, row);
             tokens.add(&one.tokens());
             tools.merge(&one.tools);
-            models.merge(one.models());
+            models.merge(&one.priced_models(prices));
         }
         let same = |f: &dyn Fn(&SessionSummary) -> Option<String>| -> Option<String> {
             let first = f(sessions.first()?);

@@ -27,6 +27,7 @@
 use std::collections::BTreeMap;
 
 use super::price::Prices;
+use super::share::spread;
 use super::{Cost, ModelStats, SessionSummary, Tally, add_opt_f64};
 use crate::event::Tokens;
 use crate::time::zone::Zone;
@@ -89,21 +90,27 @@ pub struct Group {
 }
 
 impl Group {
-    /// Add the usage `u` of `model` (`None`: unnamed), priced as its
-    /// messages were, or by `prices`.
-    fn add_usage(&mut self, model: Option<&str>, u: &ModelStats, prices: &Prices) {
-        let tokens = &u.tokens;
-        self.tokens.add(tokens);
+    /// Add a part of a session (a model's usage, or a time bucket's):
+    /// its tokens `u` of `model` (`None`: unnamed) and its `share` of the
+    /// session's cost, reported or estimated as the session's `whole` is.
+    fn add_part(&mut self, model: Option<&str>, u: &ModelStats, share: Option<f64>, whole: Cost) {
+        self.tokens.add(&u.tokens);
         if let Some(m) = model {
-            self.models.get_mut(m).add(u);
+            // The breakdown's cost: the share, marked as the session's is.
+            self.models.get_mut(m).add(&ModelStats {
+                tokens: u.tokens,
+                cost_usd: share.filter(|_| !whole.estimated),
+                estimate: share.filter(|_| whole.estimated),
+                ..ModelStats::default()
+            });
         }
-        let estimate = u.estimate.or_else(|| prices.estimate(model?, tokens));
-        match model.and(estimate) {
+        match share {
             Some(c) => {
                 self.cost.usd = add_opt_f64(self.cost.usd, Some(c));
-                self.cost.estimated = true;
+                self.cost.estimated |= whole.estimated;
+                self.cost.partial |= whole.partial;
             }
-            None => self.cost.partial |= tokens.total() > 0,
+            None => self.cost.partial |= u.tokens.total() > 0,
         }
     }
 
@@ -381,12 +388,13 @@ impl Groups {
             },
             tool_calls: s.tool_calls,
             tool_errors: s.tool_errors,
-            models: s.models().clone(),
+            models: s.priced_models(prices),
         }
     }
 
-    /// By model: each model's usage in its group; the session and its
-    /// calls with its main model (the header's, else its first).
+    /// By model: each model's usage and its share of the session's cost
+    /// ([`SessionSummary::priced_models`]) in its group; the session and its calls with its main
+    /// model (the header's, else its first).
     fn add_by_model(&mut self, s: &SessionSummary, prices: &Prices) {
         let models = s.models();
         if models.len() <= 1 {
@@ -402,16 +410,10 @@ impl Groups {
         let main = (s.model.as_deref())
             .filter(|m| models.iter().any(|x| x.model == *m))
             .unwrap_or(&models[0].model);
-        for m in models {
+        let whole = s.cost(prices);
+        for m in &s.priced_models(prices) {
             let g = self.rows.entry(m.model.clone()).or_default();
-            match m.cost_usd {
-                Some(c) => {
-                    g.tokens.add(&m.tokens);
-                    g.cost.usd = add_opt_f64(g.cost.usd, Some(c));
-                    g.models.get_mut(&m.model).add(m);
-                }
-                None => g.add_usage(Some(&m.model), m, prices),
-            }
+            g.add_part(Some(&m.model), m, m.cost_usd.or(m.estimate), whole);
             if m.model == main {
                 g.sessions += 1;
                 g.tool_calls += s.tool_calls;
@@ -420,10 +422,12 @@ impl Groups {
         }
     }
 
-    /// By time: the usage of each bucket, the session in the bucket it
-    /// began in; a session whose messages' counts are not final (Claude
-    /// Code's stream: its result reports them), or have no time, whole
-    /// when it began.
+    /// By time: the usage of each bucket with its share of the session's
+    /// cost ([`spread`]), the session in the bucket it began in, with
+    /// what its totals count beyond its messages (a transcript's
+    /// sub-agents known only by its cost line); a session whose messages'
+    /// counts are not final (Claude Code's stream: its result reports
+    /// them), or have no time, whole when it began.
     fn add_by_time(&mut self, s: &SessionSummary, prices: &Prices) {
         let first = s.buckets.keys().next().map(|&(b, _)| b);
         let began = s.started.and_then(|t| self.bucket(t));
@@ -444,12 +448,36 @@ impl Groups {
             self.at(agent, bucket).add(&Self::whole(s, prices));
             return;
         }
-        for (&(b, slot), u) in &s.buckets {
-            let model = slot.and_then(|i| s.message_models.get(i));
-            let model = model.map(|m| m.model.as_str());
-            self.at(agent, b).add_usage(model, u, prices);
+        let model_of = |slot: Option<usize>| {
+            let m = slot.and_then(|i| s.message_models.get(i));
+            m.map(|m| m.model.as_str())
+        };
+        let whole = s.cost(prices);
+        let parts: Vec<_> = (s.buckets.iter())
+            .map(|(&(_, slot), u)| {
+                let priced = (u.cost_usd.or(u.estimate))
+                    .or_else(|| prices.estimate(model_of(slot)?, &u.tokens));
+                (model_of(slot).and(priced), u.tokens.total())
+            })
+            .collect();
+        let shares = spread(&parts, whole);
+        let mut counted = Tokens::default();
+        for ((&(b, slot), u), share) in s.buckets.iter().zip(shares.each) {
+            counted.add(&u.tokens);
+            self.at(agent, b).add_part(model_of(slot), u, share, whole);
         }
+        // What the session's totals count beyond its messages.
+        let mut beyond = ModelStats {
+            tokens: s.tokens(),
+            ..ModelStats::default()
+        };
+        beyond.tokens.sub(&counted);
         let g = self.at(agent, bucket);
+        if beyond.tokens.total() > 0 || shares.rest.is_some() {
+            // A reported cost spread over the messages counts these too.
+            let rest = shares.rest.or(whole.usd.map(|_| 0.0));
+            g.add_part(s.model.as_deref(), &beyond, rest, whole);
+        }
         g.sessions += 1;
         g.tool_calls += s.tool_calls;
         g.tool_errors += s.tool_errors;

@@ -1230,3 +1230,32 @@ fn the_oldest_open_call_is_the_tool_a_sub_agent_waits_for() {
     assert_eq!((name.as_str(), others), ("Agent", 0));
     assert_eq!(open_after(lines.len()), None);
 }
+
+#[test]
+fn a_bare_slash_command_is_no_title_the_next_prompt_is() {
+    let user = |content: &str| {
+        serde_json::json!({"type":"user","session_id":"s","message":{"role":"user","content":content}})
+            .to_string()
+    };
+    for (first, want) in [
+        // `/clear`, then the person's words: those, as `claude --resume` lists it.
+        (
+            "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>",
+            "fix the login bug",
+        ),
+        // A command with arguments says what was asked: as typed.
+        (
+            "<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>the parser</command-args>",
+            "/review the parser",
+        ),
+    ] {
+        let lines = [
+            init("s", "m"),
+            user(first),
+            user("fix the login bug"),
+            result("s", false),
+        ];
+        let (s, _) = run(&stream(&lines));
+        assert_eq!(only(&s).title.as_deref(), Some(want), "{first}");
+    }
+}
