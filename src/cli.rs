@@ -418,8 +418,9 @@ pub struct Cli {
     /// projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`,
     /// ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or
     /// $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid`, `pi`, `cline`,
-    /// `opencode` or `kilo`, where each keeps them): the one whose files changed last, its
-    /// sub-agents with it. With -f, follow it. `--latest=N`: the N latest, read in the order
+    /// `opencode` or `kilo`, where each keeps them): the one that began last (as --list orders
+    /// them; not the file touched last), its sub-agents with it. With -f, follow it (and with no
+    /// session yet, wait for the first one). `--latest=N`: the N latest, read in the order
     /// they began (with --list, listed; with -f, followed together, each line labelled).
     #[arg(
         long,
@@ -1309,7 +1310,7 @@ fn alerts(errors: ErrorsTo, verbosity: Verbosity, format: Format) -> Alerts {
         (ErrorsTo::Never, ..) => Alerts::Nothing,
         (ErrorsTo::Stderr, ..) | (_, Verbosity::Quiet, _) => Alerts::All,
         (ErrorsTo::Auto, _, Format::Result) => Alerts::Brief,
-        (ErrorsTo::Auto, _, Format::Summary | Format::SummaryJson) => Alerts::Sessions,
+        (ErrorsTo::Auto, _, Format::Summary | Format::SummaryJson) => Alerts::Counted,
         (ErrorsTo::Auto, ..) => Alerts::All,
     }
 }

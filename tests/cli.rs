@@ -1375,7 +1375,8 @@ fn data_formats_say_less_on_stderr() {
     let failed = claude("api_error_500");
     let errors = claude("tool_errors");
     let denied = claude("permission_denied");
-    // Summary: why a session failed; no tool errors, no denials.
+    // Summary: how many sessions failed, in one line; no tool errors, no
+    // denials (its tables say which failed).
     let o = run(
         &[
             "--format",
@@ -1387,8 +1388,9 @@ fn data_formats_say_less_on_stderr() {
         b"",
     );
     let err = o.err();
-    assert!(err.contains("✗ session failed (API error 500)"), "{err}");
-    assert!(!err.contains("Exit code 3") && !err.contains("⊘"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("✗ 1 session failed: API Error: 500"), "{err}");
+    assert!(err.ends_with("; --errors stderr lists them\n"), "{err}");
     // Result: the failure, the denials, and the tool errors counted.
     let o = run(
         &["--format", "result", path_str(&errors), path_str(&denied)],

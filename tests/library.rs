@@ -267,10 +267,16 @@ fn touch(file: &Path) {
 }
 
 #[test]
-fn latest_replays_the_session_changed_last() {
+fn latest_replays_the_session_that_began_last() {
     let root = library("latest");
     let project = root.join("-home-dev-work-project");
-    touch(&project.join("6eb7e71f/subagents/agent-a8164d334e3dc2758.jsonl"));
+    // Of the two left, the one with sub-agents began last (03:53:01); the
+    // other (03:52:49) is the file changed last (a session resumed):
+    // `--latest`, as `--list`, goes by when a session began.
+    fs::remove_dir_all(root.join("other-project")).unwrap();
+    // (An empty log, written now, would be a session begun now.)
+    fs::remove_file(project.join("empty.jsonl")).unwrap();
+    touch(&project.join("zz.jsonl"));
     let o = sv()
         .args(["--latest", "--color", "never"])
         .arg(&root)
@@ -278,7 +284,7 @@ fn latest_replays_the_session_changed_last() {
         .unwrap();
     assert_eq!(o.status.code(), Some(0));
     let out = text(&o.stdout);
-    // The session whose sub-agent wrote last, with its sub-agents.
+    // The session that began last, with its sub-agents.
     assert_eq!(sessions_in(out).len(), 1, "{out}");
     assert!(sessions_in(out)[0].contains("/subagent/"), "{out}");
     assert!(out.contains("  │ [Inspect Python code]"), "{out}");
@@ -1224,9 +1230,20 @@ fn a_report_names_the_file_of_each_alert_and_one_session_keeps_its_status() {
         .unwrap();
     assert_eq!(o.status.code(), Some(0));
     let failed = project.join("failed.jsonl");
+    // One line counts them (the table names them).
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("✗ 1 session failed: "), "{err}");
+    assert!(err.ends_with(", 1 incomplete; --errors stderr lists them\n"), "{err}");
+    // Listed, each with its file.
+    let o = sv()
+        .args(["--format", "summary", "--errors", "stderr"])
+        .arg(&root)
+        .output()
+        .unwrap();
     let err = text(&o.stderr);
     assert!(
-        err.starts_with(&format!("{}: ✗ session failed", failed.display())),
+        err.contains(&format!("{}: ✗ session failed", failed.display())),
         "{err}"
     );
     let total = text(&o.stdout)
@@ -1235,14 +1252,14 @@ fn a_report_names_the_file_of_each_alert_and_one_session_keeps_its_status() {
         .unwrap()
         .to_string();
     assert!(total.contains("1 ok · 1 failed · 1 incomplete"), "{total}");
-    // One session: its own status, its alert as it was.
+    // One session: its own status, and why it failed.
     let o = sv()
         .args(["--format", "summary"])
         .arg(&failed)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).starts_with("✗ session failed"));
+    assert!(text(&o.stderr).starts_with("✗ 1 session failed: "));
     let o = sv()
         .args(["--format", "summary"])
         .arg(project.join("cut.jsonl"))
@@ -1433,7 +1450,7 @@ fn a_bad_line_of_a_sub_agent_file_is_named_by_that_file_and_line() {
 }
 
 #[test]
-fn latest_n_reads_or_lists_the_n_sessions_changed_last_in_start_order() {
+fn latest_n_reads_or_lists_the_n_sessions_begun_last_in_start_order() {
     let d = std::env::temp_dir().join(format!("sv-latest-n-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     let p = d.join("-home-dev-app");
@@ -1469,8 +1486,9 @@ fn latest_n_reads_or_lists_the_n_sessions_changed_last_in_start_order() {
     let files: Vec<&str> = (v["sessions"].as_array().unwrap().iter())
         .map(|s| s["source"].as_str().unwrap().rsplit('/').next().unwrap())
         .collect();
-    // The two written last, in the order they began.
-    assert_eq!(files, ["b.jsonl", "c.jsonl"]);
+    // The two that began last (a at 03:53:04, c at 03:53:01; b, written
+    // after a, began first, at 03:52:49), in the order they began.
+    assert_eq!(files, ["c.jsonl", "a.jsonl"]);
     assert_eq!(
         err.matches("one of the 2 latest sessions").count(),
         2,
@@ -1479,4 +1497,48 @@ fn latest_n_reads_or_lists_the_n_sessions_changed_last_in_start_order() {
     assert_eq!(list_code, Some(0));
     assert_eq!(list.lines().count(), 2, "{list}");
     assert_eq!(zero, Some(2), "{zero_err}");
+}
+
+#[test]
+fn latest_follow_waits_for_the_first_session() {
+    use std::io::Read as _;
+    // Start the viewer, then the agent.
+    let (root, project) = empty_project("waits");
+    let mut child = common::sv_std()
+        .args(["--latest", "-f", "--color", "never"])
+        .arg(&root)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    assert!(child.try_wait().unwrap().is_none(), "it waits");
+    // A stream that has ended: followed, then left once it stays quiet.
+    let target = project.join("a.jsonl");
+    fs::copy(fixture("claude/tool_errors.jsonl"), project.join("a.part")).unwrap();
+    fs::rename(project.join("a.part"), &target).unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(started.elapsed().as_secs() < 60, "never ended");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let (mut out, mut err) = (String::new(), String::new());
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let replayed = sv().arg(&target).args(["--color", "never"]).output().unwrap();
+    fs::remove_dir_all(&root).unwrap();
+    assert_eq!(
+        err.lines().next().unwrap(),
+        format!(
+            "streamview: {}: no session yet; waiting for the first one (start the agent)",
+            root.display()
+        ),
+        "{err}"
+    );
+    assert!(err.contains("the latest session; following it"), "{err}");
+    assert_eq!(out, text(&replayed.stdout));
+    assert_eq!(status.code(), replayed.status.code());
 }

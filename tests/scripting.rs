@@ -140,12 +140,55 @@ fn summary_json_is_one_line_of_json() {
             .unwrap()
             .ends_with("tools_basic.jsonl")
     );
-    // The error result was reported on stderr as it happened.
-    assert!(
-        o.err.contains("session failed (error_max_turns)"),
+    // The failed session is counted on stderr, in one line.
+    assert_eq!(
+        o.err,
+        "✗ 1 session failed: Reached maximum number of turns (1); --errors stderr lists them\n",
         "{}",
         o.err
     );
+}
+
+#[test]
+fn a_report_keeps_stderr_to_one_line_per_kind_of_problem() {
+    // Claude Code's captures: sessions failed (API errors, limits), some
+    // cut before their result.
+    let folder = fixture("claude");
+    for args in [
+        &["--by", "day"][..],
+        &["--list"],
+        &["--format", "summary"],
+        &["--format", "summary-json"],
+    ] {
+        let o = run(&[args, &[folder.as_str()]].concat());
+        assert_eq!(o.code, 0, "{args:?}: {}", o.err);
+        let lines: Vec<&str> = o.err.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {}", o.err);
+        assert!(
+            lines[0].starts_with("✗ ") && lines[0].contains(" sessions failed, "),
+            "{args:?}: {}",
+            o.err
+        );
+        assert!(lines[0].ends_with("incomplete; --errors stderr lists them"), "{}", o.err);
+    }
+    // Asked for, each one is listed.
+    let o = run(&["--by", "day", "--errors", "stderr", &folder]);
+    assert!(o.err.lines().count() > 10, "{}", o.err);
+    assert!(o.err.contains("session failed (error_max_turns)"), "{}", o.err);
+}
+
+#[test]
+fn jsonl_of_a_folder_exits_0_once_written_a_stream_keeps_its_status() {
+    // A `set -e` export script goes on past an old failed session.
+    let o = run(&["--format", "jsonl", &fixture("claude")]);
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert!(o.out.contains(r#""subtype":"error_max_turns""#));
+    // One stream, or one file: its own status (1: it failed).
+    let o = run(&["--format", "jsonl", &fixture("claude/max_turns.jsonl")]);
+    assert_eq!(o.code, 1, "{}", o.err);
+    let stream = std::fs::read(common::fixture("claude/max_turns.jsonl")).unwrap();
+    let o = run_stdin(&["--format", "jsonl"], &stream);
+    assert_eq!(o.code, 1, "{}", o.err);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::plan::Plan;
+use super::plan::{Plan, Step};
 use super::{jobs, progress, sinks, steps};
 use crate::cli::Options;
 use crate::diag::Diag;
@@ -78,6 +78,11 @@ pub(super) fn run_plan<S: Sink + ?Sized, E: Write>(
         cache: std::cell::OnceCell::new(),
     };
     let mut runner: Runner<'_, S, E> = sinks::runner(opts, sink, diag).with_status(status);
+    // JSONL of a folder is an export: its status, as a report's, says it
+    // was written, not how each of its sessions ended.
+    if sinks::exports(opts) && plan.steps.iter().any(|s| matches!(s, Step::Library(_))) {
+        runner = runner.with_report(true);
+    }
     // --follow: the run says when the session has finished, so that
     // following can end.
     if opts.follow {

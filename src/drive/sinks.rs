@@ -206,6 +206,12 @@ pub(crate) fn report(opts: &Options) -> bool {
         )
 }
 
+/// True when the run writes every event as JSONL (`--format jsonl`, no
+/// `--grep`): over a library, an export whose status is 0 once written.
+pub(crate) fn exports(opts: &Options) -> bool {
+    opts.grep.is_none() && format(opts) == Format::Jsonl
+}
+
 /// True when the files of a library can be read on several threads
 /// (`-j`) with the same output as on one: the sink writes each event as
 /// it comes and holds nothing across files but what the session state

@@ -164,7 +164,10 @@ impl Reading<'_> {
         count: usize,
         follow: bool,
     ) -> Result<(), Error> {
-        let found = candidates(self.opts, dirs);
+        let mut found = candidates(self.opts, dirs);
+        if follow && found.sessions.is_empty() {
+            found = self.wait_for_a_session(runner, dirs, found)?;
+        }
         for (d, e) in &found.unreadable {
             runner.open_failed(&d.display().to_string(), e);
         }
@@ -205,6 +208,38 @@ impl Reading<'_> {
             runner.library_session(session, false, self.interrupt)?;
         }
         Ok(())
+    }
+
+    /// `--latest -f` with no session yet ("start the viewer, then the
+    /// agent"): said once, then the directories (which need not exist
+    /// yet) looked at every quarter second until a session is there, as
+    /// `-f FILE` waits for its file. Ctrl-C ends the wait.
+    fn wait_for_a_session<S: Sink + ?Sized, E: Write>(
+        &self,
+        runner: &mut Runner<'_, S, E>,
+        dirs: &[&Path],
+        mut found: Candidates,
+    ) -> Result<Candidates, Error> {
+        let not_yet = |f: &Candidates| {
+            f.sessions.is_empty()
+                && (f.unreadable.iter()).all(|(_, e)| e.kind() == io::ErrorKind::NotFound)
+        };
+        if !not_yet(&found) {
+            return Ok(found);
+        }
+        let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        runner.note(
+            &names.join(", "),
+            "no session yet; waiting for the first one (start the agent)",
+        );
+        while not_yet(&found) {
+            if self.interrupt.is_some_and(|i| i.is_set()) {
+                return Err(Error::Interrupted);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(250));
+            found = candidates(self.opts, dirs);
+        }
+        Ok(found)
     }
 
     /// `--latest -f`: follow a session's file with its sub-agents' files,

@@ -387,38 +387,32 @@ pub fn is_library(path: &Path) -> bool {
     path.is_dir() || Cli::of(path).is_some()
 }
 
-/// The session whose files changed last (`None`: there is none).
+/// The session that began last (`None`: there is none).
 #[must_use]
 pub fn latest(sessions: impl IntoIterator<Item = Session>) -> Option<Session> {
     newest(sessions, 1).pop()
 }
 
-/// The `n` sessions whose files changed last, in the order they began
-/// (as a library is read).
+/// The `n` sessions that began last, as `--list` orders them (one whose
+/// start is unknown by when its files last changed), in the order they
+/// began (as a library is read).
 #[must_use]
 pub fn newest(sessions: impl IntoIterator<Item = Session>, n: usize) -> Vec<Session> {
-    let changed = |s: &Session| {
-        if let Some(st) = &s.stored {
-            let at = st.updated.or(s.began).map_or(0, Timestamp::millis);
-            return UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(at).unwrap_or(0));
-        }
-        std::iter::once(&s.file)
-            .chain(&s.subagents)
-            .filter_map(|f| fs::metadata(f).and_then(|m| m.modified()).ok())
-            .max()
-            .unwrap_or(UNIX_EPOCH)
+    let began = |s: &Session| {
+        let updated = s.stored.as_ref().and_then(|st| st.updated);
+        s.began.or(updated).unwrap_or(s.changed)
     };
-    let mut by_change: Vec<(std::time::SystemTime, usize, Session)> = (sessions.into_iter())
+    let mut by_start: Vec<(Timestamp, usize, Session)> = (sessions.into_iter())
         .enumerate()
-        .map(|(i, s)| (changed(&s), i, s))
+        .map(|(i, s)| (began(&s), i, s))
         .collect();
-    // The latest first; of two changed at once, the one later in start
-    // order (as `max_by` kept it).
-    by_change.sort_by_key(|(t, i, _)| std::cmp::Reverse((*t, *i)));
-    by_change.truncate(n);
+    // The latest first; of two begun at once, the one later in start
+    // order.
+    by_start.sort_by_key(|(t, i, _)| std::cmp::Reverse((*t, *i)));
+    by_start.truncate(n);
     // Back in start order.
-    by_change.sort_by_key(|(_, i, _)| *i);
-    by_change.into_iter().map(|(_, _, s)| s).collect()
+    by_start.sort_by_key(|(_, i, _)| *i);
+    by_start.into_iter().map(|(_, _, s)| s).collect()
 }
 
 /// A name that session files have: `*.jsonl` or `*.ndjson`, compressed

@@ -193,8 +193,11 @@ pub enum Alerts {
     /// Failed sessions and denials; the tool errors as one count at the
     /// end (`--format result`).
     Brief,
-    /// Failed sessions only (`--format summary`: its tables count the rest).
+    /// Failed sessions only.
     Sessions,
+    /// Failed and incomplete sessions as one count at the end (a report:
+    /// its tables say which; `--errors stderr` lists them).
+    Counted,
     /// Nothing (`--errors never`).
     Nothing,
 }
@@ -341,7 +344,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         }
         if to == To::Alert
             && (self.quiet() || self.opts.mirror_errors)
-            && self.alerts != Alerts::Nothing
+            && !matches!(self.alerts, Alerts::Nothing | Alerts::Counted)
         {
             // stdout first, so the two streams stay in order on a terminal.
             self.out.flush()?;
@@ -684,7 +687,12 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
 
     fn denial(&mut self, d: &Denial<'_>, s: &Session, depth: usize) -> io::Result<()> {
         let note = s.note();
-        if note.duplicate || matches!(self.alerts, Alerts::Sessions | Alerts::Nothing) {
+        if note.duplicate
+            || matches!(
+                self.alerts,
+                Alerts::Sessions | Alerts::Nothing | Alerts::Counted
+            )
+        {
             return Ok(());
         }
         let tool = note.tool.as_deref().or(d.tool.as_deref()).unwrap_or("tool");
@@ -1335,6 +1343,9 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
             self.emit(To::Alert)?;
             self.source = source;
         }
+        if self.alerts == Alerts::Counted {
+            return self.count_unfinished(s);
+        }
         if s.current().and_then(|c| c.outcome) == Some(Outcome::Incomplete) && !self.said_incomplete
         {
             self.incomplete(s)?;
@@ -1673,6 +1684,9 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     /// open. Not composed at all: a report over a library sends every
     /// event of every session here (3% of its instructions).
     fn cannot_alert(&self, kind: &EventKind<'_>) -> bool {
+        if self.alerts_only && self.alerts == Alerts::Counted {
+            return true;
+        }
         self.alerts_only
             && self.alerts == Alerts::Sessions
             && self.stream.is_none()
@@ -1688,6 +1702,40 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     /// True while a block is being streamed on the current line.
     fn streaming(&self) -> bool {
         self.stream.as_ref().is_some_and(|s| s.open)
+    }
+
+    /// A report's one line on stderr for the sessions that failed or did
+    /// not end ([`Alerts::Counted`]).
+    fn count_unfinished(&mut self, s: &Session) -> io::Result<()> {
+        let o = s.outcomes();
+        if o.error + o.incomplete == 0 {
+            return Ok(());
+        }
+        let l = self.compose();
+        l.push(Style::Error, "✗ ");
+        if o.error > 0 {
+            plural(l, Style::Error, o.error, "session failed", "sessions failed");
+        }
+        // One failure: why, in a few words.
+        let why = (o.error == 1)
+            .then(|| s.sessions().find(|x| x.outcome == Some(Outcome::Error)))
+            .flatten()
+            .and_then(|x| x.error.as_deref());
+        if let Some(why) = why {
+            l.push(Style::Error, ": ");
+            l.one_line(Style::Error, why, 80);
+        }
+        match (o.error, o.incomplete) {
+            (_, 0) => {}
+            (0, n) => plural(l, Style::Error, n, "session incomplete", "sessions incomplete"),
+            (_, n) => l.push(Style::Error, &format!(", {n} incomplete")),
+        }
+        l.push(Style::Dim, "; --errors stderr lists them");
+        l.end(0);
+        self.out.flush()?;
+        let _ = self.lines.write(&mut self.err, &self.st, 0);
+        let _ = self.err.flush();
+        Ok(())
     }
 
     fn incomplete_previous(&mut self) -> io::Result<()> {

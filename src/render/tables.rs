@@ -262,11 +262,12 @@ fn session_numbers(r: &Row) -> [String; 9] {
 }
 
 /// How `--list` is made to fit a terminal narrower than it: the title
-/// cut to 20 characters, the file to 24 (its end kept), the project to
-/// 10, then the title, the project and the agent left out.
+/// cut to 20 characters, then to 10, the project to 10, then the title,
+/// the project and the agent left out. The file is never cut: it is
+/// there to be copied and replayed.
 pub const LIST_FIT: [Fit; 6] = [
     Fit::Shrink("title", 20),
-    Fit::ShrinkStart("file", 24),
+    Fit::Shrink("title", 10),
     Fit::Shrink("project", 10),
     Fit::Drop("title"),
     Fit::Drop("project"),
