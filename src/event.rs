@@ -1279,6 +1279,9 @@ pub struct Usage<'a> {
     /// `message_start` usage on each of its lines, so only the result knows
     /// the final count. Sums and displays then use the input side only.
     pub preliminary_output: bool,
+    /// What the agent reported this message cost, in USD (Pi's
+    /// `usage.cost.total`, `OpenCode`'s step `cost`): it counts as it is.
+    pub cost_usd: Option<f64>,
 }
 
 impl Usage<'_> {
@@ -1295,6 +1298,7 @@ impl Usage<'_> {
             sidechain: self.sidechain,
             fast: self.fast,
             preliminary_output: self.preliminary_output,
+            cost_usd: self.cost_usd,
         }
     }
 }

@@ -1499,20 +1499,24 @@ impl Session {
     fn counted(&mut self, u: &Usage<'_>) -> (ModelStats, Option<ModelStats>) {
         let priced = u.model.as_deref().filter(|_| !u.preliminary_output);
         let found = priced.and_then(|m| self.price_of(m));
-        let count = |t: &Tokens| {
+        let count = |t: &Tokens, reported: Option<f64>| {
             let tokens = Tokens {
                 output: t.output.filter(|_| !u.preliminary_output),
                 ..*t
             };
+            // What the agent reported the message cost counts as it is.
             let estimate = (found.and_then(|i| self.prices().model_at(i)))
+                .filter(|_| reported.is_none())
                 .map(|m| m.message(&tokens, price::Billing::of(u)));
             ModelStats {
                 tokens,
                 estimate,
+                cost_usd: reported,
                 ..ModelStats::default()
             }
         };
-        (count(&u.tokens), u.replaces.as_ref().map(count))
+        let replaced = u.replaces.as_ref().map(|t| count(t, None));
+        (count(&u.tokens, u.cost_usd), replaced)
     }
 
     /// Where the price table keeps `model`: looked up once for the messages

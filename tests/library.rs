@@ -1542,3 +1542,28 @@ fn latest_follow_waits_for_the_first_session() {
     assert_eq!(out, text(&replayed.stdout));
     assert_eq!(status.code(), replayed.status.code());
 }
+
+#[test]
+fn list_on_a_narrow_terminal_cuts_the_title_never_the_file() {
+    let root = library("narrow");
+    let args = format!("--list --color never '{}'", root.display());
+    let Some((child, _)) = common::on_pty(&root, "TZ=UTC", &args, (70, 40), true) else {
+        return;
+    };
+    let out = child.wait_with_output().unwrap();
+    let screen = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+    let files: Vec<PathBuf> = ["-home-dev-work-project/6eb7e71f.jsonl", "-home-dev-work-project/zz.jsonl"]
+        .iter()
+        .map(|f| root.join(f))
+        .collect();
+    fs::remove_dir_all(&root).unwrap();
+    assert!(out.status.success(), "{screen}");
+    // Each file whole, where a person copies it from (the line may wrap
+    // past the edge: the terminal's rows are joined back).
+    let joined: String = screen.lines().collect();
+    for f in &files {
+        assert!(joined.contains(&f.display().to_string()), "{f:?} cut in {screen}");
+    }
+    // The title went first: cut, or left out.
+    assert!(!screen.contains("Look around this project and summarise it."), "{screen}");
+}

@@ -93,3 +93,46 @@ fn latest_from_pi_reads_pi_coding_agent_dir() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert_eq!(text.matches("\"kind\":\"tool_call\"").count(), 3);
 }
+
+#[test]
+fn each_day_counts_the_cost_pi_reported_for_its_messages() {
+    // The `files` run, its last messages moved to the next day.
+    let from = session_file("files");
+    let dir = std::env::temp_dir().join(format!("sv-pi-cost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut by_day: std::collections::BTreeMap<String, f64> = Default::default();
+    let mut out = String::new();
+    for (i, line) in std::fs::read_to_string(&from).unwrap().lines().enumerate() {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        if i >= 10 {
+            let t = v["timestamp"].as_str().unwrap().replace("2026-11-26", "2026-11-27");
+            v["timestamp"] = t.into();
+        }
+        if let Some(c) = v.pointer("/message/usage/cost/total").and_then(Value::as_f64) {
+            let day = v["timestamp"].as_str().unwrap()[..10].to_string();
+            *by_day.entry(day).or_default() += c;
+        }
+        out += &v.to_string();
+        out.push('\n');
+    }
+    let file = dir.join("s.jsonl");
+    std::fs::write(&file, out).unwrap();
+    let o = common::sv()
+        .env("TZ", "UTC")
+        .args(["--by", "day", "--format", "summary-json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v["by"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{v}");
+    assert!(by_day.values().all(|c| *c > 0.0), "{by_day:?}");
+    for (row, (day, cost)) in rows.iter().zip(&by_day) {
+        assert_eq!(row["group"], day.as_str());
+        let got = row["cost_usd"].as_f64().unwrap();
+        assert!((got - cost).abs() < 1e-9, "{day}: {got} ≠ {cost}");
+        // Reported, not estimated.
+        assert_eq!(row["cost_estimated"], false, "{row}");
+    }
+}

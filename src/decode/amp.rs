@@ -305,6 +305,7 @@ fn assistant<'v>(
                 sidechain: false,
                 fast: false,
                 preliminary_output: false,
+                cost_usd: None,
             }),
         ))?;
     }

@@ -426,6 +426,7 @@ fn usage(
         sidechain: false,
         fast: false,
         preliminary_output: false,
+        cost_usd: None,
     })))
 }
 

@@ -136,6 +136,7 @@ fn usage(v: Value<'_>, producer: Producer) -> Usage<'_> {
         // was for the producer named.
         preliminary_output: bool_at(v, "preliminary_output")
             .unwrap_or(producer == Producer::Claude),
+        cost_usd: f64_at(v, "cost_usd"),
     }
 }
 

@@ -396,6 +396,7 @@ fn step_finish<'v>(
         sidechain: false,
         fast: false,
         preliminary_output: false,
+        cost_usd: f64_at(p, "cost"),
     })))
 }
 

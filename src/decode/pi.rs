@@ -380,13 +380,15 @@ impl State {
             return Ok(());
         }
         self.tokens.add(&tokens);
-        if let Some(c) = get(u, "cost").and_then(|c| f64_at(c, "total")) {
+        let cost_usd = get(u, "cost").and_then(|c| f64_at(c, "total"));
+        if let Some(c) = cost_usd {
             *self.cost.get_or_insert(0.0) += c;
         }
         let usage = Usage {
             message_id,
             model: cow_at(m, "model"),
             tokens,
+            cost_usd,
             ..Usage::default()
         };
         emit(&self.event(ctx, EventKind::Usage(usage)))

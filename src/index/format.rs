@@ -23,8 +23,9 @@ const MAGIC: &[u8; 17] = b"streamview index\n";
 /// Its last bytes.
 const END: &[u8; 8] = b"\nsv-end\n";
 
-/// The layout; a file of another version is not read.
-pub(crate) const VERSION: u32 = 3;
+/// The layout (4: usage events keep the cost an agent reported); a file
+/// of another version is not read.
+pub(crate) const VERSION: u32 = 4;
 
 /// The trailer: where the table starts, its length compressed and not,
 /// its checksum, the end mark.

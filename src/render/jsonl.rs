@@ -289,6 +289,7 @@ fn kind_fields(o: &mut Obj<'_>, ev: &Event<'_>, s: &Session) {
             o.bool(k!("preliminary_output"), u.preliminary_output);
             o.bool(k!("sidechain"), u.sidechain);
             o.bool(k!("fast"), u.fast);
+            o.opt_f64(k!("cost_usd"), u.cost_usd);
             // Priced only when the output count is final.
             let estimate = (u.model.as_deref())
                 .filter(|_| !u.preliminary_output)

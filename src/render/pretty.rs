@@ -1720,7 +1720,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let why = (o.error == 1)
             .then(|| s.sessions().find(|x| x.outcome == Some(Outcome::Error)))
             .flatten()
-            .and_then(|x| x.error.as_deref());
+            .and_then(|x| x.error.as_deref())
+            .map(|why| why.trim_end().trim_end_matches('.'));
         if let Some(why) = why {
             l.push(Style::Error, ": ");
             l.one_line(Style::Error, why, 80);

@@ -316,7 +316,6 @@ impl<W: WriteColor, A: Sink> Sink for SummarySink<W, A> {
     }
 
     fn finish(&mut self, s: &Session) -> io::Result<()> {
-        self.alerts.finish(s)?;
         let mut summary = Summary::from_session(s);
         summary.width = self.width;
         summary.verbose = self.verbose;
@@ -329,7 +328,10 @@ impl<W: WriteColor, A: Sink> Sink for SummarySink<W, A> {
         } else {
             write_table(&mut self.out, &summary)?;
         }
-        self.out.flush()
+        self.out.flush()?;
+        // The alerts' last words (a report's count of failed sessions)
+        // under the tables, by the prompt.
+        self.alerts.finish(s)
     }
 
     fn flush(&mut self) -> io::Result<()> {
