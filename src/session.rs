@@ -1800,9 +1800,9 @@ impl Session {
 }
 
 mod copies;
-mod share;
 pub mod group;
 pub mod price;
+mod share;
 mod tally;
 #[cfg(test)]
 mod tests;

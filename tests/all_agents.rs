@@ -198,10 +198,15 @@ fn home_with_costs(name: &str) -> PathBuf {
     for agent in ["a33c7066d6f0e2ac6", "ab9e7b6a40a741e9b"] {
         copy(
             &format!("v2.1.330_transcript_subagent.agent-{agent}.jsonl"),
-            project.join(session).join(format!("subagents/agent-{agent}.jsonl")),
+            project
+                .join(session)
+                .join(format!("subagents/agent-{agent}.jsonl")),
         );
     }
-    for t in ["transcript_thinking.jsonl", "v2.1.330_transcript_tools_basic.jsonl"] {
+    for t in [
+        "transcript_thinking.jsonl",
+        "v2.1.330_transcript_tools_basic.jsonl",
+    ] {
         copy(t, project.join(t));
     }
     let rollouts = home.join(".codex/sessions/2026/11/22");
@@ -263,7 +268,7 @@ fn every_grouping_adds_up_to_the_same_cents() {
     for (by, r) in &reports {
         let rows = &r["by"]["rows"];
         assert_eq!(cents(sum(rows, &cost)), cents(total), "--by {by}");
-        assert_eq!(sum(rows, &output), total_output, "--by {by}");
+        assert!((sum(rows, &output) - total_output).abs() < 0.5, "--by {by}");
         for m in by_model.as_array().unwrap() {
             let name = m["group"].as_str().unwrap();
             if name != "–" {
@@ -276,7 +281,12 @@ fn every_grouping_adds_up_to_the_same_cents() {
         }
     }
     // The tables' total lines show it too.
-    let line = |t: &str| t.lines().find(|l| l.starts_with("total")).unwrap().to_string();
+    let line = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("total"))
+            .unwrap()
+            .to_string()
+    };
     let dollars = format!("${total:.2}");
     assert!(line(&table_day).contains(&dollars), "{table_day}");
     assert!(line(&table_model).contains(&dollars), "{table_model}");

@@ -1389,7 +1389,10 @@ fn data_formats_say_less_on_stderr() {
     );
     let err = o.err();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("✗ 1 session failed: API Error: 500"), "{err}");
+    assert!(
+        err.starts_with("✗ 1 session failed: API Error: 500"),
+        "{err}"
+    );
     assert!(err.ends_with("; --errors stderr lists them\n"), "{err}");
     // Result: the failure, the denials, and the tool errors counted.
     let o = run(

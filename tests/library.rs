@@ -1234,7 +1234,10 @@ fn a_report_names_the_file_of_each_alert_and_one_session_keeps_its_status() {
     let err = text(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("✗ 1 session failed: "), "{err}");
-    assert!(err.ends_with(", 1 incomplete; --errors stderr lists them\n"), "{err}");
+    assert!(
+        err.ends_with(", 1 incomplete; --errors stderr lists them\n"),
+        "{err}"
+    );
     // Listed, each with its file.
     let o = sv()
         .args(["--format", "summary", "--errors", "stderr"])
@@ -1526,9 +1529,23 @@ fn latest_follow_waits_for_the_first_session() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
     let (mut out, mut err) = (String::new(), String::new());
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-    let replayed = sv().arg(&target).args(["--color", "never"]).output().unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let replayed = sv()
+        .arg(&target)
+        .args(["--color", "never"])
+        .output()
+        .unwrap();
     fs::remove_dir_all(&root).unwrap();
     assert_eq!(
         err.lines().next().unwrap(),
@@ -1552,18 +1569,27 @@ fn list_on_a_narrow_terminal_cuts_the_title_never_the_file() {
     };
     let out = child.wait_with_output().unwrap();
     let screen = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
-    let files: Vec<PathBuf> = ["-home-dev-work-project/6eb7e71f.jsonl", "-home-dev-work-project/zz.jsonl"]
-        .iter()
-        .map(|f| root.join(f))
-        .collect();
+    let files: Vec<PathBuf> = [
+        "-home-dev-work-project/6eb7e71f.jsonl",
+        "-home-dev-work-project/zz.jsonl",
+    ]
+    .iter()
+    .map(|f| root.join(f))
+    .collect();
     fs::remove_dir_all(&root).unwrap();
     assert!(out.status.success(), "{screen}");
     // Each file whole, where a person copies it from (the line may wrap
     // past the edge: the terminal's rows are joined back).
     let joined: String = screen.lines().collect();
     for f in &files {
-        assert!(joined.contains(&f.display().to_string()), "{f:?} cut in {screen}");
+        assert!(
+            joined.contains(&f.display().to_string()),
+            "{f:?} cut in {screen}"
+        );
     }
     // The title went first: cut, or left out.
-    assert!(!screen.contains("Look around this project and summarise it."), "{screen}");
+    assert!(
+        !screen.contains("Look around this project and summarise it."),
+        "{screen}"
+    );
 }

@@ -100,15 +100,21 @@ fn each_day_counts_the_cost_pi_reported_for_its_messages() {
     let from = session_file("files");
     let dir = std::env::temp_dir().join(format!("sv-pi-cost-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut by_day: std::collections::BTreeMap<String, f64> = Default::default();
+    let mut by_day = std::collections::BTreeMap::<String, f64>::new();
     let mut out = String::new();
     for (i, line) in std::fs::read_to_string(&from).unwrap().lines().enumerate() {
         let mut v: Value = serde_json::from_str(line).unwrap();
         if i >= 10 {
-            let t = v["timestamp"].as_str().unwrap().replace("2026-11-26", "2026-11-27");
+            let t = v["timestamp"]
+                .as_str()
+                .unwrap()
+                .replace("2026-11-26", "2026-11-27");
             v["timestamp"] = t.into();
         }
-        if let Some(c) = v.pointer("/message/usage/cost/total").and_then(Value::as_f64) {
+        if let Some(c) = v
+            .pointer("/message/usage/cost/total")
+            .and_then(Value::as_f64)
+        {
             let day = v["timestamp"].as_str().unwrap()[..10].to_string();
             *by_day.entry(day).or_default() += c;
         }

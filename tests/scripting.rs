@@ -169,12 +169,20 @@ fn a_report_keeps_stderr_to_one_line_per_kind_of_problem() {
             "{args:?}: {}",
             o.err
         );
-        assert!(lines[0].ends_with("; --errors stderr lists them"), "{}", o.err);
+        assert!(
+            lines[0].ends_with("; --errors stderr lists them"),
+            "{}",
+            o.err
+        );
     }
     // Asked for, each one is listed.
     let o = run(&["--by", "day", "--errors", "stderr", &folder]);
     assert!(o.err.lines().count() > 10, "{}", o.err);
-    assert!(o.err.contains("session failed (error_max_turns)"), "{}", o.err);
+    assert!(
+        o.err.contains("session failed (error_max_turns)"),
+        "{}",
+        o.err
+    );
 }
 
 #[test]

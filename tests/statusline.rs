@@ -194,7 +194,10 @@ fn today_the_block_and_the_session_are_the_transcripts_usage() {
     // The transcripts' cost lines report what the hand count prices: no
     // `~` (the same rule in every table, issue 49).
     assert!(line.contains(&format!(" ${} today", usd(today))), "{line}");
-    assert!(line.contains(&format!(" ${} block, ", usd(today))), "{line}");
+    assert!(
+        line.contains(&format!(" ${} block, ", usd(today))),
+        "{line}"
+    );
     assert!(line.contains("ctx 45% · 5h 62% · 7d 12%"), "{line}");
     // Claude Code's own figure wins over the count.
     let given =

@@ -1714,7 +1714,13 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let l = self.compose();
         l.push(Style::Error, "✗ ");
         if o.error > 0 {
-            plural(l, Style::Error, o.error, "session failed", "sessions failed");
+            plural(
+                l,
+                Style::Error,
+                o.error,
+                "session failed",
+                "sessions failed",
+            );
         }
         // One failure: why, in a few words.
         let why = (o.error == 1)
@@ -1728,7 +1734,13 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         }
         match (o.error, o.incomplete) {
             (_, 0) => {}
-            (0, n) => plural(l, Style::Error, n, "session incomplete", "sessions incomplete"),
+            (0, n) => plural(
+                l,
+                Style::Error,
+                n,
+                "session incomplete",
+                "sessions incomplete",
+            ),
             (_, n) => l.push(Style::Error, &format!(", {n} incomplete")),
         }
         l.push(Style::Dim, "; --errors stderr lists them");

@@ -455,9 +455,11 @@ impl Groups {
         let whole = s.cost(prices);
         let parts: Vec<_> = (s.buckets.iter())
             .map(|(&(_, slot), u)| {
-                let priced = (u.cost_usd.or(u.estimate))
+                // Reported and estimated messages of one bucket and model
+                // add up; a bucket of neither is priced whole.
+                let own = add_opt_f64(u.cost_usd, u.estimate)
                     .or_else(|| prices.estimate(model_of(slot)?, &u.tokens));
-                (model_of(slot).and(priced), u.tokens.total())
+                (model_of(slot).and(own), u.tokens.total())
             })
             .collect();
         let shares = spread(&parts, whole);

@@ -47,7 +47,11 @@ pub(super) fn spread(parts: &[(Option<f64>, u64)], whole: Cost) -> Shares {
     let by_estimate = priced > 0.0 && parts.iter().all(|&(p, t)| p.is_some() || t == 0);
     #[allow(clippy::cast_precision_loss)] // a weight
     let weight = |&(p, t): &(Option<f64>, u64)| {
-        if by_estimate { p.unwrap_or(0.0) } else { t as f64 }
+        if by_estimate {
+            p.unwrap_or(0.0)
+        } else {
+            t as f64
+        }
     };
     let sum: f64 = parts.iter().map(weight).sum();
     if sum <= 0.0 {
@@ -57,7 +61,10 @@ pub(super) fn spread(parts: &[(Option<f64>, u64)], whole: Cost) -> Shares {
         };
     }
     Shares {
-        each: parts.iter().map(|p| Some(total * weight(p) / sum)).collect(),
+        each: parts
+            .iter()
+            .map(|p| Some(total * weight(p) / sum))
+            .collect(),
         rest: None,
     }
 }
@@ -113,7 +120,10 @@ mod tests {
     fn close(a: &Shares, b: &[f64], rest: Option<f64>) -> bool {
         let near = |x: f64, y: f64| (x - y).abs() < 1e-12;
         a.each.len() == b.len()
-            && a.each.iter().zip(b).all(|(x, y)| x.is_some_and(|x| near(x, *y)))
+            && a.each
+                .iter()
+                .zip(b)
+                .all(|(x, y)| x.is_some_and(|x| near(x, *y)))
             && match (a.rest, rest) {
                 (Some(x), Some(y)) => near(x, y),
                 (x, y) => x.is_none() && y.is_none(),
