@@ -70,7 +70,7 @@ pub(super) fn spread(parts: &[(Option<f64>, u64)], whole: Cost) -> Shares {
 }
 
 impl SessionSummary {
-    /// Its models, each with its share of the session's cost ([`spread`]):
+    /// Its models, each with its share of the session's cost (spread as the module says):
     /// in `cost_usd` when the session's cost is reported, in `estimate`
     /// when estimated, in neither when the model is not priced. What no
     /// model holds goes with the main model (the header's, else the first).
