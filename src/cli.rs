@@ -185,6 +185,8 @@ pub enum Format {
     Markdown,
     /// The session as one self-contained HTML page (no network request), with a filter bar.
     Html,
+    /// OpenTelemetry OTLP/JSON: one export request per line, for a collector (docs/otlp.md).
+    Otlp,
 }
 
 /// What `--generate` prints.
@@ -479,6 +481,16 @@ pub struct Cli {
     /// Output format [default: pretty; with --by, the grouped table alone].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<Format>,
+
+    /// With --format otlp: put prompts, tool inputs and tool outputs in the spans too.
+    ///
+    /// Left out by default: they can hold secrets. Each is cut to 64 KiB.
+    #[arg(long)]
+    pub otlp_content: bool,
+
+    /// With --format otlp: leave out the host name and the working directory.
+    #[arg(long)]
+    pub otlp_anonymous: bool,
 
     /// Show more: tool results, thinking, usage per response, every system event, session details.
     ///
@@ -832,6 +844,9 @@ pub struct Options {
     /// `-f` with several files: each one's label, in the order of
     /// `sources` (empty otherwise).
     pub followed: Vec<crate::render::label::Label>,
+    /// `--format otlp`: what goes in (`--otlp-content`,
+    /// `--otlp-anonymous`, the host, `--label`).
+    pub otlp: crate::render::otlp::OtlpOptions,
     /// `--theme`: the colours of the pretty output, resolved for the
     /// terminal.
     pub theme: Theme,
@@ -916,6 +931,9 @@ pub struct Env {
     pub prices: Option<OsString>,
     /// Processor cores available (the default of `-j`; 0: unknown, one).
     pub cores: usize,
+    /// The host's name, where the system says it (`--format otlp`'s
+    /// `host.name`).
+    pub host: Option<String>,
 }
 
 impl Env {
@@ -946,6 +964,7 @@ impl Env {
             now: Some(Timestamp::of(std::time::SystemTime::now())),
             prices: std::env::var_os("STREAMVIEW_PRICES"),
             cores: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            host: host_name(),
         }
     }
 
@@ -962,6 +981,20 @@ impl Env {
             ..self
         }
     }
+}
+
+/// The host's name: the kernel's (Linux), else `HOSTNAME` or
+/// `COMPUTERNAME` (Windows); `None` when none says one.
+fn host_name() -> Option<String> {
+    let kernel = ["/proc/sys/kernel/hostname", "/etc/hostname"]
+        .into_iter()
+        .find_map(|p| crate::file::read_small(std::path::Path::new(p), 4096).ok())
+        .and_then(|b| String::from_utf8(b).ok());
+    let named = kernel
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::env::var("COMPUTERNAME").ok())?;
+    let name = named.trim();
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 fn truthy(v: Option<&OsString>) -> bool {
@@ -1010,6 +1043,7 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         None => Zone::utc(),
     };
     labels(cli)?;
+    otlp_options(cli, format)?;
     let opts = Options {
         sources: sources(cli, env)?,
         format,
@@ -1072,6 +1106,15 @@ pub fn resolve(cli: &Cli, env: &Env) -> Result<Options, Refusal> {
         prices: None,
         label: label(cli, format, verbosity, (color_stdout, color_stderr), &theme),
         followed: followed(cli, format, verbosity, (color_stdout, color_stderr), &theme),
+        otlp: crate::render::otlp::OtlpOptions {
+            content: cli.otlp_content,
+            anonymous: cli.otlp_anonymous,
+            host: env.host.clone().filter(|_| !cli.otlp_anonymous),
+            label: match cli.label.as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            },
+        },
         theme,
         statusline: false,
         top: false,
@@ -1160,6 +1203,22 @@ fn labels(cli: &Cli) -> Result<(), Refusal> {
             "--label is given {n} times: give one (for every line), or one per file followed with -f ({files} here)"
         ),
     ))
+}
+
+/// `--otlp-content` and `--otlp-anonymous` say what `--format otlp`
+/// writes: with another format, they are refused.
+fn otlp_options(cli: &Cli, format: Format) -> Result<(), Refusal> {
+    let given = [
+        (cli.otlp_content, "--otlp-content"),
+        (cli.otlp_anonymous, "--otlp-anonymous"),
+    ];
+    match given.iter().find(|(on, _)| *on) {
+        Some((_, name)) if format != Format::Otlp => Err(Refusal::usage(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!("{name} says what --format otlp writes: give --format otlp, or leave it out"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// `--label`: where its name goes. The formats that print lines for
@@ -1444,6 +1503,8 @@ fn report_format(cli: &Cli, verbosity: Verbosity) -> Result<(Format, bool), Refu
         Some("-q prints nothing on stdout".to_string())
     } else if cli.grep.is_some() {
         Some("--grep prints matching events".to_string())
+    } else if format == Format::Otlp {
+        Some("--format otlp writes no table".to_string())
     } else if matches!(format, Format::Pretty | Format::Jsonl | Format::Result) && !cli.summary {
         let name = format
             .to_possible_value()
@@ -1554,6 +1615,7 @@ impl Default for Options {
             groups_only: false,
             list: false,
             followed: Vec::new(),
+            otlp: crate::render::otlp::OtlpOptions::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             jobs: 1,
             cache: None,

@@ -1029,6 +1029,13 @@ impl Session {
         self.done.iter().chain(self.current.iter())
     }
 
+    /// The session finished last (the one before the session in
+    /// progress, once another has begun).
+    #[must_use]
+    pub fn last_finished(&self) -> Option<&SessionSummary> {
+        self.done.back()
+    }
+
     /// Finished sessions before those [`Session::sessions`] lists, folded
     /// into one aggregate; `None` until there are more than
     /// [`KEEP_SESSIONS`].

@@ -101,6 +101,7 @@ pub(crate) fn sink(opts: &Options, to: Writers<'_>) -> Box<dyn Sink> {
         (Format::Result, None) => Box::new(ResultText::new(stdout, alerts(), opts.sanitize_result)),
         (Format::Markdown, None) => Box::new(render::Markdown::sink(stdout)),
         (Format::Html, None) => Box::new(render::Html::sink(stdout)),
+        (Format::Otlp, None) => Box::new(render::Otlp::new(stdout, opts.otlp.clone())),
         (Format::Summary | Format::SummaryJson, None) => {
             let out = colored(stdout, opts.color_stdout);
             Box::new(
