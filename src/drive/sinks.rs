@@ -226,7 +226,7 @@ pub(crate) fn parallel(opts: &Options, status: bool) -> bool {
     let per_event = opts.grep.is_some()
         || matches!(
             format(opts),
-            Format::Jsonl | Format::Summary | Format::SummaryJson | Format::Pretty
+            Format::Jsonl | Format::Summary | Format::SummaryJson | Format::Pretty | Format::Otlp
         );
     // `-C`'s `--` between groups depends on what other files wrote.
     let context = matches!(opts.listing, filter::grep::Listing::Matches { context } if context > 0);

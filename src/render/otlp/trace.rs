@@ -60,6 +60,16 @@ impl Clock {
     }
 }
 
+/// The input's name as a whole path, when it names a file (`<stdin>`
+/// for none).
+fn whole_path(source: Option<&str>) -> String {
+    let source = source.unwrap_or("<stdin>");
+    match std::fs::canonicalize(source) {
+        Ok(p) => p.to_string_lossy().into_owned(),
+        Err(_) => source.to_string(),
+    }
+}
+
 /// Unix nanoseconds of `t` (0 before 1970).
 fn nanos(t: Timestamp) -> u64 {
     u64::try_from(t.millis())
@@ -137,7 +147,8 @@ pub struct Trace {
     /// The session's number in the run ([`Session::session_count`]).
     pub number: usize,
     id: Option<TraceId>,
-    /// What names it when its events name no session: the input, the line.
+    /// The file it was read from, its whole path (the same file named
+    /// from another folder is the same session), and the line it began at.
     origin: (String, u64),
     producer: Producer,
     version: Option<String>,
@@ -166,7 +177,7 @@ impl Trace {
         Trace {
             number,
             id: None,
-            origin: (s.source().unwrap_or("<stdin>").to_string(), ev.line),
+            origin: (whole_path(s.source()), ev.line),
             producer: ev.producer,
             version: None,
             clock: Clock::of(s.source()),
@@ -185,6 +196,17 @@ impl Trace {
         }
     }
 
+    /// Name the trace after the session's id, if none named it yet: a
+    /// session's id and its file (a resumed session saved again in
+    /// another file is another session, as the summaries count it).
+    fn name(&mut self, session: Option<&str>) {
+        if self.id.is_none()
+            && let Some(id) = session.filter(|i| !i.is_empty())
+        {
+            self.id = Some(TraceId::of(&[b"session", id.as_bytes(), self.origin.0.as_bytes()]));
+        }
+    }
+
     /// The trace's id: from the session's id once an event named it, else
     /// from where the session began; fixed once used.
     fn trace_id(&mut self) -> TraceId {
@@ -198,8 +220,7 @@ impl Trace {
     }
 
     fn root_id(&mut self) -> SpanId {
-        let origin = self.origin.0.clone();
-        self.trace_id().span("root", &[origin.as_bytes()])
+        self.trace_id().span("root", &[])
     }
 
     /// The span an agent's spans go under.
@@ -281,11 +302,7 @@ impl Trace {
 
     /// Take in one event of the session.
     pub fn event(&mut self, ev: &Event<'_>, s: &Session) {
-        if self.id.is_none()
-            && let Some(id) = ev.session.as_deref().filter(|i| !i.is_empty())
-        {
-            self.id = Some(TraceId::of(&[b"session", id.as_bytes()]));
-        }
+        self.name(ev.session.as_deref());
         let t = self.time(ev);
         let agent = self.agent_of(ev.parent.as_deref());
         match &ev.kind {
@@ -561,11 +578,7 @@ impl Trace {
         opts: &OtlpOptions,
         out: &mut Vec<u8>,
     ) {
-        if self.id.is_none()
-            && let Some(id) = sum.id.as_deref().filter(|i| !i.is_empty())
-        {
-            self.id = Some(TraceId::of(&[b"session", id.as_bytes()]));
-        }
+        self.name(sum.id.as_deref());
         self.write_held();
         self.write_agents();
         self.write_root(sum, outcome, s, opts);
