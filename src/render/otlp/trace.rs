@@ -203,7 +203,11 @@ impl Trace {
         if self.id.is_none()
             && let Some(id) = session.filter(|i| !i.is_empty())
         {
-            self.id = Some(TraceId::of(&[b"session", id.as_bytes(), self.origin.0.as_bytes()]));
+            self.id = Some(TraceId::of(&[
+                b"session",
+                id.as_bytes(),
+                self.origin.0.as_bytes(),
+            ]));
         }
     }
 

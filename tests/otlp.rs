@@ -1,0 +1,432 @@
+//! `--format otlp` (issue 50; its hardening, issue 51): every fixture of
+//! every producer exported, and held to outside references.
+//!
+//! - Every line parses as an `ExportTraceServiceRequest` or an
+//!   `ExportMetricsServiceRequest` with OpenTelemetry's own definitions:
+//!   `tests/otlp/check.py` reads it with the `opentelemetry-proto`
+//!   package's classes and protobuf's strict `json_format.Parse` (ids in
+//!   hex, fields in lowerCamelCase, no unknown field). Python and the
+//!   packages are not Rust crates: without them the test says it skipped,
+//!   unless `STREAMVIEW_REQUIRE_INTEROP` is set (`.ci/run` installs them).
+//! - Per session, counted here from the spans (not by the exporter): the
+//!   `execute_tool` spans are the summary's tool calls, those with status
+//!   ERROR its errors and denials, the root's output tokens its output;
+//!   every parent span is in its trace; no span ends before it starts.
+//! - The same library exported twice, from another folder, or on several
+//!   threads gives the same ids; hostile ids and strings stay well-formed;
+//!   a session of very many calls goes out in bounded requests.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{all_fixtures, assert_terminal_safe, fixture, sv, temp_file};
+use serde_json::Value;
+
+/// Every input of the fixtures: each stream file and each saved library
+/// (a folder: Cline's, Copilot's, Droid's sessions…).
+fn inputs() -> Vec<PathBuf> {
+    let mut v = all_fixtures();
+    for dir in std::fs::read_dir(fixture("")).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+fn export(args: &[&str], input: &Path) -> Vec<u8> {
+    let out = sv()
+        .args(["--format", "otlp", "--otlp-anonymous"])
+        .args(args)
+        .arg(input)
+        .output()
+        .unwrap();
+    out.stdout
+}
+
+fn lines(out: &[u8]) -> Vec<Value> {
+    out.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect()
+}
+
+fn attr<'a>(attrs: &'a Value, key: &str) -> Option<&'a Value> {
+    let kv = attrs.as_array()?.iter().find(|kv| kv["key"] == key)?;
+    let v = kv["value"].as_object()?;
+    v.values().next()
+}
+
+fn int_attr(attrs: &Value, key: &str) -> Option<u64> {
+    attr(attrs, key)?.as_str()?.parse().ok()
+}
+
+/// Every span of the output, in order.
+fn spans(out: &[Value]) -> Vec<&Value> {
+    out.iter()
+        .filter_map(|l| l["resourceSpans"].as_array())
+        .flatten()
+        .flat_map(|rs| rs["scopeSpans"].as_array().unwrap())
+        .flat_map(|ss| ss["spans"].as_array().unwrap())
+        .collect()
+}
+
+/// What a session's spans say, counted from them.
+#[derive(Debug, PartialEq)]
+struct Counted {
+    session: Option<String>,
+    tool_calls: u64,
+    errors: u64,
+    output: Option<u64>,
+}
+
+/// Each session's counts, in the order their roots came; the trace
+/// checked whole (parents, times, ids once).
+fn count(what: &str, out: &[Value]) -> Vec<Counted> {
+    let spans = spans(out);
+    let mut traces: HashMap<&str, HashMap<&str, &Value>> = HashMap::new();
+    let mut roots = Vec::new();
+    for s in &spans {
+        let (t, id) = (
+            s["traceId"].as_str().unwrap(),
+            s["spanId"].as_str().unwrap(),
+        );
+        assert_eq!(t.len(), 32, "{what}: trace id {t}");
+        assert_eq!(id.len(), 16, "{what}: span id {id}");
+        assert!(
+            (t.chars().chain(id.chars())).all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)),
+            "{what}: ids in lowercase hex: {t} {id}"
+        );
+        let start: u64 = s["startTimeUnixNano"].as_str().unwrap().parse().unwrap();
+        let end: u64 = s["endTimeUnixNano"].as_str().unwrap().parse().unwrap();
+        assert!(start <= end, "{what}: {} ends before it starts", s["name"]);
+        let earlier = traces.entry(t).or_default().insert(id, s);
+        assert!(earlier.is_none(), "{what}: span {id} twice in trace {t}");
+        if s.get("parentSpanId").is_none() {
+            roots.push((t, *s));
+        }
+    }
+    for (t, byid) in &traces {
+        for s in byid.values() {
+            if let Some(p) = s.get("parentSpanId") {
+                let p = p.as_str().unwrap();
+                assert!(
+                    byid.contains_key(p),
+                    "{what}: {} has no parent {p} in {t}",
+                    s["name"]
+                );
+            }
+        }
+    }
+    roots
+        .into_iter()
+        .map(|(t, root)| {
+            let tools = traces[t].values().filter(|s| {
+                attr(&s["attributes"], "gen_ai.operation.name").unwrap() == "execute_tool"
+            });
+            let (calls, errors) = tools.fold((0, 0), |(c, e), s| {
+                (c + 1, e + u64::from(s["status"]["code"] == 2))
+            });
+            Counted {
+                session: attr(&root["attributes"], "gen_ai.conversation.id")
+                    .map(|v| v.as_str().unwrap().to_string()),
+                tool_calls: calls,
+                errors,
+                output: int_attr(&root["attributes"], "gen_ai.usage.output_tokens"),
+            }
+        })
+        .collect()
+}
+
+/// The summary's tallies of each session (`--format summary-json`).
+fn summary(input: &Path) -> Vec<Counted> {
+    let out = sv()
+        .args(["--format", "summary-json"])
+        .arg(input)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| Counted {
+            session: s["session"].as_str().map(str::to_string),
+            tool_calls: s["tool_calls"].as_u64().unwrap(),
+            errors: s["tool_errors"].as_u64().unwrap() + s["denials"].as_u64().unwrap(),
+            output: s["tokens"]["output"].as_u64(),
+        })
+        .collect()
+}
+
+#[test]
+fn every_fixture_exports_what_the_summary_counts() {
+    let (mut sessions, mut spans_seen) = (0, 0);
+    let inputs = inputs();
+    for input in &inputs {
+        let what = input.display().to_string();
+        let out = export(&[], input);
+        assert_terminal_safe(&what, &out, false);
+        let parsed = lines(&out);
+        spans_seen += spans(&parsed).len();
+        let counted = count(&what, &parsed);
+        let expected = summary(input);
+        assert_eq!(counted, expected, "{what}");
+        sessions += counted.len();
+    }
+    assert!(
+        inputs.len() >= 300 && sessions >= 300,
+        "{} inputs, {sessions} sessions",
+        inputs.len()
+    );
+    assert!(spans_seen > 1500, "{spans_seen} spans");
+}
+
+fn required() -> bool {
+    std::env::var_os("STREAMVIEW_REQUIRE_INTEROP").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// `tests/otlp/check.py` over `out`: `Some(its per-session lines)`, or
+/// `None` when Python or its packages are missing.
+fn proto_check(what: &str, out: &[u8]) -> Option<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/otlp/check.py");
+    let child = Command::new("python3")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let Ok(mut child) = child else {
+        assert!(
+            !required(),
+            "python3 is missing but STREAMVIEW_REQUIRE_INTEROP is set"
+        );
+        return None;
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = out.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let o = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    if o.status.code() == Some(3) {
+        assert!(
+            !required(),
+            "opentelemetry-proto is missing but STREAMVIEW_REQUIRE_INTEROP is set (.ci/run installs it): {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        return None;
+    }
+    assert!(
+        o.status.success(),
+        "{what}: not OTLP/JSON as opentelemetry-proto defines it: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    Some(String::from_utf8(o.stdout).unwrap())
+}
+
+#[test]
+fn every_line_parses_with_the_protocols_definitions() {
+    // One library of every fixture (its sessions in one output), and with
+    // the content: the strings that can be anything.
+    for args in [&[][..], &["--otlp-content"]] {
+        let out = export(args, &fixture(""));
+        let Some(checked) = proto_check("tests/fixtures", &out) else {
+            eprintln!(
+                "skipped: python3 with opentelemetry-proto and protobuf is not installed (pip3 install opentelemetry-proto protobuf)"
+            );
+            return;
+        };
+        assert!(checked.lines().count() >= 300, "{checked}");
+    }
+}
+
+/// The ids of an output, in order.
+fn ids(out: &[u8]) -> Vec<(String, String)> {
+    spans(&lines(out))
+        .iter()
+        .map(|s| (s["traceId"].to_string(), s["spanId"].to_string()))
+        .collect()
+}
+
+#[test]
+fn the_same_library_gives_the_same_ids() {
+    let lib = fixture("claude-transcript");
+    let once = export(&[], &lib);
+    let again = export(&[], &lib);
+    assert_eq!(once, again);
+    assert!(!ids(&once).is_empty());
+    // Named from another folder: the same sessions.
+    let rel = sv()
+        .current_dir(fixture(""))
+        .args(["--format", "otlp", "--otlp-anonymous", "claude-transcript"])
+        .output()
+        .unwrap();
+    assert_eq!(ids(&rel.stdout), ids(&once));
+    // On several threads: the same bytes.
+    for lib in ["codex-rollout", "cline-session", "copilot-session"] {
+        let one = export(&["-j1"], &fixture(lib));
+        assert_eq!(export(&["-j3"], &fixture(lib)), one, "{lib}");
+    }
+}
+
+/// A Claude Code stream of one session `id`: calls with ids `calls`, each
+/// answered with `output`.
+fn claude_stream(id: &str, calls: &[String], output: &str) -> Vec<u8> {
+    let q = |s: &str| serde_json::to_string(s).unwrap();
+    let mut v = format!(
+        r#"{{"type":"system","subtype":"init","session_id":{},"model":"claude-x","cwd":"/w","tools":[]}}"#,
+        q(id)
+    );
+    v.push('\n');
+    for (i, c) in calls.iter().enumerate() {
+        v.push_str(&format!(
+            r#"{{"type":"assistant","session_id":{sid},"message":{{"id":"m{i}","model":"claude-x","content":[{{"type":"tool_use","id":{c},"name":"Bash","input":{{"command":{o}}}}}],"usage":{{"input_tokens":1,"output_tokens":2}}}}}}"#,
+            sid = q(id),
+            c = q(c),
+            o = q(output),
+        ));
+        v.push('\n');
+        v.push_str(&format!(
+            r#"{{"type":"user","session_id":{sid},"message":{{"content":[{{"type":"tool_result","tool_use_id":{c},"content":{o},"is_error":true}}]}}}}"#,
+            sid = q(id),
+            c = q(c),
+            o = q(output),
+        ));
+        v.push('\n');
+    }
+    v.push_str(&format!(
+        r#"{{"type":"result","subtype":"success","is_error":false,"session_id":{},"result":"ok"}}"#,
+        q(id)
+    ));
+    v.push('\n');
+    v.into_bytes()
+}
+
+#[test]
+fn hostile_ids_and_strings_stay_well_formed() {
+    let nasty = "\u{1b}]0;pwned\u{7}\u{202e}\u{9b}\0\"\\".to_string();
+    let long = "x".repeat(1 << 20);
+    for (name, id) in [
+        ("empty", String::new()),
+        ("long", long.clone()),
+        ("nasty", nasty.clone()),
+    ] {
+        let calls = vec![String::new(), long.clone(), nasty.clone()];
+        let mut bytes = claude_stream(&id, &calls, &nasty);
+        // Bytes that are not UTF-8 in a call's id.
+        bytes.extend_from_slice(b"{\"type\":\"assistant\",\"message\":{\"id\":\"m\xff\",\"content\":[{\"type\":\"tool_use\",\"id\":\"\xc3\x28\",\"name\":\"Bash\",\"input\":{}}]}}\n");
+        let path = temp_file(&format!("otlp-{name}.jsonl"), &bytes);
+        for args in [&[][..], &["--otlp-content"]] {
+            let out = export(args, &path);
+            assert_terminal_safe(name, &out, false);
+            let parsed = lines(&out);
+            let counted = count(name, &parsed);
+            assert_eq!(counted.len(), 1, "{name}");
+            for s in spans(&parsed) {
+                assert!(
+                    s["name"].as_str().unwrap().len() <= 1024,
+                    "{name}: a name cut"
+                );
+            }
+            if args.is_empty() {
+                // No output without --otlp-content (the error text is the
+                // status message, cut).
+                let text = String::from_utf8_lossy(&out);
+                assert!(!text.contains("gen_ai.tool.call.result"), "{name}");
+            } else {
+                assert!(proto_check(name, &out).is_none_or(|c| c.lines().count() == 1));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_session_of_many_calls_goes_out_in_bounded_requests() {
+    let calls: Vec<String> = (0..5000).map(|i| format!("toolu_{i}")).collect();
+    let path = temp_file("otlp-many.jsonl", &claude_stream("many", &calls, "ok"));
+    let out = export(&[], &path);
+    let parsed = lines(&out);
+    let per_request: Vec<usize> = parsed
+        .iter()
+        .filter(|l| l.get("resourceSpans").is_some())
+        .map(|l| spans(std::slice::from_ref(l)).len())
+        .collect();
+    assert!(per_request.len() >= 10, "{per_request:?}");
+    assert!(per_request.iter().all(|&n| n <= 512), "{per_request:?}");
+    let counted = count("many", &parsed);
+    assert_eq!(counted[0].tool_calls, 5000);
+    assert_eq!(counted[0].errors, 5000);
+    // Every id once: 5000 calls, 5000 responses, the root.
+    let unique: HashSet<_> = ids(&out).into_iter().collect();
+    assert_eq!(unique.len(), 10_001);
+}
+
+#[test]
+fn content_only_when_asked_and_the_host_unless_anonymous() {
+    let input = fixture("claude/tools_basic.jsonl");
+    let plain = String::from_utf8(export(&[], &input)).unwrap();
+    assert!(!plain.contains("gen_ai.tool.call.arguments"));
+    assert!(!plain.contains("gen_ai.tool.call.result"));
+    assert!(!plain.contains("host.name"));
+    assert!(!plain.contains("streamview.project"));
+    let content = String::from_utf8(export(&["--otlp-content"], &input)).unwrap();
+    assert!(content.contains("gen_ai.tool.call.arguments"));
+    assert!(content.contains("gen_ai.tool.call.result"));
+    let labelled = sv()
+        .args(["--format", "otlp", "--label", "ci-runner"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(labelled.stdout).unwrap();
+    assert!(text.contains(r#"{"key":"streamview.label","value":{"stringValue":"ci-runner"}}"#));
+    assert!(text.contains("streamview.project"));
+    // Said for another format: refused.
+    let refused = sv()
+        .args(["--format", "jsonl", "--otlp-content"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+}
+
+#[test]
+fn metrics_say_the_models_tokens_and_cost() {
+    let input = fixture("claude/permission_denied.jsonl");
+    let parsed = lines(&export(&[], &input));
+    let metrics: Vec<&Value> = parsed
+        .iter()
+        .filter_map(|l| l["resourceMetrics"].as_array())
+        .flatten()
+        .flat_map(|r| r["scopeMetrics"].as_array().unwrap())
+        .flat_map(|s| s["metrics"].as_array().unwrap())
+        .collect();
+    let by_name = |n: &str| metrics.iter().find(|m| m["name"] == n).copied().unwrap();
+    let tokens = by_name("gen_ai.client.token.usage");
+    let output: f64 = tokens["histogram"]["dataPoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| attr(&p["attributes"], "gen_ai.token.type").unwrap() == "output")
+        .map(|p| p["sum"].as_f64().unwrap())
+        .sum();
+    // The fixture's result line: "output_tokens": 179, "total_cost_usd": 0.041765.
+    assert!((output - 179.0).abs() < f64::EPSILON, "{output}");
+    let cost = by_name("streamview.cost.usage");
+    let usd = cost["sum"]["dataPoints"][0]["asDouble"].as_f64().unwrap();
+    assert!((usd - 0.041_765).abs() < 1e-9, "{usd}");
+    assert_eq!(cost["sum"]["isMonotonic"], true);
+}
