@@ -7,7 +7,8 @@
 //!   package's classes and protobuf's strict `json_format.Parse` (ids in
 //!   hex, fields in lowerCamelCase, no unknown field). Python and the
 //!   packages are not Rust crates: without them the test says it skipped,
-//!   unless `STREAMVIEW_REQUIRE_INTEROP` is set (`.ci/run` installs them).
+//!   unless `STREAMVIEW_REQUIRE_OTLP_PROTO` is set (`.ci/run` installs them
+//!   and sets it).
 //! - Per session, counted here from the spans (not by the exporter): the
 //!   `execute_tool` spans are the summary's tool calls, those with status
 //!   ERROR its errors and denials, the root's output tokens its output;
@@ -197,7 +198,7 @@ fn every_fixture_exports_what_the_summary_counts() {
 }
 
 fn required() -> bool {
-    std::env::var_os("STREAMVIEW_REQUIRE_INTEROP").is_some_and(|v| !v.is_empty() && v != "0")
+    std::env::var_os("STREAMVIEW_REQUIRE_OTLP_PROTO").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// `tests/otlp/check.py` over `out`: `Some(its per-session lines)`, or
@@ -213,7 +214,7 @@ fn proto_check(what: &str, out: &[u8]) -> Option<String> {
     let Ok(mut child) = child else {
         assert!(
             !required(),
-            "python3 is missing but STREAMVIEW_REQUIRE_INTEROP is set"
+            "python3 is missing but STREAMVIEW_REQUIRE_OTLP_PROTO is set"
         );
         return None;
     };
@@ -225,7 +226,7 @@ fn proto_check(what: &str, out: &[u8]) -> Option<String> {
     if o.status.code() == Some(3) {
         assert!(
             !required(),
-            "opentelemetry-proto is missing but STREAMVIEW_REQUIRE_INTEROP is set (.ci/run installs it): {}",
+            "opentelemetry-proto is missing but STREAMVIEW_REQUIRE_OTLP_PROTO is set (.ci/run installs it): {}",
             String::from_utf8_lossy(&o.stderr)
         );
         return None;
