@@ -279,8 +279,8 @@ fn the_same_library_gives_the_same_ids() {
     assert_eq!(ids(&rel.stdout), ids(&once));
     // On several threads: the same bytes.
     for lib in ["codex-rollout", "cline-session", "copilot-session"] {
-        let one = export(&["-j1"], &fixture(lib));
-        assert_eq!(export(&["-j3"], &fixture(lib)), one, "{lib}");
+        let single = export(&["-j1"], &fixture(lib));
+        assert_eq!(export(&["-j3"], &fixture(lib)), single, "{lib}");
     }
 }
 

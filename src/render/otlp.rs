@@ -3,7 +3,7 @@
 //! file exporter writes (`docs/otlp.md`). A filter like every format: no
 //! network code; a collector tails the file or reads the pipe.
 //!
-//! Each session is a trace (GenAI semantic conventions): an `invoke_agent`
+//! Each session is a trace (the `GenAI` semantic conventions): an `invoke_agent`
 //! root span, a `chat` span per model response, an `execute_tool` span per
 //! tool call, an `invoke_agent` span per sub-agent under the call that
 //! started it (`otlp/trace.rs`); at its end, its token and cost metrics

@@ -64,7 +64,7 @@ impl TraceId {
 
 impl SpanId {
     /// `"…"`: 16 lowercase hex digits, quoted.
-    pub fn write(&self, b: &mut Vec<u8>) {
+    pub fn write(self, b: &mut Vec<u8>) {
         write_hex(b, &self.0);
     }
 }
