@@ -23,7 +23,7 @@ _streamview() {
 
     case "${cmd}" in
         streamview)
-            opts="-f -i -C -l -c -v -q -j -h -V --follow --grep --prices --by --timezone --tz --ignore-case --context --files-with-matches --count --latest --list --project --all-agents --statusline --top --format --verbose --quiet --summary --color --label --theme --list-themes --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --jobs --no-cache --no-status --status-wait --max-lines --no-config --generate --help --version"
+            opts="-f -i -C -l -c -v -q -j -h -V --follow --grep --prices --by --timezone --tz --ignore-case --context --files-with-matches --count --latest --list --project --all-agents --statusline --top --format --otlp-content --otlp-anonymous --verbose --quiet --summary --color --label --theme --list-themes --paging --errors --only --hide --since --until --tool --tool-kind --from --max-line-bytes --jobs --no-cache --no-status --status-wait --max-lines --no-config --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -66,7 +66,7 @@ _streamview() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "pretty jsonl result summary summary-json markdown html" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pretty jsonl result summary summary-json markdown html otlp" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -18,7 +18,8 @@ result\t'Only the final answer: the text of each session\'s last successful resu
 summary\t'Only the summary tables: per session, per tool, per model'
 summary-json\t'Only the summary, as one JSON object on one line'
 markdown\t'The session as Markdown, for a pull request or an issue'
-html\t'The session as one self-contained HTML page (no network request), with a filter bar'"
+html\t'The session as one self-contained HTML page (no network request), with a filter bar'
+otlp\t'OpenTelemetry OTLP/JSON: one export request per line, for a collector (docs/otlp.md)'"
 complete -c streamview -l color -d 'When to use colour' -r -f -a "auto\t'When stdout is a terminal and `NO_COLOR` is not set (`CLICOLOR_FORCE` forces it)'
 always\t'Always'
 never\t'Never'"
@@ -113,6 +114,8 @@ complete -c streamview -l list -d 'List the sessions found, newest first, one li
 complete -c streamview -l all-agents -d 'Read the saved sessions of every agent found on this machine, each where its own variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi, Cline, OpenCode, Kilo): `streamview --all-agents --by day` totals them by day. A report (--by, --list, --format summary or summary-json) given no input, with a terminal on standard input, reads them too: `streamview --by day`'
 complete -c streamview -l statusline -d 'Print Claude Code\'s status line: read the JSON Claude Code gives a status-line command on standard input and print one line: the model, this session\'s cost, today\'s cost over every agent, Claude\'s open 5-hour block (cost, time left, burn rate), the context and rate limits used. Saved sessions are read as --all-agents reads them (or in the FILEs), through the index; always exit 0. In ~/.claude/settings.json: {"statusLine":{"type":"command","command":"streamview --statusline"}}'
 complete -c streamview -l top -d 'Show a live board of every agent session being written now (changed in the last 10 minutes, in every agent\'s store, or below the FILEs): per session its agent, project, model, the call in progress with its key argument (else what it did last), the time since its last event, turns, tokens and cost; how it ended, greyed for a minute. q, Esc or Ctrl-C quits. Without a terminal, one snapshot'
+complete -c streamview -l otlp-content -d 'With --format otlp: put prompts, tool inputs and tool outputs in the spans too'
+complete -c streamview -l otlp-anonymous -d 'With --format otlp: leave out the host name and the working directory'
 complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, usage per response, every system event, session details'
 complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'
