@@ -179,7 +179,7 @@ _streamview streamview --su streamview; echo "${COMPREPLY[*]}""#;
     assert_eq!(
         lines,
         [
-            "pretty jsonl result summary summary-json markdown html",
+            "pretty jsonl result summary summary-json markdown html otlp",
             "header text prompts thinking tools results errors denials warnings system usage final subagents deltas other",
             "--summary",
         ],
