@@ -285,8 +285,12 @@ fn the_same_library_gives_the_same_ids() {
 }
 
 /// A Claude Code stream of one session `id`: calls with ids `calls`, each
-/// answered with `output`.
+/// answered with `output` (an error) when `answered`.
 fn claude_stream(id: &str, calls: &[String], output: &str) -> Vec<u8> {
+    stream_of(id, calls, output, true)
+}
+
+fn stream_of(id: &str, calls: &[String], output: &str, answered: bool) -> Vec<u8> {
     let q = |s: &str| serde_json::to_string(s).unwrap();
     let mut v = format!(
         r#"{{"type":"system","subtype":"init","session_id":{},"model":"claude-x","cwd":"/w","tools":[]}}"#,
@@ -301,6 +305,9 @@ fn claude_stream(id: &str, calls: &[String], output: &str) -> Vec<u8> {
             o = q(output),
         ));
         v.push('\n');
+        if !answered {
+            continue;
+        }
         v.push_str(&format!(
             r#"{{"type":"user","session_id":{sid},"message":{{"content":[{{"type":"tool_result","tool_use_id":{c},"content":{o},"is_error":true}}]}}}}"#,
             sid = q(id),
@@ -374,6 +381,20 @@ fn a_session_of_many_calls_goes_out_in_bounded_requests() {
     // Every id once: 5000 calls, 5000 responses, the root.
     let unique: HashSet<_> = ids(&out).into_iter().collect();
     assert_eq!(unique.len(), 10_001);
+
+    // Calls never answered, more than are held open: each still a span,
+    // unanswered, once.
+    let calls: Vec<String> = (0..20_000).map(|i| format!("toolu_{i}")).collect();
+    let path = temp_file("otlp-open.jsonl", &stream_of("open", &calls, "ok", false));
+    let out = export(&[], &path);
+    let parsed = lines(&out);
+    let counted = count("open", &parsed);
+    assert_eq!((counted[0].tool_calls, counted[0].errors), (20_000, 0));
+    let unanswered = spans(&parsed)
+        .iter()
+        .filter(|s| attr(&s["attributes"], "streamview.tool.unanswered").is_some())
+        .count();
+    assert_eq!(unanswered, 20_000);
 }
 
 #[test]
@@ -430,4 +451,38 @@ fn metrics_say_the_models_tokens_and_cost() {
     let usd = cost["sum"]["dataPoints"][0]["asDouble"].as_f64().unwrap();
     assert!((usd - 0.041_765).abs() < 1e-9, "{usd}");
     assert_eq!(cost["sum"]["isMonotonic"], true);
+}
+
+#[test]
+fn a_sub_agent_is_under_the_call_that_started_it() {
+    for input in ["claude/subagent.jsonl", "claude-transcript"] {
+        let parsed = lines(&export(&[], &fixture(input)));
+        let spans = spans(&parsed);
+        let by_id: HashMap<&str, &Value> = spans
+            .iter()
+            .map(|s| (s["spanId"].as_str().unwrap(), *s))
+            .collect();
+        let op = |s: &Value| {
+            attr(&s["attributes"], "gen_ai.operation.name")
+                .unwrap()
+                .clone()
+        };
+        let subs: Vec<&&Value> = spans
+            .iter()
+            .filter(|s| op(s) == "invoke_agent" && s.get("parentSpanId").is_some())
+            .collect();
+        assert!(!subs.is_empty(), "{input}: no sub-agent span");
+        for sub in subs {
+            let parent = by_id[sub["parentSpanId"].as_str().unwrap()];
+            assert_eq!(op(parent), "execute_tool", "{input}");
+            let tool = attr(&parent["attributes"], "gen_ai.tool.name").unwrap();
+            assert!(tool == "Task" || tool == "Agent", "{input}: {tool}");
+            // Its own calls and responses are under it.
+            let id = sub["spanId"].as_str().unwrap();
+            assert!(
+                spans.iter().any(|s| s["parentSpanId"] == id),
+                "{input}: an empty sub-agent"
+            );
+        }
+    }
 }

@@ -330,6 +330,7 @@ impl Trace {
         if self.calls.len() >= MAX_OPEN {
             self.write_oldest_open();
         }
+        debug_assert!(self.calls.len() < MAX_OPEN);
         self.seq += 1;
         if (is_subagent_tool(&c.name) || c.kind == ToolKind::Agent)
             && self.agent_calls.len() < MAX_OPEN
@@ -358,15 +359,22 @@ impl Trace {
         }
     }
 
-    /// Write the open call made first, unanswered (memory is bounded).
+    /// Write the quarter of the open calls made first, unanswered
+    /// (memory is bounded; a quarter at once, so a stream of calls never
+    /// answered is not a scan of them all per call).
     fn write_oldest_open(&mut self) {
-        let Some(id) = (self.calls.iter())
-            .min_by_key(|(_, c)| c.seq)
+        let mut seqs: Vec<u64> = self.calls.values().map(|c| c.seq).collect();
+        let n = (seqs.len() / 4).max(1);
+        let (_, &mut cutoff, _) = seqs.select_nth_unstable(n - 1);
+        let ids: Vec<String> = (self.calls.iter())
+            .filter(|(_, c)| c.seq <= cutoff)
             .map(|(id, _)| id.clone())
-        else {
-            return;
-        };
-        if let Some(call) = self.calls.remove(&id) {
+            .collect();
+        let mut old: Vec<(String, Call)> = (ids.into_iter())
+            .filter_map(|id| self.calls.remove(&id).map(|c| (id, c)))
+            .collect();
+        old.sort_by_key(|(_, c)| c.seq);
+        for (id, call) in old {
             self.write_open(&id, &call);
         }
     }
