@@ -10,7 +10,7 @@
 //! (`otlp/metrics.rs`). Ids are hashes of the session's, calls' and
 //! messages' ids (`otlp/ids.rs`): the same session exported twice has the
 //! same ids. Spans go out as they complete, a request every
-//! [`trace::BATCH`] of them: a session of any length, a library of any
+//! 512 of them (`trace::BATCH`): a session of any length, a library of any
 //! size, in bounded memory.
 
 mod encode;
