@@ -174,6 +174,48 @@ fn summary(input: &Path) -> Vec<Counted> {
         .collect()
 }
 
+/// Each session's cost as its metrics say it (the sum of its
+/// `streamview.cost.usage` points; a metrics request follows the trace
+/// request of its session's root), in the order of the roots.
+fn costs(out: &[Value]) -> Vec<Option<f64>> {
+    let mut v: Vec<Option<f64>> = Vec::new();
+    for line in out {
+        if line.get("resourceSpans").is_some() {
+            let roots = spans(std::slice::from_ref(line))
+                .iter()
+                .filter(|s| s.get("parentSpanId").is_none())
+                .count();
+            v.extend(std::iter::repeat_n(None, roots));
+            continue;
+        }
+        let points = line["resourceMetrics"][0]["scopeMetrics"][0]["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["name"] == "streamview.cost.usage")
+            .flat_map(|m| m["sum"]["dataPoints"].as_array().unwrap());
+        let sum = points.map(|p| p["asDouble"].as_f64().unwrap()).sum();
+        *v.last_mut().unwrap() = Some(sum);
+    }
+    v
+}
+
+/// The summary's cost of each session.
+fn summary_costs(input: &Path) -> Vec<Option<f64>> {
+    let out = sv()
+        .args(["--format", "summary-json"])
+        .arg(input)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["cost_usd"].as_f64())
+        .collect()
+}
+
 #[test]
 fn every_fixture_exports_what_the_summary_counts() {
     let (mut sessions, mut spans_seen) = (0, 0);
@@ -187,6 +229,18 @@ fn every_fixture_exports_what_the_summary_counts() {
         let counted = count(&what, &parsed);
         let expected = summary(input);
         assert_eq!(counted, expected, "{what}");
+        let (cost, expected) = (costs(&parsed), summary_costs(input));
+        assert_eq!(cost.len(), expected.len(), "{what}");
+        for (got, want) in cost.iter().zip(&expected) {
+            match (got, want) {
+                (Some(g), Some(w)) => assert!((g - w).abs() < 1e-6, "{what}: cost {g} for {w}"),
+                (None, None) => {}
+                (Some(g), None) => {
+                    assert!(*g == 0.0, "{what}: cost {g} where the summary has none")
+                }
+                (None, Some(w)) => assert!(*w == 0.0, "{what}: no cost metric for {w}"),
+            }
+        }
         sessions += counted.len();
     }
     assert!(

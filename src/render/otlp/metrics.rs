@@ -127,19 +127,22 @@ fn token_points(b: &mut Vec<u8>, s: &Session<'_>, m: &ModelStats) {
     }
 }
 
-/// One sum point per model with a cost (as the summary's model rows price
-/// it), or one for the session when only its total is known.
+/// One sum point per model with a cost: its share of the session's cost
+/// (reported or estimated), as the summary's model rows give it, so the
+/// points add up to the session's cost; one for the session when no
+/// model holds it.
 fn cost_points(b: &mut Vec<u8>, s: &Session<'_>) {
     let mut any = false;
-    for m in s.summary.models() {
-        let estimate = (m.cost_usd.is_none() && !m.tokens.is_empty())
+    for m in &s.summary.priced_models(s.prices) {
+        let estimated = m.estimate.is_some() || m.cost_usd.is_none();
+        let cost = (m.cost_usd.is_some() || !m.tokens.is_empty())
             .then(|| m.priced(s.prices))
             .flatten();
-        let Some(usd) = m.cost_usd.or(estimate) else {
+        let Some(usd) = cost else {
             continue;
         };
         let model = Some(m.model.as_str()).filter(|m| !m.is_empty());
-        cost_point(b, s, model, usd, estimate.is_some());
+        cost_point(b, s, model, usd, estimated);
         any = true;
     }
     let cost = s.summary.cost(s.prices);
