@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
+mod common;
+
 use streamview::diag::Diag;
 use streamview::render::jsonl::write_event;
 use streamview::render::{Jsonl, Pretty, PrettyOptions, Verbosity};
@@ -526,4 +528,32 @@ fn the_users_answer_to_a_question_is_shown_by_default() {
     // Read back, the same view.
     let again = pretty_with(&jsonl, Verbosity::Normal, false).1;
     assert!(again.contains(want), "{again}");
+}
+
+#[test]
+fn the_end_line_says_whose_tokens_when_sub_agents_ran() {
+    // Issue 49 §11: the result counts the main agent's tokens, the
+    // summary the whole session's; with sub-agents the line says which.
+    let out = |rel: &str| {
+        let o = common::sv()
+            .args(["--color", "never"])
+            .arg(common::fixture(rel))
+            .output()
+            .unwrap();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let with = out("claude/subagent.jsonl");
+    assert!(
+        with.ends_with(
+            "✓ done · 2 turns · 904ms · $0.0664 · main 3.7k in / 166 out · with sub-agents 11.7k / 321 · cache read 0%\n"
+        ),
+        "{with}"
+    );
+    // No sub-agent: as it always was.
+    let without = out("claude/tools_basic.jsonl");
+    assert!(
+        without
+            .ends_with("✓ done · 5 turns · 570ms · $0.0528 · 9.4k in / 228 out · cache read 0%\n"),
+        "{without}"
+    );
 }

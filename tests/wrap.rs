@@ -76,7 +76,13 @@ fn nested_lines_wrap_under_their_bars_on_a_terminal() {
             .flat_map(|l| l.chars().filter(|c| !matches!(c, '│' | ' ')))
             .collect()
     };
-    assert_eq!(words(&out), words(&piped), "{out}\n---\n{piped}");
+    // The end line leaves out on a terminal what does not fit.
+    let before_end = |s: &str| -> String { s[..s.find("✓ done").unwrap()].to_string() };
+    assert_eq!(
+        words(&before_end(&out)),
+        words(&before_end(&piped)),
+        "{out}\n---\n{piped}"
+    );
 }
 
 #[test]
@@ -92,5 +98,57 @@ fn a_pipe_gets_long_lines_whole() {
             "  │ [Inspect Python code] hello.py defines greet() and prints a greeting.\n"
         ),
         "{piped}"
+    );
+}
+
+/// The words of `s`, the bars left out.
+fn words(s: &str) -> Vec<&str> {
+    s.split_whitespace().filter(|w| *w != "│").collect()
+}
+
+#[test]
+fn the_main_agents_text_and_the_end_line_wrap_between_words() {
+    // Issue 49 §8: at 60 columns a terminal showed `mysel|f`, `ca|che read`.
+    let file = common::fixture("claude/subagent.jsonl");
+    let out = on_terminal("--color never --no-status --paging never", &file);
+    let lines: Vec<&str> = out.lines().collect();
+    for l in &lines {
+        assert!(columns(l) <= COLS, "{l:?} in\n{out}");
+    }
+    // The main agent's last text: cut after its last space that fits.
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("Both agents reported back:"))
+        .expect(&out);
+    assert!(lines[at].ends_with("greeting and "), "{out}");
+    assert_eq!(lines[at + 1], "`src/lib.rs` has 3 lines.", "{out}");
+    // The end line drops what matters least first (the cache share, the
+    // turns, the duration); what is left is cut between words.
+    let end = &lines[at + 2..].join(" ");
+    assert!(end.starts_with("✓ done · $0.0664 · main 3.7k in"), "{out}");
+    assert!(!end.contains("cache"), "{out}");
+    // The same words as into a pipe, the end line aside.
+    let piped = common::sv()
+        .args(["--color", "never"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let piped = String::from_utf8(piped.stdout).unwrap();
+    let body = |s: &str| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with("✓ done"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let before_end = lines[..at + 2].join("\n");
+    assert_eq!(words(&before_end), words(&body(&piped)), "{out}");
+    // Only the cache share is too much: only it goes.
+    let other = on_terminal(
+        "--color never --no-status --paging never",
+        &common::fixture("claude/tools_basic.jsonl"),
+    );
+    assert!(
+        other.contains("\n✓ done · 5 turns · 570ms · $0.0528 · 9.4k in / 228 out\n"),
+        "{other}"
     );
 }

@@ -194,6 +194,29 @@ impl Lines {
         self.close(style);
     }
 
+    /// Where the text and the spans end now, to come back to
+    /// ([`Lines::truncate`]).
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.text.len(), self.spans.len())
+    }
+
+    /// Forget what was composed since `mark` ([`Lines::mark`]).
+    pub(crate) fn truncate(&mut self, (text, spans): (usize, usize)) {
+        self.text.truncate(text);
+        self.spans.truncate(spans);
+    }
+
+    /// The columns the line being composed takes so far.
+    pub(crate) fn open_width(&self) -> usize {
+        let ended = self.ends.last().map_or(0, |&e| e);
+        let start = if ended == 0 {
+            0
+        } else {
+            self.spans[ended - 1].1
+        };
+        width(self.text.get(start..).unwrap_or(""))
+    }
+
     /// End the line, to be written at nesting `depth`.
     pub(crate) fn end(&mut self, depth: usize) {
         self.end_hanging(depth, 0);
@@ -208,7 +231,7 @@ impl Lines {
     }
 
     /// The spans of line `i`, from its `from`th.
-    fn line(&self, i: usize, from: usize) -> impl Iterator<Item = (Style, &str)> {
+    fn line(&self, i: usize, from: usize) -> impl Iterator<Item = (Style, &str)> + Clone {
         let first = if i == 0 { 0 } else { self.ends[i - 1] };
         let last = self.ends.get(i).copied().unwrap_or(first);
         (first + from..last).map(move |k| {
@@ -229,10 +252,11 @@ impl Lines {
     }
 
     /// Write lines `from..` (each at its depth) on a terminal `cols`
-    /// columns wide: a line that is nested or hangs ([`Lines::end_hanging`])
-    /// and is wider is wrapped here, each continuation line after the same
-    /// nesting bars and its hang, instead of by the terminal at column 0,
-    /// which would lose the bars. Other lines are left to the terminal.
+    /// columns wide: a line wider is wrapped here between words, each
+    /// continuation line after the same nesting bars and its hang
+    /// ([`Lines::end_hanging`]), instead of by the terminal at column 0,
+    /// which would lose the bars and cut words (`mysel|f`). A word longer
+    /// than a line is cut between characters.
     pub(crate) fn write_wrapped<W: WriteColor>(
         &self,
         w: &mut W,
@@ -242,7 +266,7 @@ impl Lines {
     ) -> io::Result<()> {
         for i in from..self.count() {
             let (depth, hang) = self.depths[i];
-            let wrap = cols.filter(|_| depth > 0 || hang > 0).map(|c| (c, hang));
+            let wrap = cols.map(|c| (c, hang));
             write_line(
                 w,
                 st,
@@ -293,7 +317,7 @@ fn write_line<'s, W: WriteColor>(
     w: &mut W,
     st: &Styles,
     depth: Option<(usize, Option<&str>)>,
-    spans: impl Iterator<Item = (Style, &'s str)>,
+    spans: impl Iterator<Item = (Style, &'s str)> + Clone,
     end: bool,
     wrap: Option<(usize, usize)>,
 ) -> io::Result<()> {
@@ -335,7 +359,10 @@ fn write_line<'s, W: WriteColor>(
     let cols = wrap
         .map(|(cols, _)| cols)
         .filter(|cols| *cols >= hang_at + MIN_WRAPPED);
-    for (style, text) in spans {
+    // The last character written was a space (or none was): a word starts.
+    let mut after_space = true;
+    let mut spans = spans;
+    while let Some((style, text)) = spans.next() {
         if text.is_empty() {
             continue;
         }
@@ -348,20 +375,29 @@ fn write_line<'s, W: WriteColor>(
             w.write_all(text.as_bytes())?;
             continue;
         };
-        // Cut after the last space of the span on this line, else between
-        // characters (never inside one, and escape sequences are only ever
-        // written between spans).
+        // Break before a word that would cross the edge (its width
+        // measured over the spans that follow too), at a space that would,
+        // or, in a word longer than a line, between characters (never
+        // inside one, and escape sequences are only ever written between
+        // spans).
         let mut from = 0;
-        // Where the last space ends: its byte in `text` and its column.
-        let mut space: Option<(usize, usize)> = None;
         for (i, c) in text.char_indices() {
             let cw = char_width(c);
-            if col + cw > cols && col > hang_at {
-                // What follows the space goes to the next line with `c`.
-                let (cut, carried) = space.map_or((i, 0), |(at, at_col)| (at, col - at_col));
-                w.write_all(text[from..cut].as_bytes())?;
-                from = cut;
-                space = None;
+            let starts_word = c != ' ' && after_space;
+            after_space = c == ' ';
+            let full = col > hang_at;
+            let cut = if c == ' ' {
+                full && col + cw > cols
+            } else if starts_word && full {
+                let word = word_width(&text[i..], spans.clone());
+                col + word > cols && word <= cols - hang_at
+            } else {
+                full && col + cw > cols
+            };
+            if cut {
+                w.write_all(text[from..i].as_bytes())?;
+                // A space at the edge is the line break.
+                from = if c == ' ' { i + 1 } else { i };
                 reset(w, &mut current)?;
                 w.write_all(b"\n")?;
                 if bars > 0 {
@@ -372,12 +408,12 @@ fn write_line<'s, W: WriteColor>(
                     w.write_all(b" ")?;
                 }
                 set(w, style, &mut current)?;
-                col = hang_at + carried;
+                col = hang_at;
+                if c == ' ' {
+                    continue;
+                }
             }
             col += cw;
-            if c == ' ' && col > hang_at + 1 {
-                space = Some((i + 1, col));
-            }
         }
         w.write_all(text[from..].as_bytes())?;
     }
@@ -386,6 +422,29 @@ fn write_line<'s, W: WriteColor>(
         w.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// The columns of the word `rest` starts with, up to its first space,
+/// going on into the spans that follow when it ends none.
+fn word_width<'s>(rest: &str, spans: impl Iterator<Item = (Style, &'s str)>) -> usize {
+    let mut width = 0;
+    let mut measure = |s: &str| {
+        for c in s.chars() {
+            if c == ' ' {
+                return true;
+            }
+            width += char_width(c);
+        }
+        false
+    };
+    if !measure(rest) {
+        for (_, text) in spans {
+            if measure(&sanitize_line(text)) {
+                break;
+            }
+        }
+    }
+    width
 }
 
 /// Columns of text a wrapped line keeps at least after its bars and hang.
@@ -603,10 +662,7 @@ mod tests {
         l.push(Style::Dim, "  ⎿ ");
         l.push(Style::Dim, "0123456789abcdefghijklmnopqrstuvwxyz0123456789");
         l.end_hanging(0, 4);
-        l.push(
-            Style::Plain,
-            "top-level text is left to the terminal to wrap",
-        );
+        l.push(Style::Plain, "top-level text is wrapped between words too");
         l.end(0);
         let out = wrapped(&l, 30);
         assert_eq!(
@@ -615,9 +671,10 @@ mod tests {
              \x20 │   four five six\n\
              \x20 ⎿ 0123456789abcdefghijklmnop\n\
              \x20   qrstuvwxyz0123456789\n\
-             top-level text is left to the terminal to wrap\n"
+             top-level text is wrapped \n\
+             between words too\n"
         );
-        for line in out.lines().take(4) {
+        for line in out.lines() {
             assert!(width(line) <= 30, "{line:?}");
         }
         // Unwrapped (not a terminal): as before.
@@ -625,6 +682,29 @@ mod tests {
             plain(&l).lines().next(),
             Some("  │ ▸ Bash echo one two three four five six")
         );
+    }
+
+    #[test]
+    fn a_word_across_spans_is_never_cut_and_a_space_at_the_edge_breaks() {
+        let mut l = Lines::default();
+        l.push(Style::Plain, "aaaa bbbb cccc dddd eeee ff");
+        l.push(Style::Cost, "ffff gggg");
+        l.end(0);
+        assert_eq!(wrapped(&l, 30), "aaaa bbbb cccc dddd eeee \nffffff gggg\n");
+        // A space that would cross the edge is the break: the next line
+        // starts with the word, not a space.
+        l.clear();
+        l.push(Style::Ok, "✓ done");
+        l.push(Style::Plain, " · 12 turns · 1m 2s · ");
+        l.push(Style::Cost, "$0.0512");
+        l.push(Style::Plain, " · 3.7k in / 166 out · cache read 40%");
+        l.end(0);
+        let out = wrapped(&l, 30);
+        for line in out.lines() {
+            assert!(width(line) <= 30 && !line.starts_with(' '), "{out:?}");
+        }
+        let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(words(&out), words(&plain(&l)), "{out:?}");
     }
 
     #[test]

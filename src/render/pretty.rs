@@ -777,6 +777,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             .collect();
         let part = Part::of(r, reasons);
         let verbose = self.verbose();
+        let cols = self.cols();
         self.lines.clear();
         let l = &mut self.lines;
         let n = self.end.count();
@@ -785,19 +786,19 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             n > 0 && self.end.last && !self.end.is_held() && (self.end.failed || !r.is_error);
         match n {
             0 => {
-                end_line(l, r, &part.reasons, self.opts.verbosity, s);
+                end_line(l, r, &part.reasons, self.opts.verbosity, s, cols);
                 self.end.failed = r.is_error;
             }
-            _ if under => part.write(l, n),
+            _ if under => part.write(l, n, cols),
             _ => {}
         }
         self.end.push(part);
         if n > 0 && !under {
             let no_reasons: &[String] = &[];
             let totals = session_totals(s);
-            end_line(l, &totals, no_reasons, self.opts.verbosity, s);
+            end_line(l, &totals, no_reasons, self.opts.verbosity, s, cols);
             self.end.failed = totals.is_error;
-            self.end.write_parts(l);
+            self.end.write_parts(l, cols);
         }
         let unanswered = &s.note().unanswered;
         for (name, kind, key) in unanswered.iter().take(MAX_LISTED) {
@@ -1102,6 +1103,7 @@ fn end_line(
     reasons: &[String],
     verbosity: Verbosity,
     s: &Session,
+    cols: Option<usize>,
 ) {
     if r.is_error {
         l.push(Style::Error, "✗ ");
@@ -1126,7 +1128,15 @@ fn end_line(
         .then(|| s.current().map(|c| c.cost(s.prices())))
         .flatten()
         .filter(|c| c.estimated);
-    result_stats(l, r, estimate, verbosity == Verbosity::Verbose);
+    let stats = Stats {
+        estimate,
+        verbose: verbosity == Verbosity::Verbose,
+        whole: with_agents(r, s),
+        shed: 0,
+    };
+    fit(l, cols, |l, shed| {
+        result_stats(l, r, &Stats { shed, ..stats })
+    });
     l.end(0);
     for m in reasons {
         l.push(Style::Error, "  ⎿ ");
@@ -1152,15 +1162,68 @@ fn session_totals(s: &Session) -> SessionResult<'static> {
     }
 }
 
-fn result_stats(l: &mut Lines, r: &SessionResult<'_>, estimate: Option<Cost>, verbose: bool) {
+/// What an end line says besides the result's own numbers.
+#[derive(Clone, Copy)]
+struct Stats {
+    /// The session's cost estimated, when none was reported.
+    estimate: Option<Cost>,
+    verbose: bool,
+    /// The whole session's tokens, sub-agents' included, when sub-agents
+    /// ran (the result's are the main agent's: [`with_agents`]).
+    whole: Option<Tokens>,
+    /// How many of the parts that matter least are left out, to fit a
+    /// narrow terminal: the cache share, the turns, the duration.
+    shed: usize,
+}
+
+impl Stats {
+    /// The numbers of the result alone, all of them.
+    const PLAIN: Stats = Stats {
+        estimate: None,
+        verbose: false,
+        whole: None,
+        shed: 0,
+    };
+}
+
+/// The rest of a line composed by `compose` given how many parts it
+/// leaves out ([`Stats::shed`]): on a terminal `cols` wide, what matters
+/// least goes first until the line fits (what is left wraps between words).
+fn fit(l: &mut Lines, cols: Option<usize>, mut compose: impl FnMut(&mut Lines, usize)) {
+    let mark = l.mark();
+    for shed in 0..=SHED {
+        l.truncate(mark);
+        compose(l, shed);
+        if cols.is_none_or(|c| l.open_width() <= c) {
+            break;
+        }
+    }
+}
+
+/// Parts an end line can leave out ([`Stats::shed`]).
+const SHED: usize = 3;
+
+/// The session's tokens with its sub-agents', when sub-agents ran and the
+/// result counts other tokens (Claude Code's result counts the main
+/// agent's; the session's totals, as the summary shows them, every agent's).
+fn with_agents(r: &SessionResult<'_>, s: &Session) -> Option<Tokens> {
+    let cur = s.current()?;
+    let ran = (&cur.tools)
+        .into_iter()
+        .any(|t| t.kind == crate::event::ToolKind::Agent);
+    let whole = cur.tokens();
+    (ran && !r.tokens.is_empty() && !whole.is_empty() && whole != r.tokens).then_some(whole)
+}
+
+fn result_stats(l: &mut Lines, r: &SessionResult<'_>, stats: &Stats) {
     let t = l.text();
-    if let Some(n) = r.num_turns {
+    if let Some(n) = r.num_turns.filter(|_| stats.shed < 2) {
         let _ = write!(t, " · {}", Counted(n, "turn", "turns"));
     }
-    if let Some(ms) = r.duration_ms {
+    if let Some(ms) = r.duration_ms.filter(|_| stats.shed < 3) {
         t.push_str(" · ");
         fmt_duration(t, ms);
-        if let (true, Some(api)) = (verbose, r.duration_api_ms) {
+        if let (true, Some(api)) = (stats.verbose, r.duration_api_ms) {
             t.push_str(" (API ");
             fmt_duration(t, api);
             t.push(')');
@@ -1168,7 +1231,7 @@ fn result_stats(l: &mut Lines, r: &SessionResult<'_>, estimate: Option<Cost>, ve
     }
     // The cost in a span of its own (a theme's `cost`): reported, else
     // estimated (`~`), from part of the session (`≥ ~`).
-    let cost = match (r.cost_usd, estimate) {
+    let cost = match (r.cost_usd, stats.estimate) {
         (Some(c), _) => Some(("", c)),
         (
             None,
@@ -1190,8 +1253,22 @@ fn result_stats(l: &mut Lines, r: &SessionResult<'_>, estimate: Option<Cost>, ve
     let t = l.text();
     if !r.tokens.is_empty() {
         t.push_str(" · ");
+        if stats.whole.is_some() {
+            t.push_str("main ");
+        }
         let at = t.len();
-        fmt_tokens(t, at, &r.tokens);
+        fmt_in_out(t, at, &r.tokens);
+        if let Some(whole) = &stats.whole {
+            t.push_str(" · with sub-agents ");
+            fmt_count(t, whole.total_input());
+            if let Some(o) = whole.output {
+                t.push_str(" / ");
+                fmt_count(t, o);
+            }
+        }
+        if stats.shed < 1 {
+            fmt_cache_share(t, &r.tokens);
+        }
     }
     l.close(Style::Plain);
 }
@@ -1806,6 +1883,20 @@ fn strip_tool_error(s: &str) -> &str {
 /// `3.7k in / 166 out · cache read 40%`, appended to `out`, whose text from
 /// `from` on is this span's.
 fn fmt_tokens(out: &mut String, from: usize, t: &Tokens) {
+    fmt_in_out(out, from, t);
+    fmt_cache_share(out, t);
+}
+
+/// ` · cache read 40%`, when `t` says it.
+fn fmt_cache_share(out: &mut String, t: &Tokens) {
+    if let Some(share) = t.cache_read_share() {
+        let _ = write!(out, " · cache read {share:.0}%");
+    }
+}
+
+/// `3.7k in / 166 out`, appended to `out`, whose text from `from` on is
+/// this span's.
+fn fmt_in_out(out: &mut String, from: usize, t: &Tokens) {
     if t.input.is_some() || t.cache_read.is_some() || t.cache_creation.is_some() {
         fmt_count(out, t.total_input());
         out.push_str(" in");
@@ -1816,9 +1907,6 @@ fn fmt_tokens(out: &mut String, from: usize, t: &Tokens) {
         }
         fmt_count(out, o);
         out.push_str(" out");
-    }
-    if let Some(share) = t.cache_read_share() {
-        let _ = write!(out, " · cache read {share:.0}%");
     }
 }
 

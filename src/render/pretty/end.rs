@@ -66,7 +66,7 @@ impl End {
     }
 
     /// The part lines of the results so far (the last [`MAX_PARTS`]).
-    pub(super) fn write_parts(&self, l: &mut Lines) {
+    pub(super) fn write_parts(&self, l: &mut Lines, cols: Option<usize>) {
         let first = self.count - self.parts.len();
         if first > 0 {
             l.push(Style::Dim, "  ⎿ ");
@@ -74,7 +74,7 @@ impl End {
             l.end(0);
         }
         for (i, p) in self.parts.iter().enumerate() {
-            p.write(l, first + i);
+            p.write(l, first + i, cols);
         }
     }
 
@@ -123,8 +123,9 @@ impl Part {
     }
 
     /// `  ⎿ ✓ main turn · 3 turns · 276ms · 6.1k in / 166 out`, and the
-    /// reasons of a failed part under it. `i` is its place in the session.
-    pub(super) fn write(&self, l: &mut Lines, i: usize) {
+    /// reasons of a failed part under it. `i` is its place in the session;
+    /// on a terminal `cols` wide, the least needed numbers go first.
+    pub(super) fn write(&self, l: &mut Lines, i: usize, cols: Option<usize>) {
         l.push(Style::Dim, "  ⎿ ");
         if self.is_error {
             l.push(Style::Error, "✗ ");
@@ -147,8 +148,17 @@ impl Part {
             tokens: self.tokens,
             ..SessionResult::default()
         };
-        super::result_stats(l, &stats, None, false);
-        l.end(0);
+        super::fit(l, cols, |l, shed| {
+            super::result_stats(
+                l,
+                &stats,
+                &super::Stats {
+                    shed,
+                    ..super::Stats::PLAIN
+                },
+            );
+        });
+        l.end_hanging(0, 4);
         for m in &self.reasons {
             l.push(Style::Error, "      ");
             l.one_line(Style::Error, m, 500);
