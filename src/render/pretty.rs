@@ -1135,7 +1135,7 @@ fn end_line(
         shed: 0,
     };
     fit(l, cols, |l, shed| {
-        result_stats(l, r, &Stats { shed, ..stats })
+        result_stats(l, r, &Stats { shed, ..stats });
     });
     l.end(0);
     for m in reasons {
