@@ -168,6 +168,76 @@ pub fn long_help_tail() -> String {
     s
 }
 
+/// The arguments `-h` shows (the ones people use most), each with its
+/// help in one line; `--help` shows every option with its whole help.
+const SHORT_HELP: &[(&str, &str)] = &[
+    (
+        "files",
+        "Files, or folders of saved sessions; none or `-`: standard input",
+    ),
+    (
+        "follow",
+        "Follow a file still being written, like `tail -f`",
+    ),
+    ("format", "Output format (default: pretty)"),
+    (
+        "verbose",
+        "Show more: tool results, thinking, session details",
+    ),
+    (
+        "quiet",
+        "Nothing on stdout; errors and denials still on stderr",
+    ),
+    (
+        "tools",
+        "Only the calls of the tools NAME matches (`*`, `?`)",
+    ),
+    (
+        "grep",
+        "Show only the events that match PATTERN, one line each",
+    ),
+    (
+        "since",
+        "Only what happened since WHEN (2h, 3d, today, 2026-11-24)",
+    ),
+    ("by", "A table of the totals by KEY"),
+    (
+        "latest",
+        "Replay the most recent saved session (the Nth with =N)",
+    ),
+    ("list", "List the saved sessions, one line each"),
+];
+
+/// What `-h` says after its options: the common tasks, one example each.
+const SHORT_HELP_TAIL: &str = "\
+Common tasks:
+  Watch a live Claude Code session:
+    claude -p \"fix the tests\" --output-format stream-json --verbose | streamview
+  streamview --latest -v               the last session, tool results too
+  streamview --by day                  what this machine's agents cost, by day
+  streamview --list                    the saved sessions, to replay one
+  streamview --only tools,errors FILE  only the calls and what went wrong
+  streamview --grep 'npm test' DIR     the events that say `npm test`
+  streamview --format jsonl FILE | jq  one JSON event per line, for jq
+
+--help for every option, the examples, exit statuses and environment variables.";
+
+/// An argument as `-h` shows it ([`SHORT_HELP`]): its help cut to one
+/// line, or hidden; `--help` shows its whole help as before.
+fn short_help(a: clap::Arg) -> clap::Arg {
+    match SHORT_HELP.iter().find(|(id, _)| a.get_id() == *id) {
+        Some((_, short)) => {
+            let long = a.get_long_help().or(a.get_help()).cloned();
+            let a = a.help(*short);
+            match long {
+                Some(l) => a.long_help(l),
+                None => a,
+            }
+        }
+        None => a.hide_short_help(true),
+    }
+}
+
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -240,7 +310,8 @@ pub fn generate(kind: Generate) -> Vec<u8> {
     use clap_complete::Shell;
     let mut cmd = Cli::command();
     let shell = match kind {
-        Generate::Man => return man::render(cmd),
+        // Every option, each with its whole help (`-h` hides most).
+        Generate::Man => return man::render(cmd.mut_args(|a| a.hide_short_help(false))),
         Generate::Bash => Shell::Bash,
         Generate::Zsh => Shell::Zsh,
         Generate::Fish => Shell::Fish,
@@ -337,7 +408,8 @@ pub enum ErrorsTo {
     // ripgrep, bat, jq); list options (`--only`, `--hide`, `--tool`) add up.
     args_override_self = true,
     after_long_help = long_help_tail(),
-    after_help = "Use --help for the kinds, examples, exit statuses and environment variables."
+    after_help = SHORT_HELP_TAIL,
+    mut_args = short_help,
 )]
 pub struct Cli {
     /// Files to read, in order; `-` or none means standard input. A directory is read as a

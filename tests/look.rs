@@ -270,3 +270,59 @@ fn a_long_search_on_a_terminal_keeps_its_matches_whole() {
     assert_eq!(rest, quiet);
     assert_eq!(quiet.matches("▸ Bash ").count(), files, "{lines:?}");
 }
+
+/// `s` without its SGR sequences (clap's bold and underlined headings).
+fn plain(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("\x1b[") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let end = after.find('m').map_or(after.len(), |e| e + 1);
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn short_help_fits_a_screen_and_long_help_has_every_option() {
+    // Issue 49 §9: `-h` on an 80-column terminal of 40 rows.
+    let short = plain(&under_pty(80, "-h"));
+    let lines: Vec<&str> = short.lines().collect();
+    assert!(lines.len() <= 40, "{} lines:\n{short}", lines.len());
+    for l in &lines {
+        assert!(l.trim_end().chars().count() <= 80, "{l:?}");
+    }
+    for want in [
+        "Usage: streamview",
+        "--follow",
+        "--format",
+        "--grep",
+        "--by",
+        "--latest",
+        "--since",
+        "Common tasks:",
+        "streamview --by day",
+        "--help for every option",
+    ] {
+        assert!(short.contains(want), "{want:?} in\n{short}");
+    }
+    assert!(!short.contains("--max-line-bytes"), "{short}");
+    // `--help` keeps every option, each with its whole help.
+    let long = sv().arg("--help").output().unwrap();
+    let long = String::from_utf8(long.stdout).unwrap();
+    for want in [
+        "--max-line-bytes",
+        "--tool-kind",
+        "--status-wait",
+        "Exit status:",
+    ] {
+        assert!(long.contains(want), "{want:?} in\n{long}");
+    }
+    assert!(
+        long.contains("with --by, the grouped table alone"),
+        "{long}"
+    );
+    assert!(long.lines().count() > 100);
+}

@@ -362,9 +362,10 @@ fn filters_never_change_the_exit_status() {
 fn help_short_and_long() {
     let short = run(&["-h"]);
     assert_eq!(short.code, 0);
-    assert!(short.out.contains("--only <KINDS>"));
+    assert!(short.out.contains("--grep <PATTERN>"));
+    assert!(short.out.contains("--only tools,errors"));
     assert!(!short.out.contains("Examples:"));
-    assert!(short.out.contains("Use --help for"));
+    assert!(short.out.contains("--help for every option"));
     let long = run(&["--help"]);
     for part in [
         "Examples:",
