@@ -324,7 +324,8 @@ pub struct SessionSummary {
     pub producer: Option<Producer>,
     /// Model from the session start.
     pub model: Option<String>,
-    /// Working directory from the main agent's session start.
+    /// Working directory from the main agent's session start (from a
+    /// sub-agent's when its file is read alone).
     pub cwd: Option<String>,
     /// The main agent's first prompt, its first line cut to
     /// [`TITLE_CHARS`] characters: how `claude --resume` names a session.
@@ -1289,7 +1290,9 @@ impl Session {
         if cur.model.is_none() {
             cur.model.clone_from(&model);
         }
-        if cur.cwd.is_none() && self.note.depth == 0 {
+        // The main agent's; a sub-agent's when its file is read alone
+        // (its start is nested), so its paths are shown relative too.
+        if cur.cwd.is_none() {
             cur.cwd = s.cwd.as_deref().map(str::to_string);
         }
         self.note.new_session = !self.seen_header;

@@ -536,3 +536,60 @@ fn the_chart_by_day_is_drawn_and_runs_nothing() {
     .unwrap();
     let _ = std::fs::remove_dir_all(&lib);
 }
+
+/// The session table of a report over sessions with long titles fits a
+/// 1200 px window (issue 49 §12): titles and projects are cut with an
+/// ellipsis (whole on hover), so the outcome and the cost stay in view.
+/// The screenshot is kept (`target/tmp/sessions.png`) to be looked at.
+#[test]
+fn the_session_table_fits_1200_px_with_titles_cut() {
+    let Some(b) = browser() else { return };
+    let lib = scratch();
+    common::days_library(
+        &lib,
+        &[
+            ("2026-11-20", "claude-opus-4-8"),
+            ("2026-11-21", "claude-sonnet-4-5"),
+        ],
+        3,
+    );
+    let long = "Look around this project, read every module and its tests, then summarise \
+                what each part does and which of them need work first";
+    for f in std::fs::read_dir(lib.join("project")).unwrap() {
+        let f = f.unwrap().path();
+        let text = std::fs::read_to_string(&f).unwrap();
+        let text = text.replace("Look around this project and summarise it.", long);
+        std::fs::write(&f, text).unwrap();
+    }
+    let out = sv()
+        .args(["--format", "html", "--color", "never"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    let html = String::from_utf8(out.stdout).unwrap();
+    let title: String = long.chars().take(79).collect();
+    assert!(
+        html.contains(&format!("<td class=\"clip\" title=\"{title}…\">")),
+        "{html}"
+    );
+    let page = load(&b, html.as_bytes(), "");
+    page.assert_clean("long titles");
+    let run = open(
+        &b,
+        html.as_bytes(),
+        "",
+        &[
+            "--window-size=1200,900",
+            "--screenshot=shot.png",
+            "--hide-scrollbars",
+        ],
+    );
+    assert!(run.console.is_empty(), "{:#?}", run.console);
+    let png = run.shot.expect("no screenshot");
+    std::fs::write(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("sessions.png"),
+        png,
+    )
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&lib);
+}

@@ -465,3 +465,19 @@ fn grep_only_options_are_refused_elsewhere() {
         assert_eq!(err.lines().next().map(str::len), err.find('\n'), "{err}");
     }
 }
+
+#[test]
+fn claudes_tool_errors_show_without_their_tags() {
+    // Issue 49 §12: as the pretty view shows them.
+    let file = fixture("claude/tool_errors.jsonl");
+    let (code, out, err) = grep_in(&["--grep", "not been read"], &file);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains(": ✗ File has not been read yet. Read it first before writing to it.\n"),
+        "{out}"
+    );
+    assert!(!out.contains("tool_use_error"), "{out}");
+    // The line of an error around a match (`-C`) too.
+    let (_, around, _) = grep_in(&["--grep", "not been read", "-C", "1"], &file);
+    assert!(!around.contains("tool_use_error"), "{around}");
+}

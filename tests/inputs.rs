@@ -484,3 +484,19 @@ fn a_truncated_zstd_input_is_one_line() {
          the compressed stream)\n"
     );
 }
+
+#[test]
+fn a_short_binary_file_is_given_up_without_control_pictures() {
+    // Issue 49 §12: its first line, valid UTF-8 with NULs, was shown as
+    // text (`␀␁␂…`) before the file was found not to be a stream.
+    let bytes: Vec<u8> = (0u8..=255).cycle().take(768).collect();
+    let zip = b"PK\x03\x04\x14\x00\x00\x00\x08\x00abc\x00\x01\x02\nxyz\x00\x00\n";
+    for (name, bytes) in [("short.bin", &bytes[..]), ("short.zip", &zip[..])] {
+        let f = temp_file(name, bytes);
+        let o = run(&["--color", "never", f.to_str().unwrap()], b"");
+        assert!(o.stdout.is_empty(), "{name}: {}", o.out());
+        let err = o.err();
+        assert!(!err.contains('␀') && !err.contains('␁'), "{name}: {err}");
+        assert!(err.contains("not an event stream"), "{name}: {err}");
+    }
+}

@@ -557,3 +557,43 @@ fn the_end_line_says_whose_tokens_when_sub_agents_ran() {
         "{without}"
     );
 }
+
+#[test]
+fn a_sub_agents_file_read_alone_shows_paths_relative() {
+    // Issue 49 §12: Qwen Code saves a sub-agent in a file of its own, its
+    // lines nested; its paths are shown as the main agent's are (and so in
+    // the `interrupted:` list, which takes the same working directory).
+    let file = common::fixture(
+        "qwen-session/subagent/projects/-home-dev-qwen-subagent-ws/subagents/\
+         9d0cf358-6f46-4d3f-95c7-1ce4077fea6c/agent-general-purpose-call_0025.jsonl",
+    );
+    let whole = common::read(&file);
+    let o = common::run(&["--color", "never"], &whole);
+    assert!(
+        o.out().contains("  │ ▸ read_file notes.txt\n"),
+        "{}",
+        o.out()
+    );
+    assert!(!o.out().contains("read_file /home/dev"), "{}", o.out());
+}
+
+#[test]
+fn tool_matches_an_mcp_tools_shown_name_as_the_usage_says() {
+    // Issue 49 §12: `ledger/…`, as the output shows the tool, selects it.
+    let input = [
+        r#"{"type":"assistant","session_id":"s1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"mcp__ledger__add","input":{"amount":5}}]}}"#,
+        r#"{"type":"assistant","session_id":"s1","message":{"id":"m2","content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"ls"}}]}}"#,
+    ]
+    .join("\n");
+    for pattern in ["ledger/*", "mcp__ledger__*"] {
+        let o = common::run(
+            &["--color", "never", "--only", "tools", "--tool", pattern],
+            input.as_bytes(),
+        );
+        assert!(o.out().contains("▸ ledger/add"), "{pattern}: {}", o.out());
+        assert!(!o.out().contains("▸ Bash"), "{pattern}: {}", o.out());
+    }
+    let usage =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/usage.md")).unwrap();
+    assert!(usage.contains("`--tool 'ledger/*'`"), "docs/usage.md");
+}

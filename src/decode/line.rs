@@ -37,6 +37,12 @@ pub enum LineProblem {
         /// Byte offset of the first invalid byte.
         at: usize,
     },
+    /// Not JSON and, before the input's first event, not text either: a
+    /// NUL byte, which no text holds (a binary file's).
+    Binary {
+        /// Byte offset of the first NUL.
+        at: usize,
+    },
     /// The line looks like JSON but does not parse.
     InvalidJson {
         /// Byte offset where parsing failed.
@@ -72,6 +78,7 @@ impl fmt::Display for LineProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LineProblem::InvalidUtf8 { at } => write!(f, "not valid UTF-8 (byte {})", at + 1),
+            LineProblem::Binary { at } => write!(f, "binary, not text (a NUL at byte {})", at + 1),
             LineProblem::InvalidJson {
                 truncated: true, ..
             } => f.write_str("truncated last line (the input ended mid-line)"),

@@ -273,6 +273,15 @@ impl Decoder {
         if let Some(read) = self.plain_text(line.number, bytes, emit) {
             return read;
         }
+        // Before anything says the input is a stream, a line with a NUL is
+        // a binary file's: shown as text, it would be control pictures.
+        if self.producer().is_none()
+            && let Some(at) = memchr::memchr(0, text)
+        {
+            return Ok(Decoded::Skipped(LineProblem::Binary {
+                at: text_offset + at,
+            }));
+        }
         let producer = self.producer().unwrap_or(Producer::Claude);
         line::classify_failure(
             (text_offset, text),

@@ -46,10 +46,14 @@ pub const BODY_BUDGET: usize = 8 << 20;
 
 /// The page's style.
 const STYLE: &str = include_str!("html/style.css");
+
+/// The columns whose cells are cut with an ellipsis past their width
+/// (`td.clip` in the style), the rest of the row kept in view.
+const CLIPPED: [&str; 2] = ["title", "project"];
 /// The page's script: the filter bar.
 const SCRIPT: &str = include_str!("html/script.js");
 /// `sha256-…` of the page's style, allowed by the page's CSP (a unit test checks it).
-pub const STYLE_SHA256: &str = "sha256-HosRXdhIDcSjlCmPhwKRRTsdJEY4t/tyMo86Wm5t0p8=";
+pub const STYLE_SHA256: &str = "sha256-55v2FMpN5tEr5QatDG3/sTwHI401G52ketWEPyBUNX4=";
 /// `sha256-…` of the page's script, allowed by the page's CSP (a unit test checks it).
 pub const SCRIPT_SHA256: &str = "sha256-gmbJlmxUmsOQk3xU4aAw/ZlglGxbFwMisFsrX99Ps3E=";
 
@@ -254,8 +258,15 @@ impl<W: Write> Html<W> {
             } else {
                 "<tr>"
             });
-            for (c, (_, a)) in r.iter().zip(&t.head) {
-                let _ = write!(page, "<td{}>{}</td>", num(*a), escape_html(c));
+            for (c, (h, a)) in r.iter().zip(&t.head) {
+                if CLIPPED.contains(h) {
+                    // Cut to its column's width (the style's `td.clip`),
+                    // whole on hover: the table fits a 1200 px window.
+                    let c = escape_html(c);
+                    let _ = write!(page, "<td class=\"clip\" title=\"{c}\">{c}</td>");
+                } else {
+                    let _ = write!(page, "<td{}>{}</td>", num(*a), escape_html(c));
+                }
             }
             page.push_str("</tr>");
         }

@@ -86,6 +86,7 @@ pub(super) fn matched<W: WriteColor>(
             write!(out, "{} ", sanitize_line(&c.name))?;
         }
     }
+    let (field, start, end) = without_tags(ev, field, start, end);
     window(out, field, start, end)?;
     writeln!(out)
 }
@@ -127,6 +128,39 @@ fn window<W: WriteColor>(out: &mut W, field: &str, start: usize, end: usize) -> 
     Ok(())
 }
 
+/// Claude's wrapper of a tool's validation error (`<tool_use_error>…`).
+const ERROR_TAGS: (&str, &str) = ("<tool_use_error>", "</tool_use_error>");
+
+/// A tool result's `field` without Claude's `<tool_use_error>` tags
+/// around it, as the pretty view shows it, and the match `start..end`
+/// moved with it; as it is when the match is in the tags, or it has none.
+fn without_tags<'f>(
+    ev: &Event<'_>,
+    field: &'f str,
+    start: usize,
+    end: usize,
+) -> (&'f str, usize, usize) {
+    match tagged(ev, field) {
+        Some((at, inner)) if start >= at && end <= at + inner.len() => {
+            (inner, start - at, end - at)
+        }
+        _ => (field, start, end),
+    }
+}
+
+/// The text inside `field`'s `<tool_use_error>` tags, and where it begins
+/// in `field`, when `ev` is a tool result and `field` is so wrapped.
+fn tagged<'f>(ev: &Event<'_>, field: &'f str) -> Option<(usize, &'f str)> {
+    if !matches!(ev.kind, EventKind::ToolResult(_)) {
+        return None;
+    }
+    let from = field.len() - field.trim_start().len();
+    let inner = (field.trim())
+        .strip_prefix(ERROR_TAGS.0)?
+        .strip_suffix(ERROR_TAGS.1)?;
+    Some((from + ERROR_TAGS.0.len(), inner))
+}
+
 /// The text `ev` is shown by around a match (`-C`): its mark and first
 /// line (a call by its one-line form); `None` for an event `--grep` never
 /// shows (a usage, a result, a streamed fragment).
@@ -140,6 +174,7 @@ pub(super) fn context_line(ev: &Event<'_>, s: &Session, scratch: &mut String) ->
     }
     let mut first = None;
     each_field(ev, scratch, &|_| true, &mut |f: &str| {
+        let f = tagged(ev, f).map_or(f, |(_, inner)| inner);
         if first.is_none() && !f.trim().is_empty() {
             first = Some(f.trim().lines().next().unwrap_or_default().to_string());
         }
