@@ -203,7 +203,7 @@ const SHORT_HELP: &[(&str, &str)] = &[
     ("by", "A table of the totals by KEY"),
     (
         "latest",
-        "Replay the most recent saved session (the Nth with =N)",
+        "Replay the saved session that began last (=N: the N latest)",
     ),
     ("list", "List the saved sessions, one line each"),
 ];
