@@ -1,6 +1,6 @@
-complete -c streamview -l grep -d 'Show only the events whose words match PATTERN (a regular expression): text, tool calls and their key arguments, tool output, errors. One line per match, `FILE:LINE:SESSION:` first, as ripgrep writes them (JSONL events with --format jsonl). Status 0 when something matched, 1 when nothing did, 2 on an error' -r
+complete -c streamview -l grep -d 'Show only the events that match PATTERN, one line each' -r
 complete -c streamview -l prices -d 'Estimate costs with the prices in FILE, added to the bundled table or replacing its models of the same name ($STREAMVIEW_PRICES when not given)' -r -F
-complete -c streamview -l by -d 'Add to the summary a table of the totals by day, week or month (local time: --tz; each API message when it was answered, as ccusage counts), by session id, project (working directory), model or agent, or by Claude\'s 5-hour usage blocks' -r -f -a "day\t'The local day each API message was answered (a session counts on the day it began)'
+complete -c streamview -l by -d 'A table of the totals by KEY' -r -f -a "day\t'The local day each API message was answered (a session counts on the day it began)'
 week\t'The week (from Monday), named by its Monday'
 month\t'The month'
 session\t'Its session id (a session resumed under its id: its files together)'
@@ -10,9 +10,9 @@ agent\t'The agent that wrote it'
 block\t'Claude\'s 5-hour usage blocks: each API message in the block of the hour it was answered in'"
 complete -c streamview -l tz -l timezone -d 'The time zone of --by\'s days, weeks, months and blocks and of --since and --until (default: $TZ, else the system\'s): a name (Europe/Paris), UTC, or a POSIX offset (CET-1)' -r
 complete -c streamview -s C -l context -d 'With --grep: show N events before and after each match (`FILE-LINE-SESSION-` first), as grep -C; groups apart are separated by `--`. Every line is then read' -r
-complete -c streamview -l latest -d 'Replay the most recent session below the directories given (default: Claude Code\'s projects folder, ~/.claude/projects or $CLAUDE_CONFIG_DIR/projects; with `--from codex`, ~/.codex/sessions or $CODEX_HOME/sessions; with `--from gemini`, ~/.gemini/tmp or $GEMINI_CLI_HOME/.gemini/tmp; with `--from qwen`, `copilot`, `droid`, `pi`, `cline`, `opencode` or `kilo`, where each keeps them): the one that began last (as --list orders them; not the file touched last), its sub-agents with it. With -f, follow it (and with no session yet, wait for the first one). `--latest=N`: the N latest, read in the order they began (with --list, listed; with -f, followed together, each line labelled)' -r
+complete -c streamview -l latest -d 'Replay the saved session that began last (=N: the N latest)' -r
 complete -c streamview -l project -d 'Only the sessions whose project (the agent\'s working directory) contains PATTERN, for every agent: in a directory of sessions and with --latest, the others are not read. A session whose first lines name no working directory is left out' -r
-complete -c streamview -l format -d 'Output format [default: pretty; with --by, the grouped table alone]' -r -f -a "pretty\t'Human-readable progress lines'
+complete -c streamview -l format -d 'Output format (default: pretty)' -r -f -a "pretty\t'Human-readable progress lines'
 jsonl\t'One normalized JSON event per line (schema: docs/schema.md)'
 result\t'Only the final answer: the text of each session\'s last successful result'
 summary\t'Only the summary tables: per session, per tool, per model'
@@ -61,9 +61,9 @@ final\t'The result line of each session: outcome, totals, the final text when no
 subagents\t'Everything a sub-agent did'
 deltas\t'Streamed fragments (`--include-partial-messages`); each is also of the kind it is part of (text, thinking, tools)'
 other\t'Plain-text lines and events of unknown type'"
-complete -c streamview -l since -d 'Show only the sessions and events since WHEN: a date (2026-11-24), a local time ("2026-11-24 18:00"), RFC 3339 (2026-11-24T18:00:00Z), or a span back from now (30m, 2h, 3d, 1w, today, yesterday)' -r
+complete -c streamview -l since -d 'Only what happened since WHEN (2h, 3d, today, 2026-11-24)' -r
 complete -c streamview -l until -d 'Show only the sessions and events before WHEN (as --since; a date alone means the end of that day: `--since 2026-11-20 --until 2026-11-24` includes the 24th)' -r
-complete -c streamview -l tool -d 'Show only the calls of tools whose name matches NAME (repeatable; `*` and `?` wildcards)' -r
+complete -c streamview -l tool -d 'Only the calls of the tools NAME matches (`*`, `?`)' -r
 complete -c streamview -l tool-kind -d 'Show only the calls of tools of these KINDS (comma-separated, repeatable): what a tool does, whatever the agent calls it' -r -f -a "shell\t'runs a shell command'
 read\t'reads a file'
 write\t'creates or overwrites a file'
@@ -106,18 +106,18 @@ zsh\t'Zsh completions'
 fish\t'Fish completions'
 elvish\t'Elvish completions'
 powershell\t'`PowerShell` completions'"
-complete -c streamview -s f -l follow -d 'Follow a log file that is still being written, like `tail -f` from its start'
+complete -c streamview -s f -l follow -d 'Follow a file still being written, like `tail -f`'
 complete -c streamview -s i -l ignore-case -d 'With --grep: match letters in either case'
 complete -c streamview -s l -l files-with-matches -d 'With --grep: print only the names of the files with a match, as grep -l (a match in a sub-agent\'s file names that file)'
 complete -c streamview -s c -l count -d 'With --grep: print each file with a match and the number of events matched in it, `FILE:COUNT`, as grep -c (a sub-agent\'s file on its own line)'
-complete -c streamview -l list -d 'List the sessions found, newest first, one line each: when each started, its agent, project and title (its first prompt), turns, cost, outcome and file, to find the one to replay; with --format jsonl, one JSON object per session (summary-json\'s rows)'
+complete -c streamview -l list -d 'List the saved sessions, one line each'
 complete -c streamview -l all-agents -d 'Read the saved sessions of every agent found on this machine, each where its own variables put them (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI, Droid, Pi, Cline, OpenCode, Kilo): `streamview --all-agents --by day` totals them by day. A report (--by, --list, --format summary or summary-json) given no input, with a terminal on standard input, reads them too: `streamview --by day`'
 complete -c streamview -l statusline -d 'Print Claude Code\'s status line: read the JSON Claude Code gives a status-line command on standard input and print one line: the model, this session\'s cost, today\'s cost over every agent, Claude\'s open 5-hour block (cost, time left, burn rate), the context and rate limits used. Saved sessions are read as --all-agents reads them (or in the FILEs), through the index; always exit 0. In ~/.claude/settings.json: {"statusLine":{"type":"command","command":"streamview --statusline"}}'
 complete -c streamview -l top -d 'Show a live board of every agent session being written now (changed in the last 10 minutes, in every agent\'s store, or below the FILEs): per session its agent, project, model, the call in progress with its key argument (else what it did last), the time since its last event, turns, tokens and cost; how it ended, greyed for a minute. q, Esc or Ctrl-C quits. Without a terminal, one snapshot'
 complete -c streamview -l otlp-content -d 'With --format otlp: put prompts, tool inputs and tool outputs in the spans too'
 complete -c streamview -l otlp-anonymous -d 'With --format otlp: leave out the host name and the working directory'
-complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, usage per response, every system event, session details'
-complete -c streamview -s q -l quiet -d 'Show nothing on stdout; errors and permission denials still go to stderr'
+complete -c streamview -s v -l verbose -d 'Show more: tool results, thinking, session details'
+complete -c streamview -s q -l quiet -d 'Nothing on stdout; errors and denials still on stderr'
 complete -c streamview -l summary -d 'Add the summary tables at the end: per session, per tool, per model'
 complete -c streamview -l list-themes -d 'Show each built-in theme (and --theme\'s) on a short sample session, and exit'
 complete -c streamview -l no-cache -d 'Read every file of a library: neither read nor write the index'
