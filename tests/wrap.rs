@@ -19,8 +19,13 @@ fn quote(p: &Path) -> String {
 /// What a `COLS`-column terminal receives from `streamview ARGS FILE`, its
 /// line ends as written (the terminal's `\r\n` made `\n`).
 fn on_terminal(args: &str, file: &Path) -> String {
+    on_terminal_of(COLS, args, file)
+}
+
+/// The same on a terminal of `cols` columns.
+fn on_terminal_of(cols: usize, args: &str, file: &Path) -> String {
     let cmd = format!(
-        "stty cols {COLS} rows 40; {} {args} {}",
+        "stty cols {cols} rows 40; {} {args} {}",
         quote(Path::new(env!("CARGO_BIN_EXE_streamview"))),
         quote(file)
     );
@@ -151,4 +156,32 @@ fn the_main_agents_text_and_the_end_line_wrap_between_words() {
         other.contains("\n✓ done · 5 turns · 570ms · $0.0528 · 9.4k in / 228 out\n"),
         "{other}"
     );
+}
+
+#[test]
+fn streamed_text_wraps_between_words_as_it_arrives() {
+    // `--include-partial-messages`: the text comes a few characters at a
+    // time, words cut across fragments (`consist` + `ent.`).
+    let file = common::fixture("claude/partial_messages.jsonl");
+    let out = on_terminal_of(24, "--color never --no-status --paging never", &file);
+    let lines: Vec<&str> = out.lines().collect();
+    let from = lines
+        .iter()
+        .position(|l| *l == "The project has:")
+        .expect(&out);
+    let to = (lines.iter().position(|l| l.ends_with("consistent."))).expect(&out);
+    for l in &lines[from..=to] {
+        assert!(columns(l) <= 24, "{l:?} in\n{out}");
+    }
+    assert_eq!(lines[to], "consistent.", "{out}");
+    // The same words as into a pipe.
+    let piped = common::sv()
+        .args(["--color", "never"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let piped = String::from_utf8(piped.stdout).unwrap();
+    let text = &piped[piped.find("The project has:").unwrap()..];
+    let text = &text[..text.find("consistent.").unwrap() + "consistent.".len()];
+    assert_eq!(words(&lines[from..=to].join("\n")), words(text), "{out}");
 }

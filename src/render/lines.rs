@@ -451,7 +451,7 @@ fn word_width<'s>(rest: &str, spans: impl Iterator<Item = (Style, &'s str)>) -> 
 const MIN_WRAPPED: usize = 20;
 
 /// The columns `s` takes on a terminal.
-fn width(s: &str) -> usize {
+pub(crate) fn width(s: &str) -> usize {
     s.chars().map(char_width).sum()
 }
 
@@ -507,7 +507,7 @@ fn char_width(c: char) -> usize {
 }
 
 /// The columns the bars of nesting `depth` take (see [`write_depth`]).
-fn depth_width(depth: usize) -> usize {
+pub(crate) fn depth_width(depth: usize) -> usize {
     if depth <= MAX_DRAWN_DEPTH {
         4 * depth
     } else {

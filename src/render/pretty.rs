@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use termcolor::WriteColor;
 
-use super::lines::{Lines, Style, Styles, paint, write_depth};
+use super::lines::{Lines, Style, Styles, depth_width, paint, width, write_depth};
 use super::sanitize::{sanitize, sanitize_line};
 use super::summary::{Summary, write_table};
 
@@ -1481,6 +1481,10 @@ struct Stream {
     started: bool,
     /// Newlines seen but not yet printed (trailing ones are dropped).
     pending_newlines: usize,
+    /// Columns taken on the current line (its prefix included), and what
+    /// the prefix takes: on a terminal the text wraps between words.
+    col: usize,
+    indent: usize,
 }
 
 impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
@@ -1497,6 +1501,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             open: false,
             started: false,
             pending_newlines: 0,
+            col: 0,
+            indent: 0,
         });
     }
 
@@ -1534,6 +1540,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             self.end_stream()?;
             self.start_stream(d.kind, depth, d.index, &d.text);
         }
+        let cols = self.cols();
         let Some(stream) = self.stream.as_mut() else {
             return Ok(());
         };
@@ -1565,6 +1572,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                         write_prefix(&mut self.out, &self.st, depth)?;
                     }
                     stream.pending_newlines = 0;
+                    stream.indent = depth_width(depth) + if thinking { 2 } else { 0 };
+                    stream.col = stream.indent;
                     stream.open = true;
                     stream.started = true;
                 }
@@ -1583,7 +1592,13 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                     Some(i) => i + self.word[i..].chars().next().map_or(1, char::len_utf8),
                     None => 0,
                 };
-                self.out.write_all(&self.word.as_bytes()[..upto])?;
+                let line = Line {
+                    depth,
+                    thinking,
+                    look,
+                    cols,
+                };
+                line.words(&mut self.out, &self.st, stream, &self.word[..upto])?;
                 self.word.drain(..upto);
             }
             if ends && stream.started {
@@ -1671,6 +1686,7 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
     /// The start of a word streamed, written at the end of its line (it
     /// opens one of its own if the line was cut: `cut_stream_line`).
     fn write_word(&mut self) -> io::Result<()> {
+        let cols = self.cols();
         let Some(st) = self.stream.as_mut().filter(|_| !self.word.is_empty()) else {
             return Ok(());
         };
@@ -1681,6 +1697,8 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
                 paint(&mut self.out, self.st.spec(Style::Thinking))?;
                 self.out.write_all("  ".as_bytes())?;
             }
+            st.indent = depth_width(st.depth) + if thinking { 2 } else { 0 };
+            st.col = st.indent;
             st.open = true;
         }
         let look = if thinking {
@@ -1689,7 +1707,13 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
             Style::Plain
         };
         paint(&mut self.out, self.st.spec(look))?;
-        self.out.write_all(self.word.as_bytes())?;
+        let line = Line {
+            depth: st.depth,
+            thinking,
+            look,
+            cols,
+        };
+        line.words(&mut self.out, &self.st, st, &self.word)?;
         self.word.clear();
         Ok(())
     }
@@ -1870,6 +1894,74 @@ fn write_prefix<W: WriteColor>(w: &mut W, st: &Styles, depth: usize) -> io::Resu
         w.reset()?;
     }
     Ok(())
+}
+
+/// The line a streamed block writes on: on a terminal of `cols` columns,
+/// its words go on the next line (under the same prefix) rather than be
+/// cut at the edge; a space at the edge is the break.
+struct Line {
+    depth: usize,
+    thinking: bool,
+    look: Style,
+    cols: Option<usize>,
+}
+
+impl Line {
+    /// Write `text` (whole words, and the spaces after them) on `stream`'s
+    /// line.
+    fn words<W: WriteColor>(
+        &self,
+        out: &mut W,
+        st: &Styles,
+        stream: &mut Stream,
+        text: &str,
+    ) -> io::Result<()> {
+        let Some(cols) = self.cols else {
+            return out.write_all(text.as_bytes());
+        };
+        let mut rest = text;
+        while !rest.is_empty() {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let (word, after) = rest.split_at(end);
+            let gap = after
+                .find(|c: char| !c.is_whitespace())
+                .unwrap_or(after.len());
+            let (space, next) = after.split_at(gap);
+            let w = width(word);
+            if stream.col > stream.indent && stream.col + w > cols {
+                self.next_line(out, st, stream)?;
+            }
+            out.write_all(word.as_bytes())?;
+            stream.col += w;
+            if stream.col + width(space) > cols {
+                self.next_line(out, st, stream)?;
+            } else {
+                out.write_all(space.as_bytes())?;
+                stream.col += width(space);
+            }
+            rest = next;
+        }
+        Ok(())
+    }
+
+    /// Go on on the next line, under the block's prefix.
+    fn next_line<W: WriteColor>(
+        &self,
+        out: &mut W,
+        st: &Styles,
+        stream: &mut Stream,
+    ) -> io::Result<()> {
+        out.reset()?;
+        out.write_all(b"\n")?;
+        write_prefix(out, st, self.depth)?;
+        if self.thinking {
+            paint(out, st.spec(Style::Thinking))?;
+            out.write_all(b"  ")?;
+        }
+        paint(out, st.spec(self.look))?;
+        stream.col = stream.indent;
+        Ok(())
+    }
 }
 
 /// Claude wraps validation errors in `<tool_use_error>…</tool_use_error>`.
