@@ -859,10 +859,13 @@ impl<W: WriteColor, E: WriteColor> Pretty<W, E> {
         let mut open: Vec<_> = s.unanswered_calls().collect();
         open.sort_by(|a, b| a.0.cmp(b.0));
         let more = open.len().saturating_sub(MAX_LISTED);
+        // Paths as the calls' lines showed them: relative to the session's
+        // folder (closed by now, at the end of the input).
+        let cwd = (s.cwd()).or_else(|| s.last_finished().and_then(|x| x.cwd.as_deref()));
         for (_, c) in open.into_iter().take(MAX_LISTED) {
             l.push(Style::Warn, "  interrupted: ");
             l.tool_name(Style::Warn, &c.name);
-            if let Some(k) = c.key_arg.as_deref().map(|k| shown_key(k, c.kind, s.cwd())) {
+            if let Some(k) = c.key_arg.as_deref().map(|k| shown_key(k, c.kind, cwd)) {
                 l.push(Style::Warn, " ");
                 l.one_line(Style::Warn, k, 80);
             }
