@@ -637,9 +637,10 @@ fn calls_never_answered_take_bounded_memory() {
             eprintln!("{what}: {N} calls never answered, peak RSS {kib} KiB");
             // The bound is the release build's (12.5 MiB for Codex here);
             // an unoptimized test build maps a larger binary and keeps
-            // more on its stack frames (19.4 MiB).
+            // more on its stack frames (19.4 MiB; 26.2 MiB once the
+            // binary carried the OTLP exporter and ran beside two builds).
             let bound = if cfg!(debug_assertions) {
-                24 << 10
+                28 << 10
             } else {
                 16 << 10
             };
