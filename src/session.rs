@@ -250,6 +250,20 @@ impl ModelStats {
     }
 }
 
+impl ModelStats {
+    /// The cost a table or a metric shows for it, and whether any of it
+    /// is estimated: [`ModelStats::priced`] when it has a cost or tokens;
+    /// `None` when nothing prices it.
+    #[must_use]
+    pub fn shown_cost(&self, prices: &Prices) -> Option<(f64, bool)> {
+        let estimated = self.estimate.is_some() || self.cost_usd.is_none();
+        (self.cost_usd.is_some() || !self.tokens.is_empty())
+            .then(|| self.priced(prices))
+            .flatten()
+            .map(|usd| (usd, estimated))
+    }
+}
+
 impl ToolStats {
     /// Add another count of the same tool.
     fn add(&mut self, other: &ToolStats) {

@@ -153,17 +153,20 @@ fn count(what: &str, out: &[Value]) -> Vec<Counted> {
         .collect()
 }
 
-/// The summary's tallies of each session (`--format summary-json`).
-fn summary(input: &Path) -> Vec<Counted> {
+/// The session rows of `input`'s `--format summary-json`.
+fn summary_sessions(input: &Path) -> Vec<Value> {
     let out = sv()
         .args(["--format", "summary-json"])
         .arg(input)
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["sessions"]
-        .as_array()
-        .unwrap()
+    v["sessions"].as_array().unwrap().clone()
+}
+
+/// The summary's tallies of each session (`--format summary-json`).
+fn summary(input: &Path) -> Vec<Counted> {
+    summary_sessions(input)
         .iter()
         .map(|s| Counted {
             session: s["session"].as_str().map(str::to_string),
@@ -202,15 +205,7 @@ fn costs(out: &[Value]) -> Vec<Option<f64>> {
 
 /// The summary's cost of each session.
 fn summary_costs(input: &Path) -> Vec<Option<f64>> {
-    let out = sv()
-        .args(["--format", "summary-json"])
-        .arg(input)
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["sessions"]
-        .as_array()
-        .unwrap()
+    summary_sessions(input)
         .iter()
         .map(|s| s["cost_usd"].as_f64())
         .collect()

@@ -106,6 +106,16 @@ fn a_pipe_gets_long_lines_whole() {
     );
 }
 
+/// What a pipe receives from `streamview --color never FILE`.
+fn into_a_pipe(file: &Path) -> String {
+    let out = common::sv()
+        .args(["--color", "never"])
+        .arg(file)
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// The words of `s`, the bars left out.
 fn words(s: &str) -> Vec<&str> {
     s.split_whitespace().filter(|w| *w != "│").collect()
@@ -133,12 +143,7 @@ fn the_main_agents_text_and_the_end_line_wrap_between_words() {
     assert!(end.starts_with("✓ done · $0.0664 · main 3.7k in"), "{out}");
     assert!(!end.contains("cache"), "{out}");
     // The same words as into a pipe, the end line aside.
-    let piped = common::sv()
-        .args(["--color", "never"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let piped = String::from_utf8(piped.stdout).unwrap();
+    let piped = into_a_pipe(&file);
     let body = |s: &str| -> String {
         s.lines()
             .filter(|l| !l.starts_with("✓ done"))
@@ -175,12 +180,7 @@ fn streamed_text_wraps_between_words_as_it_arrives() {
     }
     assert_eq!(lines[to], "consistent.", "{out}");
     // The same words as into a pipe.
-    let piped = common::sv()
-        .args(["--color", "never"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let piped = String::from_utf8(piped.stdout).unwrap();
+    let piped = into_a_pipe(&file);
     let text = &piped[piped.find("The project has:").unwrap()..];
     let text = &text[..text.find("consistent.").unwrap() + "consistent.".len()];
     assert_eq!(words(&lines[from..=to].join("\n")), words(text), "{out}");

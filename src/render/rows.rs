@@ -337,15 +337,12 @@ fn model_rows(models: &[ModelStats], prices: &Prices) -> Vec<ModelRow> {
     models
         .iter()
         .map(|m| {
-            let estimated = m.estimate.is_some() || m.cost_usd.is_none();
-            let cost = (m.cost_usd.is_some() || !m.tokens.is_empty())
-                .then(|| m.priced(prices))
-                .flatten();
+            let cost = m.shown_cost(prices);
             ModelRow {
                 model: m.model.clone(),
                 tokens: m.tokens.into(),
-                cost_usd: cost.map(round_cost),
-                cost_estimated: estimated && cost.is_some(),
+                cost_usd: cost.map(|(usd, _)| round_cost(usd)),
+                cost_estimated: cost.is_some_and(|(_, estimated)| estimated),
             }
         })
         .collect()

@@ -134,11 +134,7 @@ fn token_points(b: &mut Vec<u8>, s: &Session<'_>, m: &ModelStats) {
 fn cost_points(b: &mut Vec<u8>, s: &Session<'_>) {
     let mut any = false;
     for m in &s.summary.priced_models(s.prices) {
-        let estimated = m.estimate.is_some() || m.cost_usd.is_none();
-        let cost = (m.cost_usd.is_some() || !m.tokens.is_empty())
-            .then(|| m.priced(s.prices))
-            .flatten();
-        let Some(usd) = cost else {
+        let Some((usd, estimated)) = m.shown_cost(s.prices) else {
             continue;
         };
         let model = Some(m.model.as_str()).filter(|m| !m.is_empty());
