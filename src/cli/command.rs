@@ -84,7 +84,7 @@ impl From<ArgsError> for Refusal {
 }
 
 /// Parse `args` (the program first) over the configuration file, decide the
-/// options ([`resolve`]) and load the price table they name.
+/// options ([`resolve`](super::resolve)) and load the price table they name.
 ///
 /// # Errors
 /// See [`Refusal`].
