@@ -1,7 +1,9 @@
 use super::*;
 
 use crate::decode::{Decoded, Decoder};
+use crate::event::{EventKind, Producer, Tokens};
 use crate::input::Line;
+use crate::time::Timestamp;
 
 /// What the session said about one observed event.
 #[derive(Clone, Debug)]
