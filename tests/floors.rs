@@ -2,8 +2,10 @@
 //! stand on floors, and a module names only modules of floors below its
 //! own. This test reads every source file under `src/`, collects the
 //! `crate::<module>` paths of its code (comments and `#[cfg(test)]` code
-//! left out: a test may reach anywhere), and fails on a path that points
-//! sideways or up, or at a module the table does not know.
+//! left out), and fails on a path that points sideways or up, or at a
+//! module the table does not know. A floor's test code names only that
+//! floor and the ones below, but for the files still listed in
+//! `TESTS_REACHING_UP`, a list that only shrinks.
 //!
 //! Within each folder of `src/`, the same reading (every path of a file's
 //! code, `crate::…`, `super::…`, `self::…` and a child's `x::…`) gives
@@ -164,6 +166,107 @@ fn modules_name_only_the_floors_below_their_own() {
     }
 }
 
+/// The test code of a file: a `tests.rs` or `testing.rs` whole, else its
+/// `#[cfg(test)]` items (comments dropped).
+fn test_code(text: &str, path: &Path) -> String {
+    let whole = path
+        .file_name()
+        .is_some_and(|n| n == "tests.rs" || n == "testing.rs");
+    let mut out = String::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let t = line.trim_start();
+        if whole {
+            if !t.starts_with("//") {
+                out.push_str(line.split(" //").next().unwrap_or(""));
+                out.push('\n');
+            }
+            continue;
+        }
+        if t.starts_with("#[cfg(test)]") {
+            let next = lines.next().unwrap_or("");
+            out.push_str(next);
+            out.push('\n');
+            if next.trim_end().ends_with('{') {
+                for l in lines.by_ref() {
+                    if !l.trim_start().starts_with("//") {
+                        out.push_str(l.split(" //").next().unwrap_or(""));
+                        out.push('\n');
+                    }
+                    if l.starts_with('}') {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Test files of a floor that still reach a floor above it (issue 52: a
+/// floor's own tests use only that floor and the ones below; these run
+/// the whole pipeline, and move to tests/ or to the `run` floor). The list
+/// only shrinks: a file that no longer reaches up fails the test until it
+/// leaves the list, and a file not listed that reaches up fails it too.
+const TESTS_REACHING_UP: &[&str] = &[
+    "src/decode/codex_rollout/tests.rs",
+    "src/decode/cursor/tests.rs",
+    "src/decode/gemini/tests.rs",
+    "src/decode/testing.rs",
+    "src/decode/tests.rs",
+    "src/filter/grep/tests.rs",
+    "src/json/escape/tests.rs",
+    "src/session/tests.rs",
+];
+
+#[test]
+fn tests_name_only_their_floor_and_the_ones_below() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = root.join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    files.sort();
+    let mut wrong = Vec::new();
+    let mut reaching = BTreeSet::new();
+    for file in &files {
+        let Some(own) = module_of(&src, file).and_then(|m| floor(&m)) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(file).unwrap();
+        let up: Vec<String> = named(&test_code(&text, file))
+            .into_iter()
+            .filter(|other| floor(other).is_some_and(|f| f > own))
+            .collect();
+        if up.is_empty() {
+            continue;
+        }
+        let rel = file
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if !TESTS_REACHING_UP.contains(&rel.as_str()) {
+            wrong.push(format!(
+                "{rel}: test code names `crate::{}`, above its floor",
+                up.join("`, `crate::")
+            ));
+        }
+        reaching.insert(rel);
+    }
+    for listed in TESTS_REACHING_UP {
+        if !reaching.contains(*listed) {
+            wrong.push(format!(
+                "{listed} no longer reaches up: take it off TESTS_REACHING_UP"
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "test code that reaches up:\n{}",
+        wrong.join("\n")
+    );
+}
+
 #[test]
 fn the_checker_sees_an_arrow_that_points_up() {
     let text = "use crate::event::Event;\n\
@@ -174,6 +277,11 @@ fn the_checker_sees_an_arrow_that_points_up() {
     let want: BTreeSet<String> = ["event", "render"].map(String::from).into();
     assert_eq!(found, want);
     assert!(floor("render") > floor("decode"));
+    // The test code alone: the test block of a file, a tests.rs whole.
+    let tests = named(&test_code(text, Path::new("src/decode/x.rs")));
+    assert_eq!(tests, ["run"].map(String::from).into());
+    let whole = named(&test_code(text, Path::new("src/decode/tests.rs")));
+    assert_eq!(whole, ["event", "render", "run"].map(String::from).into());
 }
 
 /// The folders whose module file (`mod.rs`, or `x.rs` beside `x/`) holds
