@@ -90,6 +90,28 @@ fn the_older_one_document_form_reads_as_the_newer() {
     assert!(events.iter().all(|e| e["kind"] != "skipped"));
 }
 
+/// A folder of 2025 chats copied out of `chats/` (a backup, a download):
+/// each `session-*.json` read as when named, as when under `chats/`.
+#[test]
+fn a_folder_of_older_documents_reads_as_the_named_files() {
+    let chats = Path::new(DIR).join("older/chats");
+    let tmp = std::env::temp_dir().join(format!("sv-gemini-docs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut named = Vec::new();
+    for f in std::fs::read_dir(&chats).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, tmp.join(f.file_name().unwrap())).unwrap();
+        named.extend(calls(&f));
+    }
+    assert!(!named.is_empty());
+    let folder = calls(&tmp);
+    let tokens_of_folder = tokens(&tmp);
+    std::fs::remove_dir_all(&tmp).unwrap();
+    assert_eq!(folder, named);
+    assert_eq!(tokens_of_folder, tokens(&chats));
+}
+
 #[test]
 fn a_failed_shell_command_is_a_failure() {
     let (events, _) = streamview(&["--format", "jsonl"], &main_file("shell_fail"));

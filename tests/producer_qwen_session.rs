@@ -152,3 +152,39 @@ fn latest_from_qwen_reads_qwen_home() {
     assert_eq!(text.matches("\"kind\":\"tool_call\"").count(), 3);
     assert!(text.contains("\"producer\":\"qwen-session\""));
 }
+
+/// Qwen Code's home as the corpus copied it (`home/.qwen`: two runs'
+/// `projects/` and the `usage_record.jsonl` the CLI appended a line to
+/// after each): its sessions only, the record no session of its own
+/// (it was a Claude stream without a result, exit 3), and the tokens the
+/// record counted.
+#[test]
+fn a_qwen_home_reads_as_its_sessions_only() {
+    let home = Path::new(DIR).join("home/.qwen");
+    let chats = std::fs::read_dir(home.join("projects"))
+        .unwrap()
+        .map(|p| {
+            std::fs::read_dir(p.unwrap().path().join("chats"))
+                .unwrap()
+                .count()
+        })
+        .sum::<usize>();
+    let record = std::fs::read_to_string(home.join("usage_record.jsonl")).unwrap();
+    let mut want = [0; 3];
+    for line in record.lines() {
+        let r: Value = serde_json::from_str(line).unwrap();
+        for m in r["models"].as_object().unwrap().values() {
+            let n = |k: &str| m[k].as_u64().unwrap();
+            want[0] += n("inputTokens") - n("cachedTokens");
+            want[1] += n("outputTokens");
+            want[2] += n("cachedTokens");
+        }
+    }
+    assert_eq!(record.lines().count(), chats);
+    let (summary, status) = streamview(&["--format", "summary-json"], &home);
+    assert_eq!(status, 0);
+    let sessions = summary[0]["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), chats);
+    assert!(sessions.iter().all(|s| s["producer"] == "qwen-session"));
+    assert_eq!(tokens(&home), want);
+}

@@ -9,8 +9,10 @@
 //! a loop cannot trap it) and keeps the files named `*.jsonl`, `*.ndjson`
 //! or either with `.gz` or `.zst` after it (and Gemini CLI's older
 //! `chats/session-*.json`, Cline CLI's `sessions/<id>/<id>.messages.json`);
-//! Kimi CLI's `context.jsonl` beside its `wire.jsonl` is not a session of
-//! its own; any other file is counted and
+//! Gemini CLI's 2025 documents anywhere, `session-*.json` that begin as one;
+//! Kimi CLI's `context.jsonl` beside its `wire.jsonl` and Qwen Code's
+//! `usage_record.jsonl` in its home are not sessions of their own; any
+//! other file is counted and
 //! left alone. A file so named that is not a regular file (a device, a
 //! FIFO, a socket: its reads could wait or go on for ever) is counted
 //! apart and never opened, and so is a file replaced by one before it is
@@ -416,7 +418,9 @@ pub fn newest(sessions: impl IntoIterator<Item = Session>, n: usize) -> Vec<Sess
 }
 
 /// A name that session files have: `*.jsonl` or `*.ndjson`, compressed
-/// (`.gz`, `.zst`) or not.
+/// (`.gz`, `.zst`) or not, and the agents' own (Gemini CLI's, Cline CLI's
+/// `*.json` documents; a Gemini `session-*.json` outside `chats/` is
+/// asked how it begins).
 #[must_use]
 pub fn is_session_file(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
@@ -428,7 +432,9 @@ pub fn is_session_file(path: &Path) -> bool {
         .or_else(|| name.strip_suffix(".zst"))
         .unwrap_or(&name);
     let ext = Path::new(name).extension();
-    (ext.is_some_and(|e| e == "jsonl" || e == "ndjson") && !is_kimi_context(path, name))
+    (ext.is_some_and(|e| e == "jsonl" || e == "ndjson")
+        && !is_kimi_context(path, name)
+        && !is_qwen_usage_record(path, name))
         || is_gemini_document(path, name)
         || is_cline_messages(path, name)
 }
@@ -438,6 +444,15 @@ pub fn is_session_file(path: &Path) -> bool {
 /// (read for the session).
 fn is_kimi_context(path: &Path, name: &str) -> bool {
     name == "context.jsonl" && path.with_file_name("wire.jsonl").is_file()
+}
+
+/// Qwen Code's `usage_record.jsonl` in its home (`~/.qwen`, or the folder
+/// beside `projects/`): one line per finished session of every project,
+/// what the sessions' chats already say.
+fn is_qwen_usage_record(path: &Path, name: &str) -> bool {
+    name == "usage_record.jsonl"
+        && (path.parent().and_then(Path::file_name) == Some(OsStr::new(".qwen"))
+            || path.with_file_name("projects").is_dir())
 }
 
 /// Cline CLI's sessions: `sessions/<id>/<id>.messages.json`, one JSON
@@ -451,14 +466,36 @@ fn is_cline_messages(path: &Path, name: &str) -> bool {
 }
 
 /// Gemini CLI's older session files: `chats/session-*.json`, one JSON
-/// document each (read as one line: [`OneLine`]).
+/// document each (read as one line: [`OneLine`]); out of `chats/` (a
+/// folder of them copied elsewhere), those that begin as the CLI writes
+/// them.
 fn is_gemini_document(path: &Path, name: &str) -> bool {
     name.starts_with("session-")
         && Path::new(name).extension().is_some_and(|e| e == "json")
-        && path
+        && (path
             .parent()
             .and_then(Path::file_name)
             .is_some_and(|d| d == "chats")
+            || begins_as_gemini_document(path))
+}
+
+/// The file begins `{"sessionId"` (between white space), as Gemini CLI
+/// writes its one-document sessions: the first key of the object.
+fn begins_as_gemini_document(path: &Path) -> bool {
+    let mut head = [0u8; 64];
+    let Ok(mut f) = open_regular(path) else {
+        return false;
+    };
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    let rest = head[..n].trim_ascii_start();
+    rest.strip_prefix(b"{")
+        .is_some_and(|r| r.trim_ascii_start().starts_with(b"\"sessionId\""))
 }
 
 /// What the walk learns of a file: when it sorts (its first timestamp,

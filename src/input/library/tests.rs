@@ -162,6 +162,61 @@ fn a_qwen_sub_agent_goes_with_its_chat() {
     fs::remove_dir_all(&root).unwrap();
 }
 
+/// Qwen Code's home: its `usage_record.jsonl` (a line per finished
+/// session, every project's) is no session; the same name elsewhere is.
+#[test]
+fn a_qwen_usage_record_is_no_session() {
+    let root = tree("qwen-home");
+    let home = root.join(".qwen");
+    write(
+        &home.join("projects/-w/chats/s1.jsonl"),
+        &line("2026-11-20T10:00:00Z"),
+    );
+    write(&home.join("usage_record.jsonl"), "{\"version\":1}\n");
+    let moved = root.join("moved");
+    write(
+        &moved.join("projects/-w/chats/s2.jsonl"),
+        &line("2026-11-20T11:00:00Z"),
+    );
+    write(&moved.join("usage_record.jsonl"), "{\"version\":1}\n");
+    write(
+        &root.join("other/usage_record.jsonl"),
+        &line("2026-11-20T12:00:00Z"),
+    );
+    let found = sessions_below(&root);
+    assert_eq!(
+        names(&found, &root),
+        [
+            ".qwen/projects/-w/chats/s1.jsonl",
+            "moved/projects/-w/chats/s2.jsonl",
+            "other/usage_record.jsonl",
+        ]
+    );
+    assert_eq!(found.other_files, 2);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+/// Gemini CLI's 2025 documents (`session-*.json`) copied out of `chats/`
+/// are found by how they begin; another `session-*.json` is not.
+#[test]
+fn gemini_documents_out_of_chats_are_found_by_their_head() {
+    let root = tree("gemini-docs");
+    let doc = "{\n  \"sessionId\": \"d7\",\n  \"startTime\": \"2025-09-01T10:00:00Z\"}";
+    write(&root.join("saved/session-2025-09-01T10-00-d7.json"), doc);
+    write(
+        &root.join("saved/session-search.db-tables.json"),
+        "{\"tables\":[]}",
+    );
+    write(&root.join("saved/session-empty.json"), "");
+    let found = sessions_below(&root);
+    assert_eq!(
+        names(&found, &root),
+        ["saved/session-2025-09-01T10-00-d7.json"]
+    );
+    assert_eq!(found.other_files, 2);
+    fs::remove_dir_all(&root).unwrap();
+}
+
 /// A compressed session file keeps its sub-agents (`s.jsonl.gz` over
 /// `s/subagents/agent-1.jsonl`): they were sessions of their own, and
 /// `--latest -f` followed a sub-agent as the latest session.
