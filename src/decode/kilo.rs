@@ -3,11 +3,13 @@
 //! `tests/fixtures/kilo/README.md`):
 //!
 //! * Its parts name their `sessionID` second (`{id, sessionID, messageID,
-//!   …}`; `OpenCode` 1.18 never does), its `step_finish` has `metrics`
-//!   and its calls `metadata.approval`: what tells its lines from
-//!   `OpenCode`'s. A stream whose first line is an `error` (a context
-//!   overflow Kilo recovers from) cannot be told apart and reads as
-//!   `OpenCode`.
+//!   …}`; `OpenCode` 1.18 never does, but `OpenCode` of 2025 did: such a
+//!   line dated before 2026, when Kilo's fork was first released, is
+//!   `OpenCode`'s), its `step_finish` has `metrics` and its calls
+//!   `metadata.approval` (Kilo's whatever their date): what tells its
+//!   lines from `OpenCode`'s. A stream whose first line is an `error` (a
+//!   context overflow Kilo recovers from) cannot be told apart and reads
+//!   as `OpenCode`.
 //! * An `edit` or `write` result has the unified diff it made in
 //!   `metadata.diff`: the result's changes (with line numbers).
 //! * Each allowed call says which rule allowed it (`metadata.approval`)
@@ -45,6 +47,11 @@ pub(crate) const ENTRY: Entry = Entry {
     }),
 };
 
+/// 2026-01-01T00:00:00Z in Unix milliseconds: Kilo CLI's `OpenCode` fork
+/// was first released in 2026; a stream of before is `OpenCode`'s
+/// whatever its parts' order.
+const FORKED_MS: u64 = 1_767_225_600_000;
+
 /// `kilo run --format json` (the registry's entry, asked before
 /// `OpenCode`'s).
 pub(crate) struct Kilo;
@@ -57,12 +64,16 @@ impl Format for Kilo {
             return Some(Evidence::Type);
         }
         let part = get(s.v, "part")?;
+        if get(part, "metrics").is_some() || approval(part).is_some() {
+            return Some(Evidence::Type);
+        }
+        // `OpenCode` wrote its parts in this order too in 2025, before
+        // Kilo's fork was released: a line of then is `OpenCode`'s.
         let second = part
             .as_object()
             .and_then(|o| o.keys().nth(1).map(|k| k == "sessionID"));
-        let telltale =
-            second == Some(true) || get(part, "metrics").is_some() || approval(part).is_some();
-        telltale.then_some(Evidence::Type)
+        let dated = get(s.v, "timestamp").and_then(Value::as_u64);
+        (second == Some(true) && dated.is_some_and(|t| t >= FORKED_MS)).then_some(Evidence::Type)
     }
 
     fn opens(&self, _: Shape<'_>) -> bool {

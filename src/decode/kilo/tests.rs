@@ -118,3 +118,38 @@ fn from_kilo_reads_any_opencode_line() {
     let (evs, _) = run(line, Some(Producer::Kilo));
     assert_eq!(kind(&evs, "tool_call")[0]["producer"], "kilo");
 }
+
+/// `OpenCode`'s real stream as `OpenCode` of 2025 wrote it: each part's
+/// `sessionID` second, as Kilo writes it, and dated a year earlier.
+fn as_opencode_of_2025(text: &str, shift_ms: u64) -> String {
+    let ids = regex::Regex::new(r#""messageID":("[^"]*"),"sessionID":("[^"]*")"#).unwrap();
+    let swapped = ids.replace_all(text, r#""sessionID":$2,"messageID":$1"#);
+    let ts = regex::Regex::new(r#""timestamp":(\d+)"#).unwrap();
+    ts.replace_all(&swapped, |c: &regex::Captures<'_>| {
+        let t: u64 = c[1].parse().unwrap();
+        format!("\"timestamp\":{}", t - shift_ms)
+    })
+    .into_owned()
+}
+
+#[test]
+fn an_opencode_stream_of_2025_is_opencode() {
+    let year_ms = 365 * 86_400_000;
+    let text = fixture_text("opencode", "files");
+    let (original, _) = run(&text, None);
+    let older = as_opencode_of_2025(&text, year_ms);
+    assert_ne!(older, text);
+    assert!(older.starts_with(r#"{"type":"step_start","timestamp":1763"#));
+    let (evs, status) = run(&older, None);
+    assert_eq!(status, ExitStatus::Success);
+    assert!(evs.iter().all(|e| e["producer"] == "opencode"), "{evs:?}");
+    assert_eq!(calls_of(&evs), calls_of(&original));
+    // The same order dated 2026, when Kilo's fork writes it: Kilo's.
+    let (evs, _) = run(&as_opencode_of_2025(&text, 0), None);
+    assert_eq!(evs[0]["producer"], "kilo");
+    // Kilo's own keys are Kilo's whatever the date.
+    let kilo = as_opencode_of_2025(&fixture_text("kilo", "files"), year_ms);
+    let step_finish = kilo.lines().find(|l| l.contains("\"metrics\"")).unwrap();
+    let (evs, _) = run(step_finish, None);
+    assert_eq!(evs[0]["producer"], "kilo");
+}
