@@ -150,11 +150,14 @@ pub enum Producer {
     KimiSession,
     /// Grok CLI (`@vibe-kit/grok-cli`) `grok -p`.
     Grok,
+    /// Hermes Agent's saved sessions (`~/.hermes/state.db`) and its
+    /// `hermes -z --usage-file` report.
+    Hermes,
 }
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 20] = [
+    pub const ALL: [Producer; 21] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -175,6 +178,7 @@ impl Producer {
         Producer::Kimi,
         Producer::KimiSession,
         Producer::Grok,
+        Producer::Hermes,
     ];
 }
 

@@ -27,7 +27,8 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// A home with the `mixed` run of Qwen Code, Copilot, Droid, Pi, Cline,
-/// `OpenCode`, Kilo and Kimi CLI saved where each keeps its sessions.
+/// `OpenCode`, Kilo, Kimi CLI and Hermes Agent saved where each keeps its
+/// sessions.
 fn home(name: &str) -> PathBuf {
     let home = std::env::temp_dir().join(format!("sv-all-agents-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
@@ -62,6 +63,7 @@ fn home(name: &str) -> PathBuf {
             ".local/share/opencode",
         ),
         ("kilo-session/mixed/kilo.db", ".local/share/kilo"),
+        ("hermes-session/mixed/state.db", ".hermes"),
     ] {
         let from = f.join(db);
         std::fs::create_dir_all(home.join(to)).unwrap();
@@ -83,6 +85,7 @@ fn streamview(args: &[&str], home: &Path) -> (String, i32) {
         "XDG_DATA_HOME",
         "OPENCODE_DB",
         "KIMI_SHARE_DIR",
+        "HERMES_HOME",
     ] {
         cmd.env_remove(v);
     }
@@ -108,7 +111,7 @@ fn every_agent_found_is_read_and_totalled() {
     // session rows or wire log).
     assert_eq!(
         ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
-        [8 * 1100, 8 * 190, 8 * 3200]
+        [9 * 1100, 9 * 190, 9 * 3200]
     );
     for p in [
         "qwen-session",
@@ -119,6 +122,7 @@ fn every_agent_found_is_read_and_totalled() {
         "kilo",
         "cline-session",
         "kimi-session",
+        "hermes",
     ] {
         assert!(jsonl.contains(&format!("\"producer\":\"{p}\"")), "{p}");
     }

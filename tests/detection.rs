@@ -106,6 +106,37 @@ fn gemini_session_files_are_detected() {
     }
 }
 
+/// Hermes Agent's store (its sessions' lines, `input/store/hermes.rs`) and
+/// its usage reports are Hermes', and nothing else is: the lines of its
+/// store piped as a stream too.
+#[test]
+fn hermes_stores_and_reports_are_detected() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut inputs: Vec<PathBuf> = ["mixed_oneshot", "error_500_oneshot"]
+        .iter()
+        .map(|n| root.join(format!("hermes/{n}.usage.json")))
+        .collect();
+    for run in ["mixed", "tool_error", "error_400"] {
+        inputs.push(root.join(format!("hermes-session/{run}/state.db")));
+    }
+    for f in &inputs {
+        let (evs, _) = events(&[f], None);
+        assert!(!evs.is_empty(), "{}", f.display());
+        assert!(
+            evs.iter().all(|e| e["producer"] == "hermes"),
+            "{}",
+            f.display()
+        );
+    }
+    // The store's lines, written by `--format jsonl`'s source and piped.
+    let db = root.join("hermes-session/mixed/state.db");
+    let stored = streamview::input::store::lines(&db, "20261202_044445_e9943d").unwrap();
+    let (evs, status) = events(&[], Some(&stored));
+    assert_eq!(status, 0);
+    assert!(evs.iter().all(|e| e["producer"] == "hermes"));
+    assert_eq!(evs.iter().filter(|e| e["kind"] == "tool_call").count(), 3);
+}
+
 /// Kilo streams whose first line is an `error`: the same line as
 /// `OpenCode`'s, so the stream reads as `OpenCode`'s (`decode/kilo.rs`).
 const READ_AS_OPENCODE: [&str; 3] = [

@@ -185,7 +185,24 @@ fn qwen_session_files() {
     });
 }
 
-/// `OpenCode`'s and Kilo's databases, each session as the lines the store
+/// Hermes Agent's `hermes -z --usage-file` reports, each one JSON
+/// document over many lines (its store is read in `store_sessions`).
+#[test]
+fn usage_reports() {
+    use std::io::Read;
+    insta::glob!("fixtures/hermes/*.json", |path| {
+        // As a file is read: the document joined into one line.
+        let mut input = Vec::new();
+        let file = std::fs::File::open(path).unwrap();
+        let mut joined = streamview::input::OneLine::new(file);
+        joined.read_to_end(&mut input).unwrap();
+        let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
+        let (_, jsonl) = jsonl("fixture", &input);
+        insta::assert_snapshot!(report(status, &format!("{out}--- jsonl\n{jsonl}"), &diag));
+    });
+}
+
+/// `OpenCode`'s, Kilo's and Hermes Agent's databases, each session as the lines the store
 /// gives the decoder (`input/store.rs`), sub-agents nested.
 #[test]
 fn store_sessions() {

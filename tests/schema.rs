@@ -86,11 +86,16 @@ fn fixtures() -> Vec<PathBuf> {
     let mut files = Vec::new();
     for dir in fixture_dirs() {
         let entries = fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        files.extend(
-            entries
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|x| x == "jsonl")),
-        );
+        for p in entries.map(|e| e.unwrap().path()) {
+            let ext = |p: &Path, x: &str| p.extension().is_some_and(|e| e == x);
+            // Streams; the JSON documents an agent prints (Hermes'
+            // usage reports); a store in a run's folder (Hermes').
+            if ext(&p, "jsonl") || (ext(&p, "json") && dir.ends_with("hermes")) {
+                files.push(p);
+            } else if p.is_dir() && dir.ends_with("hermes-session") {
+                files.push(p.join("state.db"));
+            }
+        }
     }
     files.sort();
     assert!(!files.is_empty(), "no fixtures found under tests/fixtures");
@@ -577,6 +582,13 @@ grok no_such_tool other
 grok search search
 grok str_replace_editor edit
 grok view_file read
+hermes no_such_tool other
+hermes patch edit
+hermes read_file read
+hermes search_files search
+hermes terminal shell
+hermes todo todo
+hermes write_file write
 kilo bash shell
 kilo edit edit
 kilo glob search

@@ -32,7 +32,7 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 19] = [
+const PRODUCERS: [Option<Producer>; 20] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -52,6 +52,7 @@ const PRODUCERS: [Option<Producer>; 19] = [
     Some(Producer::Kimi),
     Some(Producer::KimiSession),
     Some(Producer::Grok),
+    Some(Producer::Hermes),
 ];
 
 /// Hands out the data in pseudo-random read sizes (1 byte to 8 KiB).

@@ -31,6 +31,7 @@ mod droid;
 mod gemini;
 mod gemini_session;
 mod grok;
+mod hermes;
 mod kilo;
 mod kimi;
 mod kimi_session;

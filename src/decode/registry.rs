@@ -16,14 +16,15 @@ use std::fmt;
 use super::producer::{Entry, Evidence, Shape, Store};
 use super::{
     amp, claude, cline, cline_session, codex, codex_rollout, copilot, cursor, droid, gemini,
-    gemini_session, grok, kilo, kimi, kimi_session, opencode, pi, qwen, qwen_session, transcript,
+    gemini_session, grok, hermes, kilo, kimi, kimi_session, opencode, pi, qwen, qwen_session,
+    transcript,
 };
 use crate::event::Producer;
 use crate::json::Value;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 20] = [
+pub(crate) static REGISTRY: [Entry; 21] = [
     qwen_session::ENTRY,
     transcript::ENTRY,
     copilot::ENTRY,
@@ -44,6 +45,7 @@ pub(crate) static REGISTRY: [Entry; 20] = [
     kimi::ENTRY,
     kimi_session::ENTRY,
     grok::ENTRY,
+    hermes::ENTRY,
 ];
 
 /// `key` (raw, unescaped bytes) is one of a producer's

@@ -26,9 +26,9 @@
 //! (compressed, or no timestamp) when they were last changed
 //! ([`Session::may_overlap`]).
 //!
-//! A `SQLite` store (`OpenCode`'s `opencode.db`, Kilo's `kilo.db`: see
-//! `store.rs`) found below a directory, or named itself, holds many
-//! sessions: each is a [`Session`] of that file with its id
+//! A `SQLite` store (`OpenCode`'s `opencode.db`, Kilo's `kilo.db`, Hermes
+//! Agent's `state.db`: see `store.rs`) found below a directory, or named
+//! itself, holds many sessions: each is a [`Session`] of that file with its id
 //! ([`Session::stored`]), dated by the store's own times.
 //!
 //! A sub-agent file goes with its session's file (the `<session>.jsonl`

@@ -1,7 +1,8 @@
 //! Session stores kept in a `SQLite` database: `OpenCode`'s `opencode.db`
 //! (`~/.local/share/opencode/`) and its fork Kilo's `kilo.db`
 //! (`~/.local/share/kilo/`). One database holds every session of every
-//! project, in the tables `session`, `message` and `part`.
+//! project, in the tables `session`, `message` and `part`. Hermes Agent's
+//! `state.db` is read by `store/hermes.rs`, as lines of its own.
 //!
 //! A store is read as a library: each session that is not a sub-agent's
 //! is a session of its own ([`sessions`]), read as the lines of the CLI's
@@ -52,6 +53,8 @@ pub enum Cli {
     OpenCode,
     /// Kilo CLI: `kilo.db`.
     Kilo,
+    /// Hermes Agent: `state.db` (`store/hermes.rs`).
+    Hermes,
 }
 
 impl Cli {
@@ -59,6 +62,9 @@ impl Cli {
     #[must_use]
     pub fn of(path: &Path) -> Option<Cli> {
         let name = path.file_name()?.to_str()?;
+        if name == "state.db" {
+            return Some(Cli::Hermes);
+        }
         let stem = name.strip_suffix(".db")?;
         let is =
             |cli: &str| stem == cli || stem.strip_prefix(cli).is_some_and(|c| c.starts_with('-'));
@@ -75,6 +81,7 @@ impl Cli {
         match self {
             Cli::OpenCode => "opencode",
             Cli::Kilo => "kilo",
+            Cli::Hermes => "hermes",
         }
     }
 
@@ -83,7 +90,9 @@ impl Cli {
     /// second, which tells its lines from `OpenCode`'s), then its `data`.
     fn part(self, [id, message, session]: [&str; 3], data: &Map<String, Value>) -> String {
         let ids = match self {
-            Cli::OpenCode => [("id", id), ("messageID", message), ("sessionID", session)],
+            Cli::OpenCode | Cli::Hermes => {
+                [("id", id), ("messageID", message), ("sessionID", session)]
+            }
             Cli::Kilo => [("id", id), ("sessionID", session), ("messageID", message)],
         };
         let mut out = String::from("{");
@@ -130,6 +139,17 @@ pub struct Stored {
 /// (no `session` table).
 pub fn sessions(path: &Path) -> io::Result<Vec<Stored>> {
     let db = open(path)?;
+    if Cli::of(path) == Some(Cli::Hermes) {
+        let listed = hermes::sessions(&db).map_err(sql)?;
+        return Ok(listed
+            .into_iter()
+            .map(|s| Stored {
+                id: s.id,
+                began: s.began,
+                updated: s.updated,
+            })
+            .collect());
+    }
     let mut q = db
         .prepare("SELECT id, parent_id, time_created, time_updated FROM session ORDER BY time_created, id")
         .map_err(sql)?;
@@ -200,6 +220,12 @@ fn root_of<'a>(
 pub fn lines(path: &Path, id: &str) -> io::Result<Vec<u8>> {
     let cli = Cli::of(path).unwrap_or(Cli::OpenCode);
     let db = open(path)?;
+    if cli == Cli::Hermes {
+        return hermes::lines(&db, path, id).map_err(|e| match e {
+            rusqlite::Error::QueryReturnedNoRows => bad("no such session"),
+            e => sql(e),
+        });
+    }
     let mut out = Writer {
         db: &db,
         cli,
@@ -528,6 +554,8 @@ fn running(data: &Map<String, Value>) -> Map<String, Value> {
     }
     d
 }
+
+mod hermes;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,242 @@
+//! Hermes Agent's store: `$HERMES_HOME/state.db` (`~/.hermes`; a profile's
+//! in `profiles/<name>/state.db`), one `SQLite` database of every session,
+//! in the tables `sessions`, `messages` and `session_model_usage`, and the
+//! request an API error ended kept beside it as
+//! `sessions/request_dump_<session id>_<time>.json` (the only record of the
+//! error: the store keeps just the prompt).
+//!
+//! Hermes prints no JSON, so a session is read as lines of this reader's
+//! own, each a row as it is, its columns its keys (`decode/hermes.rs` reads
+//! them):
+//!
+//! * `{"type": "hermes_session", "timestamp", …}`: the `sessions` row
+//!   (without its system prompt), `timestamp` its `started_at` in
+//!   milliseconds;
+//! * `{"type": "hermes_message", "timestamp", …}`: each `messages` row in
+//!   the order written, its `tool_calls` JSON text parsed, and a tool's
+//!   `content` when it is a JSON object;
+//! * `{"type": "hermes_usage", …}`: each `session_model_usage` row;
+//! * `{"type": "hermes_error", "file", "reason", "error"}`: each request
+//!   dump of the session (`error` as Hermes wrote it; the request left
+//!   out), or `{"type": "hermes_error", "file", "unreadable"}`.
+//!
+//! A value larger than [`MAX_VALUE`] is left out, said
+//! (`"skipped": {column: bytes}`).
+
+use std::fs;
+use std::path::Path;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, params};
+use serde_json::{Map, Value, json};
+
+use crate::time::Timestamp;
+
+/// The largest value read (as `store.rs` reads `OpenCode`'s rows).
+const MAX_VALUE: i64 = 64 << 20;
+
+/// The largest request dump read (its request holds the whole prompt).
+const MAX_DUMP: u64 = 64 << 20;
+
+/// A session of the store: its id, when it began and last changed
+/// (milliseconds).
+pub(super) struct Listed {
+    pub id: String,
+    pub began: Option<Timestamp>,
+    pub updated: Option<Timestamp>,
+}
+
+/// Every session of the store, oldest first.
+pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Listed>> {
+    let mut q = db.prepare(
+        "SELECT id, started_at, \
+         coalesce(ended_at, (SELECT max(timestamp) FROM messages m WHERE m.session_id = s.id)) \
+         FROM sessions s ORDER BY started_at, id",
+    )?;
+    let rows = q.query_map([], |r| {
+        Ok(Listed {
+            id: r.get(0)?,
+            began: seconds(r.get_ref(1)?),
+            updated: seconds(r.get_ref(2)?),
+        })
+    })?;
+    rows.collect()
+}
+
+/// A time in seconds since the epoch (a float), as a [`Timestamp`].
+fn seconds(v: ValueRef<'_>) -> Option<Timestamp> {
+    let s = match v {
+        ValueRef::Real(f) => f,
+        #[allow(clippy::cast_precision_loss)] // seconds: exact far beyond 9999
+        ValueRef::Integer(n) => n as f64,
+        _ => return None,
+    };
+    Timestamp::from_epoch_number((s * 1000.0).round())
+}
+
+/// The session `id` of the store `db` (the file at `path`) as lines (see
+/// the module docs).
+pub(super) fn lines(db: &Connection, path: &Path, id: &str) -> rusqlite::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut sessions = rows(db, "sessions", "id", id, &["system_prompt"])?;
+    let Some(mut session) = sessions.pop() else {
+        return Err(rusqlite::Error::QueryReturnedNoRows);
+    };
+    let began = session.get("started_at").and_then(Value::as_f64);
+    put_time(&mut session, began);
+    line(&mut out, "hermes_session", session);
+    for mut m in rows(db, "messages", "session_id", id, &[])? {
+        let at = m.get("timestamp").and_then(Value::as_f64);
+        put_time(&mut m, at);
+        if let Some(Value::String(calls)) = m.get("tool_calls")
+            && let Ok(parsed) = serde_json::from_str::<Value>(calls)
+        {
+            m.insert("tool_calls".into(), parsed);
+        }
+        // A tool's result is JSON text of the tool's own, mostly.
+        if m.get("role").and_then(Value::as_str) == Some("tool")
+            && let Some(Value::String(content)) = m.get("content")
+            && let Ok(parsed @ Value::Object(_)) = serde_json::from_str::<Value>(content)
+        {
+            m.insert("content".into(), parsed);
+        }
+        line(&mut out, "hermes_message", m);
+    }
+    // Older stores have no such table: no usage rows.
+    if let Ok(usage) = rows(db, "session_model_usage", "session_id", id, &[]) {
+        for u in usage {
+            line(&mut out, "hermes_usage", u);
+        }
+    }
+    for dump in dumps(path, id) {
+        line(&mut out, "hermes_error", dump);
+    }
+    Ok(out)
+}
+
+/// `timestamp` (milliseconds) first, from `seconds`.
+fn put_time(row: &mut Map<String, Value>, seconds: Option<f64>) {
+    let ms = seconds.map(|s| (s * 1000.0).round());
+    if let Some(ms) = ms.filter(|ms| ms.is_finite()) {
+        row.insert("timestamp".into(), json!(ms));
+    }
+}
+
+/// One line: `{"type": ty, …row}`.
+fn line(out: &mut Vec<u8>, ty: &str, row: Map<String, Value>) {
+    let mut v = Map::new();
+    v.insert("type".into(), ty.into());
+    if let Some(t) = row.get("timestamp") {
+        v.insert("timestamp".into(), t.clone());
+    }
+    v.extend(row);
+    // A `Value` always serializes.
+    let _ = serde_json::to_writer(&mut *out, &Value::Object(v));
+    out.push(b'\n');
+}
+
+/// The rows of `table` whose `key` is `id`, in the order written (by
+/// `rowid`), each as its columns (those in `leave` left out; a value
+/// larger than [`MAX_VALUE`] said in `skipped`).
+fn rows(
+    db: &Connection,
+    table: &str,
+    key: &str,
+    id: &str,
+    leave: &[&str],
+) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut cols = Vec::new();
+    {
+        let mut q = db.prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))?;
+        let names = q.query_map([], |r| r.get::<_, String>(0))?;
+        for n in names {
+            let n = n?;
+            if !leave.contains(&n.as_str()) {
+                cols.push(n);
+            }
+        }
+    }
+    if cols.is_empty() {
+        return Err(rusqlite::Error::InvalidColumnName(table.to_string()));
+    }
+    let quoted = |c: &str| format!("\"{}\"", c.replace('"', "\"\""));
+    let select: Vec<String> = (cols.iter())
+        .map(|c| {
+            let c = quoted(c);
+            format!("CASE WHEN length({c}) <= {MAX_VALUE} THEN {c} END, length({c})")
+        })
+        .collect();
+    let sql = format!(
+        "SELECT {} FROM {table} WHERE {} = ?1 ORDER BY rowid",
+        select.join(", "),
+        quoted(key)
+    );
+    let mut q = db.prepare(&sql)?;
+    let rows = q.query_map(params![id], |r| {
+        let mut row = Map::new();
+        let mut skipped = Map::new();
+        for (i, c) in cols.iter().enumerate() {
+            let v = match r.get_ref(2 * i)? {
+                ValueRef::Null => match r.get_ref(2 * i + 1)? {
+                    ValueRef::Integer(n) if n > MAX_VALUE => {
+                        skipped.insert(c.clone(), n.into());
+                        continue;
+                    }
+                    _ => Value::Null,
+                },
+                ValueRef::Integer(n) => n.into(),
+                ValueRef::Real(f) => json!(f),
+                ValueRef::Text(t) => String::from_utf8_lossy(t).into(),
+                ValueRef::Blob(_) => continue,
+            };
+            row.insert(c.clone(), v);
+        }
+        if !skipped.is_empty() {
+            row.insert("skipped".into(), Value::Object(skipped));
+        }
+        Ok(row)
+    })?;
+    rows.collect()
+}
+
+/// The request dumps of session `id` beside the store at `path`
+/// (`sessions/request_dump_<id>_<time>.json`), in the order of their
+/// names: the error each says, without the request.
+fn dumps(path: &Path, id: &str) -> Vec<Map<String, Value>> {
+    let Some(dir) = path.parent().map(|d| d.join("sessions")) else {
+        return Vec::new();
+    };
+    let prefix = format!("request_dump_{id}_");
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.starts_with(&prefix) && Path::new(n).extension().is_some_and(|e| e == "json"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let read = crate::file::read_small(&dir.join(&name), MAX_DUMP)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+            let mut out = Map::new();
+            out.insert("file".into(), name.into());
+            match read {
+                Some(Value::Object(d)) => {
+                    for k in ["session_id", "reason", "error"] {
+                        if let Some(v) = d.get(k) {
+                            out.insert(k.into(), v.clone());
+                        }
+                    }
+                }
+                _ => {
+                    out.insert("unreadable".into(), true.into());
+                }
+            }
+            out
+        })
+        .collect()
+}
