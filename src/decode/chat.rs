@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use super::producer::Shape;
 use crate::event::{JsonText, ToolCall, ToolKind};
-use crate::json::{Parser, Value, str_at};
+use crate::json::{Parser, Value, cow_at, get, str_at};
 
 /// A call of the tool `name`, of kind `kind`, with arguments `args` (its
 /// input), or, when they are not an object, their text `raw` as its input
@@ -31,6 +31,32 @@ pub(crate) fn call<'v>(
             None => JsonText::fields(&[("arguments", raw)]),
         },
         ..ToolCall::default()
+    }
+}
+
+/// What a `tool_calls` entry names: its id, its function's name and its
+/// `arguments` as given (JSON text, or a value).
+pub(crate) fn function(c: Value<'_>) -> (Cow<'_, str>, &str, Option<Value<'_>>) {
+    let f = get(c, "function");
+    let name = f.and_then(|f| str_at(f, "name")).unwrap_or("");
+    (
+        cow_at(c, "id").unwrap_or_default(),
+        name,
+        f.and_then(|f| get(f, "arguments")),
+    )
+}
+
+/// A call's arguments as an object, given to `then`: `raw` itself, or the
+/// JSON text it holds parsed in `parser` ([`with_arguments`]); `None`
+/// when they are no object.
+pub(crate) fn arguments<R>(
+    parser: &mut Parser,
+    raw: Option<Value<'_>>,
+    mut then: impl FnMut(Option<Value<'_>>) -> R,
+) -> R {
+    match raw.and_then(Value::into_string) {
+        Some(text) => with_arguments(parser, text, then),
+        None => then(raw.filter(|r| r.is_object())),
     }
 }
 

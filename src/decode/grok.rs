@@ -26,7 +26,7 @@ use crate::event::{
     Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text, ToolCall,
     ToolKind, ToolResult,
 };
-use crate::json::{Arena, Parser, Value, arr_at, cow_at, get, str_at};
+use crate::json::{Arena, Parser, Value, arr_at, cow_at, str_at};
 
 /// Per-stream state.
 #[derive(Default)]
@@ -188,18 +188,11 @@ impl State {
     }
 
     fn call<'v>(&mut self, c: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        let f = get(c, "function");
-        let name = f.and_then(|f| str_at(f, "name")).unwrap_or("");
-        let raw = f.and_then(|f| get(f, "arguments"));
-        let id = cow_at(c, "id").unwrap_or_default();
+        let (id, name, raw) = chat::function(c);
         if name == "bash" {
             self.shell_calls.push(id.to_string());
         }
-        let Some(text) = raw.and_then(Value::into_string) else {
-            let call = call(id, name, raw, raw, ctx.arena);
-            return emit(&ctx.event(EventKind::ToolCall(call)));
-        };
-        chat::with_arguments(&mut self.args, text, |args| {
+        chat::arguments(&mut self.args, raw, |args| {
             let call = call(id.clone(), name, args, raw, ctx.arena);
             emit(&ctx.event(EventKind::ToolCall(call)))
         })

@@ -302,19 +302,9 @@ impl State {
     }
 
     fn call<'v>(&mut self, c: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        let f = get(c, "function");
-        let name = f.and_then(|f| str_at(f, "name")).unwrap_or("");
-        let raw = f.and_then(|f| get(f, "arguments"));
-        let id = cow_at(c, "id").unwrap_or_default();
+        let (id, name, raw) = chat::function(c);
         let session = (self.session.as_deref()).map(|s| Cow::Borrowed(ctx.arena.copy(s)));
-        let Some(text) = raw.and_then(Value::into_string) else {
-            let call = call(id, name, raw.filter(|r| r.is_object()), raw, ctx.arena);
-            return emit(&Event {
-                session,
-                ..ctx.event(EventKind::ToolCall(call))
-            });
-        };
-        chat::with_arguments(&mut self.args, text, |args| {
+        chat::arguments(&mut self.args, raw, |args| {
             let call = call(id.clone(), name, args, raw, ctx.arena);
             emit(&Event {
                 session: session.clone(),

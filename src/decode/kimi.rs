@@ -249,16 +249,9 @@ impl State {
 
     /// A call of `tool_calls`, its arguments parsed (cut short, closed).
     fn call<'v>(&mut self, c: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
-        let f = get(c, "function");
-        let name = f.and_then(|f| str_at(f, "name")).unwrap_or("");
-        let raw = f.and_then(|f| get(f, "arguments"));
-        let id = || cow_at(c, "id").unwrap_or_default();
-        let Some(text) = raw.and_then(Value::into_string) else {
-            let call = call(id(), name, raw, raw, ctx.arena);
-            return emit(&ctx.event(EventKind::ToolCall(call)));
-        };
-        chat::with_arguments(&mut self.args, text, |args| {
-            let call = call(id(), name, args, raw, ctx.arena);
+        let (id, name, raw) = chat::function(c);
+        chat::arguments(&mut self.args, raw, |args| {
+            let call = call(id.clone(), name, args, raw, ctx.arena);
             emit(&ctx.event(EventKind::ToolCall(call)))
         })
     }
