@@ -37,11 +37,14 @@ fn matches_are_lines_that_name_file_line_and_session() {
         let mut parts = l.splitn(3, ':');
         let file = parts.next().unwrap();
         let line: u64 = parts.next().unwrap().parse().expect(l);
+        // A session of a store is named `<database>#<session id>`.
+        let file = file.split_once('#').map_or(file, |(db, _)| db);
         assert!(
-            // A log, or Cline's saved messages (`<id>.messages.json`).
+            // A log, Cline's saved messages (`<id>.messages.json`), or a
+            // store (Hermes' `state.db`, OpenClaw's `*.sqlite`).
             std::path::Path::new(file)
                 .extension()
-                .is_some_and(|e| e == "jsonl" || e == "json"),
+                .is_some_and(|e| ["jsonl", "json", "db", "sqlite"].contains(&e.to_str().unwrap())),
             "{l}"
         );
         assert!(line >= 1);
