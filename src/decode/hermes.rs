@@ -35,7 +35,7 @@ use super::args::{first_scalar, items, pattern_in, replace_at, todos_at, write_a
 use super::chat;
 use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use crate::event::{
-    Content, Event, EventKind, Level, Notice, Producer, Role, SessionResult, SessionStart, Text,
+    Content, Event, EventKind, Level, ModelUsage, Notice, Producer, Role, SessionResult, SessionStart, Text,
     Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
 };
 use crate::json::{Arena, Parser, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
@@ -366,14 +366,15 @@ fn report<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
     };
     emit(&event(EventKind::SessionStart(start)))?;
     let tokens = tokens_of(v);
-    if tokens.total() > 0 {
-        let usage = Usage {
-            model: cow_at(v, "model"),
+    // The run's totals, not a message's: the result's, per model (as
+    // many turns as its `api_calls`).
+    let model_usage = cow_at(v, "model")
+        .filter(|_| tokens.total() > 0)
+        .map(|model| ModelUsage {
+            model,
             tokens,
-            ..Usage::default()
-        };
-        emit(&event(EventKind::Usage(usage)))?;
-    }
+            cost_usd: cost_of(v),
+        });
     let failed = bool_at(v, "failed") == Some(true) || bool_at(v, "completed") == Some(false);
     if failed {
         // The report is a document over many lines: not kept as the
@@ -393,6 +394,7 @@ fn report<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
         num_turns: u64_at(v, "api_calls"),
         cost_usd: cost_of(v),
         tokens,
+        model_usage: model_usage.into_iter().collect::<Vec<_>>().into(),
         ..SessionResult::default()
     };
     emit(&event(EventKind::Result(Box::new(res))))
