@@ -153,11 +153,14 @@ pub enum Producer {
     /// Hermes Agent's saved sessions (`~/.hermes/state.db`) and its
     /// `hermes -z --usage-file` report.
     Hermes,
+    /// `OpenClaw`'s saved sessions (`~/.openclaw/agents/<id>/agent/openclaw-agent.sqlite`,
+    /// the older `agents/<id>/sessions/*.jsonl`) and its `agent exec --json` report.
+    OpenClaw,
 }
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 21] = [
+    pub const ALL: [Producer; 22] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -179,6 +182,7 @@ impl Producer {
         Producer::KimiSession,
         Producer::Grok,
         Producer::Hermes,
+        Producer::OpenClaw,
     ];
 }
 

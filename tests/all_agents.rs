@@ -27,8 +27,8 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// A home with the `mixed` run of Qwen Code, Copilot, Droid, Pi, Cline,
-/// `OpenCode`, Kilo, Kimi CLI and Hermes Agent saved where each keeps its
-/// sessions.
+/// `OpenCode`, Kilo, Kimi CLI, Hermes Agent and `OpenClaw` saved where each
+/// keeps its sessions.
 fn home(name: &str) -> PathBuf {
     let home = std::env::temp_dir().join(format!("sv-all-agents-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
@@ -56,6 +56,10 @@ fn home(name: &str) -> PathBuf {
     copy_tree(
         &f.join("kimi-session/mixed/sessions"),
         &home.join(".kimi/sessions"),
+    );
+    copy_tree(
+        &f.join("openclaw-session/mixed/agents"),
+        &home.join(".openclaw/agents"),
     );
     for (db, to) in [
         (
@@ -86,6 +90,8 @@ fn streamview(args: &[&str], home: &Path) -> (String, i32) {
         "OPENCODE_DB",
         "KIMI_SHARE_DIR",
         "HERMES_HOME",
+        "OPENCLAW_STATE_DIR",
+        "OPENCLAW_DIR",
     ] {
         cmd.env_remove(v);
     }
@@ -111,7 +117,7 @@ fn every_agent_found_is_read_and_totalled() {
     // session rows or wire log).
     assert_eq!(
         ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
-        [9 * 1100, 9 * 190, 9 * 3200]
+        [10 * 1100, 10 * 190, 10 * 3200]
     );
     for p in [
         "qwen-session",
@@ -123,6 +129,7 @@ fn every_agent_found_is_read_and_totalled() {
         "cline-session",
         "kimi-session",
         "hermes",
+        "openclaw",
     ] {
         assert!(jsonl.contains(&format!("\"producer\":\"{p}\"")), "{p}");
     }

@@ -185,12 +185,13 @@ fn qwen_session_files() {
     });
 }
 
-/// Hermes Agent's `hermes -z --usage-file` reports, each one JSON
-/// document over many lines (its store is read in `store_sessions`).
+/// Hermes Agent's `hermes -z --usage-file` reports and `OpenClaw`'s
+/// `agent exec --json` ones, each one JSON document over many lines
+/// (their stores are read in `store_sessions`).
 #[test]
 fn usage_reports() {
     use std::io::Read;
-    insta::glob!("fixtures/hermes/*.json", |path| {
+    insta::glob!("fixtures/{hermes,openclaw}/*.json", |path| {
         // As a file is read: the document joined into one line.
         let mut input = Vec::new();
         let file = std::fs::File::open(path).unwrap();
@@ -202,20 +203,24 @@ fn usage_reports() {
     });
 }
 
-/// `OpenCode`'s, Kilo's and Hermes Agent's databases, each session as the lines the store
-/// gives the decoder (`input/store.rs`), sub-agents nested.
+/// `OpenCode`'s, Kilo's, Hermes Agent's and `OpenClaw`'s databases, each
+/// session as the lines the store gives the decoder (`input/store.rs`),
+/// sub-agents nested.
 #[test]
 fn store_sessions() {
     use streamview::input::store;
-    insta::glob!("fixtures/*-session/*/*.db", |path| {
-        let mut shown = String::new();
-        for s in store::sessions(path).unwrap() {
-            let input = store::lines(path, &s.id).unwrap();
-            let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
-            shown.push_str(&report(status, &out, &diag));
+    insta::glob!(
+        "fixtures/*-session/{*/*.db,*/agents/*/agent/*.sqlite}",
+        |path| {
+            let mut shown = String::new();
+            for s in store::sessions(path).unwrap() {
+                let input = store::lines(path, &s.id).unwrap();
+                let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
+                shown.push_str(&report(status, &out, &diag));
+            }
+            insta::assert_snapshot!(shown);
         }
-        insta::assert_snapshot!(shown);
-    });
+    );
 }
 
 /// Cline CLI's saved sessions, each read as the library reads it (its

@@ -88,12 +88,23 @@ fn fixtures() -> Vec<PathBuf> {
         let entries = fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
         for p in entries.map(|e| e.unwrap().path()) {
             let ext = |p: &Path, x: &str| p.extension().is_some_and(|e| e == x);
-            // Streams; the JSON documents an agent prints (Hermes'
-            // usage reports); a store in a run's folder (Hermes').
-            if ext(&p, "jsonl") || (ext(&p, "json") && dir.ends_with("hermes")) {
+            // Streams; the JSON documents an agent prints (Hermes' usage
+            // reports, OpenClaw's); a store in a run's folder (Hermes',
+            // OpenClaw's), OpenClaw's older JSONL sessions.
+            let document = dir.ends_with("hermes") || dir.ends_with("openclaw");
+            if ext(&p, "jsonl") || (ext(&p, "json") && document) {
                 files.push(p);
             } else if p.is_dir() && dir.ends_with("hermes-session") {
                 files.push(p.join("state.db"));
+            } else if p.is_dir() && dir.ends_with("openclaw-session") {
+                let agent = p.join("agents/main");
+                let db = agent.join("agent/openclaw-agent.sqlite");
+                if db.is_file() {
+                    files.push(db);
+                }
+                for f in fs::read_dir(agent.join("sessions")).into_iter().flatten() {
+                    files.push(f.unwrap().path());
+                }
             }
         }
     }
@@ -605,6 +616,11 @@ kimi Shell shell
 kimi StrReplaceFile edit
 kimi WriteFile write
 kimi no_such_tool other
+openclaw edit edit
+openclaw exec shell
+openclaw ls search
+openclaw read read
+openclaw write write
 opencode bash shell
 opencode edit edit
 opencode glob search

@@ -35,8 +35,8 @@ use super::args::{first_scalar, items, pattern_in, replace_at, todos_at, write_a
 use super::chat;
 use super::producer::{Ctx, Emit, Entry, Evidence, Format, Shape, Store, Stream, has, start};
 use crate::event::{
-    Content, Event, EventKind, Level, ModelUsage, Notice, Producer, Role, SessionResult, SessionStart, Text,
-    Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
+    Content, Event, EventKind, Level, ModelUsage, Notice, Producer, Role, SessionResult,
+    SessionStart, Text, Thinking, Tokens, ToolCall, ToolKind, ToolResult, Usage,
 };
 use crate::json::{Arena, Parser, Value, arr_at, bool_at, cow_at, f64_at, get, str_at, u64_at};
 use crate::time::Timestamp;

@@ -38,6 +38,7 @@ mod kimi_session;
 mod line;
 mod messages;
 mod native;
+mod openclaw;
 mod opencode;
 mod pi;
 pub mod plausible;

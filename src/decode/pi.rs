@@ -35,6 +35,8 @@ use crate::time::Timestamp;
 /// Per-stream state: the session and what its result will say.
 #[derive(Default)]
 pub(crate) struct State {
+    /// Whose stream this is (Pi's, or `OpenClaw`'s: `decode/openclaw.rs`).
+    producer: Option<Producer>,
     session: Option<String>,
     /// An agent run started and has not ended.
     running: bool,
@@ -98,7 +100,9 @@ pub(crate) struct Pi;
 
 impl Format for Pi {
     fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
-        let header = s.ty == "session" && has(s.v, "version") && has(s.v, "cwd");
+        // A header `OpenClaw`'s readers mark (`"store"`) is its own.
+        let header =
+            s.ty == "session" && has(s.v, "version") && has(s.v, "cwd") && !has(s.v, "store");
         // A saved session's records of its own (its messages are shared
         // shapes: the header decides).
         let saved = matches!(s.ty, "model_change" | "thinking_level_change");
@@ -106,13 +110,14 @@ impl Format for Pi {
     }
 
     fn opens(&self, s: Shape<'_>) -> bool {
-        s.ty == "session"
+        s.ty == "session" && !has(s.v, "store")
     }
 }
 
 impl Stream for State {
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
         self.last_line = ctx.line;
+        self.producer = Some(ctx.producer);
         let message = get(v, "message");
         match str_at(v, "type").unwrap_or("") {
             "session" => self.header(v, ctx, emit),
@@ -183,7 +188,7 @@ impl Stream for State {
             ..SessionResult::default()
         };
         emit(&Event {
-            producer: Producer::Pi,
+            producer: self.producer.unwrap_or(Producer::Pi),
             line: self.last_line,
             source: None,
             session: self.session.clone().map(Cow::Owned),
@@ -204,7 +209,14 @@ impl State {
         emit: &mut Emit<'_>,
     ) -> io::Result<()> {
         match message.and_then(|m| str_at(m, "role")) {
-            Some("assistant") => self.assistant(message, ctx, emit),
+            // A saved entry's id (the stream's `message_end` has none)
+            // names the response with its `responseId`: a copy of the
+            // entry in another file (`OpenClaw`'s JSONL and its database)
+            // counts once.
+            Some("assistant") => {
+                let entry = (str_at(v, "type") == Some("message")).then(|| cow_at(v, "id"));
+                self.assistant(message, entry.flatten(), ctx, emit)
+            }
             Some("user") => self.user(message, ctx, emit),
             Some("toolResult") => self.tool_result(message, ctx, emit),
             _ => super::producer::unknown_line(v, ctx, emit),
@@ -228,6 +240,7 @@ impl State {
 
     fn header<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
         *self = State {
+            producer: self.producer,
             session: str_at(v, "id").map(str::to_string),
             ..State::default()
         };
@@ -322,6 +335,7 @@ impl State {
     fn assistant<'v>(
         &mut self,
         m: Option<Value<'v>>,
+        entry: Option<Cow<'v, str>>,
         ctx: &Ctx<'v>,
         emit: &mut Emit<'_>,
     ) -> io::Result<()> {
@@ -347,7 +361,7 @@ impl State {
         if let Some(t) = last_text(m) {
             self.last_text = Some(t.to_string());
         }
-        self.usage(m, message_id, ctx, emit)?;
+        self.usage(m, [message_id, entry], ctx, emit)?;
         if let Some("error" | "aborted") = str_at(m, "stopReason") {
             let reason = str_at(m, "errorMessage").unwrap_or("request failed");
             self.failure = Some(reason.to_string());
@@ -363,7 +377,7 @@ impl State {
     fn usage<'v>(
         &mut self,
         m: Value<'v>,
-        message_id: Option<Cow<'v, str>>,
+        [message_id, request_id]: [Option<Cow<'v, str>>; 2],
         ctx: &Ctx<'v>,
         emit: &mut Emit<'_>,
     ) -> io::Result<()> {
@@ -386,6 +400,7 @@ impl State {
         }
         let usage = Usage {
             message_id,
+            request_id,
             model: cow_at(m, "model"),
             tokens,
             cost_usd,
@@ -546,7 +561,8 @@ fn call_block<'v>(b: Value<'v>, message_id: Option<Cow<'v, str>>, a: &'v Arena) 
 /// What a Pi tool does.
 fn tool_kind(name: &str) -> ToolKind {
     match name {
-        "bash" => ToolKind::Shell,
+        // `exec`: `OpenClaw`'s shell.
+        "bash" | "exec" => ToolKind::Shell,
         "read" => ToolKind::Read,
         "write" => ToolKind::Write,
         "edit" => ToolKind::Edit,
@@ -559,7 +575,7 @@ fn tool_kind(name: &str) -> ToolKind {
 fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str>> {
     let s = |k: &str| cow_at(input, k).filter(|v| !v.is_empty());
     match name {
-        "bash" => s("command"),
+        "bash" | "exec" => s("command"),
         "read" | "write" | "edit" | "ls" => s("path").or_else(|| s("file_path")),
         "grep" | "find" => {
             let pattern = str_at(input, "pattern")?;

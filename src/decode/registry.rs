@@ -16,15 +16,15 @@ use std::fmt;
 use super::producer::{Entry, Evidence, Shape, Store};
 use super::{
     amp, claude, cline, cline_session, codex, codex_rollout, copilot, cursor, droid, gemini,
-    gemini_session, grok, hermes, kilo, kimi, kimi_session, opencode, pi, qwen, qwen_session,
-    transcript,
+    gemini_session, grok, hermes, kilo, kimi, kimi_session, openclaw, opencode, pi, qwen,
+    qwen_session, transcript,
 };
 use crate::event::Producer;
 use crate::json::Value;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 21] = [
+pub(crate) static REGISTRY: [Entry; 22] = [
     qwen_session::ENTRY,
     transcript::ENTRY,
     copilot::ENTRY,
@@ -46,6 +46,7 @@ pub(crate) static REGISTRY: [Entry; 21] = [
     kimi_session::ENTRY,
     grok::ENTRY,
     hermes::ENTRY,
+    openclaw::ENTRY,
 ];
 
 /// `key` (raw, unescaped bytes) is one of a producer's

@@ -23,9 +23,10 @@ const MAGIC: &[u8; 17] = b"streamview index\n";
 /// Its last bytes.
 const END: &[u8; 8] = b"\nsv-end\n";
 
-/// The layout (4: usage events keep the cost an agent reported); a file
-/// of another version is not read.
-pub(crate) const VERSION: u32 = 4;
+/// The layout (4: usage events keep the cost an agent reported; 5: a
+/// saved Pi entry's usage names its entry, a usage report's tokens are
+/// its result's); a file of another version is not read.
+pub(crate) const VERSION: u32 = 5;
 
 /// The trailer: where the table starts, its length compressed and not,
 /// its checksum, the end mark.

@@ -105,6 +105,7 @@ impl Session {
         }
         let first = OneLine::new(Decompress::new(open_regular(&self.file)?));
         if self.subagents.is_empty() {
+            let first = store::openclaw::marked(&self.file, first);
             return Ok((super::with_companion(&self.file, first), None));
         }
         let mut names = vec![self.file.display().to_string()];
@@ -420,7 +421,8 @@ pub fn newest(sessions: impl IntoIterator<Item = Session>, n: usize) -> Vec<Sess
 /// A name that session files have: `*.jsonl` or `*.ndjson`, compressed
 /// (`.gz`, `.zst`) or not, and the agents' own (Gemini CLI's, Cline CLI's
 /// `*.json` documents; a Gemini `session-*.json` outside `chats/` is
-/// asked how it begins).
+/// asked how it begins; `OpenClaw`'s sessions kept after a reset or a
+/// delete, `*.jsonl.reset.<time>`).
 #[must_use]
 pub fn is_session_file(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
@@ -437,6 +439,7 @@ pub fn is_session_file(path: &Path) -> bool {
         && !is_qwen_usage_record(path, name))
         || is_gemini_document(path, name)
         || is_cline_messages(path, name)
+        || store::openclaw::is_session_file(path)
 }
 
 /// Kimi CLI's `sessions/<group>/<id>/context.jsonl`: the conversation its

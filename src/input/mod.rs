@@ -81,7 +81,8 @@ impl Source {
                 if f.metadata()?.is_dir() {
                     return Err(io::Error::other("is a directory"));
                 }
-                Ok(with_companion(p, OneLine::new(Decompress::new(f))))
+                let rdr = store::openclaw::marked(p, OneLine::new(Decompress::new(f)));
+                Ok(with_companion(p, rdr))
             }
         }
     }

@@ -2,7 +2,9 @@
 //! (`~/.local/share/opencode/`) and its fork Kilo's `kilo.db`
 //! (`~/.local/share/kilo/`). One database holds every session of every
 //! project, in the tables `session`, `message` and `part`. Hermes Agent's
-//! `state.db` is read by `store/hermes.rs`, as lines of its own.
+//! `state.db` is read by `store/hermes.rs`, as lines of its own, and
+//! `OpenClaw`'s `openclaw-agent.sqlite` by `store/openclaw.rs`, as the
+//! transcript entries it holds.
 //!
 //! A store is read as a library: each session that is not a sub-agent's
 //! is a session of its own ([`sessions`]), read as the lines of the CLI's
@@ -36,8 +38,7 @@ use serde_json::{Map, Value, json};
 use crate::file::open_regular;
 use crate::time::Timestamp;
 
-/// The largest row read (its `data`): larger ones are skipped, said.
-pub const MAX_ROW: i64 = 64 << 20;
+pub use stored::{MAX_ROW, Stored};
 
 /// Sub-agents nested deeper than this are read after the rest, not
 /// inside their parent's lines (the reader's stack stays small).
@@ -55,6 +56,8 @@ pub enum Cli {
     Kilo,
     /// Hermes Agent: `state.db` (`store/hermes.rs`).
     Hermes,
+    /// `OpenClaw`: `openclaw-agent.sqlite` (`store/openclaw.rs`).
+    OpenClaw,
 }
 
 impl Cli {
@@ -62,8 +65,10 @@ impl Cli {
     #[must_use]
     pub fn of(path: &Path) -> Option<Cli> {
         let name = path.file_name()?.to_str()?;
-        if name == "state.db" {
-            return Some(Cli::Hermes);
+        match name {
+            "state.db" => return Some(Cli::Hermes),
+            "openclaw-agent.sqlite" => return Some(Cli::OpenClaw),
+            _ => {}
         }
         let stem = name.strip_suffix(".db")?;
         let is =
@@ -82,6 +87,7 @@ impl Cli {
             Cli::OpenCode => "opencode",
             Cli::Kilo => "kilo",
             Cli::Hermes => "hermes",
+            Cli::OpenClaw => "openclaw",
         }
     }
 
@@ -90,7 +96,7 @@ impl Cli {
     /// second, which tells its lines from `OpenCode`'s), then its `data`.
     fn part(self, [id, message, session]: [&str; 3], data: &Map<String, Value>) -> String {
         let ids = match self {
-            Cli::OpenCode | Cli::Hermes => {
+            Cli::OpenCode | Cli::Hermes | Cli::OpenClaw => {
                 [("id", id), ("messageID", message), ("sessionID", session)]
             }
             Cli::Kilo => [("id", id), ("sessionID", session), ("messageID", message)],
@@ -118,18 +124,6 @@ impl Cli {
     }
 }
 
-/// A session of a store, as [`sessions`] lists it (and a library's
-/// [`Session::stored`](super::library::Session::stored) keeps it).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Stored {
-    /// Its id (`ses_…`).
-    pub id: String,
-    /// When it was created.
-    pub began: Option<Timestamp>,
-    /// When it was last updated.
-    pub updated: Option<Timestamp>,
-}
-
 /// The sessions of the store at `path` that are not sub-agents', oldest
 /// first: those without a parent in the store (and, of sessions whose
 /// parents go round in a circle, the one with the smallest id).
@@ -139,16 +133,10 @@ pub struct Stored {
 /// (no `session` table).
 pub fn sessions(path: &Path) -> io::Result<Vec<Stored>> {
     let db = open(path)?;
-    if Cli::of(path) == Some(Cli::Hermes) {
-        let listed = hermes::sessions(&db).map_err(sql)?;
-        return Ok(listed
-            .into_iter()
-            .map(|s| Stored {
-                id: s.id,
-                began: s.began,
-                updated: s.updated,
-            })
-            .collect());
+    match Cli::of(path) {
+        Some(Cli::Hermes) => return hermes::sessions(&db).map_err(sql),
+        Some(Cli::OpenClaw) => return openclaw::sessions(&db).map_err(sql),
+        _ => {}
     }
     let mut q = db
         .prepare("SELECT id, parent_id, time_created, time_updated FROM session ORDER BY time_created, id")
@@ -220,11 +208,15 @@ fn root_of<'a>(
 pub fn lines(path: &Path, id: &str) -> io::Result<Vec<u8>> {
     let cli = Cli::of(path).unwrap_or(Cli::OpenCode);
     let db = open(path)?;
+    let missing = |e| match e {
+        rusqlite::Error::QueryReturnedNoRows => bad("no such session"),
+        e => sql(e),
+    };
     if cli == Cli::Hermes {
-        return hermes::lines(&db, path, id).map_err(|e| match e {
-            rusqlite::Error::QueryReturnedNoRows => bad("no such session"),
-            e => sql(e),
-        });
+        return hermes::lines(&db, path, id).map_err(missing);
+    }
+    if cli == Cli::OpenClaw {
+        return openclaw::lines(&db, id).map_err(missing);
     }
     let mut out = Writer {
         db: &db,
@@ -556,6 +548,8 @@ fn running(data: &Map<String, Value>) -> Map<String, Value> {
 }
 
 mod hermes;
+pub(crate) mod openclaw;
+mod stored;
 
 #[cfg(test)]
 mod tests;

@@ -12,8 +12,11 @@
 //! is a sub-agent's.
 //!
 //! Only the totals rebuilt from messages change (the sums over messages,
-//! and a transcript's reconstructed result, see [`SessionSummary::tokens`]);
-//! what a producer reported itself (`modelUsage`, a cost) stands.
+//! and a transcript's reconstructed result, see [`SessionSummary::tokens`],
+//! and the cost a producer reported per message, which its session's
+//! cost sums: Pi's and `OpenClaw`'s saved entries, keyed by response and
+//! entry ids); what a producer reported itself for the session
+//! (`modelUsage`, a cost) stands.
 //!
 //! A session keeps its messages' keys while it is read, and the check is
 //! made once it has closed, in the order sessions are read: by the main
@@ -186,6 +189,11 @@ fn take_back(s: &mut SessionSummary, k: &Keyed) {
         s.messages = s.messages.saturating_sub(1);
         s.message_tokens.sub(t);
         s.copied.add(t);
+    }
+    // The cost the agent reported for the message (Pi's, `OpenClaw`'s)
+    // is in the session's cost, which its result summed from them.
+    if let (Some(total), Some(c)) = (s.cost_usd.as_mut(), k.counted.cost_usd) {
+        *total = (*total - c).max(0.0);
     }
 }
 

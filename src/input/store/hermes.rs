@@ -20,7 +20,7 @@
 //!   dump of the session (`error` as Hermes wrote it; the request left
 //!   out), or `{"type": "hermes_error", "file", "unreadable"}`.
 //!
-//! A value larger than [`MAX_VALUE`] is left out, said
+//! A value larger than [`MAX_ROW`] is left out, said
 //! (`"skipped": {column: bytes}`).
 
 use std::fs;
@@ -32,29 +32,20 @@ use serde_json::{Map, Value, json};
 
 use crate::time::Timestamp;
 
-/// The largest value read (as `store.rs` reads `OpenCode`'s rows).
-const MAX_VALUE: i64 = 64 << 20;
+use super::stored::{MAX_ROW, Stored};
 
 /// The largest request dump read (its request holds the whole prompt).
 const MAX_DUMP: u64 = 64 << 20;
 
-/// A session of the store: its id, when it began and last changed
-/// (milliseconds).
-pub(super) struct Listed {
-    pub id: String,
-    pub began: Option<Timestamp>,
-    pub updated: Option<Timestamp>,
-}
-
 /// Every session of the store, oldest first.
-pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Listed>> {
+pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
         "SELECT id, started_at, \
          coalesce(ended_at, (SELECT max(timestamp) FROM messages m WHERE m.session_id = s.id)) \
          FROM sessions s ORDER BY started_at, id",
     )?;
     let rows = q.query_map([], |r| {
-        Ok(Listed {
+        Ok(Stored {
             id: r.get(0)?,
             began: seconds(r.get_ref(1)?),
             updated: seconds(r.get_ref(2)?),
@@ -137,7 +128,7 @@ fn line(out: &mut Vec<u8>, ty: &str, row: Map<String, Value>) {
 
 /// The rows of `table` whose `key` is `id`, in the order written (by
 /// `rowid`), each as its columns (those in `leave` left out; a value
-/// larger than [`MAX_VALUE`] said in `skipped`).
+/// larger than [`MAX_ROW`] said in `skipped`).
 fn rows(
     db: &Connection,
     table: &str,
@@ -163,7 +154,7 @@ fn rows(
     let select: Vec<String> = (cols.iter())
         .map(|c| {
             let c = quoted(c);
-            format!("CASE WHEN length({c}) <= {MAX_VALUE} THEN {c} END, length({c})")
+            format!("CASE WHEN length({c}) <= {MAX_ROW} THEN {c} END, length({c})")
         })
         .collect();
     let sql = format!(
@@ -178,7 +169,7 @@ fn rows(
         for (i, c) in cols.iter().enumerate() {
             let v = match r.get_ref(2 * i)? {
                 ValueRef::Null => match r.get_ref(2 * i + 1)? {
-                    ValueRef::Integer(n) if n > MAX_VALUE => {
+                    ValueRef::Integer(n) if n > MAX_ROW => {
                         skipped.insert(c.clone(), n.into());
                         continue;
                     }

@@ -1,0 +1,298 @@
+//! `OpenClaw` through the binary: its store
+//! (`tests/fixtures/openclaw-session/<run>/agents/main/agent/openclaw-agent.sqlite`),
+//! its older JSONL sessions (`openclaw-session/legacy/`) and its `agent
+//! exec --json` reports (`tests/fixtures/openclaw/`). The expected calls,
+//! failures, outcomes, tokens and costs are read from the databases'
+//! entries and the reports here, with `SQLite` and `serde_json`, never
+//! from streamview.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // helpers of a test binary
+
+mod common;
+
+use common::saved::{calls, streamview, tokens};
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use rusqlite::Connection;
+use serde_json::Value;
+
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/openclaw-session"
+);
+const REPORTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/openclaw");
+
+/// Every run of the store fixtures.
+const RUNS: [&str; 13] = [
+    "error_400",
+    "error_500",
+    "files",
+    "mixed",
+    "mixed_local",
+    "parallel",
+    "reasoning",
+    "reasoning_thinking",
+    "shell_fail",
+    "shell_ok",
+    "stream_error",
+    "text",
+    "tool_error",
+];
+
+fn db(run: &str) -> PathBuf {
+    Path::new(DIR)
+        .join(run)
+        .join("agents/main/agent/openclaw-agent.sqlite")
+}
+
+/// The transcript entries of the run's one session, in order.
+fn entries(run: &str) -> Vec<Value> {
+    let db = Connection::open(db(run)).unwrap();
+    let mut q = db
+        .prepare("SELECT event_json FROM transcript_events ORDER BY session_id, seq")
+        .unwrap();
+    q.query_map([], |r| r.get::<_, String>(0))
+        .unwrap()
+        .map(|t| serde_json::from_str(&t.unwrap()).unwrap())
+        .collect()
+}
+
+/// The messages of a role among the entries.
+fn messages<'a>(entries: &'a [Value], role: &str) -> Vec<&'a Value> {
+    (entries.iter())
+        .filter(|e| e["type"] == "message" && e["message"]["role"] == role)
+        .map(|e| &e["message"])
+        .collect()
+}
+
+/// `(tool, key argument, failed)` of each call the store holds: the
+/// `command` or `path` of its arguments, failed when its `toolResult`
+/// says `isError` (a shell command's non-zero exit is not, to `OpenClaw`).
+fn own_calls(run: &str) -> Vec<(String, String, bool)> {
+    let all = entries(run);
+    let results = messages(&all, "toolResult");
+    let mut out = Vec::new();
+    for m in messages(&all, "assistant") {
+        for b in m["content"].as_array().unwrap() {
+            if b["type"] != "toolCall" {
+                continue;
+            }
+            let args = &b["arguments"];
+            let key = args["command"].as_str().or(args["path"].as_str()).unwrap();
+            let failed = results
+                .iter()
+                .any(|r| r["toolCallId"] == b["id"] && r["isError"] == true);
+            out.push((
+                b["name"].as_str().unwrap().to_string(),
+                key.to_string(),
+                failed,
+            ));
+        }
+    }
+    out
+}
+
+/// The sums of the assistant messages' `usage`: uncached input, output
+/// (reasoning in it), cache read; and their cost.
+fn own_usage(run: &str) -> ([u64; 3], f64) {
+    let all = entries(run);
+    let mut sums = [0; 3];
+    let mut cost = 0.0;
+    for m in messages(&all, "assistant") {
+        let u = &m["usage"];
+        for (s, k) in sums.iter_mut().zip(["input", "output", "cacheRead"]) {
+            *s += u[k].as_u64().unwrap();
+        }
+        cost += u["cost"]["total"].as_f64().unwrap_or(0.0);
+    }
+    (sums, cost)
+}
+
+/// How the run ended, as its last assistant message says: 1 when its
+/// request failed, 0 when it answered.
+fn own_status(run: &str) -> i32 {
+    let all = entries(run);
+    let last = *messages(&all, "assistant").last().unwrap();
+    match last["stopReason"].as_str().unwrap() {
+        "error" | "aborted" => 1,
+        "stop" => 0,
+        _ => 3,
+    }
+}
+
+#[test]
+fn each_session_shows_the_calls_and_failures_its_store_holds() {
+    for run in RUNS {
+        let (shown, status) = calls(&db(run));
+        // The unknown tool's call is not stored (its result is): no call
+        // of it to show.
+        assert_eq!(shown, own_calls(run), "{run}");
+        assert_eq!(status, own_status(run), "{run}");
+    }
+    assert_eq!(own_calls("files").len(), 6);
+    assert_eq!(own_calls("tool_error").iter().filter(|c| c.2).count(), 2);
+    assert_eq!(own_calls("shell_fail").iter().filter(|c| c.2).count(), 0);
+    assert_eq!(own_status("error_500"), 1);
+}
+
+#[test]
+fn the_tokens_and_cost_are_the_messages_usage() {
+    for run in RUNS {
+        let (want, cost) = own_usage(run);
+        assert_eq!(tokens(&db(run)), want, "{run}");
+        let (summary, _) = streamview(&["--format", "summary-json"], &db(run));
+        let shown = summary[0]["total"]["cost_usd"].as_f64().unwrap_or(0.0);
+        assert!((shown - cost).abs() < 1e-9, "{run}: {shown} != {cost}");
+        assert_eq!(summary[0]["total"]["cost_estimated"], false, "{run}");
+    }
+    // The store leaves out the turn that called the unknown tool: less
+    // than the report says (1100 / 190 / 3200).
+    assert_eq!(own_usage("tool_error").0, [850, 140, 2400]);
+}
+
+#[test]
+fn the_api_errors_words_are_shown_once() {
+    let (events, status) = streamview(&["--format", "jsonl"], &db("error_400"));
+    assert_eq!(status, 1);
+    let said: Vec<&str> = (events.iter())
+        .filter(|e| e["kind"] == "notice" && e["level"] == "error")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    let all = entries("error_400");
+    let last = *messages(&all, "assistant").last().unwrap();
+    assert_eq!(said, [last["errorMessage"].as_str().unwrap()]);
+}
+
+/// A report, its `agent exec --json` document as it was printed.
+fn report(run: &str) -> Value {
+    let text = std::fs::read_to_string(Path::new(REPORTS).join(format!("{run}.json"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn a_report_is_its_runs_totals_and_outcome() {
+    for run in RUNS {
+        let input = Path::new(REPORTS).join(format!("{run}.json"));
+        let r = report(run);
+        // `agent --local --json` keeps them under `meta.agentMeta`.
+        let figures = r.pointer("/meta/agentMeta").unwrap_or(&r);
+        let (summary, status) = streamview(&["--format", "summary-json"], &input);
+        let s = &summary[0]["sessions"][0];
+        let ok = r["ok"].as_bool().unwrap_or(true);
+        assert_eq!(status, i32::from(!ok), "{run}");
+        assert_eq!(s["producer"], "openclaw", "{run}");
+        assert_eq!(s["session"], figures["sessionId"], "{run}");
+        if let Some(u) = figures.get("usage") {
+            let t = &s["tokens"];
+            assert_eq!(t["input"], u["input"], "{run}");
+            assert_eq!(t["output"], u["output"], "{run}");
+            assert_eq!(t["cache_read"], u["cacheRead"], "{run}");
+            let (shown, own) = (s["cost_usd"].as_f64().unwrap(), figures["costUsd"].as_f64());
+            assert!((shown - own.unwrap()).abs() < 1e-9, "{run}");
+            assert_eq!(s["turns"], figures["assistantTurns"], "{run}");
+        } else {
+            assert_eq!(s["tokens"]["input"], Value::Null, "{run}");
+        }
+    }
+}
+
+#[test]
+fn a_failed_report_shows_its_error_and_its_text() {
+    let input = Path::new(REPORTS).join("error_400.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
+        .args(["--color", "never"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let r = report("error_400");
+    assert!(
+        text.contains(r["error"]["message"].as_str().unwrap()),
+        "{text}"
+    );
+    let payload = r["payloads"][0]["text"].as_str().unwrap();
+    assert!(text.contains(payload), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// The older JSONL sessions (`agents/main/sessions/`): the entries of
+/// the `files` store and the `parallel` one (kept after a reset).
+fn legacy() -> PathBuf {
+    Path::new(DIR).join("legacy/agents/main/sessions")
+}
+
+#[test]
+fn an_older_jsonl_session_reads_as_its_store_does() {
+    let files = legacy().join("f4fdbb6b-20d5-4bdb-ba72-522f047bb114.jsonl");
+    assert_eq!(calls(&files), calls(&db("files")));
+    assert_eq!(tokens(&files), own_usage("files").0);
+    let (events, _) = streamview(&["--format", "jsonl"], &files);
+    assert!(events.iter().all(|e| e["producer"] == "openclaw"));
+    // The same lines anywhere else are Pi's (no sign of OpenClaw's).
+    let elsewhere = std::env::temp_dir().join(format!("sv-openclaw-{}.jsonl", std::process::id()));
+    std::fs::copy(&files, &elsewhere).unwrap();
+    let (events, _) = streamview(&["--format", "jsonl"], &elsewhere);
+    std::fs::remove_file(&elsewhere).unwrap();
+    assert!(events.iter().all(|e| e["producer"] == "pi"));
+}
+
+#[test]
+fn a_session_in_its_jsonl_and_its_store_counts_once() {
+    // The library: the stores, and the older files of two of their
+    // sessions (one kept after a reset).
+    let (summary, status) = streamview(&["--format", "summary-json"], Path::new(DIR));
+    assert_eq!(status, 0, "a report written");
+    let sessions = summary[0]["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), RUNS.len() + 2, "the reset file is read too");
+    let mut want = [0; 3];
+    let mut cost = 0.0;
+    for run in RUNS {
+        let (t, c) = own_usage(run);
+        for (w, n) in want.iter_mut().zip(t) {
+            *w += n;
+        }
+        cost += c;
+    }
+    let t = &summary[0]["total"]["tokens"];
+    assert_eq!(
+        ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
+        want
+    );
+    let shown = summary[0]["total"]["cost_usd"].as_f64().unwrap();
+    assert!((shown - cost).abs() < 1e-9, "{shown} != {cost}");
+}
+
+#[test]
+fn the_store_is_found_where_openclaw_keeps_it() {
+    let home = std::env::temp_dir().join(format!("sv-openclaw-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let state = home.join("state");
+    std::fs::create_dir_all(state.join("agents/main/agent")).unwrap();
+    std::fs::copy(
+        db("mixed"),
+        state.join("agents/main/agent/openclaw-agent.sqlite"),
+    )
+    .unwrap();
+    let latest = |var: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_streamview"));
+        cmd.env_remove("OPENCLAW_STATE_DIR")
+            .env_remove("OPENCLAW_DIR");
+        if let Some(v) = var {
+            cmd.env(v, &state);
+        }
+        let out = cmd
+            .args(["--latest", "--from", "openclaw", "--format", "jsonl"])
+            .env("HOME", &home)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let (moved, jsonl) = latest(Some("OPENCLAW_STATE_DIR"));
+    let (unmoved, _) = latest(None);
+    std::fs::remove_dir_all(&home).unwrap();
+    assert_eq!(moved, Some(0), "{jsonl}");
+    assert!(jsonl.contains(r#""producer":"openclaw""#));
+    assert_eq!(unmoved, Some(2), "no ~/.openclaw: nothing to read");
+}
