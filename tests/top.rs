@@ -89,6 +89,32 @@ fn without_a_terminal_one_snapshot_of_the_sessions_at_work() {
     let _ = fs::remove_dir_all(&root);
 }
 
+#[test]
+fn an_openclaw_jsonl_session_at_work_is_openclaws() {
+    let root = std::env::temp_dir().join(format!("sv-top-openclaw-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    let dir = root.join(".openclaw/agents/main/sessions");
+    fs::create_dir_all(&dir).unwrap();
+    let from = common::fixture(
+        "openclaw-session/legacy/agents/main/sessions/f4fdbb6b-20d5-4bdb-ba72-522f047bb114.jsonl",
+    );
+    fs::copy(from, dir.join("f4fdbb6b.jsonl")).unwrap();
+    let out = sv_std()
+        .arg("--top")
+        .env("HOME", &root)
+        .env_remove("OPENCLAW_STATE_DIR")
+        .env_remove("OPENCLAW_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let _ = fs::remove_dir_all(&root);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    // Its header marked as every reader marks it: not Pi's.
+    assert!(lines[2].starts_with("openclaw "), "{text}");
+}
+
 /// `streamview --top` under a pseudo-terminal of 100x20 while `during`
 /// runs (given its pid), then `q`: its screen, and whether it exited 0.
 /// `None`: no `script` to make the terminal with.

@@ -129,9 +129,15 @@ impl Tracked {
         }
         let mut bytes = Vec::new();
         let _ = (&mut file).take(STEP).read_to_end(&mut bytes);
+        let start = self.offset == 0;
         self.offset += bytes.len() as u64;
+        let read = !bytes.is_empty();
+        if start {
+            // `OpenClaw`'s JSONL: its header marked, as every reader does.
+            crate::input::store::openclaw::mark_head(&self.found.file, &mut bytes);
+        }
         self.feed(&bytes);
-        !bytes.is_empty()
+        read
     }
 
     /// A store's session, read whole again when the store changed.

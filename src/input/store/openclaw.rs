@@ -194,8 +194,15 @@ pub(crate) fn marked<R: Read + Send + 'static>(path: &Path, rdr: R) -> Box<dyn R
     {
         return Box::new(io::Cursor::new(first).chain(rdr));
     }
-    if is_header(&first) {
-        first = mark(&first);
-    }
+    mark_head(path, &mut first);
     Box::new(io::Cursor::new(first).chain(rdr))
+}
+
+/// `head`, the first bytes of the file at `path`, with its header marked
+/// when it is one of `OpenClaw`'s JSONL sessions (for a reader that
+/// takes the file's bytes as they come: `--top`).
+pub fn mark_head(path: &Path, head: &mut Vec<u8>) {
+    if is_session_file(path) && is_header(head) {
+        *head = mark(head);
+    }
 }

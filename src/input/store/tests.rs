@@ -64,8 +64,14 @@ fn roots_are_found_in_linear_time_circles_included() {
 fn an_openclaw_session_file_is_known_by_its_place() {
     for (path, is) in [
         ("/h/.openclaw/agents/main/sessions/a.jsonl", true),
-        ("/h/.openclaw/agents/ops/sessions/a.jsonl.reset.2026-12-02T04-40-00.000Z", true),
-        ("/h/.openclaw/agents/main/sessions/a.jsonl.deleted.1796186328", true),
+        (
+            "/h/.openclaw/agents/ops/sessions/a.jsonl.reset.2026-12-02T04-40-00.000Z",
+            true,
+        ),
+        (
+            "/h/.openclaw/agents/main/sessions/a.jsonl.deleted.1796186328",
+            true,
+        ),
         ("/h/.openclaw/agents/main/sessions/.jsonl.reset.1", false),
         ("/h/.openclaw/agents/main/sessions/a.json", false),
         ("/h/.openclaw/agents/main/other/a.jsonl", false),
@@ -94,7 +100,11 @@ fn an_openclaw_sessions_entries_are_its_lines_the_header_marked() {
         )
         .unwrap();
     };
-    put(0, Some(r#"{"type":"session","version":4,"id":"s","cwd":"/w"}"#), None);
+    put(
+        0,
+        Some(r#"{"type":"session","version":4,"id":"s","cwd":"/w"}"#),
+        None,
+    );
     let big = r#"{"type":"message","id":"m","message":{"role":"user","content":"hi"}}"#;
     put(1, None, Some(zstd::encode_all(big.as_bytes(), 3).unwrap()));
     put(2, Some("not json"), None);
