@@ -163,3 +163,52 @@ fn latest_from_kimi_reads_kimi_share_dir() {
     assert_eq!(text.matches("\"kind\":\"tool_call\"").count(), 3);
     assert!(text.contains("\"producer\":\"kimi-session\""), "{text}");
 }
+
+/// The working folder of a run, as its prompt names it (`[ws:<path>]`:
+/// the corpus's runs were told it), not from `kimi.json` and its MD5s,
+/// which are streamview's way to it.
+fn prompt_folder(name: &str) -> String {
+    let text = std::fs::read_to_string(wire(name)).unwrap();
+    let at = text.find("[ws:").unwrap() + 4;
+    let end = at + text[at..].find(']').unwrap();
+    text[at..end].to_string()
+}
+
+#[test]
+fn each_saved_session_is_of_the_folder_kimi_json_names() {
+    for name in SCENARIOS {
+        let (events, _) = streamview(&["--format", "jsonl"], &sessions(name));
+        let start = events
+            .iter()
+            .find(|e| e["kind"] == "session_start")
+            .unwrap();
+        assert_eq!(start["cwd"], prompt_folder(name).as_str(), "{name}");
+    }
+    // `--project` picks a session by it.
+    let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
+        .args(["--project", "mixed/ws", "--format", "summary-json"])
+        .arg(DIR)
+        .output()
+        .unwrap();
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found = summary["sessions"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{summary}");
+    assert_eq!(found[0]["project"], "/home/dev/work/mixed/ws");
+    // Without `kimi.json` beside the sessions, no folder (none is guessed).
+    let tmp = std::env::temp_dir().join(format!("sv-kimi-nojson-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let from = wire("mixed");
+    let group = from
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap();
+    let to = tmp.join("sessions").join(group).join("id");
+    std::fs::create_dir_all(&to).unwrap();
+    std::fs::copy(&from, to.join("wire.jsonl")).unwrap();
+    let (events, _) = streamview(&["--format", "jsonl"], &tmp);
+    std::fs::remove_dir_all(&tmp).unwrap();
+    assert_eq!(events[0]["cwd"], Value::Null);
+}

@@ -21,7 +21,9 @@
 //!   they are whole, or its result or the step's end comes.
 //! * `context.jsonl` beside it holds the same conversation (the walk leaves
 //!   it out: `input/library.rs`), `state.json` its title and todos (not
-//!   read). No model, working folder or session id is in the wire log.
+//!   read). No model, working folder or session id is in the wire log:
+//!   the folder is `kimi.json`'s whose MD5 names the session's group,
+//!   put in the first line as `cwd` by the library (`input/marks.rs`).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -141,11 +143,13 @@ impl Stream for State {
         self.line = ctx.line;
         if str_at(v, "type") == Some("metadata") {
             *self = State::default();
-            return emit(&at(
-                ctx,
-                time,
-                EventKind::SessionStart(SessionStart::default()),
-            ));
+            // The working folder, when the library found it (`kimi.json`:
+            // `input/marks.rs`).
+            let start = SessionStart {
+                cwd: cow_at(v, "cwd"),
+                ..SessionStart::default()
+            };
+            return emit(&at(ctx, time, EventKind::SessionStart(start)));
         }
         let m = get(v, "message");
         let ty = m.and_then(|m| str_at(m, "type")).unwrap_or("");

@@ -133,8 +133,8 @@ impl Tracked {
         self.offset += bytes.len() as u64;
         let read = !bytes.is_empty();
         if start {
-            // `OpenClaw`'s JSONL: its header marked, as every reader does.
-            crate::input::store::openclaw::mark_head(&self.found.file, &mut bytes);
+            // Its first line marked as its place says (`input/marks.rs`).
+            crate::input::marks::mark_head(&self.found.file, &mut bytes);
         }
         self.feed(&bytes);
         read

@@ -105,7 +105,7 @@ impl Session {
         }
         let first = OneLine::new(Decompress::new(open_regular(&self.file)?));
         if self.subagents.is_empty() {
-            let first = store::openclaw::marked(&self.file, first);
+            let first = super::marks::marked(&self.file, first);
             return Ok((super::with_companion(&self.file, first), None));
         }
         let mut names = vec![self.file.display().to_string()];
@@ -439,7 +439,7 @@ pub fn is_session_file(path: &Path) -> bool {
         && !is_qwen_usage_record(path, name))
         || is_gemini_document(path, name)
         || is_cline_messages(path, name)
-        || store::openclaw::is_session_file(path)
+        || super::marks::is_openclaw_session(path)
 }
 
 /// Kimi CLI's `sessions/<group>/<id>/context.jsonl`: the conversation its

@@ -7,6 +7,7 @@ pub mod document;
 pub mod follow;
 pub mod library;
 pub mod lines;
+pub mod marks;
 pub mod store;
 
 use std::fs::File;
@@ -81,7 +82,7 @@ impl Source {
                 if f.metadata()?.is_dir() {
                     return Err(io::Error::other("is a directory"));
                 }
-                let rdr = store::openclaw::marked(p, OneLine::new(Decompress::new(f)));
+                let rdr = marks::marked(p, OneLine::new(Decompress::new(f)));
                 Ok(with_companion(p, rdr))
             }
         }

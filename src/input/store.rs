@@ -548,7 +548,7 @@ fn running(data: &Map<String, Value>) -> Map<String, Value> {
 }
 
 mod hermes;
-pub(crate) mod openclaw;
+mod openclaw;
 mod stored;
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 //! `.jsonl.reset.<time>` `OpenClaw` keeps of a session deleted or reset).
 //!
 //! The entries are Pi's saved session's, header included, so both readers
-//! mark the header: `"store": "openclaw"` is put first in it, which tells
+//! mark the header (this one, and `input/marks.rs` for the JSONL files):
+//! `"store": "openclaw"` is put first in it, which tells
 //! `decode/openclaw.rs` (and not Pi's decoder) that the lines are
 //! `OpenClaw`'s. A row is given as it is, else:
 //!
@@ -18,21 +19,15 @@
 //! * an entry whose text is no JSON object (or no zstd frame):
 //!   `{"type": "unreadable", …}`.
 
-use std::io::{self, BufRead, BufReader, Read};
-use std::path::Path;
+use std::io::Read;
 
 use rusqlite::{Connection, params};
 use serde_json::json;
 
 use crate::time::Timestamp;
 
+use super::super::marks::{OPENCLAW, is_session_header, put_first};
 use super::stored::{MAX_ROW, Stored};
-
-/// The mark put first in a session's header (see the module docs).
-const MARK: &[u8] = br#""store":"openclaw","#;
-
-/// The longest first line looked at for a header to mark.
-const MAX_HEADER: u64 = 64 << 10;
 
 /// Every session of the store, oldest first.
 pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
@@ -107,8 +102,8 @@ fn unpack(packed: &[u8]) -> Option<String> {
 /// read as spaces, the header marked.
 fn put(out: &mut Vec<u8>, entry: &str) {
     let from = out.len();
-    if is_header(entry.as_bytes()) {
-        out.extend_from_slice(&mark(entry.as_bytes()));
+    if is_session_header(entry.as_bytes()) {
+        out.extend_from_slice(&put_first(entry.as_bytes(), OPENCLAW));
     } else {
         out.extend_from_slice(entry.as_bytes());
     }
@@ -131,78 +126,4 @@ fn note(out: &mut Vec<u8>, why: &str, seq: i64, bytes: Option<i64>) {
     // A `Value` always serializes.
     let _ = serde_json::to_writer(&mut *out, &line);
     out.push(b'\n');
-}
-
-/// The line is a session's header: `{"type":"session"` first.
-fn is_header(line: &[u8]) -> bool {
-    let rest = line.trim_ascii_start();
-    let Some(rest) = rest.strip_prefix(b"{") else {
-        return false;
-    };
-    rest.trim_ascii_start().starts_with(br#""type":"session""#)
-}
-
-/// `line` with [`MARK`] put first in its object.
-fn mark(line: &[u8]) -> Vec<u8> {
-    let at = line.iter().position(|&b| b == b'{').map_or(0, |i| i + 1);
-    let mut out = Vec::with_capacity(line.len() + MARK.len());
-    out.extend_from_slice(&line[..at]);
-    out.extend_from_slice(MARK);
-    out.extend_from_slice(&line[at..]);
-    out
-}
-
-/// The file is one of `OpenClaw`'s older JSONL sessions:
-/// `agents/<agent>/sessions/<id>.jsonl`, or such a file kept after its
-/// session was deleted or reset (`.jsonl.deleted.<time>`,
-/// `.jsonl.reset.<time>`).
-#[must_use]
-pub fn is_session_file(path: &Path) -> bool {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return false;
-    };
-    let kept = |what: &str| {
-        name.split_once(&format!(".jsonl.{what}."))
-            .is_some_and(|(stem, _)| !stem.is_empty())
-    };
-    let jsonl = Path::new(name).extension().is_some_and(|e| e == "jsonl");
-    let named = jsonl || kept("deleted") || kept("reset");
-    let sessions = path.parent();
-    let agents = sessions.and_then(Path::parent).and_then(Path::parent);
-    named && dir_named(sessions, "sessions") && dir_named(agents, "agents")
-}
-
-/// `dir` is a folder named `name`.
-fn dir_named(dir: Option<&Path>, name: &str) -> bool {
-    dir.and_then(Path::file_name).is_some_and(|n| n == name)
-}
-
-/// `rdr`, the file at `path`'s bytes, with its header marked when it is
-/// one of `OpenClaw`'s JSONL sessions ([`is_session_file`]); as it is
-/// otherwise.
-pub(crate) fn marked<R: Read + Send + 'static>(path: &Path, rdr: R) -> Box<dyn Read + Send> {
-    if !is_session_file(path) {
-        return Box::new(rdr);
-    }
-    let mut rdr = BufReader::new(rdr);
-    let mut first = Vec::new();
-    // A first line too long, or unreadable, is left as it is.
-    if (&mut rdr)
-        .take(MAX_HEADER)
-        .read_until(b'\n', &mut first)
-        .is_err()
-    {
-        return Box::new(io::Cursor::new(first).chain(rdr));
-    }
-    mark_head(path, &mut first);
-    Box::new(io::Cursor::new(first).chain(rdr))
-}
-
-/// `head`, the first bytes of the file at `path`, with its header marked
-/// when it is one of `OpenClaw`'s JSONL sessions (for a reader that
-/// takes the file's bytes as they come: `--top`).
-pub fn mark_head(path: &Path, head: &mut Vec<u8>) {
-    if is_session_file(path) && is_header(head) {
-        *head = mark(head);
-    }
 }

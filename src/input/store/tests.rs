@@ -77,7 +77,11 @@ fn an_openclaw_session_file_is_known_by_its_place() {
         ("/h/.openclaw/agents/main/other/a.jsonl", false),
         ("/h/.pi/agent/sessions/a.jsonl", false),
     ] {
-        assert_eq!(openclaw::is_session_file(Path::new(path)), is, "{path}");
+        assert_eq!(
+            crate::input::marks::is_openclaw_session(Path::new(path)),
+            is,
+            "{path}"
+        );
     }
     assert_eq!(
         Cli::of(Path::new("openclaw-agent.sqlite")),
