@@ -600,9 +600,12 @@ fn litellm_order(top: Value<'_>) -> Vec<(&str, Value<'_>)> {
             1
         }
     };
-    let mut v = by_name(top);
-    v.sort_by_key(|(name, _)| rank(name));
-    v
+    // Ranked once each (a key is made for it), in name order within a rank.
+    let mut ranks: [Vec<(&str, Value<'_>)>; 3] = Default::default();
+    for (name, e) in by_name(top) {
+        ranks[rank(name)].push((name, e));
+    }
+    ranks.concat()
 }
 
 /// A model of `LiteLLM`'s table, if it prices tokens (not images or audio
@@ -613,10 +616,13 @@ fn litellm_entry(name: &str, e: Value<'_>) -> Result<Option<Model>, String> {
     if !e.is_object() {
         return Ok(None);
     }
-    if let Some(tiers) = field(e, "tiered_pricing").and_then(Value::as_array) {
+    // Its fields by name, looked up by halves: an entry's keys are many
+    // (LiteLLM writes some fifty), and each long-context tier asks for six.
+    let fields = Fields(by_name(e));
+    if let Some(tiers) = fields.get("tiered_pricing").and_then(Value::as_array) {
         return litellm_tiers(name, tiers);
     }
-    let get = |k: &str| field(e, k).map_or(Ok(None), |v| rate(name, k, v, true));
+    let get = |k: &str| fields.get(k).map_or(Ok(None), |v| rate(name, k, v, true));
     let (Some(input), Some(output)) = (get("input_cost_per_token")?, get("output_cost_per_token")?)
     else {
         return Ok(None);
@@ -637,7 +643,7 @@ fn litellm_entry(name: &str, e: Value<'_>) -> Result<Option<Model>, String> {
     };
     let base = tier("", None)?.unwrap_or_default();
     let mut long_context = Vec::new();
-    for (k, _) in by_name(e) {
+    for (k, _) in &fields.0 {
         let Some(above) = k
             .strip_prefix("input_cost_per_token_above_")
             .and_then(|r| r.strip_suffix("k_tokens"))
@@ -650,7 +656,9 @@ fn litellm_entry(name: &str, e: Value<'_>) -> Result<Option<Model>, String> {
         }
     }
     long_context.sort_by_key(|(above, _)| *above);
-    let fast = (field(e, "provider_specific_entry").and_then(|p| field(p, "fast")))
+    let specific = fields.get("provider_specific_entry");
+    let fast = specific
+        .and_then(|p| field(p, "fast"))
         .map_or(Ok(None), |v| {
             multiple(name, "provider_specific_entry.fast", v)
         })?;
@@ -659,6 +667,17 @@ fn litellm_entry(name: &str, e: Value<'_>) -> Result<Option<Model>, String> {
         long_context,
         fast,
     }))
+}
+
+/// An object's fields sorted by name, each once ([`by_name`]): a field
+/// found in `log n` steps, where [`field`] reads them all.
+struct Fields<'v>(Vec<(&'v str, Value<'v>)>);
+
+impl<'v> Fields<'v> {
+    fn get(&self, k: &str) -> Option<Value<'v>> {
+        let i = self.0.binary_search_by(|(n, _)| (*n).cmp(k)).ok()?;
+        Some(self.0[i].1)
+    }
 }
 
 /// A model of `LiteLLM`'s table priced by `tiered_pricing` (Qwen's): each
