@@ -47,7 +47,8 @@ pub(super) const POOLED_TEXTS: usize = 4;
 /// …of at most this capacity, so one huge line does not pin its memory.
 pub(super) const POOLED_TEXT: usize = 1 << 20;
 
-/// No long strings (a line or a document parsed whole).
+/// No long strings (a document parsed whole, in tests).
+#[cfg(test)]
 const NO_LONGS: Longs<'static> = Longs {
     list: &[],
     text: &[],
@@ -130,7 +131,8 @@ impl<'v> Value<'v> {
     }
 
     /// The value of a document simd-json parsed whole (no string was
-    /// spared it): a file read at once, such as a price table.
+    /// spared it): a line parsed without a `Parser`, in tests.
+    #[cfg(test)]
     pub(crate) fn of_document(t: TapeValue<'v>) -> Self {
         Value {
             t,

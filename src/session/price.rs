@@ -26,13 +26,15 @@
 //! `-2026-04-23`) or `-latest`. No guess from a family's name: a model's
 //! successor often costs something else.
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use foldhash::HashMap;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value as JsonValue};
 
 use crate::event::{Tokens, Usage};
-use crate::json::{Arr, Value};
+use crate::json::{Arr, Parser, Value};
 
 /// The bundled table.
 const BUNDLED: &str = include_str!("prices.json");
@@ -165,40 +167,27 @@ impl Prices {
     /// 10,000 USD per million tokens; the message names the model and key.
     pub fn parse(text: &str) -> Result<Prices, String> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        // Parsed into a tape and read in place (serde_json into a tree was
-        // 60% of a one-session report's instructions); serde_json says where
-        // a text that is not JSON goes wrong. Not with the lines' parser: a
-        // table is no line (its strings are short, and it may hold more
-        // values than a line is let to).
-        let mut bytes = text.as_bytes().to_vec();
-        match simd_json::to_tape(&mut bytes) {
-            Ok(tape) => Prices::of(Value::of_document(tape.as_value())),
-            Err(_) => Err(match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-                Err(e) => e.to_string(),
-                Ok(_) => "not JSON".into(),
-            }),
-        }
-    }
-
-    /// The table `top` is (see [`Prices::parse`]).
-    fn of(top: Value<'_>) -> Result<Prices, String> {
-        if !top.is_object() {
-            return Err("a price table is a JSON object".into());
-        }
+        // The top object's fields, each value left as its text, then each
+        // entry parsed into a tape and read in place, one at a time (serde_json
+        // into a tree was 60% of a one-session report's instructions; one
+        // tape of a whole table of 80,000 models, 8x the file in memory).
+        let top = fields_of(text, "a price table is a JSON object")?;
+        let mut parser = Parser::default();
         let mut p = Prices::default();
-        match field(top, "models") {
-            Some(models) if models.is_object() => {
-                p.as_of = string_at(top, "as_of");
-                p.source = string_at(top, "source");
-                for (name, e) in by_name(models) {
-                    p.push(name, own_entry(name, e)?);
+        match top.get("models") {
+            Some(models) => {
+                let models = fields_of(models.get(), "\"models\" must be an object")?;
+                p.as_of = string_at(&top, "as_of");
+                p.source = string_at(&top, "source");
+                for (name, e) in &models {
+                    let m = entry(&mut parser, name, e, |e| own_entry(name, e))?;
+                    p.push(name.clone(), m);
                 }
             }
-            Some(_) => return Err("\"models\" must be an object".into()),
             None => {
-                for (name, e) in litellm_order(top) {
-                    if let Some(m) = litellm_entry(name, e)? {
-                        p.push(name, m);
+                for (name, e) in litellm_order(&top) {
+                    if let Some(m) = entry(&mut parser, name, e, |e| litellm_entry(name, e))? {
+                        p.push(name.clone(), m);
                     }
                 }
             }
@@ -208,15 +197,15 @@ impl Prices {
 
     /// Add `model` as `name`, unless a model of the same [`name_key`] is
     /// there (the first stays).
-    fn push(&mut self, name: &str, model: Model) {
-        let key = name_key(name);
+    fn push(&mut self, name: String, model: Model) {
+        let key = name_key(&name);
         if key.is_empty() || self.names.contains_key(&key) {
             return;
         }
         let i = self.models.len();
         self.bases.entry(base_key(&key).to_string()).or_insert(i);
         self.names.insert(key, i);
-        self.models.push((name.to_string(), model));
+        self.models.push((name, model));
     }
 
     /// This table with `user`'s models added, or replacing ours of the
@@ -225,17 +214,27 @@ impl Prices {
     /// when it gives them.
     #[must_use]
     pub fn with(&self, user: Prices) -> Prices {
+        // `user`'s names and models moved, not copied: its maps are made
+        // again (a table of 80,000 models is twice the memory otherwise).
+        let Prices {
+            as_of,
+            source,
+            models,
+            names,
+            bases,
+        } = user;
+        drop((names, bases));
         let mut out = Prices {
-            as_of: user.as_of.or_else(|| self.as_of.clone()),
-            source: user.source.or_else(|| self.source.clone()),
+            as_of: as_of.or_else(|| self.as_of.clone()),
+            source: source.or_else(|| self.source.clone()),
             ..Prices::default()
         };
-        for (name, m) in user.models {
-            out.push(&name, m);
+        for (name, m) in models {
+            out.push(name, m);
         }
         for (name, m) in &self.models {
             if !out.bases.contains_key(base_key(&name_key(name))) {
-                out.push(name, m.clone());
+                out.push(name.clone(), m.clone());
             }
         }
         out
@@ -333,10 +332,38 @@ fn by_name(o: Value<'_>) -> Vec<(&str, Value<'_>)> {
 
 /// A string of the table, at most 100 characters of it: what shows it
 /// makes it inert (the render's sanitizer; JSON escapes it).
-fn string_at(o: Value<'_>, k: &str) -> Option<String> {
-    field(o, k)
-        .and_then(Value::into_string)
-        .map(|s| s.chars().take(100).collect())
+fn string_at(top: &Texts<'_>, k: &str) -> Option<String> {
+    let text: String = serde_json::from_str(top.get(k)?.get()).ok()?;
+    Some(text.chars().take(100).collect())
+}
+
+/// An object's fields by name, each value left as its text (a repeated
+/// name: its last value, as a JSON object read into a map keeps it).
+type Texts<'t> = BTreeMap<String, &'t RawValue>;
+
+/// The fields of the JSON object `text` ([`Texts`]), or why not: `not`
+/// when it is JSON but no object, else where it is not JSON.
+fn fields_of<'t>(text: &'t str, not: &str) -> Result<Texts<'t>, String> {
+    serde_json::from_str::<Texts<'t>>(text).map_err(|e| {
+        match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Ok(_) => not.to_string(),
+            Err(_) => e.to_string(),
+        }
+    })
+}
+
+/// The entry `name` of a table, its text `e` parsed in `parser`, read by
+/// `read`.
+fn entry<R>(
+    parser: &mut Parser,
+    name: &str,
+    e: &RawValue,
+    read: impl FnOnce(Value<'_>) -> Result<R, String>,
+) -> Result<R, String> {
+    parser.parse(e.get().as_bytes(), |v| match v {
+        Ok(v) => read(v),
+        Err(_) => Err(format!("{}: cannot be read", inert(name))),
+    })
 }
 
 /// `s` without what could act on a terminal (controls, C1, bidi
@@ -590,7 +617,7 @@ fn own_rates(
 /// own [`name_key`] (the provider's own, `claude-sonnet-4-5`) first, then
 /// other names without a provider prefix, then the rest, each by name.
 /// The first of a key wins ([`Prices::push`]).
-fn litellm_order(top: Value<'_>) -> Vec<(&str, Value<'_>)> {
+fn litellm_order<'f, 't>(top: &'f Texts<'t>) -> Vec<(&'f String, &'t RawValue)> {
     let rank = |n: &str| {
         if name_key(n) == n {
             0
@@ -601,9 +628,9 @@ fn litellm_order(top: Value<'_>) -> Vec<(&str, Value<'_>)> {
         }
     };
     // Ranked once each (a key is made for it), in name order within a rank.
-    let mut ranks: [Vec<(&str, Value<'_>)>; 3] = Default::default();
-    for (name, e) in by_name(top) {
-        ranks[rank(name)].push((name, e));
+    let mut ranks: [Vec<(&String, &RawValue)>; 3] = Default::default();
+    for (name, e) in top {
+        ranks[rank(name)].push((name, *e));
     }
     ranks.concat()
 }
