@@ -3,7 +3,7 @@
 //!
 //! * `OpenClaw`'s JSONL sessions (`agents/<agent>/sessions/*.jsonl`, also
 //!   `.jsonl.deleted.<time>`, `.jsonl.reset.<time>`) are Pi's entries to
-//!   the byte: the header is marked [`OPENCLAW`], as its database's
+//!   the byte: the header is marked `"store":"openclaw"`, as its database's
 //!   reader (`store/openclaw.rs`) marks it.
 //! * Kimi CLI's wire log (`sessions/<md5 of the folder>/<id>/wire.jsonl`)
 //!   never names its working folder: `kimi.json` beside `sessions/` lists
@@ -11,7 +11,7 @@
 //!   is put in the first line (`metadata`) as `"cwd"`.
 //!
 //! Fields are put first in the line's object, so every line keeps its
-//! number. [`marked`] does it to a reader, [`mark_head`] to the first bytes
+//! number. `marked` does it to a reader, [`mark_head`] to the first bytes
 //! of a file read piece by piece (`--top`).
 
 use std::io::{self, BufRead, BufReader, Read};

@@ -213,10 +213,13 @@ impl Session {
                 self.forgotten_unreported = self.forgotten_unreported.saturating_sub(1);
             }
             if failed {
-                // A result whose call was never seen (a log cut at the
-                // front): counted, under an unknown name.
-                cur.tool(&intern(&mut self.names, "?"), ToolKind::Other)
-                    .errors += 1;
+                // A failed result whose call was never seen (a log cut at
+                // the front; OpenClaw keeps no turn that called an unknown
+                // tool): a call that failed, under an unknown name.
+                cur.tool_calls += 1;
+                let unknown = cur.tool(&intern(&mut self.names, "?"), ToolKind::Other);
+                unknown.calls += 1;
+                unknown.errors += 1;
             }
         }
     }

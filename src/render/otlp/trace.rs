@@ -314,7 +314,7 @@ impl Trace {
                 self.version = st.version.as_deref().map(|v| cut(v, MAX_TEXT).into_owned());
             }
             EventKind::ToolCall(c) => self.call(c, ev.line, agent, t),
-            EventKind::ToolResult(r) => self.result(r, s.note().denied, t),
+            EventKind::ToolResult(r) => self.result(r, s.note().denied, (ev.line, agent, t)),
             EventKind::PermissionDenied(d) if !s.note().duplicate => self.denial(d),
             EventKind::Usage(u) => self.usage(u, ev.line, agent, t),
             _ => {}
@@ -390,9 +390,32 @@ impl Trace {
         self.write_call(id, call, &ending);
     }
 
-    fn result(&mut self, r: &ToolResult<'_>, denied: bool, t: Option<u64>) {
-        let Some(call) = self.calls.remove(r.id.as_ref()) else {
-            return;
+    fn result(
+        &mut self,
+        r: &ToolResult<'_>,
+        denied: bool,
+        (line, agent, t): (u64, Option<usize>, Option<u64>),
+    ) {
+        let call = match self.calls.remove(r.id.as_ref()) {
+            Some(call) => call,
+            // A failed result whose call was never seen (a log cut at the
+            // front; OpenClaw keeps no turn that called an unknown tool):
+            // a call of an unknown tool, as the summary counts it.
+            None if r.is_error && !denied => {
+                self.seq += 1;
+                Call {
+                    name: "?".to_string(),
+                    kind: ToolKind::Other,
+                    key_arg: None,
+                    line,
+                    seq: self.seq,
+                    start: t,
+                    agent,
+                    denied: None,
+                    input: None,
+                }
+            }
+            None => return,
         };
         let failed = r.is_error || r.denied || denied || call.denied.is_some();
         let text = (failed || self.content).then(|| r.content.text());
