@@ -164,6 +164,10 @@ pub struct Trace {
     agent_calls: HashMap<String, String>,
     calls: HashMap<String, Call>,
     seq: u64,
+    /// The line of the last response written without an id, and how many
+    /// were of that line (a producer may give several at once: a store's
+    /// totals per model at the session's end), so that each has its span.
+    chat_line: (u64, u64),
     body: Vec<u8>,
     spans: usize,
     /// Model responses written per model, for the metrics' counts.
@@ -189,6 +193,7 @@ impl Trace {
             agent_calls: HashMap::default(),
             calls: HashMap::default(),
             seq: 0,
+            chat_line: (0, 0),
             body: Vec::new(),
             spans: 0,
             responses: Vec::new(),
@@ -525,7 +530,13 @@ impl Trace {
         let trace = self.trace_id();
         let span = match &c.id {
             Some(id) => trace.span("chat", &[id.as_bytes()]),
-            None => trace.span("chat-line", &[&c.line.to_le_bytes()]),
+            None => {
+                let (line, nth) = &mut self.chat_line;
+                *nth = if *line == c.line { *nth + 1 } else { 0 };
+                *line = c.line;
+                let nth = *nth;
+                trace.span("chat-line", &[&c.line.to_le_bytes(), &nth.to_le_bytes()])
+            }
         };
         let parent = self.agent_span(agent);
         let model = c.model.as_deref();
