@@ -549,6 +549,7 @@ fn running(data: &Map<String, Value>) -> Map<String, Value> {
 
 mod hermes;
 mod openclaw;
+mod rows;
 mod stored;
 
 #[cfg(test)]
