@@ -156,11 +156,13 @@ pub enum Producer {
     /// `OpenClaw`'s saved sessions (`~/.openclaw/agents/<id>/agent/openclaw-agent.sqlite`,
     /// the older `agents/<id>/sessions/*.jsonl`) and its `agent exec --json` report.
     OpenClaw,
+    /// Crush's saved sessions (`<project>/.crush/crush.db`).
+    Crush,
 }
 
 impl Producer {
     /// Every producer, in the order they are documented.
-    pub const ALL: [Producer; 22] = [
+    pub const ALL: [Producer; 23] = [
         Producer::Claude,
         Producer::ClaudeTranscript,
         Producer::Codex,
@@ -183,6 +185,7 @@ impl Producer {
         Producer::Grok,
         Producer::Hermes,
         Producer::OpenClaw,
+        Producer::Crush,
     ];
 }
 

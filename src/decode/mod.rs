@@ -26,6 +26,7 @@ mod cline_session;
 mod codex;
 mod codex_rollout;
 mod copilot;
+mod crush;
 mod cursor;
 mod droid;
 mod gemini;

@@ -69,8 +69,10 @@ pub(crate) struct Store {
     pub moved_by: &'static [&'static str],
     /// The sessions' place in the agent's folder (`projects`).
     pub sessions: &'static str,
-    /// A variable naming the agent's database in the sessions' folder, a
-    /// path or a name there (`:memory:`: none on disk, the folder then).
+    /// A variable naming the agent's store itself: its database, a path or
+    /// a name in the sessions' folder (`:memory:`: none on disk, the folder
+    /// then), or the folder of the file that lists its stores (Crush's
+    /// `CRUSH_GLOBAL_DATA`, `projects.json` in it), a path.
     pub database: Option<&'static str>,
 }
 

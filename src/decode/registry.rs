@@ -15,7 +15,7 @@ use std::fmt;
 
 use super::producer::{Entry, Evidence, Shape, Store};
 use super::{
-    amp, claude, cline, cline_session, codex, codex_rollout, copilot, cursor, droid, gemini,
+    amp, claude, cline, cline_session, codex, codex_rollout, copilot, crush, cursor, droid, gemini,
     gemini_session, grok, hermes, kilo, kimi, kimi_session, openclaw, opencode, pi, qwen,
     qwen_session, transcript,
 };
@@ -24,7 +24,7 @@ use crate::json::Value;
 
 /// Every producer, in the order detection asks them: of two producers whose
 /// rules both claim a line with the same [`Evidence`], the first wins.
-pub(crate) static REGISTRY: [Entry; 22] = [
+pub(crate) static REGISTRY: [Entry; 23] = [
     qwen_session::ENTRY,
     transcript::ENTRY,
     copilot::ENTRY,
@@ -47,6 +47,7 @@ pub(crate) static REGISTRY: [Entry; 22] = [
     grok::ENTRY,
     hermes::ENTRY,
     openclaw::ENTRY,
+    crush::ENTRY,
 ];
 
 /// `key` (raw, unescaped bytes) is one of a producer's

@@ -27,9 +27,12 @@
 //! ([`Session::may_overlap`]).
 //!
 //! A `SQLite` store (`OpenCode`'s `opencode.db`, Kilo's `kilo.db`, Hermes
-//! Agent's `state.db`: see `store.rs`) found below a directory, or named
-//! itself, holds many sessions: each is a [`Session`] of that file with its id
-//! ([`Session::stored`]), dated by the store's own times.
+//! Agent's `state.db`, Crush's `crush.db`: see `store.rs`) found below a
+//! directory, or named itself, holds many sessions: each is a [`Session`] of
+//! that file with its id ([`Session::stored`]), dated by the store's own
+//! times. A file that lists stores elsewhere (Crush's `projects.json`:
+//! `store::listed`), found below a directory or named itself, stands for
+//! the stores it lists; a store found twice is read once.
 //!
 //! A sub-agent file goes with its session's file (the `<session>.jsonl`
 //! beside its `<session>/` folder; Qwen Code's `chats/<session>.jsonl` for
@@ -305,6 +308,10 @@ impl Walk {
             self.pending.push(path);
         } else if Cli::of(&path).is_some() {
             self.stores.push(path);
+        } else if kind == Entry::File
+            && let Some(listed) = store::listed(&path)
+        {
+            self.stores.extend(listed);
         } else if is_session_file(&path) && kind == Entry::File {
             self.files.push(path);
         } else if is_session_file(&path) {
@@ -333,6 +340,9 @@ pub fn sessions_below_on(dir: &Path, jobs: usize, index: Option<&Index>) -> Foun
     if Cli::of(dir).is_some() && !dir.is_dir() {
         walk.pending.clear();
         walk.stores.push(dir.to_path_buf());
+    } else if let Some(listed) = store::listed(dir) {
+        walk.pending.clear();
+        walk.stores = listed;
     }
     // Each file's first timestamp is read on `jobs` threads while the
     // walk goes on, directory by directory.
@@ -357,7 +367,7 @@ pub fn sessions_below_on(dir: &Path, jobs: usize, index: Option<&Index>) -> Foun
         ..
     } = walk;
     found.sessions = in_start_order(&files, &starts);
-    for db in stores {
+    for db in once_each(stores) {
         match fs::metadata(&db) {
             Ok(m) if m.is_file() => match store::sessions(&db) {
                 Ok(listed) => found.sessions.extend(listed.into_iter().map(|s| Session {
@@ -384,10 +394,20 @@ pub fn sessions_below_on(dir: &Path, jobs: usize, index: Option<&Index>) -> Foun
     found
 }
 
-/// A path read as a library: a directory, or a `SQLite` store.
+/// The stores found, each once (found below a directory and listed in a
+/// `projects.json` too), in the order first found.
+fn once_each(stores: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut seen = std::collections::HashSet::new();
+    (stores.into_iter())
+        .filter(|db| seen.insert(fs::canonicalize(db).unwrap_or_else(|_| db.clone())))
+        .collect()
+}
+
+/// A path read as a library: a directory, a `SQLite` store, or a file
+/// that lists stores (`store::listed`).
 #[must_use]
 pub fn is_library(path: &Path) -> bool {
-    path.is_dir() || Cli::of(path).is_some()
+    path.is_dir() || Cli::of(path).is_some() || store::listed(path).is_some()
 }
 
 /// The session that began last (`None`: there is none).

@@ -4,7 +4,12 @@
 //! project, in the tables `session`, `message` and `part`. Hermes Agent's
 //! `state.db` is read by `store/hermes.rs`, as lines of its own, and
 //! `OpenClaw`'s `openclaw-agent.sqlite` by `store/openclaw.rs`, as the
-//! transcript entries it holds.
+//! transcript entries it holds, and Crush's `crush.db` (one a project) by
+//! `store/crush.rs`, as lines of its own.
+//!
+//! A store can also be listed in a file elsewhere: Crush's `projects.json`
+//! names each project's folder ([`listed`]), so that a walk of Crush's own
+//! folder finds the stores in the projects.
 //!
 //! A store is read as a library: each session that is not a sub-agent's
 //! is a session of its own ([`sessions`]), read as the lines of the CLI's
@@ -29,7 +34,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, params};
@@ -58,6 +63,8 @@ pub enum Cli {
     Hermes,
     /// `OpenClaw`: `openclaw-agent.sqlite` (`store/openclaw.rs`).
     OpenClaw,
+    /// Crush: `crush.db` (`store/crush.rs`).
+    Crush,
 }
 
 impl Cli {
@@ -68,6 +75,7 @@ impl Cli {
         match name {
             "state.db" => return Some(Cli::Hermes),
             "openclaw-agent.sqlite" => return Some(Cli::OpenClaw),
+            "crush.db" => return Some(Cli::Crush),
             _ => {}
         }
         let stem = name.strip_suffix(".db")?;
@@ -88,6 +96,7 @@ impl Cli {
             Cli::Kilo => "kilo",
             Cli::Hermes => "hermes",
             Cli::OpenClaw => "openclaw",
+            Cli::Crush => "crush",
         }
     }
 
@@ -96,7 +105,7 @@ impl Cli {
     /// second, which tells its lines from `OpenCode`'s), then its `data`.
     fn part(self, [id, message, session]: [&str; 3], data: &Map<String, Value>) -> String {
         let ids = match self {
-            Cli::OpenCode | Cli::Hermes | Cli::OpenClaw => {
+            Cli::OpenCode | Cli::Hermes | Cli::OpenClaw | Cli::Crush => {
                 [("id", id), ("messageID", message), ("sessionID", session)]
             }
             Cli::Kilo => [("id", id), ("sessionID", session), ("messageID", message)],
@@ -136,6 +145,7 @@ pub fn sessions(path: &Path) -> io::Result<Vec<Stored>> {
     match Cli::of(path) {
         Some(Cli::Hermes) => return hermes::sessions(&db).map_err(sql),
         Some(Cli::OpenClaw) => return openclaw::sessions(&db).map_err(sql),
+        Some(Cli::Crush) => return crush::sessions(&db).map_err(sql),
         _ => {}
     }
     let mut q = db
@@ -218,6 +228,9 @@ pub fn lines(path: &Path, id: &str) -> io::Result<Vec<u8>> {
     if cli == Cli::OpenClaw {
         return openclaw::lines(&db, id).map_err(missing);
     }
+    if cli == Cli::Crush {
+        return crush::lines(&db, path, id).map_err(missing);
+    }
     let mut out = Writer {
         db: &db,
         cli,
@@ -231,6 +244,14 @@ pub fn lines(path: &Path, id: &str) -> io::Result<Vec<u8>> {
         out.session(id, &d, 1)?;
     }
     Ok(out.out)
+}
+
+/// The stores a file lists elsewhere, those that are files: Crush's
+/// `projects.json` (each project's `<data_dir>/crush.db`). `None`: the file
+/// lists none (not such a file, or not of its shape).
+#[must_use]
+pub fn listed(path: &Path) -> Option<Vec<PathBuf>> {
+    crush::projects(path)
 }
 
 /// [`lines`] as a reader.
@@ -547,6 +568,7 @@ fn running(data: &Map<String, Value>) -> Map<String, Value> {
     d
 }
 
+mod crush;
 mod hermes;
 mod openclaw;
 mod rows;

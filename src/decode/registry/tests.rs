@@ -337,6 +337,19 @@ fn each_agent_home_and_its_variables() {
         &[("QWEN_HOME", "/q"), ("QWEN_RUNTIME_DIR", "/r")],
     );
     assert_eq!(runtime, Path::new("/r/projects"));
+    // Crush: its own folder, `crush` in the data folder, or the one
+    // CRUSH_GLOBAL_DATA names (projects.json in it).
+    let crush = |vars: &[(&str, &str)]| store_at(Producer::Crush, vars);
+    assert_eq!(crush(&[]), Path::new("/h/.local/share/crush"));
+    assert_eq!(crush(&[("XDG_DATA_HOME", "/x")]), Path::new("/x/crush"));
+    assert_eq!(
+        crush(&[("XDG_DATA_HOME", "/x"), ("CRUSH_GLOBAL_DATA", "/g/data")]),
+        Path::new("/g/data")
+    );
+    assert_eq!(
+        store_at(Producer::Hermes, &[("HERMES_HOME", "/he")]),
+        Path::new("/he")
+    );
 }
 
 #[test]
