@@ -28,7 +28,9 @@ fn copy_tree(from: &Path, to: &Path) {
 
 /// A home with the `mixed` run of Qwen Code, Copilot, Droid, Pi, Cline,
 /// `OpenCode`, Kilo, Kimi CLI, Hermes Agent and `OpenClaw` saved where each
-/// keeps its sessions.
+/// keeps its sessions, and Crush's two projects
+/// (`~/work/<project>/.crush/crush.db`, listed in
+/// `~/.local/share/crush/projects.json`).
 fn home(name: &str) -> PathBuf {
     let home = std::env::temp_dir().join(format!("sv-all-agents-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
@@ -73,7 +75,44 @@ fn home(name: &str) -> PathBuf {
         std::fs::create_dir_all(home.join(to)).unwrap();
         std::fs::copy(&from, home.join(to).join(from.file_name().unwrap())).unwrap();
     }
+    let mut projects = Vec::new();
+    for p in CRUSH_PROJECTS {
+        let data = home.join("work").join(p).join(".crush");
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::copy(crush_db(p), data.join("crush.db")).unwrap();
+        projects.push(serde_json::json!({"path": home.join("work").join(p), "data_dir": data}));
+    }
+    let crush = home.join(".local/share/crush");
+    std::fs::create_dir_all(&crush).unwrap();
+    let list = serde_json::json!({ "projects": projects }).to_string();
+    std::fs::write(crush.join("projects.json"), list).unwrap();
     home
+}
+
+/// Crush's fixture projects.
+const CRUSH_PROJECTS: [&str; 2] = ["alpha", "beta"];
+
+fn crush_db(project: &str) -> PathBuf {
+    Path::new(FIXTURES).join(format!("crush-session/{project}/.crush/crush.db"))
+}
+
+/// Crush's tokens (prompt, completion) in its stores' `sessions` rows,
+/// sub-agents' included, as Crush counted them.
+fn crush_tokens() -> [u64; 2] {
+    let mut sum = [0; 2];
+    for p in CRUSH_PROJECTS {
+        let db = rusqlite::Connection::open(crush_db(p)).unwrap();
+        let row: (i64, i64) = db
+            .query_row(
+                "SELECT sum(prompt_tokens), sum(completion_tokens) FROM sessions",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        sum[0] += u64::try_from(row.0).unwrap();
+        sum[1] += u64::try_from(row.1).unwrap();
+    }
+    sum
 }
 
 fn streamview(args: &[&str], home: &Path) -> (String, i32) {
@@ -92,6 +131,7 @@ fn streamview(args: &[&str], home: &Path) -> (String, i32) {
         "HERMES_HOME",
         "OPENCLAW_STATE_DIR",
         "OPENCLAW_DIR",
+        "CRUSH_GLOBAL_DATA",
     ] {
         cmd.env_remove(v);
     }
@@ -114,10 +154,11 @@ fn every_agent_found_is_read_and_totalled() {
     let t = &v["total"]["tokens"];
     // Each run: 4300 input tokens of which 3200 cached, 190 output, as each
     // CLI counted them (its usage record, shutdown, settings, messages,
-    // session rows or wire log).
+    // session rows or wire log); and Crush's sessions rows.
+    let [prompt, completion] = crush_tokens();
     assert_eq!(
         ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
-        [10 * 1100, 10 * 190, 10 * 3200]
+        [10 * 1100 + prompt, 10 * 190 + completion, 10 * 3200]
     );
     for p in [
         "qwen-session",
@@ -130,6 +171,7 @@ fn every_agent_found_is_read_and_totalled() {
         "kimi-session",
         "hermes",
         "openclaw",
+        "crush",
     ] {
         assert!(jsonl.contains(&format!("\"producer\":\"{p}\"")), "{p}");
     }
@@ -298,7 +340,10 @@ fn every_grouping_adds_up_to_the_same_cents() {
             .unwrap()
             .to_string()
     };
-    let dollars = format!("${total:.2}");
-    assert!(line(&table_day).contains(&dollars), "{table_day}");
-    assert!(line(&table_model).contains(&dollars), "{table_model}");
+    // (In cents, or to a hundredth of a cent when a row costs less than
+    // one: Crush's sessions.)
+    let dollars = [format!("${total:.2}"), format!("${total:.4}")];
+    let shows = |t: &str| dollars.iter().any(|d| line(t).contains(d.as_str()));
+    assert!(shows(&table_day), "{table_day}");
+    assert!(shows(&table_model), "{table_model}");
 }

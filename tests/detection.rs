@@ -137,6 +137,27 @@ fn hermes_stores_and_reports_are_detected() {
     assert_eq!(evs.iter().filter(|e| e["kind"] == "tool_call").count(), 3);
 }
 
+/// Crush's stores (their sessions' lines, `input/store/crush.rs`) are
+/// Crush's, and nothing else is: the lines of a store piped as a stream
+/// too.
+#[test]
+fn crush_stores_are_detected() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crush-session");
+    for project in ["alpha", "beta"] {
+        let db = root.join(project).join(".crush/crush.db");
+        let (evs, _) = events(&[&db], None);
+        assert!(!evs.is_empty(), "{project}");
+        assert!(evs.iter().all(|e| e["producer"] == "crush"), "{project}");
+    }
+    let db = root.join("alpha/.crush/crush.db");
+    let stored = streamview::input::store::lines(&db, "a3").unwrap();
+    let (evs, status) = events(&[], Some(&stored));
+    assert_eq!(status, 0);
+    assert!(evs.iter().all(|e| e["producer"] == "crush"));
+    // The agent call and its sub-agent's glob.
+    assert_eq!(evs.iter().filter(|e| e["kind"] == "tool_call").count(), 2);
+}
+
 /// Kilo streams whose first line is an `error`: the same line as
 /// `OpenCode`'s, so the stream reads as `OpenCode`'s (`decode/kilo.rs`).
 const READ_AS_OPENCODE: [&str; 3] = [

@@ -223,6 +223,26 @@ fn store_sessions() {
     );
 }
 
+/// Crush's databases (one a project, in its `.crush/`), each session as the
+/// lines the store gives the decoder (`input/store/crush.rs`), sub-agents
+/// nested; named by a relative path, as the project folder is shown.
+#[test]
+fn crush_store_sessions() {
+    use streamview::input::store;
+    for project in ["alpha", "beta"] {
+        let path = std::path::PathBuf::from(format!(
+            "tests/fixtures/crush-session/{project}/.crush/crush.db"
+        ));
+        let mut shown = String::new();
+        for s in store::sessions(&path).unwrap() {
+            let input = store::lines(&path, &s.id).unwrap();
+            let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
+            shown.push_str(&report(status, &out, &diag));
+        }
+        insta::assert_snapshot!(format!("crush_store_sessions@{project}"), shown);
+    }
+}
+
 /// Cline CLI's saved sessions, each read as the library reads it (its
 /// record, then its messages: `tests/producer_cline_session.rs`).
 #[test]

@@ -90,12 +90,15 @@ fn fixtures() -> Vec<PathBuf> {
             let ext = |p: &Path, x: &str| p.extension().is_some_and(|e| e == x);
             // Streams; the JSON documents an agent prints (Hermes' usage
             // reports, OpenClaw's); a store in a run's folder (Hermes',
-            // OpenClaw's), OpenClaw's older JSONL sessions.
+            // OpenClaw's) or in a project's data folder (Crush's),
+            // OpenClaw's older JSONL sessions.
             let document = dir.ends_with("hermes") || dir.ends_with("openclaw");
             if ext(&p, "jsonl") || (ext(&p, "json") && document) {
                 files.push(p);
             } else if p.is_dir() && dir.ends_with("hermes-session") {
                 files.push(p.join("state.db"));
+            } else if p.is_dir() && dir.ends_with("crush-session") {
+                files.push(p.join(".crush/crush.db"));
             } else if p.is_dir() && dir.ends_with("openclaw-session") {
                 let agent = p.join("agents/main");
                 let db = agent.join("agent/openclaw-agent.sqlite");
@@ -556,6 +559,11 @@ copilot grep search
 copilot no_such_tool other
 copilot sql todo
 copilot view read
+crush agent agent
+crush bash shell
+crush edit edit
+crush glob search
+crush view read
 cursor edit edit
 cursor format other
 cursor glob search

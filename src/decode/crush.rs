@@ -182,7 +182,8 @@ impl Stream for State {
             duration_ms,
             cost_usd: self.cost,
             tokens: total,
-            stop_reason: Some(Cow::Borrowed(subtype)).filter(|_| is_error),
+            // Why, when it was not an error (`canceled`, `max_tokens`, …).
+            stop_reason: Some(Cow::Borrowed(subtype)).filter(|s| is_error && *s != "error"),
             ..SessionResult::default()
         };
         emit(&event(EventKind::Result(Box::new(res))))

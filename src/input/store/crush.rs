@@ -72,7 +72,7 @@ pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
         "SELECT id, parent_session_id, created_at, updated_at FROM sessions \
          ORDER BY created_at, id",
     )?;
-    let all: Vec<(String, Option<String>, Option<Timestamp>, Option<Timestamp>)> = q
+    let mut all: Vec<(String, Option<String>, Option<Timestamp>, Option<Timestamp>)> = q
         .query_map([], |r| {
             let parent = match r.get_ref(1)? {
                 ValueRef::Text(t) if !t.is_empty() => Some(String::from_utf8_lossy(t).into()),
@@ -81,6 +81,8 @@ pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
             Ok((r.get(0)?, parent, time(r.get_ref(2)?), time(r.get_ref(3)?)))
         })?
         .collect::<rusqlite::Result<_>>()?;
+    // In time order, seconds and milliseconds alike (a stable sort).
+    all.sort_by(|a, b| a.2.cmp(&b.2));
     let ids: HashSet<&str> = all.iter().map(|s| s.0.as_str()).collect();
     let mut children: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, s) in all.iter().enumerate() {
