@@ -114,7 +114,7 @@ _streamview() {
                     return 0
                     ;;
                 --from)
-                    COMPREPLY=($(compgen -W "auto claude claude-transcript codex codex-rollout gemini gemini-session opencode qwen qwen-session amp cursor copilot droid pi cline cline-session kilo kimi kimi-session grok hermes openclaw" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto claude claude-transcript codex codex-rollout gemini gemini-session opencode qwen qwen-session amp cursor copilot droid pi cline cline-session kilo kimi kimi-session grok hermes openclaw crush" -- "${cur}"))
                     return 0
                     ;;
                 --max-line-bytes)

@@ -97,7 +97,8 @@ kimi\t'Kimi CLI `--print --output-format stream-json`'
 kimi-session\t'Kimi CLI session files (`~/.kimi/sessions/…/wire.jsonl`)'
 grok\t'Grok CLI `-p` (`@vibe-kit/grok-cli`)'
 hermes\t'Hermes Agent sessions (`~/.hermes/state.db`), `hermes -z --usage-file` reports'
-openclaw\t'OpenClaw sessions (`~/.openclaw/agents`), `openclaw agent exec --json` reports'"
+openclaw\t'OpenClaw sessions (`~/.openclaw/agents`), `openclaw agent exec --json` reports'
+crush\t'Crush sessions (`<project>/.crush/crush.db`, listed in `~/.local/share/crush/projects.json`)'"
 complete -c streamview -l max-line-bytes -d 'Skip lines longer than this many bytes (suffixes K, M, G), reporting them' -r
 complete -c streamview -s j -l jobs -d 'Read the files of the directories named on N threads (default: one per core)' -r
 complete -c streamview -l status-wait -d 'Seconds without an event before the status line says it is waiting' -r
