@@ -238,13 +238,12 @@ impl State {
             .filter(|c| !c.is_empty());
         let role = str_at(v, "role").unwrap_or("");
         if main {
-            match role {
-                "assistant" => self.turns += 1,
+            if role == "assistant" {
+                self.turns += 1;
+            } else {
                 // A new turn, or the results of the last one's calls.
-                _ => {
-                    self.answered = false;
-                    self.failure = None;
-                }
+                self.answered = false;
+                self.failure = None;
             }
         }
         let Some(parts) = get(v, "parts").and_then(Value::as_array) else {

@@ -2,6 +2,7 @@
 //! through the decoder.
 
 use crate::decode::testing::{EventKind, Producer, as_call, as_notice, as_result, replay};
+use crate::event::ToolKind as K;
 
 const HEADER: &str = r#"{"type":"crush_session","timestamp":1764590400000,"id":"s1","parent_session_id":null,"title":"t","prompt_tokens":1200,"completion_tokens":30,"cost":0.002,"created_at":1764590400,"cwd":"/w","model":"m","provider":"openai"}"#;
 
@@ -85,7 +86,6 @@ fn calls_show_their_key_argument_and_results_fail_by_is_error() {
             )
         })
         .collect();
-    use crate::event::ToolKind as K;
     assert_eq!(
         shown,
         [

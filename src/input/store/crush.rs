@@ -47,6 +47,9 @@ const MAX_DEPTH: usize = 16;
 /// The largest time taken as seconds: later ones are milliseconds.
 const SECONDS_BELOW: f64 = 1e11;
 
+/// A `sessions` row: its id, parent, when it began and last changed.
+type Row = (String, Option<String>, Option<Timestamp>, Option<Timestamp>);
+
 /// A time as Crush writes it: Unix seconds, or milliseconds above 10^11.
 fn time(v: ValueRef<'_>) -> Option<Timestamp> {
     let n = match v {
@@ -72,7 +75,7 @@ pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
         "SELECT id, parent_session_id, created_at, updated_at FROM sessions \
          ORDER BY created_at, id",
     )?;
-    let mut all: Vec<(String, Option<String>, Option<Timestamp>, Option<Timestamp>)> = q
+    let mut all: Vec<Row> = q
         .query_map([], |r| {
             let parent = match r.get_ref(1)? {
                 ValueRef::Text(t) if !t.is_empty() => Some(String::from_utf8_lossy(t).into()),
@@ -82,7 +85,7 @@ pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
         })?
         .collect::<rusqlite::Result<_>>()?;
     // In time order, seconds and milliseconds alike (a stable sort).
-    all.sort_by(|a, b| a.2.cmp(&b.2));
+    all.sort_by_key(|a| a.2);
     let ids: HashSet<&str> = all.iter().map(|s| s.0.as_str()).collect();
     let mut children: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, s) in all.iter().enumerate() {
@@ -90,8 +93,7 @@ pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
             children.entry(p).or_default().push(i);
         }
     }
-    let is_top =
-        |s: &(String, Option<String>, _, _)| s.1.as_deref().is_none_or(|p| !ids.contains(p));
+    let is_top = |s: &Row| s.1.as_deref().is_none_or(|p| !ids.contains(p));
     let mut seen = vec![false; all.len()];
     let mut listed = Vec::new();
     let tops = (0..all.len()).filter(|&i| is_top(&all[i]));
