@@ -32,7 +32,7 @@ use streamview::render::{Jsonl, Pretty, PrettyOptions, SummarySink, Verbosity};
 use streamview::{ExitStatus, Feeder, Producer, Runner};
 use termcolor::{Ansi, NoColor};
 
-const PRODUCERS: [Option<Producer>; 21] = [
+const PRODUCERS: [Option<Producer>; 22] = [
     None,
     Some(Producer::Claude),
     Some(Producer::ClaudeTranscript),
@@ -53,6 +53,7 @@ const PRODUCERS: [Option<Producer>; 21] = [
     Some(Producer::KimiSession),
     Some(Producer::Grok),
     Some(Producer::Hermes),
+    Some(Producer::OpenClaw),
     Some(Producer::Crush),
 ];
 
