@@ -137,6 +137,46 @@ fn hermes_stores_and_reports_are_detected() {
     assert_eq!(evs.iter().filter(|e| e["kind"] == "tool_call").count(), 3);
 }
 
+/// OpenClaw's reports (one JSON document each) and stores (their sessions'
+/// lines, `input/store/openclaw.rs`) are OpenClaw's: the store's lines
+/// piped as a stream too (its header is marked); the same entries without
+/// the mark are Pi's, whose saved session they are to the byte.
+#[test]
+fn openclaw_stores_and_reports_are_detected() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut inputs: Vec<PathBuf> = ["text", "tool_error", "error_400", "mixed_local"]
+        .iter()
+        .map(|n| root.join(format!("openclaw/{n}.json")))
+        .collect();
+    let db = |run: &str| {
+        root.join(format!(
+            "openclaw-session/{run}/agents/main/agent/openclaw-agent.sqlite"
+        ))
+    };
+    for run in ["mixed", "tool_error", "error_400"] {
+        inputs.push(db(run));
+    }
+    for f in &inputs {
+        let (evs, _) = events(&[f], None);
+        assert!(!evs.is_empty(), "{}", f.display());
+        assert!(
+            evs.iter().all(|e| e["producer"] == "openclaw"),
+            "{}",
+            f.display()
+        );
+    }
+    let sessions = streamview::input::store::sessions(&db("mixed")).unwrap();
+    let stored = streamview::input::store::lines(&db("mixed"), &sessions[0].id).unwrap();
+    let (evs, status) = events(&[], Some(&stored));
+    assert_eq!(status, 0);
+    assert!(evs.iter().all(|e| e["producer"] == "openclaw"));
+    assert_eq!(evs.iter().filter(|e| e["kind"] == "tool_call").count(), 3);
+    let text = String::from_utf8(stored).unwrap();
+    let unmarked = text.replacen(r#""store":"openclaw","#, "", 1);
+    let (evs, _) = events(&[], Some(unmarked.as_bytes()));
+    assert!(evs.iter().all(|e| e["producer"] == "pi"));
+}
+
 /// Crush's stores (their sessions' lines, `input/store/crush.rs`) are
 /// Crush's, and nothing else is: the lines of a store piped as a stream
 /// too.
