@@ -528,15 +528,14 @@ impl Trace {
 
     fn write_chat(&mut self, c: &Chat, agent: Option<usize>) {
         let trace = self.trace_id();
-        let span = match &c.id {
-            Some(id) => trace.span("chat", &[id.as_bytes()]),
-            None => {
-                let (line, nth) = &mut self.chat_line;
-                *nth = if *line == c.line { *nth + 1 } else { 0 };
-                *line = c.line;
-                let nth = *nth;
-                trace.span("chat-line", &[&c.line.to_le_bytes(), &nth.to_le_bytes()])
-            }
+        let span = if let Some(id) = &c.id {
+            trace.span("chat", &[id.as_bytes()])
+        } else {
+            let (line, nth) = &mut self.chat_line;
+            *nth = if *line == c.line { *nth + 1 } else { 0 };
+            *line = c.line;
+            let nth = *nth;
+            trace.span("chat-line", &[&c.line.to_le_bytes(), &nth.to_le_bytes()])
         };
         let parent = self.agent_span(agent);
         let model = c.model.as_deref();
