@@ -137,8 +137,8 @@ fn hermes_stores_and_reports_are_detected() {
     assert_eq!(evs.iter().filter(|e| e["kind"] == "tool_call").count(), 3);
 }
 
-/// OpenClaw's reports (one JSON document each) and stores (their sessions'
-/// lines, `input/store/openclaw.rs`) are OpenClaw's: the store's lines
+/// `OpenClaw`'s reports (one JSON document each) and stores (their sessions'
+/// lines, `input/store/openclaw.rs`) are `OpenClaw`'s: the store's lines
 /// piped as a stream too (its header is marked); the same entries without
 /// the mark are Pi's, whose saved session they are to the byte.
 #[test]
