@@ -119,8 +119,19 @@ fn an_openclaw_jsonl_session_at_work_is_openclaws() {
 /// runs (given its pid), then `q`: its screen, and whether it exited 0.
 /// `None`: no `script` to make the terminal with.
 fn on_terminal(root: &Path, wait: Duration, during: impl FnOnce(u32)) -> Option<(String, bool)> {
-    let env = format!("HOME='{}'", root.display());
-    let (mut child, pid) = common::on_pty(root, &env, "--top", (100, 20), true)?;
+    on_terminal_as(root, ("", (100, 20)), wait, during)
+}
+
+/// [`on_terminal`] with more of the environment (`NAME=value` words) on
+/// a terminal of `cols` × `rows`.
+fn on_terminal_as(
+    root: &Path,
+    (env, size): (&str, (u16, u16)),
+    wait: Duration,
+    during: impl FnOnce(u32),
+) -> Option<(String, bool)> {
+    let env = format!("HOME='{}' {env}", root.display());
+    let (mut child, pid) = common::on_pty(root, &env, "--top", size, true)?;
     let out = common::drain(child.stdout.take().unwrap());
     std::thread::sleep(wait);
     during(common::pty_pid(&pid));
@@ -213,4 +224,117 @@ fn a_closed_terminal_ends_the_board() {
         "still running: {stat}"
     );
     let _ = fs::remove_dir_all(&root);
+}
+
+/// The board left as it was entered: the alternate screen left after it
+/// was entered, the cursor shown again.
+fn restored(out: &str) -> bool {
+    let (Some(enter), Some(leave)) = (out.find("\u{1b}[?1049h"), out.rfind("\u{1b}[?1049l")) else {
+        return false;
+    };
+    enter < leave && out[leave..].contains("\u{1b}[?25h")
+}
+
+#[test]
+fn terminals_of_any_size_dumb_or_not_utf8_are_drawn_and_given_back() {
+    let (root, _) = home("sizes");
+    for (env, size) in [
+        ("", (1, 1)),
+        ("", (10, 3)),
+        ("", (500, 200)),
+        ("LANG=C LC_ALL=POSIX", (80, 24)),
+    ] {
+        let Some((out, ok)) =
+            on_terminal_as(&root, (env, size), Duration::from_millis(800), |_| {})
+        else {
+            return;
+        };
+        assert!(ok, "{env} {size:?}: {out:?}");
+        assert!(restored(&out), "{env} {size:?}: {out:?}");
+    }
+    // A terminal that cannot draw a board gets one snapshot, plain.
+    let Some((out, ok)) = on_terminal_as(
+        &root,
+        ("TERM=dumb", (80, 24)),
+        Duration::from_millis(800),
+        |_| {},
+    ) else {
+        return;
+    };
+    assert!(ok, "{out:?}");
+    assert!(out.starts_with("streamview --top · 1 session"), "{out:?}");
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    let _ = fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_terminal_resized_and_files_cut_or_gone_under_it_keep_the_board_up() {
+    let (root, live) = home("resize");
+    let Some((out, ok)) = on_terminal(&root, Duration::from_millis(1200), |pid| {
+        // Its terminal made 30x6, then 200x50, said as the kernel says it.
+        let tty = fs::read_link(format!("/proc/{pid}/fd/0")).unwrap();
+        for (cols, rows) in [(30, 6), (200, 50)] {
+            let _ = Command::new("stty")
+                .arg("-F")
+                .arg(&tty)
+                .args(["cols", &cols.to_string(), "rows", &rows.to_string()])
+                .status();
+            let _ = Command::new("kill")
+                .args(["-WINCH", &pid.to_string()])
+                .status();
+            std::thread::sleep(Duration::from_millis(600));
+        }
+        // The session's file cut to nothing, then gone.
+        fs::write(&live, "").unwrap();
+        std::thread::sleep(Duration::from_millis(600));
+        fs::remove_file(&live).unwrap();
+        std::thread::sleep(Duration::from_millis(600));
+    }) else {
+        return;
+    };
+    assert!(ok, "{out:?}");
+    assert!(restored(&out), "{out:?}");
+    let _ = fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_thousand_sessions_at_work_are_one_board() {
+    let root = std::env::temp_dir().join(format!("sv-top-many-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    let text = fs::read_to_string(common::fixture(TOOLS)).unwrap();
+    let upto: usize = text.lines().take(4).map(|l| l.len() + 1).sum();
+    let first = &text[..upto];
+    for p in 0..10 {
+        let dir = root.join(format!(".claude/projects/-home-dev-p{p}"));
+        fs::create_dir_all(&dir).unwrap();
+        for i in 0..100 {
+            fs::write(
+                dir.join(format!("{p:02}{i:03}-0000-4000-8000-000000000000.jsonl")),
+                first,
+            )
+            .unwrap();
+        }
+    }
+    let t = Instant::now();
+    let out = sv_std()
+        .arg("--top")
+        .env("HOME", &root)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let took = t.elapsed();
+    let _ = fs::remove_dir_all(&root);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("streamview --top · 1000 sessions"),
+        "{}",
+        text.lines().next().unwrap_or("")
+    );
+    assert_eq!(
+        text.lines().count(),
+        1002,
+        "a header, the columns, a row each"
+    );
+    assert!(took < Duration::from_secs(60), "{took:?}");
 }

@@ -441,7 +441,7 @@ pub fn days_library(dir: &Path, days: &[(&str, &str)], copies: usize) {
 }
 
 /// streamview run with `args` (and `env`, `NAME=value` words of the
-/// shell) on a pseudo-terminal of `cols` × `rows` made by util-linux
+/// shell, after `TERM=xterm`, which they may change) on a pseudo-terminal of `cols` × `rows` made by util-linux
 /// `script`, its keys from the returned child's stdin, the screen on its
 /// stdout (when `screen`); and the file where its pid will be (the shell
 /// `exec`s it). `None`: `script` is not installed (the test says it skips).
@@ -463,7 +463,7 @@ pub fn on_pty(
     let bin = assert_cmd::cargo::cargo_bin("streamview");
     let pid = dir.join("pid");
     let cmd = format!(
-        "stty cols {cols} rows {rows}; echo $$ > '{}'; {env} STREAMVIEW_CONFIG= TERM=xterm exec '{}' {args}",
+        "stty cols {cols} rows {rows}; echo $$ > '{}'; STREAMVIEW_CONFIG= TERM=xterm {env} exec '{}' {args}",
         pid.display(),
         bin.display()
     );
