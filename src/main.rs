@@ -41,6 +41,14 @@ fn main() -> ExitCode {
 /// is quit.
 fn run(opts: &Options) -> Result<ExitStatus, Error> {
     let interrupt = Interrupt::new();
+    // A file size limit reached (`ulimit -f`, as a full disk) is a write
+    // that fails, said (the index not kept, the output cut), not a kill
+    // that leaves a half-written file: SIGXFSZ's default is to end.
+    #[cfg(unix)]
+    let _ = signal_hook::flag::register(
+        signal_hook::consts::SIGXFSZ,
+        Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    );
     let on_sigint = Arc::clone(&interrupt);
     let paging = opts.pager.is_some();
     let _ = ctrlc::set_handler(move || {

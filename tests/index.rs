@@ -370,3 +370,42 @@ fn since_skips_the_files_last_changed_before_it_unread() {
         sessions(&l.run(&["--format", "summary-json"], false).0)
     );
 }
+
+/// A disk full under the index's writing, as a file size limit makes it
+/// (`ulimit -f`: CI runs as root, whom a read-only folder does not stop):
+/// the report is the same, one line says the index was not kept, no
+/// half-written file stays, and the next run (room again) writes it.
+#[test]
+fn a_full_disk_keeps_no_index_and_costs_one_line() {
+    let l = Library::new("full");
+    let (want, said, _) = l.run(&["--by", "day"], false);
+    let full = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(r#"ulimit -f 4; exec "$@""#)
+        .arg("limited")
+        .arg(assert_cmd::cargo::cargo_bin("streamview"))
+        .args(["--by", "day"])
+        .arg(l.lib())
+        .env("STREAMVIEW_CACHE_DIR", &l.cache)
+        .env("TZ", "UTC")
+        .env("STREAMVIEW_CONFIG", "")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&full.stdout).into_owned(),
+        String::from_utf8_lossy(&full.stderr).into_owned(),
+    );
+    assert_eq!(full.status.code(), Some(0), "{err}");
+    assert_eq!(out, want);
+    // One line more than the report says itself.
+    let (note, rest) = err.split_once('\n').unwrap();
+    assert!(note.contains("could not write the index"), "{err}");
+    assert_eq!(rest, said);
+    let left: Vec<_> = fs::read_dir(&l.cache).unwrap().flatten().collect();
+    assert!(left.is_empty(), "{left:?}");
+    let (again, _, status) = l.run(&["--by", "day"], true);
+    assert_eq!((again, status), (want, 0));
+    assert_eq!(index_files(&l.cache).len(), 1);
+    let _ = fs::remove_dir_all(&l.root);
+}
