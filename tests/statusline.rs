@@ -278,6 +278,7 @@ fn hostile_input_gives_one_inert_line_and_exit_0() {
         ("not JSON".into(), "{{{ not json".into()),
         ("empty".into(), String::new()),
         ("10 MB".into(), format!("{{\"x\":\"{}\"}}", "a".repeat(10 << 20))),
+        ("100 MB".into(), format!("{{\"x\":\"{}\"}}", "a".repeat(100 << 20))),
         ("deep".into(), "[".repeat(100_000)),
         (
             "escapes".into(),
@@ -298,6 +299,19 @@ fn hostile_input_gives_one_inert_line_and_exit_0() {
         "a FIFO".into(),
         serde_json::json!({"transcript_path": fifo}).to_string(),
     ));
+    // A 10 GB sparse file (no disk), and another agent's log.
+    let sparse = home.root.join("sparse.jsonl");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(10 << 30)
+        .unwrap();
+    let codex = common::fixture("codex-rollout/mixed.rollout.jsonl");
+    for (what, t) in [("a 10 GB sparse file", sparse), ("a Codex rollout", codex)] {
+        inputs.push((
+            what.into(),
+            serde_json::json!({"transcript_path": t}).to_string(),
+        ));
+    }
     for (what, input) in inputs {
         let t = Instant::now();
         let (line, code) = home.line(&input, &[]);
