@@ -340,6 +340,72 @@ fn a_large_litellm_table_loads_in_linear_time() {
     let _ = fs::remove_dir_all(&d);
 }
 
+/// Issue 51: a `LiteLLM` table of 80,000 models, 10 MB, of the shapes that
+/// were slow (long names with a provider, many keys, long-context tiers)
+/// loads in at most 16 MiB and three times the file (the release build's
+/// bound; an unoptimized test build maps 10 MiB more of itself).
+#[test]
+fn a_large_litellm_table_loads_within_three_times_its_size() {
+    let d = dir("litellm-memory");
+    let mut t = serde_json::Map::new();
+    for i in 0..80_000 {
+        let name = match i % 4 {
+            0 => format!("model-{i}-2025{:02}01", i % 12 + 1),
+            1 => format!(
+                "provider{}/a-rather-long-family-name-{i}-instruct-v{}",
+                i % 50,
+                i % 7
+            ),
+            2 => format!("us.anthropic.claude-{i}@latest[1m]"),
+            _ => format!("model-{i}"),
+        };
+        let mut e = json!({"input_cost_per_token": 1e-6, "output_cost_per_token": 5e-6,
+                           "litellm_provider": "openai", "mode": "chat"});
+        if i % 10 == 0 {
+            for k in [128, 200, 256] {
+                e[format!("input_cost_per_token_above_{k}k_tokens")] = json!(2e-6);
+                e[format!("output_cost_per_token_above_{k}k_tokens")] = json!(8e-6);
+            }
+        }
+        t.insert(name, e);
+    }
+    let path = d.join("litellm.json");
+    fs::write(&path, serde_json::Value::Object(t).to_string()).unwrap();
+    let file_kib = fs::metadata(&path).unwrap().len() >> 10;
+    // Kept running (its input open) until its first session is shown,
+    // so its peak can be read.
+    let mut child = sv_std()
+        .args(["--prices"])
+        .arg(&path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(&read(&fixture("claude/tools_basic.jsonl")))
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    assert!(lines.any(|l| l.unwrap().starts_with("✓ done")));
+    let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    drop(stdin);
+    let _ = child.wait();
+    let _ = fs::remove_dir_all(&d);
+    let Some(peak) = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+    else {
+        eprintln!("skipped: no /proc/<pid>/status here");
+        return;
+    };
+    let slack = if cfg!(debug_assertions) { 10 << 10 } else { 0 };
+    let bound = (16 << 10) + 3 * file_kib + slack;
+    eprintln!("LiteLLM table of {file_kib} KiB: peak RSS {peak} KiB (bound {bound} KiB)");
+    assert!(peak <= bound, "{peak} KiB > {bound} KiB");
+}
+
 // ------------------------------------------------------ implausible numbers
 
 /// A count or cost no log means (`u64::MAX` tokens, a cost of 1e308 or

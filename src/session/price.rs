@@ -143,10 +143,23 @@ pub struct Prices {
     pub source: Option<String>,
     /// The models, in the order of their names.
     models: Vec<(String, Model)>,
-    /// Each model's [`name_key`] → its index.
-    names: HashMap<String, usize>,
-    /// Each model's [`base_key`] → its index (the first name of a base).
-    bases: HashMap<String, usize>,
+    /// Each model's [`name_key`], hashed ([`hash_key`]) → its index.
+    names: HashMap<u64, usize>,
+    /// Each model's [`base_key`], hashed → its index (the first name of a
+    /// base).
+    bases: HashMap<u64, usize>,
+}
+
+/// The hash the maps of a [`Prices`] keep a key by, not the key: a table's
+/// names are most of its memory (three copies of each, with the keys).
+/// Fixed seeds: the same in every run. A lookup checks the model it finds
+/// against the key, so two keys of one hash (odds of 1 in 10^10 over a
+/// table of 100,000 models) can only leave the second one unpriced.
+fn hash_key(key: &str) -> u64 {
+    use std::hash::BuildHasher;
+    const KEYS: foldhash::quality::FixedState =
+        foldhash::quality::FixedState::with_seed(0x7072_6963_6573_2121);
+    KEYS.hash_one(key)
 }
 
 impl Prices {
@@ -174,24 +187,26 @@ impl Prices {
         let top = fields_of(text, "a price table is a JSON object")?;
         let mut parser = Parser::default();
         let mut p = Prices::default();
-        match top.get("models") {
-            Some(models) => {
-                let models = fields_of(models.get(), "\"models\" must be an object")?;
-                p.as_of = string_at(&top, "as_of");
-                p.source = string_at(&top, "source");
-                for (name, e) in &models {
-                    let m = entry(&mut parser, name, e, |e| own_entry(name, e))?;
-                    p.push(name.clone(), m);
-                }
+        // Each name moved from the fields into the table (a table's names
+        // are most of its memory).
+        if let Some(models) = top.get("models") {
+            let models = fields_of(models.get(), "\"models\" must be an object")?;
+            p.as_of = string_at(&top, "as_of");
+            p.source = string_at(&top, "source");
+            p.models.reserve(models.len());
+            for (name, e) in models {
+                let m = entry(&mut parser, &name, e, |e| own_entry(&name, e))?;
+                p.push(name, m);
             }
-            None => {
-                for (name, e) in litellm_order(&top) {
-                    if let Some(m) = entry(&mut parser, name, e, |e| litellm_entry(name, e))? {
-                        p.push(name.clone(), m);
-                    }
+        } else {
+            p.models.reserve(top.len());
+            for (name, e) in litellm_order(top) {
+                if let Some(m) = entry(&mut parser, &name, e, |e| litellm_entry(&name, e))? {
+                    p.push(name, m);
                 }
             }
         }
+        p.models.shrink_to_fit();
         Ok(p)
     }
 
@@ -199,12 +214,12 @@ impl Prices {
     /// there (the first stays).
     fn push(&mut self, name: String, model: Model) {
         let key = name_key(&name);
-        if key.is_empty() || self.names.contains_key(&key) {
+        if key.is_empty() || self.names.contains_key(&hash_key(&key)) {
             return;
         }
         let i = self.models.len();
-        self.bases.entry(base_key(&key).to_string()).or_insert(i);
-        self.names.insert(key, i);
+        self.bases.entry(hash_key(base_key(&key))).or_insert(i);
+        self.names.insert(hash_key(&key), i);
         self.models.push((name, model));
     }
 
@@ -229,11 +244,17 @@ impl Prices {
             source: source.or_else(|| self.source.clone()),
             ..Prices::default()
         };
+        // Made at their size: grown by doubling, a table of 80,000 models
+        // passes through twice its size.
+        let n = models.len() + self.models.len();
+        out.models.reserve_exact(n);
+        out.names.reserve(n);
+        out.bases.reserve(n);
         for (name, m) in models {
             out.push(name, m);
         }
         for (name, m) in &self.models {
-            if !out.bases.contains_key(base_key(&name_key(name))) {
+            if !out.bases.contains_key(&hash_key(base_key(&name_key(name)))) {
                 out.push(name.clone(), m.clone());
             }
         }
@@ -271,11 +292,26 @@ impl Prices {
             owned = name_key(model);
             &owned
         };
-        let i = self
-            .names
-            .get(key)
-            .or_else(|| self.bases.get(base_key(key)))?;
-        Some(*i)
+        // The model found checked against the key (the maps keep hashes),
+        // its own key made on the stack too.
+        let mut mine = [0u8; 96];
+        let mut stored = |i: usize, check: &dyn Fn(&str) -> bool| {
+            let Some((name, _)) = self.models.get(i) else {
+                return false;
+            };
+            match key_in(name, &mut mine) {
+                Some(k) => check(k),
+                None => check(&name_key(name)),
+            }
+        };
+        if let Some(&i) = self.names.get(&hash_key(key))
+            && stored(i, &|k| k == key)
+        {
+            return Some(i);
+        }
+        let base = base_key(key);
+        let &i = self.bases.get(&hash_key(base))?;
+        stored(i, &|k| base_key(k) == base).then_some(i)
     }
 
     /// The model [`Prices::find`] found at `i`.
@@ -617,7 +653,7 @@ fn own_rates(
 /// own [`name_key`] (the provider's own, `claude-sonnet-4-5`) first, then
 /// other names without a provider prefix, then the rest, each by name.
 /// The first of a key wins ([`Prices::push`]).
-fn litellm_order<'f, 't>(top: &'f Texts<'t>) -> Vec<(&'f String, &'t RawValue)> {
+fn litellm_order(top: Texts<'_>) -> impl Iterator<Item = (String, &RawValue)> {
     let rank = |n: &str| {
         if name_key(n) == n {
             0
@@ -628,11 +664,11 @@ fn litellm_order<'f, 't>(top: &'f Texts<'t>) -> Vec<(&'f String, &'t RawValue)> 
         }
     };
     // Ranked once each (a key is made for it), in name order within a rank.
-    let mut ranks: [Vec<(&String, &RawValue)>; 3] = Default::default();
+    let mut ranks: [Vec<(String, &RawValue)>; 3] = Default::default();
     for (name, e) in top {
-        ranks[rank(name)].push((name, *e));
+        ranks[rank(&name)].push((name, e));
     }
-    ranks.concat()
+    ranks.into_iter().flatten()
 }
 
 /// A model of `LiteLLM`'s table, if it prices tokens (not images or audio
