@@ -47,15 +47,22 @@ fn db(run: &str) -> PathBuf {
         .join("agents/main/agent/openclaw-agent.sqlite")
 }
 
-/// The transcript entries of the run's one session, in order.
-fn entries(run: &str) -> Vec<Value> {
+/// The transcript entries of the run's one session, in order, as written.
+fn entry_texts(run: &str) -> Vec<String> {
     let db = Connection::open(db(run)).unwrap();
     let mut q = db
         .prepare("SELECT event_json FROM transcript_events ORDER BY session_id, seq")
         .unwrap();
     q.query_map([], |r| r.get::<_, String>(0))
         .unwrap()
-        .map(|t| serde_json::from_str(&t.unwrap()).unwrap())
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// The transcript entries of the run's one session, in order.
+fn entries(run: &str) -> Vec<Value> {
+    (entry_texts(run).iter())
+        .map(|t| serde_json::from_str(t).unwrap())
         .collect()
 }
 
@@ -295,4 +302,78 @@ fn the_store_is_found_where_openclaw_keeps_it() {
     assert_eq!(moved, Some(0), "{jsonl}");
     assert!(jsonl.contains(r#""producer":"openclaw""#));
     assert_eq!(unmoved, Some(2), "no ~/.openclaw: nothing to read");
+}
+
+/// The schema of `session_transcript_archives` in `OpenClaw` 2026.9.6's
+/// agent database (`../shared/corpus/openclaw-sessions/*/…sqlite`).
+const ARCHIVES: &str = "CREATE TABLE session_transcript_archives (
+  session_id TEXT NOT NULL, generation TEXT NOT NULL, session_key TEXT NOT NULL,
+  reason TEXT NOT NULL CHECK (reason IN ('deleted', 'reset')),
+  encoding TEXT NOT NULL CHECK (encoding IN ('identity', 'zstd')),
+  archive_blob BLOB NOT NULL,
+  archive_sha256 TEXT NOT NULL CHECK (length(archive_sha256) = 64),
+  archive_name TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL, published_at INTEGER,
+  publish_attempts INTEGER NOT NULL DEFAULT 0 CHECK (publish_attempts >= 0),
+  last_publish_attempt_at INTEGER, last_publish_error TEXT,
+  PRIMARY KEY (session_id, generation)) STRICT";
+
+#[test]
+fn a_deleted_or_reset_session_still_counts_from_its_archive() {
+    // Two runs' sessions moved from `transcript_events` into the archives
+    // (one plain, one zstd), as OpenClaw does hours after a delete or a
+    // reset; a third left where it is.
+    let tmp = std::env::temp_dir().join(format!("sv-openclaw-archive-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let store = tmp.join("openclaw-agent.sqlite");
+    std::fs::copy(db("mixed"), &store).unwrap();
+    let conn = Connection::open(&store).unwrap();
+    conn.execute_batch(ARCHIVES).unwrap();
+    let mut stored = 0;
+    for (run, encoding) in [("files", "identity"), ("parallel", "zstd")] {
+        let text = entry_texts(run).join("\n") + "\n";
+        let id = entries(run)[0]["id"].as_str().unwrap().to_string();
+        let blob = match encoding {
+            "zstd" => zstd::encode_all(text.as_bytes(), 3).unwrap(),
+            _ => text.into_bytes(),
+        };
+        conn.execute(
+            "INSERT INTO session_transcript_archives (session_id, generation, session_key, \
+             reason, encoding, archive_blob, archive_sha256, archive_name, created_at) \
+             VALUES (?1, 'g1', 'agent:main:main', 'reset', ?2, ?3, ?4, ?5, 1796186400000)",
+            rusqlite::params![
+                id,
+                encoding,
+                blob,
+                "0".repeat(64),
+                format!("{id}.jsonl.reset")
+            ],
+        )
+        .unwrap();
+        stored += 1;
+    }
+    drop(conn);
+    let (summary, status) = streamview(&["--format", "summary-json"], &store);
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert_eq!(status, 0);
+    let sessions = summary[0]["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 1 + stored);
+    assert!(sessions.iter().all(|s| s["producer"] == "openclaw"));
+    let mut want = [0; 3];
+    let mut cost = 0.0;
+    for run in ["mixed", "files", "parallel"] {
+        let (t, c) = own_usage(run);
+        for (w, n) in want.iter_mut().zip(t) {
+            *w += n;
+        }
+        cost += c;
+    }
+    let t = &summary[0]["total"]["tokens"];
+    assert_eq!(
+        ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
+        want
+    );
+    let shown = summary[0]["total"]["cost_usd"].as_f64().unwrap();
+    assert!((shown - cost).abs() < 1e-9, "{shown} != {cost}");
+    assert_eq!(summary[0]["total"]["tool_calls"], 3 + 6 + 2);
 }

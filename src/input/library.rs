@@ -456,7 +456,8 @@ pub fn is_session_file(path: &Path) -> bool {
     let ext = Path::new(name).extension();
     (ext.is_some_and(|e| e == "jsonl" || e == "ndjson")
         && !is_kimi_context(path, name)
-        && !is_qwen_usage_record(path, name))
+        && !is_qwen_usage_record(path, name)
+        && !super::marks::is_openclaw_trajectory(path))
         || is_gemini_document(path, name)
         || is_cline_messages(path, name)
         || super::marks::is_openclaw_session(path)

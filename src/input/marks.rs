@@ -83,9 +83,22 @@ pub fn is_openclaw_session(path: &Path) -> bool {
     };
     let jsonl = Path::new(name).extension().is_some_and(|e| e == "jsonl");
     let named = jsonl || kept("deleted") || kept("reset");
+    named && !name.contains(".trajectory") && in_openclaw_sessions(path)
+}
+
+/// The file is one of the runtime traces `OpenClaw` keeps beside its
+/// sessions (`<id>.trajectory.jsonl`): no session of its own.
+#[must_use]
+pub fn is_openclaw_trajectory(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.contains(".trajectory") && in_openclaw_sessions(path)
+}
+
+/// The file is in `agents/<agent>/sessions/`.
+fn in_openclaw_sessions(path: &Path) -> bool {
     let sessions = path.parent();
     let agents = sessions.and_then(Path::parent).and_then(Path::parent);
-    named && dir_named(sessions, "sessions") && dir_named(agents, "agents")
+    dir_named(sessions, "sessions") && dir_named(agents, "agents")
 }
 
 /// `dir` is a folder named `name`.

@@ -18,6 +18,13 @@
 //!   `{"type": "skipped", "table", "id", "bytes"}`, said as not read;
 //! * an entry whose text is no JSON object (or no zstd frame):
 //!   `{"type": "unreadable", …}`.
+//!
+//! A session deleted or reset leaves `transcript_events` for
+//! `session_transcript_archives` (hours later): its archive, JSONL of the
+//! same entries, plain or zstd, is a session of the store too, named
+//! `archive:<generation>:<session id>` (its tokens were spent). Cold
+//! archives (`session_transcript_cold_archives`) are not read: no store
+//! seen holds one.
 
 use std::io::Read;
 
@@ -29,7 +36,14 @@ use crate::time::Timestamp;
 use super::super::marks::{OPENCLAW, is_session_header, put_first};
 use super::stored::{MAX_ROW, Stored};
 
-/// Every session of the store, oldest first.
+/// What names an archived session among the store's sessions:
+/// `archive:<generation>:<session id>`.
+const ARCHIVE: &str = "archive:";
+
+/// Every session of the store, oldest first: those of `transcript_events`,
+/// then the archives of sessions deleted or reset (`ARCHIVE` ids), which
+/// left that table for `session_transcript_archives` (older stores have
+/// no such table).
 pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
         "SELECT session_id, min(created_at), max(created_at) FROM transcript_events \
@@ -42,11 +56,30 @@ pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
             updated: r.get::<_, Option<i64>>(2)?.and_then(Timestamp::from_millis),
         })
     })?;
-    rows.collect()
+    let mut all: Vec<Stored> = rows.collect::<Result<_, _>>()?;
+    if let Ok(mut q) = db.prepare(
+        "SELECT generation, session_id, created_at FROM session_transcript_archives \
+         ORDER BY created_at, session_id, generation",
+    ) {
+        let rows = q.query_map([], |r| {
+            let (generation, id): (String, String) = (r.get(0)?, r.get(1)?);
+            let at = r.get::<_, Option<i64>>(2)?.and_then(Timestamp::from_millis);
+            Ok(Stored {
+                id: format!("{ARCHIVE}{generation}:{id}"),
+                began: None,
+                updated: at,
+            })
+        })?;
+        all.extend(rows.collect::<Result<Vec<_>, _>>()?);
+    }
+    Ok(all)
 }
 
 /// The session `id` of the store `db` as lines (see the module docs).
 pub(super) fn lines(db: &Connection, id: &str) -> rusqlite::Result<Vec<u8>> {
+    if let Some(archived) = id.strip_prefix(ARCHIVE) {
+        return archive(db, archived);
+    }
     // Older stores have no `event_zstd` column.
     let zstd = db
         .prepare("SELECT event_zstd FROM transcript_events LIMIT 0")
@@ -74,13 +107,63 @@ pub(super) fn lines(db: &Connection, id: &str) -> rusqlite::Result<Vec<u8>> {
         let text = text.or_else(|| packed.as_deref().and_then(unpack));
         match text {
             Some(t) if t.trim_start().starts_with('{') => put(&mut out, &t),
-            Some(_) => note(&mut out, "unreadable", seq, bytes),
-            None if packed.is_some() => note(&mut out, "unreadable", seq, bytes),
-            None => note(&mut out, "skipped", seq, bytes),
+            Some(_) => note(&mut out, "unreadable", &seq.to_string(), bytes, TABLE),
+            None if packed.is_some() => {
+                note(&mut out, "unreadable", &seq.to_string(), bytes, TABLE);
+            }
+            None => note(&mut out, "skipped", &seq.to_string(), bytes, TABLE),
         }
     }
     if !any {
         return Err(rusqlite::Error::QueryReturnedNoRows);
+    }
+    Ok(out)
+}
+
+/// An archived session (`<generation>:<session id>`): its archive's text,
+/// JSONL of its entries (`encoding` `identity`, or `zstd`), as lines, the
+/// header marked. An archive larger than [`MAX_ROW`], or not readable, is
+/// one line saying so.
+fn archive(db: &Connection, archived: &str) -> rusqlite::Result<Vec<u8>> {
+    let (generation, id) = archived
+        .split_once(':')
+        .ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+    let (encoding, blob, bytes): (String, Option<Vec<u8>>, Option<i64>) = db.query_row(
+        &format!(
+            "SELECT encoding, CASE WHEN length(archive_blob) <= {MAX_ROW} THEN archive_blob END, \
+             length(archive_blob) FROM session_transcript_archives \
+             WHERE session_id = ?1 AND generation = ?2"
+        ),
+        params![id, generation],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let mut out = Vec::new();
+    let text = match (encoding.as_str(), blob.as_deref()) {
+        ("zstd", Some(b)) => unpack(b),
+        (_, Some(b)) => String::from_utf8(b.to_vec()).ok(),
+        (_, None) => {
+            note(
+                &mut out,
+                "skipped",
+                archived,
+                bytes,
+                "session_transcript_archives",
+            );
+            return Ok(out);
+        }
+    };
+    let Some(text) = text else {
+        note(
+            &mut out,
+            "unreadable",
+            archived,
+            bytes,
+            "session_transcript_archives",
+        );
+        return Ok(out);
+    };
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        put(&mut out, line);
     }
     Ok(out)
 }
@@ -115,12 +198,15 @@ fn put(out: &mut Vec<u8>, entry: &str) {
     out.push(b'\n');
 }
 
-/// A row not read, said as a line of its own.
-fn note(out: &mut Vec<u8>, why: &str, seq: i64, bytes: Option<i64>) {
+/// The table of the entries.
+const TABLE: &str = "transcript_events";
+
+/// A row `id` of `table` not read, said as a line of its own.
+fn note(out: &mut Vec<u8>, why: &str, id: &str, bytes: Option<i64>, table: &str) {
     let line = json!({
         "type": why,
-        "table": "transcript_events",
-        "id": seq.to_string(),
+        "table": table,
+        "id": id,
         "bytes": bytes,
     });
     // A `Value` always serializes.

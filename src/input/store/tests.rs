@@ -78,6 +78,10 @@ fn an_openclaw_session_file_is_known_by_its_place() {
         ("/h/.openclaw/agents/main/sessions/a.json", false),
         ("/h/.openclaw/agents/main/other/a.jsonl", false),
         ("/h/.pi/agent/sessions/a.jsonl", false),
+        (
+            "/h/.openclaw/agents/main/sessions/a.trajectory.jsonl",
+            false,
+        ),
     ] {
         assert_eq!(
             crate::input::marks::is_openclaw_session(Path::new(path)),
@@ -89,6 +93,12 @@ fn an_openclaw_session_file_is_known_by_its_place() {
         Cli::of(Path::new("openclaw-agent.sqlite")),
         Some(Cli::OpenClaw)
     );
+    // Its runtime traces beside the sessions are no session.
+    let trace = Path::new("/h/.openclaw/agents/main/sessions/a.trajectory.jsonl");
+    assert!(!crate::input::library::is_session_file(trace));
+    assert!(crate::input::library::is_session_file(Path::new(
+        "/h/.openclaw/agents/main/sessions/a.jsonl.deleted.2026-12-02T04-40-00.000Z.zst"
+    )));
 }
 
 #[test]
