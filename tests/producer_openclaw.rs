@@ -253,21 +253,26 @@ fn a_session_in_its_jsonl_and_its_store_counts_once() {
     assert_eq!(status, 0, "a report written");
     let sessions = summary[0]["sessions"].as_array().unwrap();
     assert_eq!(sessions.len(), RUNS.len() + 2, "the reset file is read too");
+    assert_totals(&summary[0], &RUNS);
+}
+
+/// A summary's total tokens and cost are the sums of `runs`' messages.
+fn assert_totals(summary: &Value, runs: &[&str]) {
     let mut want = [0; 3];
     let mut cost = 0.0;
-    for run in RUNS {
+    for run in runs {
         let (t, c) = own_usage(run);
         for (w, n) in want.iter_mut().zip(t) {
             *w += n;
         }
         cost += c;
     }
-    let t = &summary[0]["total"]["tokens"];
+    let t = &summary["total"]["tokens"];
     assert_eq!(
         ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
         want
     );
-    let shown = summary[0]["total"]["cost_usd"].as_f64().unwrap();
+    let shown = summary["total"]["cost_usd"].as_f64().unwrap();
     assert!((shown - cost).abs() < 1e-9, "{shown} != {cost}");
 }
 
@@ -359,21 +364,6 @@ fn a_deleted_or_reset_session_still_counts_from_its_archive() {
     let sessions = summary[0]["sessions"].as_array().unwrap();
     assert_eq!(sessions.len(), 1 + stored);
     assert!(sessions.iter().all(|s| s["producer"] == "openclaw"));
-    let mut want = [0; 3];
-    let mut cost = 0.0;
-    for run in ["mixed", "files", "parallel"] {
-        let (t, c) = own_usage(run);
-        for (w, n) in want.iter_mut().zip(t) {
-            *w += n;
-        }
-        cost += c;
-    }
-    let t = &summary[0]["total"]["tokens"];
-    assert_eq!(
-        ["input", "output", "cache_read"].map(|k| t[k].as_u64().unwrap()),
-        want
-    );
-    let shown = summary[0]["total"]["cost_usd"].as_f64().unwrap();
-    assert!((shown - cost).abs() < 1e-9, "{shown} != {cost}");
+    assert_totals(&summary[0], &["mixed", "files", "parallel"]);
     assert_eq!(summary[0]["total"]["tool_calls"], 3 + 6 + 2);
 }
