@@ -153,6 +153,14 @@ fn the_tokens_and_cost_are_the_messages_usage() {
         let shown = summary[0]["total"]["cost_usd"].as_f64().unwrap_or(0.0);
         assert!((shown - cost).abs() < 1e-9, "{run}: {shown} != {cost}");
         assert_eq!(summary[0]["total"]["cost_estimated"], false, "{run}");
+        // No model in the header: the session's is its first answer's
+        // (an API error's, with no tokens, is none).
+        let all = entries(run);
+        let first = messages(&all, "assistant")
+            .into_iter()
+            .filter(|m| m["usage"]["totalTokens"].as_u64().unwrap_or(0) > 0)
+            .find_map(|m| m["model"].as_str());
+        assert_eq!(summary[0]["sessions"][0]["model"].as_str(), first, "{run}");
     }
     // The store leaves out the turn that called the unknown tool: less
     // than the report says (1100 / 190 / 3200).

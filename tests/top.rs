@@ -113,6 +113,8 @@ fn an_openclaw_jsonl_session_at_work_is_openclaws() {
     assert_eq!(lines.len(), 3, "{text}");
     // Its header marked as every reader marks it: not Pi's.
     assert!(lines[2].starts_with("openclaw "), "{text}");
+    // Its model, its first answer's (no header names it).
+    assert!(lines[2].contains(" mock-model "), "{text}");
 }
 
 /// `streamview --top` under a pseudo-terminal of 100x20 while `during`

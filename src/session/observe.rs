@@ -282,6 +282,11 @@ impl Session {
                 None => cur.messages += 1,
             }
             cur.message_tokens.add(&u.tokens);
+            // A header without a model (Pi's, OpenClaw's, Crush's): the
+            // session's model is its first answer's.
+            if cur.model.is_none() {
+                cur.model = u.model.as_deref().map(str::to_string);
+            }
         }
         cur.preliminary_output |= u.preliminary_output;
         let slot = u.model.as_deref().map(|model| {
