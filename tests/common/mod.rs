@@ -32,25 +32,17 @@ pub const ENV_VARS: [&str; 5] = [
 /// Upper bound for any single run: a hang fails the test instead of blocking it.
 pub const RUN_LIMIT: Duration = Duration::from_secs(60);
 
-/// Every `--from` value, `None` for detection.
-pub const PRODUCERS: [Option<Producer>; 16] = [
-    None,
-    Some(Producer::Claude),
-    Some(Producer::ClaudeTranscript),
-    Some(Producer::Codex),
-    Some(Producer::CodexRollout),
-    Some(Producer::Gemini),
-    Some(Producer::GeminiSession),
-    Some(Producer::OpenCode),
-    Some(Producer::Qwen),
-    Some(Producer::Amp),
-    Some(Producer::Cursor),
-    Some(Producer::Copilot),
-    Some(Producer::Droid),
-    Some(Producer::Pi),
-    Some(Producer::Cline),
-    Some(Producer::Kilo),
-];
+/// Every `--from` value, `None` for detection: every producer of the
+/// registry (`Producer::ALL`), so that a new one is thrown every fixture.
+pub const PRODUCERS: [Option<Producer>; Producer::ALL.len() + 1] = {
+    let mut all = [None; Producer::ALL.len() + 1];
+    let mut i = 0;
+    while i < Producer::ALL.len() {
+        all[i + 1] = Some(Producer::ALL[i]);
+        i += 1;
+    }
+    all
+};
 
 /// The binary with a hermetic environment.
 pub fn sv() -> Command {
