@@ -750,3 +750,79 @@ fn a_fifo_without_a_writer_among_followed_files_is_said_once() {
     assert_eq!(err.iter().count(), 0);
     let _ = fs::remove_dir_all(&d);
 }
+
+// ------------------------------------------------- round 4's new producers
+
+/// A Grok conversation: a message of `n` calls, each answered, then an
+/// answer.
+fn grok_calls(n: usize) -> String {
+    let calls: Vec<serde_json::Value> = (0..n)
+        .map(|i| json!({"id": format!("call_{i}"), "type": "function",
+                        "function": {"name": "bash", "arguments": format!("{{\"command\": \"echo {i}\"}}")}}))
+        .collect();
+    let mut grok = json!({"role": "user", "content": "go"}).to_string() + "\n";
+    grok += &json!({"role": "assistant", "content": "", "tool_calls": calls}).to_string();
+    grok.push('\n');
+    for i in 0..n {
+        grok += &json!({"role": "tool", "tool_call_id": format!("call_{i}"), "content": "ok"})
+            .to_string();
+        grok.push('\n');
+    }
+    grok += &json!({"role": "assistant", "content": "Done."}).to_string();
+    grok + "\n"
+}
+
+/// Issue 51: the new producers' crafted shapes. A Grok message of 10,000
+/// calls, each answered, is read; one of 100,000 (1.1 million values in a
+/// line of 12 MB) is refused in one line, as any line too dense to parse
+/// within the memory bound; an `OpenClaw` report nested 100,000 deep and a
+/// Kimi wire log whose one line is past `--max-line-bytes` are refused in
+/// one line; never a panic.
+#[test]
+fn the_new_producers_crafted_shapes_are_read_or_refused_in_one_line() {
+    let d = dir("new-producers");
+    for (n, read) in [(10_000, true), (100_000, false)] {
+        let grok_file = d.join(format!("grok-{n}.jsonl"));
+        fs::write(&grok_file, grok_calls(n)).unwrap();
+        let t = Instant::now();
+        let o = sv()
+            .args(["--format", "summary-json", "--from", "grok"])
+            .arg(&grok_file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        if read {
+            assert_eq!(v["total"]["tool_calls"], n, "{err}");
+        } else {
+            assert!(
+                err.contains(":2: ") && err.contains("too many to parse"),
+                "{err}"
+            );
+        }
+    }
+    let deep = format!(
+        "{{\n\"ok\": true, \"status\": \"ok\", \"payloads\": {}{}\n}}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let kimi = format!(
+        "{{\"type\": \"metadata\", \"protocol_version\": \"1.10\"}}\n{{\"timestamp\": 1796186312.5, \"message\": {{\"type\": \"TurnBegin\", \"payload\": {{\"user_input\": \"{}\"}}}}}}\n",
+        "a".repeat(2 << 20)
+    );
+    for (name, text, args) in [
+        ("openclaw-deep.json", deep, &[][..]),
+        ("wire.jsonl", kimi, &["--max-line-bytes", "1M"][..]),
+    ] {
+        let path = d.join(name);
+        fs::write(&path, text).unwrap();
+        let o = sv().args(args).arg(&path).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(matches!(o.status.code(), Some(0 | 1 | 3)), "{name}: {err}");
+        assert!(err.lines().count() <= 2, "{name}: {err}");
+        assert_terminal_safe(name, &o.stdout, true);
+    }
+    let _ = fs::remove_dir_all(&d);
+}
