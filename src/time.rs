@@ -46,6 +46,14 @@ impl Timestamp {
         self.0
     }
 
+    /// The milliseconds from `from` to `to`, when both are known (a
+    /// session's duration from its first and last times); `to` before
+    /// `from` counts as far the other way.
+    #[must_use]
+    pub fn ms_between(from: Option<Timestamp>, to: Option<Timestamp>) -> Option<u64> {
+        Some(to?.0.saturating_sub(from?.0).unsigned_abs())
+    }
+
     /// A number of milliseconds since the epoch as a producer writes it
     /// (an integer, or an integral float), if it is one.
     #[must_use]

@@ -163,10 +163,7 @@ impl Stream for State {
             // Cut short, or still running: no result.
             return Ok(());
         }
-        let duration_ms = match (self.began, self.last_time) {
-            (Some(a), Some(b)) => Some(b.millis().saturating_sub(a.millis()).unsigned_abs()),
-            _ => None,
-        };
+        let duration_ms = Timestamp::ms_between(self.began, self.last_time);
         let (is_error, subtype, errors) = match failure {
             Some((why, text)) => (true, why, vec![Cow::Owned(text)]),
             None => (false, "success", Vec::new()),

@@ -504,10 +504,7 @@ impl Summary {
     }
 
     fn result(self) -> SessionResult<'static> {
-        let duration_ms = match (self.first, self.last) {
-            (Some(a), Some(b)) => Some(b.millis().saturating_sub(a.millis()).unsigned_abs()),
-            _ => None,
-        };
+        let duration_ms = Timestamp::ms_between(self.first, self.last);
         SessionResult {
             subtype: Some(Cow::Borrowed("success")),
             text: self.text,

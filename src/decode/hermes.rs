@@ -166,10 +166,7 @@ impl Stream for State {
             Some((why, status)) => (vec![Cow::Owned(why)], status),
             None => (Vec::new(), None),
         };
-        let duration_ms = match (self.began, self.last_time) {
-            (Some(a), Some(b)) => Some(b.millis().saturating_sub(a.millis()).unsigned_abs()),
-            _ => None,
-        };
+        let duration_ms = Timestamp::ms_between(self.began, self.last_time);
         let res = SessionResult {
             is_error,
             subtype: Some(Cow::Borrowed(if is_error { "error" } else { "success" })),

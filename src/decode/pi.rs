@@ -172,10 +172,7 @@ impl Stream for State {
         }
         self.ended = false;
         let is_error = self.failure.is_some();
-        let duration_ms = match (self.first_time, self.last_time) {
-            (Some(a), Some(b)) => Some(b.millis().saturating_sub(a.millis()).unsigned_abs()),
-            _ => None,
-        };
+        let duration_ms = Timestamp::ms_between(self.first_time, self.last_time);
         let res = SessionResult {
             is_error,
             subtype: Some(Cow::Borrowed(if is_error { "error" } else { "success" })),

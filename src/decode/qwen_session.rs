@@ -147,10 +147,7 @@ impl Stream for State {
         let Some(session) = state.session else {
             return Ok(());
         };
-        let duration_ms = match (state.first, state.last) {
-            (Some(a), Some(b)) => Some(b.millis().saturating_sub(a.millis()).unsigned_abs()),
-            _ => None,
-        };
+        let duration_ms = Timestamp::ms_between(state.first, state.last);
         let (is_error, status, error) = match state.failed {
             Some((status, message)) => (true, status, Some(Cow::Owned(message))),
             None => (false, None, None),

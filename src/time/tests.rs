@@ -85,3 +85,12 @@ fn the_calendar_round_trips() {
     assert_eq!(civil_from_days(0), (1970, 1, 1));
     assert_eq!(days_from_civil(2026, 11, 24), 20_781);
 }
+
+#[test]
+fn ms_between_needs_both_times() {
+    let t = |ms| Timestamp::from_millis(ms);
+    assert_eq!(Timestamp::ms_between(t(1_000), t(3_500)), Some(2_500));
+    assert_eq!(Timestamp::ms_between(t(3_500), t(1_000)), Some(2_500));
+    assert_eq!(Timestamp::ms_between(None, t(1_000)), None);
+    assert_eq!(Timestamp::ms_between(t(1_000), None), None);
+}
