@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use common::{
     Out, PRODUCERS, all_fixtures, assert_jsonl, assert_terminal_safe, drain, fixture, read, run,
-    run_all, sv_std, wait_deadline,
+    run_all, sv_std, vm_hwm_kib, wait_deadline,
 };
 use serde_json::{Value, json};
 use streamview::render::Verbosity;
@@ -335,13 +335,6 @@ fn crlf_line_ends_give_the_same_output() {
 }
 
 // ---------------------------------------------------------------- long lines
-
-/// The peak resident memory of a running process, from `/proc` (Linux).
-fn vm_hwm_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
 
 /// A 200 MB single line, written through a pipe, with the default limit
 /// (64 MiB): reported with its line number and length and skipped, the rest

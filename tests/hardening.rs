@@ -388,15 +388,11 @@ fn a_large_litellm_table_loads_within_three_times_its_size() {
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     assert!(lines.any(|l| l.unwrap().starts_with("✓ done")));
-    let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    let peak = common::vm_hwm_kib(child.id());
     drop(stdin);
     let _ = child.wait();
     let _ = fs::remove_dir_all(&d);
-    let Some(peak) = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-    else {
+    let Some(peak) = peak else {
         eprintln!("skipped: no /proc/<pid>/status here");
         return;
     };

@@ -487,3 +487,10 @@ pub fn pty_pid(file: &Path) -> u32 {
         thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The peak resident memory of a running process, from `/proc` (Linux).
+pub fn vm_hwm_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
