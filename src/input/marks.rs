@@ -74,24 +74,27 @@ pub fn mark_head(path: &Path, head: &mut Vec<u8>) {
 /// `.jsonl.reset.<time>`).
 #[must_use]
 pub fn is_openclaw_session(path: &Path) -> bool {
+    // The place first: asked of every file a walk finds.
+    if !in_openclaw_sessions(path) {
+        return false;
+    }
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;
     };
-    let kept = |what: &str| {
-        name.split_once(&format!(".jsonl.{what}."))
+    let kept = |mark: &str| {
+        name.split_once(mark)
             .is_some_and(|(stem, _)| !stem.is_empty())
     };
     let jsonl = Path::new(name).extension().is_some_and(|e| e == "jsonl");
-    let named = jsonl || kept("deleted") || kept("reset");
-    named && !name.contains(".trajectory") && in_openclaw_sessions(path)
+    (jsonl || kept(".jsonl.deleted.") || kept(".jsonl.reset.")) && !name.contains(".trajectory")
 }
 
 /// The file is one of the runtime traces `OpenClaw` keeps beside its
 /// sessions (`<id>.trajectory.jsonl`): no session of its own.
 #[must_use]
 pub fn is_openclaw_trajectory(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    name.contains(".trajectory") && in_openclaw_sessions(path)
+    in_openclaw_sessions(path)
+        && (path.file_name().and_then(|n| n.to_str())).is_some_and(|n| n.contains(".trajectory"))
 }
 
 /// The file is in `agents/<agent>/sessions/`.
