@@ -171,24 +171,7 @@ fn report<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
         Some(ok) => !ok,
         None => meta.and_then(|m| bool_at(m, "aborted")) == Some(true),
     };
-    // The answer, or the error the run ended with and the text it gave.
-    let mut errors = Vec::new();
-    if let Some(e) = get(v, "error").and_then(|e| cow_at(e, "message")) {
-        errors.push(e);
-    }
-    let mut answer = None;
-    for p in arr_at(v, "payloads") {
-        let Some(text) = cow_at(p, "text").filter(|t| !t.trim().is_empty()) else {
-            continue;
-        };
-        if bool_at(p, "isError") == Some(true) {
-            if !errors.contains(&text) {
-                errors.push(text);
-            }
-        } else {
-            answer = Some(text);
-        }
-    }
+    let (answer, errors) = said(v);
     if let Some(text) = answer.clone() {
         let text = Text {
             role: Role::Assistant,
@@ -219,6 +202,28 @@ fn report<'v>(v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()
         ..SessionResult::default()
     };
     emit(&event(EventKind::Result(Box::new(res))))
+}
+
+/// What the report says the run ended with: its answer (a payload's
+/// text that is no error), and its errors (`error.message`, then the
+/// payloads' error texts, each once).
+fn said(v: Value<'_>) -> (Option<Cow<'_, str>>, Vec<Cow<'_, str>>) {
+    let mut errors = Vec::new();
+    if let Some(e) = get(v, "error").and_then(|e| cow_at(e, "message")) {
+        errors.push(e);
+    }
+    let mut answer = None;
+    for p in arr_at(v, "payloads") {
+        let Some(text) = cow_at(p, "text").filter(|t| !t.trim().is_empty()) else {
+            continue;
+        };
+        if bool_at(p, "isError") != Some(true) {
+            answer = Some(text);
+        } else if !errors.contains(&text) {
+            errors.push(text);
+        }
+    }
+    (answer, errors)
 }
 
 /// The report's `toolSummary` told: how many calls of which tools, how
