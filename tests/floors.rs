@@ -215,7 +215,6 @@ const TESTS_REACHING_UP: &[&str] = &[
     "src/decode/testing.rs",
     "src/decode/tests.rs",
     "src/filter/grep/tests.rs",
-    "src/json/escape/tests.rs",
     "src/session/tests.rs",
 ];
 

@@ -68,8 +68,6 @@ fn escape_at_finds_exactly_the_unsafe_characters() {
     assert_eq!(escape_at(b"", 0), None);
 }
 
-use crate::render::sanitize::is_unsafe;
-
 proptest::proptest! {
     #[test]
     fn the_word_scan_finds_what_the_byte_scan_finds(
