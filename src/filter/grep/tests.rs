@@ -1,19 +1,44 @@
 use super::*;
-use crate::run::Feeder;
-use crate::session::Session;
+use crate::decode::Decoder;
+use crate::input::Line;
+
+/// Each event of `stream` as a run decodes it: line by line (a last line
+/// without its newline partial), then what the decoder held at the end.
+fn decoded(stream: &str, each: &mut dyn FnMut(&Event<'_>)) {
+    let mut decoder = Decoder::new();
+    let mut lines = stream.split('\n').peekable();
+    let mut number = 0;
+    while let Some(bytes) = lines.next() {
+        let last = lines.peek().is_none();
+        if last && bytes.is_empty() {
+            break;
+        }
+        number += 1;
+        let line = Line {
+            number,
+            bytes: bytes.strip_suffix('\r').unwrap_or(bytes).as_bytes(),
+            partial: last,
+        };
+        let _ = decoder.decode(&line, &mut |ev: &Event<'_>| {
+            each(ev);
+            Ok(())
+        });
+    }
+    let _ = decoder.finish(&mut |ev: &Event<'_>| {
+        each(ev);
+        Ok(())
+    });
+}
 
 /// The events of `stream` that `grep` finds, as their matched field.
 fn finds(grep: &Grep, stream: &str) -> Vec<String> {
-    let mut feeder = Feeder::new();
     let mut found = Vec::new();
     let mut scratch = String::new();
-    let mut each = |ev: &Event<'_>, _: &Session| {
+    decoded(stream, &mut |ev: &Event<'_>| {
         if let Some((field, start, end)) = grep.find(ev, &mut scratch) {
             found.push(format!("{}:{}", ev.kind.name(), &field[start..end]));
         }
-    };
-    feeder.feed(stream.as_bytes(), &mut each);
-    feeder.finish(&mut each);
+    });
     found
 }
 
@@ -509,9 +534,8 @@ fn notices_are_searched_by_their_lines_and_results_and_summaries_are_not() {
         ["tool_call:npm"]
     );
     let mut scratch = String::new();
-    let mut feeder = Feeder::new();
     let mut fields = Vec::new();
-    feeder.feed(stream.as_bytes(), &mut |ev: &Event<'_>, _: &Session| {
+    decoded(stream, &mut |ev: &Event<'_>| {
         each_field(ev, &mut scratch, &|_: &str| true, &mut |f: &str| {
             fields.push(f.to_string());
         });
