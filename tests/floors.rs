@@ -214,7 +214,6 @@ const TESTS_REACHING_UP: &[&str] = &[
     "src/decode/gemini/tests.rs",
     "src/decode/testing.rs",
     "src/decode/tests.rs",
-    "src/session/tests.rs",
 ];
 
 #[test]

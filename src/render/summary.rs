@@ -385,3 +385,6 @@ impl<S: Sink, E: WriteColor> Sink for SummaryAfter<S, E> {
         self.inner.end_line()
     }
 }
+
+#[cfg(test)]
+mod tests;
