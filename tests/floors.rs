@@ -212,7 +212,6 @@ const TESTS_REACHING_UP: &[&str] = &[
     "src/decode/codex_rollout/tests.rs",
     "src/decode/cursor/tests.rs",
     "src/decode/gemini/tests.rs",
-    "src/decode/testing.rs",
     "src/decode/tests.rs",
 ];
 

@@ -473,6 +473,3 @@ fn result<'v>(v: Value<'v>, ctx: &Ctx<'v>, state: &State, emit: &mut Emit<'_>) -
     };
     emit(&event(v, ctx, EventKind::Result(Box::new(res))))
 }
-
-#[cfg(test)]
-mod tests;

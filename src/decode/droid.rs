@@ -436,6 +436,3 @@ fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str
 }
 
 mod saved;
-
-#[cfg(test)]
-mod tests;

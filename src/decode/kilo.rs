@@ -236,6 +236,3 @@ fn extras<'v>(part: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result
         }),
     })
 }
-
-#[cfg(test)]
-mod tests;

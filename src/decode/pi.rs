@@ -583,6 +583,3 @@ fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str
         _ => first_scalar(input, true, a),
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -6,6 +6,7 @@
 
 pub mod compress;
 pub mod hostile;
+pub mod pipeline;
 pub mod saved;
 
 use std::io::Read;
