@@ -697,6 +697,3 @@ fn tokens(u: Value<'_>) -> Tokens {
             .or_else(|| u64_at(u, "cache_creation_input_tokens")),
     }
 }
-
-#[cfg(test)]
-mod tests;
