@@ -19,7 +19,7 @@ const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hermes-se
 const REPORTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hermes");
 
 /// Every run of the store fixtures.
-const RUNS: [&str; 14] = [
+const RUNS: [&str; 15] = [
     "error_400",
     "error_500",
     "error_500_oneshot",
@@ -32,6 +32,7 @@ const RUNS: [&str; 14] = [
     "shell_ok",
     "stream_error",
     "text",
+    "text_fts",
     "todos",
     "tool_error",
 ];

@@ -417,16 +417,29 @@ fn keys() -> mpsc::Receiver<Press> {
 }
 
 /// The terminal while the board has it: raw mode, the alternate screen,
-/// the cursor hidden; all undone when dropped (also on an error's way out
-/// or a panic's unwinding).
+/// the cursor hidden; all undone when dropped (also on an error's way
+/// out), and by a panic before its message is written (the release build
+/// aborts on a panic: nothing is dropped, and a message written on the
+/// alternate screen would be wiped with it).
 struct Screen;
 
 impl Screen {
     fn enter() -> io::Result<Screen> {
+        let said = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            Screen::restore();
+            said(info);
+        }));
         terminal::enable_raw_mode()?;
         let screen = Screen;
         execute!(io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
         Ok(screen)
+    }
+
+    /// The terminal as the board found it.
+    fn restore() {
+        let _ = execute!(io::stdout(), terminal::LeaveAlternateScreen, cursor::Show);
+        let _ = terminal::disable_raw_mode();
     }
 
     fn draw(board: &Board, opts: &Options, now: Instant) -> io::Result<()> {
@@ -451,7 +464,6 @@ impl Screen {
 
 impl Drop for Screen {
     fn drop(&mut self) {
-        let _ = execute!(io::stdout(), terminal::LeaveAlternateScreen, cursor::Show);
-        let _ = terminal::disable_raw_mode();
+        Screen::restore();
     }
 }
