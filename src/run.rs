@@ -133,6 +133,9 @@ pub struct Runner<'a, S: Sink + ?Sized, E: Write> {
     /// The sink counts and nothing else (the summaries): what no count
     /// reads is left unparsed (see [`Decoder::for_report`]).
     ledger: bool,
+    /// The sink reads no more of a line than a report does (`--format
+    /// otlp`): that is left unparsed too, without the index.
+    unread: bool,
     /// The index of the library being read: its sessions replayed from it,
     /// or recorded into it ([`Runner::with_index`]).
     index: Option<Arc<Index>>,
@@ -166,6 +169,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             inputs: 0,
             report: false,
             ledger: false,
+            unread: false,
             index: None,
             recorder: None,
             given_up: 0,
@@ -274,6 +278,16 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     #[must_use]
     pub fn with_ledger(mut self, ledger: bool) -> Self {
         self.ledger = ledger;
+        self
+    }
+
+    /// The sink reads nothing a report leaves unread (`--format otlp`:
+    /// no text of a notice, no session header's tool list): those values
+    /// are left unparsed ([`Decoder::for_report`]) as for a report, its
+    /// output the same; the index still serves only reports.
+    #[must_use]
+    pub fn with_unread(mut self, unread: bool) -> Self {
+        self.unread = unread;
         self
     }
 
@@ -501,7 +515,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         let mut rdr = LineReader::with_buffer(rdr, self.max_line, buf);
         let mut dec = dec
             .lines_may_be_skipped(self.grep.is_some())
-            .for_report(self.ledger);
+            .for_report(self.ledger || self.unread);
         self.arrived = Instant::now();
         self.inputs += 1;
         self.current = Current {

@@ -26,7 +26,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{all_fixtures, assert_terminal_safe, fixture, sv, temp_file};
+use common::{all_fixtures, assert_terminal_safe, fixture, read, sv, temp_file};
 use serde_json::Value;
 
 /// Every input of the fixtures: each stream file and each saved library
@@ -537,4 +537,77 @@ fn a_sub_agent_is_under_the_call_that_started_it() {
             );
         }
     }
+}
+
+/// `--format otlp` of `input` (a file, or a library read as the command
+/// line reads one) through the library's API, with what no report reads
+/// left unparsed (`unread`, as the command line does), or every value
+/// parsed; `content`: `--otlp-content`.
+fn export_api(input: &Path, unread: bool, content: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let opts = streamview::render::otlp::OtlpOptions {
+        content,
+        anonymous: true,
+        ..Default::default()
+    };
+    let mut sink = streamview::render::Otlp::new(&mut out, opts);
+    let mut diag = streamview::diag::Diag::new(&mut err, false);
+    let mut runner = streamview::Runner::new(&mut sink, &mut diag, 64 << 20).with_unread(unread);
+    if input.is_dir() {
+        for s in streamview::input::library::sessions_below(input).sessions {
+            runner.library_session(&s, true, None).unwrap();
+        }
+    } else {
+        let name = input.display().to_string();
+        runner
+            .source(&name, std::fs::File::open(input).unwrap())
+            .unwrap();
+    }
+    runner.finish().unwrap();
+    drop(sink);
+    out
+}
+
+/// What no report reads (request logs, prompt snapshots, attachments:
+/// `Entry::unread`) is left unparsed by `--format otlp` too, for its speed:
+/// over every fixture, file by file and folder by folder, with and without
+/// the content, the export is byte for byte that of a run that parses
+/// every value.
+#[test]
+fn an_export_that_leaves_context_unread_is_the_same_export() {
+    let mut inputs = vec![fixture("")];
+    let (mut checked, mut pruned) = (0, 0);
+    while let Some(p) = inputs.pop() {
+        if p.is_dir() {
+            inputs.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+        } else if !p
+            .extension()
+            .is_some_and(|e| e == "jsonl" || e == "json" || e == "ndjson")
+        {
+            continue;
+        }
+        for content in [false, true] {
+            let (fast, slow) = (
+                export_api(&p, true, content),
+                export_api(&p, false, content),
+            );
+            let at = (fast.iter().zip(&slow)).take_while(|(a, b)| a == b).count();
+            assert!(
+                fast == slow,
+                "{} (content {content}): the exports differ from byte {at} on",
+                p.display()
+            );
+        }
+        if p.is_file() {
+            let text = String::from_utf8_lossy(&read(&p)).into_owned();
+            pruned +=
+                usize::from(text.contains("\"attachment\":{") || text.contains("api-request"));
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 300 && pruned > 5,
+        "{checked} inputs, {pruned} with values left unread"
+    );
 }

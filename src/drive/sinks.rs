@@ -187,6 +187,7 @@ pub(crate) fn runner<'a, S: Sink + ?Sized, E: Write>(
         .with_groups(opts.by.clone())
         .with_report(report(opts))
         .with_ledger(ledger(opts))
+        .with_unread(opts.grep.is_none() && format(opts) == Format::Otlp)
 }
 
 /// True when the run counts and writes nothing else (the summaries,

@@ -34,8 +34,6 @@ pub struct Otlp<W: Write> {
     opts: OtlpOptions,
     /// The session being exported.
     trace: Option<trace::Trace>,
-    /// A request being written.
-    line: Vec<u8>,
 }
 
 impl<W: Write> Otlp<W> {
@@ -45,7 +43,6 @@ impl<W: Write> Otlp<W> {
             out,
             opts,
             trace: None,
-            line: Vec::new(),
         }
     }
 
@@ -64,9 +61,7 @@ impl<W: Write> Otlp<W> {
         let Some(t) = self.trace.take() else {
             return Ok(());
         };
-        self.line.clear();
-        t.close(sum, outcome, s, &self.opts, &mut self.line);
-        self.out.write_all(&self.line)
+        t.close(sum, outcome, s, &self.opts, &mut self.out)
     }
 }
 
@@ -89,9 +84,7 @@ impl<W: Write> Sink for Otlp<W> {
             .get_or_insert_with(|| trace::Trace::begin(number, ev, s, self.opts.content));
         t.event(ev, s);
         if t.full() {
-            self.line.clear();
-            t.take_request(&self.opts, &mut self.line);
-            self.out.write_all(&self.line)?;
+            t.take_request(&self.opts, &mut self.out)?;
         }
         Ok(())
     }

@@ -4,6 +4,8 @@
 //! (valid UTF-8, and no character a terminal acts on left raw) and cut
 //! to a bound.
 
+use std::io::{self, Write};
+
 use crate::json::escape::push_json_str;
 
 use super::ids::{SpanId, TraceId};
@@ -188,19 +190,30 @@ pub enum Signal {
     Metrics,
 }
 
-/// One export request on one line: `body`, the comma-separated spans or
-/// metrics, under `res` and streamview's scope.
-pub fn request(out: &mut Vec<u8>, signal: Signal, res: &Resource<'_>, body: &[u8]) {
+/// One export request on one line into `w`: `body`, the comma-separated
+/// spans or metrics, under `res` and streamview's scope. The body goes to
+/// `w` as it is, not copied into a line first (most of a request's bytes:
+/// a buffered writer passes it straight on).
+///
+/// # Errors
+/// As `w`'s.
+pub fn request<W: Write + ?Sized>(
+    w: &mut W,
+    signal: Signal,
+    res: &Resource<'_>,
+    body: &[u8],
+) -> io::Result<()> {
     let (resources, scopes, items) = match signal {
         Signal::Traces => ("resourceSpans", "scopeSpans", "spans"),
         Signal::Metrics => ("resourceMetrics", "scopeMetrics", "metrics"),
     };
+    let mut out = Vec::with_capacity(512);
     out.push(b'{');
-    key(out, false, resources);
+    key(&mut out, false, resources);
     out.extend_from_slice(b"[{\"resource\":{");
     let version = env!("CARGO_PKG_VERSION");
     attributes(
-        out,
+        &mut out,
         false,
         &[
             ("service.name", Some(Value::Str("streamview"))),
@@ -215,14 +228,15 @@ pub fn request(out: &mut Vec<u8>, signal: Signal, res: &Resource<'_>, body: &[u8
         ],
     );
     out.extend_from_slice(b"}");
-    key(out, true, scopes);
+    key(&mut out, true, scopes);
     out.extend_from_slice(b"[{\"scope\":{\"name\":\"streamview\",\"version\":\"");
     out.extend_from_slice(version.as_bytes());
     out.extend_from_slice(b"\"}");
-    key(out, true, items);
+    key(&mut out, true, items);
     out.push(b'[');
-    out.extend_from_slice(body);
-    out.extend_from_slice(b"]}]}]}\n");
+    w.write_all(&out)?;
+    w.write_all(body)?;
+    w.write_all(b"]}]}]}\n")
 }
 
 #[cfg(test)]

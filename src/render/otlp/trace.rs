@@ -9,6 +9,7 @@
 //! sub-agents (later ones' spans go under the root), every text cut.
 
 use std::borrow::Cow;
+use std::io::{self, Write};
 
 use foldhash::HashMap;
 
@@ -504,7 +505,9 @@ impl Trace {
             p.tokens = u.tokens;
             p.output_final = !u.preliminary_output;
             p.end = t.or(p.end);
-            if let Some(m) = u.model.as_deref() {
+            if let Some(m) = u.model.as_deref()
+                && p.model.as_deref() != Some(cut(m, MAX_TEXT).as_ref())
+            {
                 p.model = Some(cut(m, MAX_TEXT).into_owned());
             }
             return;
@@ -603,31 +606,42 @@ impl Trace {
     }
 
     /// The spans written so far, as one trace request into `out`.
-    pub fn take_request(&mut self, opts: &OtlpOptions, out: &mut Vec<u8>) {
+    ///
+    /// # Errors
+    /// As `out`'s.
+    pub fn take_request<W: Write + ?Sized>(
+        &mut self,
+        opts: &OtlpOptions,
+        out: &mut W,
+    ) -> io::Result<()> {
         if self.spans == 0 {
-            return;
+            return Ok(());
         }
-        encode::request(out, Signal::Traces, &self.resource(opts), &self.body);
+        encode::request(out, Signal::Traces, &self.resource(opts), &self.body)?;
         self.body.clear();
         self.spans = 0;
+        Ok(())
     }
 
     /// The session has ended as `sum` says (`outcome` decided): write what
     /// is still held, the sub-agents, the root, and the requests of the
     /// last spans and of the session's metrics into `out`.
-    pub fn close(
+    ///
+    /// # Errors
+    /// As `out`'s.
+    pub fn close<W: Write + ?Sized>(
         mut self,
         sum: &SessionSummary,
         outcome: Option<Outcome>,
         s: &Session,
         opts: &OtlpOptions,
-        out: &mut Vec<u8>,
-    ) {
+        out: &mut W,
+    ) -> io::Result<()> {
         self.name(sum.id.as_deref());
         self.write_held();
         self.write_agents();
         self.write_root(sum, outcome, s, opts);
-        self.take_request(opts, out);
+        self.take_request(opts, out)?;
         let (start, end) = self.times();
         let mut body = Vec::new();
         metrics::write(
@@ -642,8 +656,9 @@ impl Trace {
             },
         );
         if !body.is_empty() {
-            encode::request(out, Signal::Metrics, &self.resource(opts), &body);
+            encode::request(out, Signal::Metrics, &self.resource(opts), &body)?;
         }
+        Ok(())
     }
 
     /// The session's first and last times: the events' own when they gave
