@@ -329,11 +329,107 @@ fn the_same_library_gives_the_same_ids() {
         .output()
         .unwrap();
     assert_eq!(ids(&rel.stdout), ids(&once));
+    // Copied into another folder (a library moved, or shipped from
+    // another machine): the same ids, for every producer's library.
+    let elsewhere = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("otlp-moved-{}", std::process::id()));
+    // Not those whose logs name no session id (Cline's, Copilot's and
+    // Kimi CLI's streams, Grok CLI's) or only at their end (Copilot's and
+    // Kimi CLI's saved sessions): their traces are named after the file's
+    // whole path and the line the session began at.
+    let unnamed = [
+        "cline",
+        "copilot",
+        "copilot-session",
+        "grok",
+        "kimi",
+        "kimi-session",
+    ];
+    let mut libs: Vec<String> = std::fs::read_dir(fixture(""))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|n| !unnamed.contains(&n.as_str()) && n != "prices" && n != "misc")
+        .collect();
+    libs.sort();
+    assert!(libs.len() >= 25, "{libs:?}");
+    let mut exported = 0;
+    for lib in &libs {
+        let lib = lib.as_str();
+        let copy = elsewhere.join("deeper").join(lib);
+        copy_tree(&fixture(lib), &copy);
+        let (mut here, mut there) = (ids(&export(&[], &fixture(lib))), ids(&export(&[], &copy)));
+        exported += usize::from(!here.is_empty());
+        // In the library's order, which is by time, and a copy of a file
+        // that says none is newer: the same ids, maybe in another order.
+        here.sort();
+        there.sort();
+        assert_eq!(there, here, "{lib}");
+    }
+    assert!(exported >= 20, "{exported} of {libs:?}");
+    std::fs::remove_dir_all(&elsewhere).unwrap();
     // On several threads: the same bytes.
     for lib in ["codex-rollout", "cline-session", "copilot-session"] {
         let single = export(&["-j1"], &fixture(lib));
         assert_eq!(export(&["-j3"], &fixture(lib)), single, "{lib}");
     }
+}
+
+/// `from`'s files and folders copied below `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_tree(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).unwrap();
+        }
+    }
+}
+
+/// Sessions that are not the same never share a trace: over every input
+/// of the fixtures (each stream, each library), a trace has one root, and
+/// the roots of a trace id are those of one file's session, unless the
+/// file is a byte-for-byte copy of another (`qwen-session` holds one).
+#[test]
+fn different_sessions_never_share_a_trace() {
+    let mut seen: HashMap<String, (String, Vec<u8>)> = HashMap::new();
+    let mut traces = 0;
+    for input in inputs() {
+        let out = sv()
+            .args(["--format", "otlp"])
+            .arg(&input)
+            .output()
+            .unwrap();
+        let parsed = lines(&out.stdout);
+        let mut here = HashSet::new();
+        for root in spans(&parsed) {
+            if root.get("parentSpanId").is_some() {
+                continue;
+            }
+            let t = root["traceId"].as_str().unwrap().to_string();
+            let what = input.display();
+            assert!(here.insert(t.clone()), "{what}: two roots in trace {t}");
+            let source = attr(&root["attributes"], "streamview.source");
+            let source = source
+                .and_then(Value::as_str)
+                .unwrap_or("<stdin>")
+                .to_string();
+            let bytes = std::fs::read(&source).unwrap_or_default();
+            if let Some((other, theirs)) = seen.get(&t) {
+                assert!(
+                    *other == source || *theirs == bytes,
+                    "{what}: {source} and {other}: different sessions in trace {t}"
+                );
+            }
+            seen.insert(t, (source, bytes));
+            traces += 1;
+        }
+    }
+    assert!(traces >= 300, "{traces} traces");
 }
 
 /// A Claude Code stream of one session `id`: calls with ids `calls`, each

@@ -148,9 +148,9 @@ pub struct Trace {
     /// The session's number in the run ([`Session::session_count`]).
     pub number: usize,
     id: Option<TraceId>,
-    /// The file it was read from, its whole path (the same file named
-    /// from another folder is the same session), and the line it began at.
-    origin: (String, u64),
+    /// The input it was read from, as named, and the line it began at:
+    /// the trace's id when the session has none.
+    origin: (Option<String>, u64),
     producer: Producer,
     version: Option<String>,
     clock: Clock,
@@ -182,7 +182,7 @@ impl Trace {
         Trace {
             number,
             id: None,
-            origin: (whole_path(s.source()), ev.line),
+            origin: (s.source().map(str::to_string), ev.line),
             producer: ev.producer,
             version: None,
             clock: Clock::of(s.source()),
@@ -202,28 +202,40 @@ impl Trace {
         }
     }
 
-    /// Name the trace after the session's id, if none named it yet: a
-    /// session's id and its file (a resumed session saved again in
-    /// another file is another session, as the summaries count it).
+    /// Name the trace after the session's id, if none named it yet: the
+    /// producer, the session's id and the name of its file, nothing of
+    /// the folder it is in (a library moved or copied elsewhere gives the
+    /// same ids). The file's name keeps apart what a session's id alone
+    /// does not: two runs of `codex exec resume` of one thread are two
+    /// streams of the same id, whose calls' ids both start at `item_0`.
     fn name(&mut self, session: Option<&str>) {
         if self.id.is_none()
             && let Some(id) = session.filter(|i| !i.is_empty())
         {
+            let file = self.origin.0.as_deref().map_or("<stdin>", |p| {
+                std::path::Path::new(p)
+                    .file_name()
+                    .and_then(std::ffi::OsStr::to_str)
+                    .unwrap_or(p)
+            });
             self.id = Some(TraceId::of(&[
                 b"session",
+                self.producer.name().as_bytes(),
                 id.as_bytes(),
-                self.origin.0.as_bytes(),
+                file.as_bytes(),
             ]));
         }
     }
 
     /// The trace's id: from the session's id once an event named it, else
-    /// from where the session began; fixed once used.
+    /// from where the session began (the file's whole path, so the same
+    /// file named from another folder is the same session, and the line);
+    /// fixed once used.
     fn trace_id(&mut self) -> TraceId {
         *self.id.get_or_insert_with(|| {
             TraceId::of(&[
                 b"origin",
-                self.origin.0.as_bytes(),
+                whole_path(self.origin.0.as_deref()).as_bytes(),
                 &self.origin.1.to_le_bytes(),
             ])
         })
@@ -312,7 +324,11 @@ impl Trace {
 
     /// Take in one event of the session.
     pub fn event(&mut self, ev: &Event<'_>, s: &Session) {
-        self.name(ev.session.as_deref());
+        // The event's session, else the one the session's state has from
+        // an earlier event (a Codex rollout names it in its first line
+        // only).
+        let session = ev.session.as_deref();
+        self.name(session.or_else(|| s.current().and_then(|c| c.id.as_deref())));
         let t = self.time(ev);
         let agent = self.agent_of(ev.parent.as_deref());
         match &ev.kind {
