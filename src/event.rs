@@ -1191,6 +1191,11 @@ pub struct Tokens {
     pub cache_read: Option<u64>,
     /// Input tokens written to the prompt cache.
     pub cache_creation: Option<u64>,
+    /// Tokens the model spent reasoning, where the agent says: a part of
+    /// `output` (Codex, `OpenCode`, Kilo), or beside it where the agent's
+    /// output count leaves them out (Gemini CLI's `thoughts`). Counted
+    /// in no total: `output` is what is billed as output.
+    pub reasoning: Option<u64>,
 }
 
 impl Tokens {
@@ -1201,6 +1206,7 @@ impl Tokens {
             && self.output.is_none()
             && self.cache_read.is_none()
             && self.cache_creation.is_none()
+            && self.reasoning.is_none()
     }
 
     /// All input tokens: uncached + cache read + cache creation.
@@ -1242,6 +1248,7 @@ impl Tokens {
         self.output = sum(self.output, other.output);
         self.cache_read = sum(self.cache_read, other.cache_read);
         self.cache_creation = sum(self.cache_creation, other.cache_creation);
+        self.reasoning = sum(self.reasoning, other.reasoning);
     }
 
     /// Take another count away field by field (what `add` added): a count
@@ -1254,6 +1261,7 @@ impl Tokens {
         self.output = diff(self.output, other.output);
         self.cache_read = diff(self.cache_read, other.cache_read);
         self.cache_creation = diff(self.cache_creation, other.cache_creation);
+        self.reasoning = diff(self.reasoning, other.reasoning);
     }
 }
 

@@ -707,3 +707,100 @@ fn an_export_that_leaves_context_unread_is_the_same_export() {
         "{checked} inputs, {pruned} with values left unread"
     );
 }
+
+/// The `gen_ai.usage.reasoning.output_tokens` of each span of `out`:
+/// (the chat spans' in order, the roots').
+fn reasoning(out: &[u8]) -> (Vec<u64>, Vec<Option<u64>>) {
+    let parsed = lines(out);
+    let (mut chats, mut roots) = (Vec::new(), Vec::new());
+    for s in spans(&parsed) {
+        let r = int_attr(&s["attributes"], "gen_ai.usage.reasoning.output_tokens");
+        if s.get("parentSpanId").is_none() {
+            roots.push(r);
+        } else if let Some(r) = r {
+            assert_eq!(
+                attr(&s["attributes"], "gen_ai.operation.name").unwrap(),
+                "chat"
+            );
+            chats.push(r);
+        }
+    }
+    (chats, roots)
+}
+
+/// Reasoning tokens are the agent's own numbers, counted here from the
+/// fixtures' lines: Codex's rollouts give each response's
+/// (`token_usage_record`) and the thread's running total (`token_count`'s
+/// `total_token_usage`), its `exec --json` stream each turn's; Gemini
+/// CLI's saved sessions each response's `thoughts`.
+#[test]
+fn reasoning_tokens_are_the_agents_own() {
+    let u = |v: &Value, k: &str| v[k].as_u64();
+    let mut checked = 0;
+    for e in std::fs::read_dir(fixture("codex-rollout")).unwrap() {
+        let p = e.unwrap().path();
+        if !p.to_string_lossy().ends_with(".rollout.jsonl") {
+            continue;
+        }
+        let (mut records, mut total) = (Vec::new(), None);
+        for line in String::from_utf8(read(&p)).unwrap().lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let pl = &v["payload"];
+            if v["type"] == "token_usage_record" {
+                records.extend(u(&pl["usage"], "reasoning_output_tokens"));
+            } else if pl["type"] == "token_count" && pl["info"].is_object() {
+                total = u(&pl["info"]["total_token_usage"], "reasoning_output_tokens");
+            }
+        }
+        let (chats, roots) = reasoning(&export(&[], &p));
+        assert_eq!(roots, vec![total], "{}", p.display());
+        if !records.is_empty() {
+            assert_eq!(chats, records, "{}", p.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+    // The stream: a turn's totals, on the root only.
+    for name in ["reasoning", "mixed"] {
+        let p = fixture(&format!("codex/{name}.jsonl"));
+        let mut sum = 0;
+        for line in String::from_utf8(read(&p)).unwrap().lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            if v["type"] == "turn.completed" {
+                sum += u(&v["usage"], "reasoning_output_tokens").unwrap();
+            }
+        }
+        assert!(sum > 0, "{name}");
+        assert_eq!(
+            reasoning(&export(&[], &p)),
+            (vec![], vec![Some(sum)]),
+            "{name}"
+        );
+    }
+    // Gemini CLI's saved session: each response's last record.
+    let dir = fixture("gemini-session/thinking");
+    let mut by_id: Vec<(String, u64)> = Vec::new();
+    let chats = dir.join("chats");
+    for e in std::fs::read_dir(&chats).unwrap() {
+        for line in String::from_utf8(read(&e.unwrap().path())).unwrap().lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            if v["type"] != "gemini" {
+                continue;
+            }
+            let (id, n) = (
+                v["id"].as_str().unwrap(),
+                u(&v["tokens"], "thoughts").unwrap(),
+            );
+            match by_id.iter_mut().find(|(i, _)| i == id) {
+                Some(r) => r.1 = n,
+                None => by_id.push((id.to_string(), n)),
+            }
+        }
+    }
+    let thoughts: Vec<u64> = by_id.iter().map(|r| r.1).collect();
+    assert!(!thoughts.is_empty());
+    assert_eq!(
+        reasoning(&export(&[], &dir)),
+        (thoughts.clone(), vec![Some(thoughts.iter().sum())])
+    );
+}

@@ -1078,6 +1078,7 @@ pub(crate) fn model_usage<'v>(v: Value<'v>, a: &'v Arena) -> List<'v, ModelUsage
                 output: u64_at(u, "outputTokens"),
                 cache_read: u64_at(u, "cacheReadInputTokens"),
                 cache_creation: u64_at(u, "cacheCreationInputTokens"),
+                reasoning: None,
             },
             cost_usd: f64_at(u, "costUSD"),
         }),

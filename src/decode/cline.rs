@@ -233,6 +233,7 @@ pub(super) fn tokens(u: Value<'_>) -> Tokens {
         output: u64_at(u, "outputTokens"),
         cache_read,
         cache_creation: u64_at(u, "cacheWriteTokens"),
+        reasoning: None,
     }
 }
 

@@ -941,6 +941,8 @@ pub(crate) fn tokens(u: Value<'_>) -> Tokens {
         output: u64_at(u, "output_tokens"),
         cache_read: cached,
         cache_creation: written,
+        // A part of `output_tokens` (their sum is `total_tokens`).
+        reasoning: u64_at(u, "reasoning_output_tokens"),
     }
 }
 

@@ -442,6 +442,7 @@ fn minus(a: Tokens, b: Tokens) -> Tokens {
         output: sub(a.output, b.output),
         cache_read: sub(a.cache_read, b.cache_read),
         cache_creation: sub(a.cache_creation, b.cache_creation),
+        reasoning: sub(a.reasoning, b.reasoning),
     }
 }
 

@@ -560,6 +560,7 @@ fn usage(d: Value<'_>) -> Usage<'_> {
             output: u64_at(d, "outputTokens"),
             cache_read: u64_at(d, "cacheReadTokens"),
             cache_creation: u64_at(d, "cacheWriteTokens"),
+            reasoning: None,
         },
         ..Usage::default()
     }
@@ -578,6 +579,7 @@ fn usage_record(u: Value<'_>) -> Usage<'_> {
             output: u64_at(u, "outputTokens"),
             cache_read,
             cache_creation: u64_at(u, "cacheWriteTokens"),
+            reasoning: None,
         },
         ..Usage::default()
     }

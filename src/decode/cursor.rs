@@ -695,5 +695,6 @@ fn tokens(u: Value<'_>) -> Tokens {
         cache_read: u64_at(u, "cacheReadTokens").or_else(|| u64_at(u, "cache_read_input_tokens")),
         cache_creation: u64_at(u, "cacheWriteTokens")
             .or_else(|| u64_at(u, "cache_creation_input_tokens")),
+        reasoning: None,
     }
 }

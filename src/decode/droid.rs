@@ -316,6 +316,7 @@ fn tokens(u: Value<'_>) -> Tokens {
         output: u64_at(u, "output_tokens"),
         cache_read: u64_at(u, "cache_read_input_tokens"),
         cache_creation: u64_at(u, "cache_creation_input_tokens"),
+        reasoning: None,
     }
 }
 

@@ -578,6 +578,7 @@ fn tokens(s: Value<'_>) -> Tokens {
         output: u64_at(s, "output_tokens"),
         cache_read: cached,
         cache_creation: None,
+        reasoning: None,
     }
 }
 

@@ -413,6 +413,8 @@ fn tokens(t: Value<'_>) -> Tokens {
         output: u64_at(t, "output"),
         cache_read: cached,
         cache_creation: None,
+        // Beside `output`, not in it (`total` is the sum of the three).
+        reasoning: u64_at(t, "thoughts"),
     }
 }
 

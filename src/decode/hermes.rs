@@ -405,6 +405,7 @@ fn tokens_of(v: Value<'_>) -> Tokens {
         output: u64_at(v, "output_tokens"),
         cache_read: u64_at(v, "cache_read_tokens"),
         cache_creation: u64_at(v, "cache_write_tokens"),
+        reasoning: None,
     }
 }
 

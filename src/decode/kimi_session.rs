@@ -347,6 +347,7 @@ impl State {
             output: u64_at(u, "output"),
             cache_read: u64_at(u, "input_cache_read"),
             cache_creation: u64_at(u, "input_cache_creation"),
+            reasoning: None,
         };
         self.turn.tokens.add(&tokens);
         e(EventKind::Usage(Usage {

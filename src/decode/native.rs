@@ -262,5 +262,6 @@ fn tokens(t: Value<'_>) -> Tokens {
         output: u64_at(t, "output"),
         cache_read: u64_at(t, "cache_read"),
         cache_creation: u64_at(t, "cache_creation"),
+        reasoning: u64_at(t, "reasoning"),
     }
 }

@@ -268,6 +268,7 @@ fn tokens_of(u: Value<'_>) -> Tokens {
         output: u64_at(u, "output"),
         cache_read: u64_at(u, "cacheRead"),
         cache_creation: u64_at(u, "cacheWrite"),
+        reasoning: None,
     }
 }
 

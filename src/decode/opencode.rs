@@ -530,6 +530,7 @@ fn tokens(t: Value<'_>) -> Tokens {
         output,
         cache_read: cache.and_then(|c| u64_at(c, "read")),
         cache_creation: cache.and_then(|c| u64_at(c, "write")),
+        reasoning: u64_at(t, "reasoning"),
     }
 }
 

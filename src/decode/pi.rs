@@ -386,6 +386,7 @@ impl State {
             output: u64_at(u, "output"),
             cache_read: u64_at(u, "cacheRead"),
             cache_creation: u64_at(u, "cacheWrite"),
+            reasoning: None,
         };
         if tokens.total() == 0 {
             return Ok(());

@@ -83,6 +83,7 @@ fn tokens(t: &Tokens) -> Option<String> {
         ("output", t.output),
         ("cache_read", t.cache_read),
         ("cache_creation", t.cache_creation),
+        ("reasoning", t.reasoning),
     ]
     .into_iter()
     .find_map(|(key, n)| n.filter(|n| *n > MAX_TOKENS).map(|n| tokens_said(key, n)))

@@ -315,6 +315,7 @@ fn tokens(u: Value<'_>) -> Tokens {
         output: u64_at(u, "output_tokens"),
         cache_read,
         cache_creation: u64_at(u, "cache_creation_input_tokens"),
+        reasoning: None,
     }
 }
 

@@ -332,6 +332,7 @@ impl State {
             output: u64_at(ev, "output_token_count"),
             cache_read: cached,
             cache_creation: None,
+            reasoning: None,
         };
         self.count(&tokens);
         out(EventKind::Usage(Usage {
@@ -357,6 +358,7 @@ fn tokens(u: Value<'_>) -> Tokens {
         output: u64_at(u, "candidatesTokenCount"),
         cache_read: cached,
         cache_creation: None,
+        reasoning: None,
     }
 }
 

@@ -25,8 +25,9 @@ const END: &[u8; 8] = b"\nsv-end\n";
 
 /// The layout (4: usage events keep the cost an agent reported; 5: a
 /// saved Pi entry's usage names its entry, a usage report's tokens are
-/// its result's); a file of another version is not read.
-pub(crate) const VERSION: u32 = 5;
+/// its result's; 6: tokens keep the reasoning count an agent reported);
+/// a file of another version is not read.
+pub(crate) const VERSION: u32 = 6;
 
 /// The trailer: where the table starts, its length compressed and not,
 /// its checksum, the end mark.

@@ -630,6 +630,10 @@ impl<'b> Obj<'b> {
         inner.opt_num(k!("output"), t.output);
         inner.opt_num(k!("cache_read"), t.cache_read);
         inner.opt_num(k!("cache_creation"), t.cache_creation);
+        // Only where the agent says: the four keys above are always there.
+        if let Some(r) = t.reasoning {
+            inner.num(k!("reasoning"), r);
+        }
         inner.end();
     }
 }

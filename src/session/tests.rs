@@ -839,7 +839,8 @@ fn usage_is_counted_once_per_message_of_the_main_agent() {
             input: Some(9426),
             output: Some(5),
             cache_read: Some(0),
-            cache_creation: Some(0)
+            cache_creation: Some(0),
+            reasoning: None,
         }
     );
     // The result line's totals (line 12): usage input 9426, output 228.
@@ -849,7 +850,8 @@ fn usage_is_counted_once_per_message_of_the_main_agent() {
             input: Some(9426),
             output: Some(228),
             cache_read: Some(0),
-            cache_creation: Some(0)
+            cache_creation: Some(0),
+            reasoning: None,
         })
     );
     assert_eq!(sum.num_turns, Some(5));

@@ -263,7 +263,8 @@ fn assistant_text_with_usage() {
             input: Some(10),
             output: Some(1),
             cache_read: Some(3),
-            cache_creation: Some(2)
+            cache_creation: Some(2),
+            reasoning: None,
         }
     );
     let t = as_text(&evs[1]);
@@ -360,7 +361,8 @@ fn usage_from_real_lines_of_one_message() {
             input: Some(1673),
             output: Some(1),
             cache_read: Some(0),
-            cache_creation: Some(0)
+            cache_creation: Some(0),
+            reasoning: None,
         }
     );
     let c = as_call(&second[0]);
@@ -992,7 +994,8 @@ fn result_line_fields_from_a_real_line() {
             input: Some(9426),
             output: Some(228),
             cache_read: Some(0),
-            cache_creation: Some(0)
+            cache_creation: Some(0),
+            reasoning: None,
         }
     );
     assert_eq!(r.model_usage.len(), 1);
@@ -1004,7 +1007,8 @@ fn result_line_fields_from_a_real_line() {
             input: Some(9426),
             output: Some(228),
             cache_read: Some(0),
-            cache_creation: Some(0)
+            cache_creation: Some(0),
+            reasoning: None,
         }
     );
     assert_eq!(r.stop_reason.as_deref(), Some("end_turn"));

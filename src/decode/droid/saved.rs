@@ -150,6 +150,7 @@ fn totals(u: Value<'_>) -> Tokens {
         output: u64_at(u, "outputTokens"),
         cache_read: u64_at(u, "cacheReadTokens"),
         cache_creation: u64_at(u, "cacheCreationTokens"),
+        reasoning: None,
     }
 }
 

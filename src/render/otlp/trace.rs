@@ -565,7 +565,7 @@ impl Trace {
         let tokens = token_attrs(&c.tokens, c.output_final);
         let end = self.known(c.end.or(c.start));
         let start = self.known(c.start.or(c.end)).min(end);
-        let attrs: [Attr<'_>; 9] = [
+        let attrs: [Attr<'_>; 10] = [
             ("gen_ai.operation.name", Some(Value::Str("chat"))),
             (
                 "gen_ai.provider.name",
@@ -578,6 +578,7 @@ impl Trace {
             tokens[1],
             tokens[2],
             tokens[3],
+            tokens[4],
         ];
         self.push_span(&Span {
             trace,
@@ -759,7 +760,7 @@ impl Trace {
         let cost = sum.cost(s.prices());
         let tokens = token_attrs(&sum.tokens(), true);
         let failed = outcome == Some(Outcome::Error);
-        let attrs: [Attr<'_>; 16] = [
+        let attrs: [Attr<'_>; 17] = [
             ("gen_ai.operation.name", Some(Value::Str("invoke_agent"))),
             ("gen_ai.agent.name", Some(Value::Str(agent))),
             ("gen_ai.conversation.id", sum.id.as_deref().map(Value::Str)),
@@ -772,6 +773,7 @@ impl Trace {
             tokens[1],
             tokens[2],
             tokens[3],
+            tokens[4],
             ("streamview.outcome", outcome.map(|o| Value::Str(o.name()))),
             ("streamview.cost.usd", cost.usd.map(Value::Double)),
             (
@@ -817,8 +819,10 @@ impl Trace {
 
 /// The `gen_ai.usage.*` attributes of `t`: the input counts every input
 /// token (cached ones too, as the conventions define it), the cache kinds
-/// are parts of it; the output only when `output_final`.
-fn token_attrs(t: &crate::event::Tokens, output_final: bool) -> [Attr<'static>; 4] {
+/// are parts of it; the output only when `output_final`; the reasoning
+/// tokens where the agent says (a part of the output, but for Gemini
+/// CLI's, which its output leaves out).
+fn token_attrs(t: &crate::event::Tokens, output_final: bool) -> [Attr<'static>; 5] {
     let any_input = t.input.is_some() || t.cache_read.is_some() || t.cache_creation.is_some();
     [
         (
@@ -836,6 +840,10 @@ fn token_attrs(t: &crate::event::Tokens, output_final: bool) -> [Attr<'static>; 
         (
             "gen_ai.usage.cache_creation.input_tokens",
             t.cache_creation.map(Value::Int),
+        ),
+        (
+            "gen_ai.usage.reasoning.output_tokens",
+            t.reasoning.filter(|_| output_final).map(Value::Int),
         ),
     ]
 }

@@ -10,6 +10,7 @@ fn tokens(input: u64, output: u64, read: u64, write: u64) -> Tokens {
         output: Some(output),
         cache_read: Some(read),
         cache_creation: Some(write),
+        reasoning: None,
     }
 }
 
