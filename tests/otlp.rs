@@ -804,3 +804,57 @@ fn reasoning_tokens_are_the_agents_own() {
         (thoughts.clone(), vec![Some(thoughts.iter().sum())])
     );
 }
+
+/// The prompts of `out`'s `gen_ai.input.messages`, in order, each checked
+/// to be a user message of the conventions' form.
+fn prompts(out: &[u8]) -> Vec<String> {
+    let parsed = lines(out);
+    let mut v = Vec::new();
+    for s in spans(&parsed) {
+        let Some(m) = attr(&s["attributes"], "gen_ai.input.messages") else {
+            continue;
+        };
+        let m = m.as_str().unwrap();
+        assert!(m.len() <= 64 << 10, "{} bytes", m.len());
+        let messages: Value = serde_json::from_str(m).unwrap();
+        for msg in messages.as_array().unwrap() {
+            assert_eq!(msg["role"], "user");
+            assert_eq!(msg["parts"][0]["type"], "text");
+            v.push(msg["parts"][0]["content"].as_str().unwrap().to_string());
+        }
+    }
+    v
+}
+
+/// With `--otlp-content`, each prompt of the user's is in: the
+/// `gen_ai.input.messages` of the response that answered it, counted here
+/// from the transcript's own `user` lines; cut as a tool's input is when
+/// long; left out without it.
+#[test]
+fn prompts_go_in_with_the_content() {
+    let input = fixture("claude-transcript/transcript_tools_basic.jsonl");
+    let text = String::from_utf8(read(&input)).unwrap();
+    let typed: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "user" && v["isMeta"] != true)
+        .filter_map(|v| v["message"]["content"].as_str().map(str::to_string))
+        .collect();
+    assert!(!typed.is_empty());
+    assert_eq!(prompts(&export(&["--otlp-content"], &input)), typed);
+    assert!(prompts(&export(&[], &input)).is_empty());
+    // A prompt of 200 KiB, with characters JSON escapes: cut, and the
+    // attribute still whole JSON of at most 64 KiB.
+    let long = "\"line\"\n".repeat(30_000);
+    let first = serde_json::to_string(&typed[0]).unwrap();
+    let grown = text.replace(&first, &serde_json::to_string(&long).unwrap());
+    let path = temp_file("otlp-long-prompt.jsonl", grown.as_bytes());
+    let got = prompts(&export(&["--otlp-content"], &path));
+    assert_eq!(got.len(), typed.len());
+    assert!(
+        got[0].len() > 30_000 && got[0].len() < long.len(),
+        "{}",
+        got[0].len()
+    );
+    assert!(long.starts_with(got[0].trim_end_matches('…')));
+}

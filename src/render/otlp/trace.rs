@@ -14,7 +14,8 @@ use std::io::{self, Write};
 use foldhash::HashMap;
 
 use crate::event::{
-    Denial, Event, EventKind, Producer, ToolCall, ToolKind, ToolResult, Usage, is_subagent_tool,
+    Denial, Event, EventKind, Producer, Role, ToolCall, ToolKind, ToolResult, Usage,
+    is_subagent_tool,
 };
 use crate::session::{Outcome, Session, SessionSummary};
 use crate::time::Timestamp;
@@ -101,6 +102,8 @@ struct Chat {
     output_final: bool,
     start: Option<u64>,
     end: Option<u64>,
+    /// `--otlp-content`: the prompts it answers (`gen_ai.input.messages`).
+    input: Option<String>,
 }
 
 /// The main agent or a sub-agent: when it worked, its response held.
@@ -174,6 +177,10 @@ pub struct Trace {
     /// Model responses written per model, for the metrics' counts.
     responses: Vec<(String, u64)>,
     content: bool,
+    /// `--otlp-content`: the main agent's prompts since its last response,
+    /// as the elements of `gen_ai.input.messages` (JSON, comma-separated),
+    /// at most [`MAX_CONTENT`] bytes with the brackets.
+    prompts: String,
 }
 
 impl Trace {
@@ -199,6 +206,7 @@ impl Trace {
             spans: 0,
             responses: Vec::new(),
             content,
+            prompts: String::new(),
         }
     }
 
@@ -339,6 +347,9 @@ impl Trace {
             EventKind::ToolResult(r) => self.result(r, s.note().denied, (ev.line, agent, t)),
             EventKind::PermissionDenied(d) if !s.note().duplicate => self.denial(d),
             EventKind::Usage(u) => self.usage(u, ev.line, agent, t),
+            EventKind::Text(x) if self.content && x.role == Role::User && agent.is_none() => {
+                self.prompt(&x.text);
+            }
             _ => {}
         }
         let a = self.agent_mut(agent);
@@ -346,6 +357,46 @@ impl Trace {
             a.times.add(t);
             a.last = Some(t);
         }
+    }
+
+    /// Hold a prompt of the main agent's for the span of the response
+    /// that answers it (`--otlp-content`): a user message of the `GenAI`
+    /// conventions' `gen_ai.input.messages`, cut to the room left (the
+    /// messages held are at most [`MAX_CONTENT`] bytes, as a tool's input).
+    fn prompt(&mut self, text: &str) {
+        const HEAD: &str = r#"{"role":"user","parts":[{"type":"text","content":"#;
+        const TAIL: &str = "}]}";
+        let used = self.prompts.len() + usize::from(!self.prompts.is_empty()) + 2;
+        let Some(room) = MAX_CONTENT.checked_sub(used + HEAD.len() + TAIL.len() + 2) else {
+            return;
+        };
+        if room < 64 {
+            return;
+        }
+        // Escaping may lengthen the text: cut it shorter until it fits.
+        let mut max = room;
+        let escaped = loop {
+            let mut b = Vec::new();
+            crate::json::escape::push_json_str(&mut b, &cut(text, max));
+            if b.len() <= room || max < 64 {
+                break b;
+            }
+            max = max * room / b.len();
+        };
+        if escaped.len() > room {
+            return;
+        }
+        if !self.prompts.is_empty() {
+            self.prompts.push(',');
+        }
+        self.prompts.push_str(HEAD);
+        self.prompts.push_str(&String::from_utf8_lossy(&escaped));
+        self.prompts.push_str(TAIL);
+    }
+
+    /// The prompts held, as `gen_ai.input.messages`' value; none held after.
+    fn take_prompts(&mut self) -> Option<String> {
+        (!self.prompts.is_empty()).then(|| format!("[{}]", std::mem::take(&mut self.prompts)))
     }
 
     fn call(&mut self, c: &ToolCall<'_>, line: u64, agent: Option<usize>, t: Option<u64>) {
@@ -539,7 +590,18 @@ impl Trace {
             output_final: !u.preliminary_output,
             start: a.last.or(t),
             end: t,
+            input: None,
         };
+        // The prompts held are the main agent's, answered by this response.
+        let chat = Chat {
+            input: if agent.is_none() {
+                self.take_prompts()
+            } else {
+                None
+            },
+            ..chat
+        };
+        let a = self.agent_mut(agent);
         if let Some(done) = a.pending.replace(chat) {
             self.write_chat(&done, agent);
         }
@@ -563,9 +625,10 @@ impl Trace {
             None => "chat".to_string(),
         };
         let tokens = token_attrs(&c.tokens, c.output_final);
+        let input = c.input.as_deref();
         let end = self.known(c.end.or(c.start));
         let start = self.known(c.start.or(c.end)).min(end);
-        let attrs: [Attr<'_>; 10] = [
+        let attrs: [Attr<'_>; 11] = [
             ("gen_ai.operation.name", Some(Value::Str("chat"))),
             (
                 "gen_ai.provider.name",
@@ -579,6 +642,7 @@ impl Trace {
             tokens[2],
             tokens[3],
             tokens[4],
+            ("gen_ai.input.messages", input.map(Value::Content)),
         ];
         self.push_span(&Span {
             trace,
@@ -760,7 +824,10 @@ impl Trace {
         let cost = sum.cost(s.prices());
         let tokens = token_attrs(&sum.tokens(), true);
         let failed = outcome == Some(Outcome::Error);
-        let attrs: [Attr<'_>; 17] = [
+        // The prompts no response answered (all of them where the agent
+        // reports no response of its own: totals only).
+        let input = self.take_prompts();
+        let attrs: [Attr<'_>; 18] = [
             ("gen_ai.operation.name", Some(Value::Str("invoke_agent"))),
             ("gen_ai.agent.name", Some(Value::Str(agent))),
             ("gen_ai.conversation.id", sum.id.as_deref().map(Value::Str)),
@@ -794,6 +861,10 @@ impl Trace {
                     .as_deref()
                     .filter(|_| opts.content)
                     .map(Value::Content),
+            ),
+            (
+                "gen_ai.input.messages",
+                input.as_deref().map(Value::Content),
             ),
             (
                 "streamview.source",
