@@ -96,11 +96,11 @@ impl Format for Hermes {
             s.ty,
             "hermes_session" | "hermes_message" | "hermes_usage" | "hermes_error"
         );
-        (row || is_report(s.v)).then_some(Evidence::Type)
+        (row || (s.ty.is_empty() && is_report(s.v))).then_some(Evidence::Type)
     }
 
     fn opens(&self, s: Shape<'_>) -> bool {
-        s.ty == "hermes_session" || is_report(s.v)
+        s.ty == "hermes_session" || (s.ty.is_empty() && is_report(s.v))
     }
 }
 

@@ -72,11 +72,11 @@ impl Format for OpenClaw {
     fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         let header = s.ty == "session" && str_at(s.v, "store") == Some(STORE);
         let own = s.ty == "custom" && str_at(s.v, "customType").is_some_and(is_own_custom);
-        (header || own || is_report(s.v)).then_some(Evidence::Type)
+        (header || own || (s.ty.is_empty() && is_report(s.v))).then_some(Evidence::Type)
     }
 
     fn opens(&self, s: Shape<'_>) -> bool {
-        (s.ty == "session" && str_at(s.v, "store") == Some(STORE)) || is_report(s.v)
+        (s.ty == "session" && str_at(s.v, "store") == Some(STORE)) || (s.ty.is_empty() && is_report(s.v))
     }
 }
 
