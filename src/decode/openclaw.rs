@@ -76,7 +76,8 @@ impl Format for OpenClaw {
     }
 
     fn opens(&self, s: Shape<'_>) -> bool {
-        (s.ty == "session" && str_at(s.v, "store") == Some(STORE)) || (s.ty.is_empty() && is_report(s.v))
+        (s.ty == "session" && str_at(s.v, "store") == Some(STORE))
+            || (s.ty.is_empty() && is_report(s.v))
     }
 }
 
