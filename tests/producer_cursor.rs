@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -218,27 +220,9 @@ mod in_process {
 
     use serde_json::{Value as J, json};
 
+    use crate::common::pipeline::jsonl_run as run;
     use streamview::ExitStatus;
-    use streamview::diag::Diag;
     use streamview::event::Producer;
-    use streamview::render::Jsonl;
-    use streamview::run::Runner;
-
-    fn run(input: &str, from: Option<Producer>) -> (Vec<J>, ExitStatus) {
-        let mut sink = Jsonl::new(Vec::new());
-        let mut diag = Diag::new(Vec::new(), false);
-        let status = {
-            let mut runner = Runner::new(&mut sink, &mut diag, 1 << 20).with_producer(from);
-            runner.source("t", input.as_bytes()).unwrap();
-            runner.finish().unwrap().1
-        };
-        let out = String::from_utf8(sink.into_inner()).unwrap();
-        let evs = out
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        (evs, status)
-    }
 
     fn cursor(lines: &[&str]) -> Vec<J> {
         run(&lines.join("\n"), Some(Producer::Cursor)).0
