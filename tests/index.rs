@@ -409,3 +409,56 @@ fn a_full_disk_keeps_no_index_and_costs_one_line() {
     assert_eq!(index_files(&l.cache).len(), 1);
     let _ = fs::remove_dir_all(&l.root);
 }
+
+/// The cache of another user, and one this user cannot write to: each
+/// costs one line and the report is the full read's. Run as `nobody`
+/// (`setpriv`), which needs root: skipped otherwise, said on stderr.
+#[cfg(unix)]
+#[test]
+fn a_cache_of_another_user_or_read_only_costs_one_line() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let root = fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+    let setpriv = std::process::Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !root || !setpriv {
+        eprintln!("skipped: running as another user needs root and setpriv");
+        return;
+    }
+    let l = Library::new("owner");
+    let report = ["--by", "day"];
+    let (want, said, _) = l.run(&report, false);
+    let as_nobody = |cache: &Path| {
+        let o = std::process::Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(assert_cmd::cargo::cargo_bin("streamview"))
+            .args(report)
+            .arg(l.lib())
+            .env("STREAMVIEW_CACHE_DIR", cache)
+            .env("TZ", "UTC")
+            .env("STREAMVIEW_CONFIG", "")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), want);
+        let (note, rest) = err.split_once('\n').unwrap();
+        assert_eq!(rest, said);
+        note.to_string()
+    };
+    // Root's, made by root's run.
+    let (_, _, code) = l.run(&report, true);
+    assert_eq!(code, 0);
+    let note = as_nobody(&l.cache);
+    assert!(note.contains("belongs to another user"), "{note}");
+    // Nobody's, read only.
+    let ro = l.root.join("read-only");
+    fs::create_dir(&ro).unwrap();
+    std::os::unix::fs::chown(&ro, Some(65534), Some(65534)).unwrap();
+    fs::set_permissions(&ro, fs::Permissions::from_mode(0o500)).unwrap();
+    let note = as_nobody(&ro);
+    assert!(note.contains("could not write the index"), "{note}");
+    assert!(fs::read_dir(&ro).unwrap().next().is_none(), "written");
+}
