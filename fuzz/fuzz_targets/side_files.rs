@@ -76,6 +76,7 @@ fn prices(text: &[u8]) {
         output: Some(MAX_TOKENS),
         cache_read: Some(MAX_TOKENS),
         cache_creation: Some(MAX_TOKENS),
+        reasoning: Some(MAX_TOKENS),
     };
     let fast = Billing {
         write_1h: MAX_TOKENS / 2,
