@@ -48,11 +48,14 @@ mkdir -p "$(dirname "$session")"
 # One turn of the session, written now: the tools transcript's lines, its
 # times now, its ids new (round $1), its model one both price tables know
 # (the fixture's is the scripted server's), so today's cost and the
-# block's can be compared with ccusage's.
+# block's can be compared with ccusage's. Without its `cost-state` line:
+# Claude Code writes one when a session ends, with the session's cost so
+# far, which streamview takes over the tokens' (ccusage does not), and a
+# copy of the fixture's in every turn would say the first turn's cost.
 turn() {
     local t
     t=$(date -u +%Y-%m-%dT%H:%M:%S.000Z)
-    sed "s/claude-opus-5-5/claude-sonnet-4-5-20250929/g; s/\"timestamp\":\"[^\"]*\"/\"timestamp\":\"$t\"/g; s/\"msg_/\"msg_n$1_/g; s/\"req_/\"req_n$1_/g; s/\"\(uuid\|parentUuid\)\":\"/&n$1-/g" "$src" >>"$session"
+    sed "/\"type\":\"cost-state\"/d; s/claude-opus-5-5/claude-sonnet-4-5-20250929/g; s/\"timestamp\":\"[^\"]*\"/\"timestamp\":\"$t\"/g; s/\"msg_/\"msg_n$1_/g; s/\"req_/\"req_n$1_/g; s/\"\(uuid\|parentUuid\)\":\"/&n$1-/g" "$src" >>"$session"
 }
 
 input=$(printf '{"session_id":"aaaaaaaa-1111-4000-8000-000000000000","transcript_path":"%s","cwd":"/home/dev/now","model":{"id":"claude-opus-5-5","display_name":"Opus 5.5"},"workspace":{"current_dir":"/home/dev/now","project_dir":"/home/dev/now"},"version":"2.1.332","output_style":{"name":"default"},"cost":{"total_cost_usd":0.42,"total_duration_ms":60000,"total_api_duration_ms":30000,"total_lines_added":10,"total_lines_removed":2},"exceeds_200k_tokens":false,"context_window":{"total_input_tokens":30000,"total_output_tokens":500,"context_window_size":200000,"used_percentage":15}}' "$session")

@@ -1181,7 +1181,7 @@ impl Denial<'_> {
 }
 
 /// Token counts. Absent numbers are `None`, never invented zeros.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tokens {
     /// Uncached input tokens.
     pub input: Option<u64>,
@@ -1391,7 +1391,7 @@ impl Notice<'_> {
 }
 
 /// Per-model usage from a result.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ModelUsage<'a> {
     /// Model name.
     pub model: Cow<'a, str>,

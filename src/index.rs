@@ -171,8 +171,46 @@ pub struct Recorded<E = Vec<u8>> {
     pub lines: u64,
     /// When it was indexed, in nanoseconds since the epoch.
     pub indexed_at: u64,
-    /// Its events, one JSONL line each.
+    /// Its events, one JSONL line each (in a new entry, followed by its
+    /// decoder's state when it has a [`Resume`]).
     pub events: E,
+    /// Where its file is read on from when it grows (a session of one
+    /// file whose decoder's state could be saved).
+    pub resume: Option<Resume>,
+}
+
+/// Where a session of one file that grew is read on from: the point after
+/// its last line, the decoder's state there, and how to tell the file
+/// still holds what was read before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// The bytes of the file read: where its next line begins.
+    pub offset: u64,
+    /// The checksum of the file's first and last [`EDGE`] bytes before
+    /// `offset` ([`edges`]).
+    pub edges: u64,
+    /// The length of the events given before the end of the input (those
+    /// the decoder gives at the end follow: a resumed read gives them
+    /// again).
+    pub body: u64,
+    /// The length of the decoder's state, which follows the events.
+    pub state: u64,
+}
+
+/// Bytes checked at each end of what was read of a file that grew.
+pub const EDGE: u64 = 4096;
+
+/// The checksum of the first and last [`EDGE`] bytes of the first `len`
+/// bytes of `f` (`None`: it has fewer, or cannot be read).
+#[must_use]
+pub fn edges(f: &fs::File, len: u64) -> Option<u64> {
+    let n = usize::try_from(len.min(EDGE)).ok()?;
+    let head = read_at(f, 0, n)?;
+    let tail = read_at(f, len - len.min(EDGE), n)?;
+    let mut h = foldhash::fast::FixedState::with_seed(0xed9e).build_hasher();
+    h.write(&head);
+    h.write(&tail);
+    Some(h.finish())
 }
 
 /// Now, in nanoseconds since the epoch.
@@ -292,6 +330,8 @@ struct Used {
     sessions: HashSet<String>,
     /// Sessions whose entry was trusted.
     served: u64,
+    /// Sessions whose file grew, read on from where their entry left it.
+    read_on: u64,
     /// Sessions whose events were not what was written: forgotten.
     damaged: HashSet<String>,
     /// Directories whose listing was asked for.
@@ -407,24 +447,74 @@ impl Index {
     }
 
     fn look(&self, name: &str, files: &[(PathBuf, Stamp)], serve: bool) -> Option<Recorded> {
+        if let Ok(mut u) = self.used.lock() {
+            u.sessions.insert(name.to_string());
+        }
         let e = self.sessions.get(name).filter(|e| {
             e.files.len() == files.len()
                 && (e.files.iter().zip(files))
                     .all(|((p, then), (q, now))| p == q && now.trusted(then, e.indexed_at))
         });
-        let events = e.and_then(|e| self.events(&e.events));
+        let mut rec = self.read(name, e?)?;
+        // Its decoder's state is for a read that goes on.
+        let state = rec.resume.map_or(0, |r| r.state);
+        rec.events
+            .truncate(rec.events.len() - usize::try_from(state).ok()?);
+        if let Ok(mut u) = self.used.lock() {
+            u.served += u64::from(serve);
+        }
+        Some(rec)
+    }
+
+    /// The entry of session `name`, now of the one file `now`, to be read
+    /// on from its [`Resume`] point: the file is the same one (device and
+    /// inode), no shorter than what was read of it, which its head and
+    /// tail say it still holds (`file`: it, open). Its events are followed
+    /// by its decoder's state.
+    #[must_use]
+    pub fn resumable(
+        &self,
+        name: &str,
+        now: &(PathBuf, Stamp),
+        file: &fs::File,
+    ) -> Option<(Recorded, Resume)> {
+        let e = self.sessions.get(name)?;
+        let r = e.resume?;
+        let [(path, then)] = &e.files[..] else {
+            return None;
+        };
+        let (p, s) = now;
+        if path != p || (then.dev, then.ino) != (s.dev, s.ino) || s.size < r.offset {
+            return None;
+        }
+        if edges(file, r.offset)? != r.edges {
+            return None;
+        }
+        Some((self.read(name, e)?, r))
+    }
+
+    /// What the index keeps of session `name`, entry `e`, its events read
+    /// (`None`, and the entry forgotten, when they are not as written).
+    fn read(&self, name: &str, e: &Recorded<format::Frame>) -> Option<Recorded> {
+        let events = self.events(&e.events).filter(|ev| {
+            e.resume.is_none_or(|r| {
+                r.body
+                    .checked_add(r.state)
+                    .is_some_and(|n| n <= ev.len() as u64)
+            })
+        });
         if let Ok(mut u) = self.used.lock() {
             u.sessions.insert(name.to_string());
-            u.served += u64::from(serve && events.is_some());
-            if e.is_some() && events.is_none() {
+            if events.is_none() {
                 u.damaged.insert(name.to_string());
             }
         }
         Some(Recorded {
-            files: e?.files.clone(),
-            lines: e?.lines,
-            indexed_at: e?.indexed_at,
+            files: e.files.clone(),
+            lines: e.lines,
+            indexed_at: e.indexed_at,
             events: events?,
+            resume: e.resume,
         })
     }
 
@@ -445,10 +535,25 @@ impl Index {
         }
     }
 
+    /// Keep the events of session `name`, whose file grew and was read
+    /// on from where its entry left it ([`Index::resumable`]).
+    pub fn put_read_on(&self, name: &str, recorded: Recorded) {
+        if let Ok(mut u) = self.used.lock() {
+            u.read_on += 1;
+        }
+        self.put_session(name, recorded);
+    }
+
     /// Sessions taken from the index so far.
     #[must_use]
     pub fn served(&self) -> u64 {
         self.used.lock().map_or(0, |u| u.served)
+    }
+
+    /// Sessions read on from where the index left their file so far.
+    #[must_use]
+    pub fn read_on(&self) -> u64 {
+        self.used.lock().map_or(0, |u| u.read_on)
     }
 
     /// Write the index again if the run changed it: the entries the run
@@ -559,6 +664,7 @@ impl Kept {
                     lines: r.lines,
                     indexed_at: r.indexed_at,
                     events: frame,
+                    resume: r.resume,
                 };
                 Some((entry, bytes))
             }

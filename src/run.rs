@@ -424,7 +424,17 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             && let Some(files) = session.stamps()
         {
             if let Some(rec) = index.session(&name, &files) {
-                return self.replay(&name, &rec, found);
+                return self.replay(&name, &rec.events, rec.lines, found);
+            }
+            if let [now] = &files[..]
+                && let Some(rec) =
+                    record::read_on(&index, session, now, self.decoder(), self.max_line)
+            {
+                let state = rec.resume.map_or(0, |r| r.state);
+                let events = &rec.events[..rec.events.len() - usize::try_from(state).unwrap_or(0)];
+                let res = self.replay(&name, events, rec.lines, found);
+                index.put_read_on(&name, rec);
+                return res;
             }
             self.recorder = Some(record::Recorder::new(files));
         }
@@ -435,7 +445,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             && let Some(index) = &self.index
         {
             let lines = self.lines - self.current.frames_before;
-            index.put_session(&name, r.recorded(lines));
+            index.put_session(&name, r.recorded(lines, session));
         }
         res
     }
@@ -470,18 +480,13 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
     /// `run/record.rs`): its lines read as an input (through the native
     /// decoder, into the same session and sink), counted as the lines its
     /// files held.
-    fn replay(
-        &mut self,
-        name: &str,
-        rec: &crate::index::Recorded,
-        found: bool,
-    ) -> Result<(), Error> {
+    fn replay(&mut self, name: &str, events: &[u8], lines: u64, found: bool) -> Result<(), Error> {
         let (before, max_line) = (self.lines, self.max_line);
         // An event's line may be longer than the line it came from.
         self.max_line = usize::MAX;
-        let res = self.read(name, &rec.events[..], found);
+        let res = self.read(name, events, found);
         self.max_line = max_line;
-        self.lines = before + rec.lines;
+        self.lines = before + lines;
         res
     }
 
@@ -513,9 +518,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
             None => (Vec::new(), Decoder::with_producer(self.from)),
         };
         let mut rdr = LineReader::with_buffer(rdr, self.max_line, buf);
-        let mut dec = dec
-            .lines_may_be_skipped(self.grep.is_some())
-            .for_report(self.ledger || self.unread);
+        let mut dec = self.options_of(dec);
         self.arrived = Instant::now();
         self.inputs += 1;
         self.current = Current {
@@ -530,6 +533,17 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         // memory waits for the next input.
         SPARE.set(Some((rdr.into_buffer(), dec.reuse(None))));
         res
+    }
+
+    /// A fresh decoder with this runner's options.
+    fn decoder(&self) -> Decoder {
+        self.options_of(Decoder::with_producer(self.from))
+    }
+
+    /// `dec` given this runner's options.
+    fn options_of(&self, dec: Decoder) -> Decoder {
+        dec.lines_may_be_skipped(self.grep.is_some())
+            .for_report(self.ledger || self.unread)
     }
 
     /// [`Runner::read_input`]'s loop: each line read decoded and offered to
@@ -560,6 +574,11 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 }
                 if self.not_a_stream() {
                     return self.give_up(name, dec, true);
+                }
+                if let Some(r) = self.recorder.as_mut()
+                    && r.may_go_on()
+                {
+                    r.end_of_lines(rdr.bytes_read(), dec.save());
                 }
                 self.finish_decoder(dec, false)?;
                 return self.end_of_input(name);

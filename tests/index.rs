@@ -204,6 +204,157 @@ fn every_report_is_the_same_with_the_index_through_every_change() {
     l.same("taken out of a listed folder", &[]);
 }
 
+/// One turn of a Claude Code session, as an agent at work appends it to
+/// its transcript: a real transcript's lines, their entry, message and
+/// request ids made those of turn `n`.
+fn turn(n: u32) -> String {
+    let src = fs::read_to_string(common::fixture(
+        "claude-transcript/v2.1.330_transcript_tools_basic.jsonl",
+    ))
+    .unwrap();
+    src.replace("\"uuid\":\"", &format!("\"uuid\":\"t{n}-"))
+        .replace("\"parentUuid\":\"", &format!("\"parentUuid\":\"t{n}-"))
+        .replace("\"msg_", &format!("\"msg_t{n}_"))
+        .replace("\"req_", &format!("\"req_t{n}_"))
+}
+
+fn append(path: &Path, bytes: &[u8]) {
+    use std::io::Write;
+    let mut f = fs::File::options().append(true).open(path).unwrap();
+    f.write_all(bytes).unwrap();
+}
+
+impl Library {
+    /// An empty library.
+    fn bare(name: &str) -> Library {
+        let root = std::env::temp_dir().join(format!("sv-index-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("lib")).unwrap();
+        Library {
+            cache: root.join("cache"),
+            root,
+        }
+    }
+
+    /// Reports, stdout and stderr, the same with the index as without;
+    /// how many sessions the first of them read on from where the index
+    /// left their file (as `-v` says).
+    fn same_read_on(&self, state: &str) -> u64 {
+        let (out, err, code) = self.run(&["-v", "--by", "day"], true);
+        assert_eq!(
+            (out, code),
+            {
+                let d = self.run(&["--by", "day"], false);
+                (d.0, d.2)
+            },
+            "{state} -v"
+        );
+        for report in [
+            &["--by", "day"][..],
+            &["--by", "block"],
+            &["--format", "summary-json"],
+            &["--list"],
+        ] {
+            let direct = self.run(report, false);
+            assert_eq!(self.run(report, true), direct, "{state} {report:?}");
+        }
+        err.split_once(" more from it")
+            .map_or(0, |(n, _)| n.rsplit(' ').next().unwrap().parse().unwrap())
+    }
+}
+
+#[test]
+fn a_grown_transcript_is_read_on_from_where_the_index_left_it() {
+    let l = Library::bare("grown");
+    let dir = l.lib().join("p");
+    fs::create_dir_all(&dir).unwrap();
+    let t = dir.join("t.jsonl");
+    let first = turn(0);
+    let lines: Vec<&str> = first.split_inclusive('\n').collect();
+    // Before its first answer: the session's header waits for the model,
+    // and the decoder's state is not kept.
+    fs::write(&t, lines[..12].concat()).unwrap();
+    l.same_read_on("before the first answer");
+    append(&t, lines[12..].concat().as_bytes());
+    assert_eq!(l.same_read_on("the first turn"), 0, "read whole");
+    append(&t, turn(1).as_bytes());
+    assert_eq!(l.same_read_on("a turn appended"), 1);
+
+    // What was read before is not read again: a byte of it changed in
+    // place (an output count of the first turn, far from both ends of
+    // what was read), the index still counts what it read.
+    append(&t, turn(2).as_bytes());
+    let before = l.run(&["--by", "day"], false);
+    let bytes = fs::read(&t).unwrap();
+    let at = bytes
+        .windows(18)
+        .position(|w| w == b"\"output_tokens\":52")
+        .unwrap()
+        + 16;
+    assert!(at > 8192 && bytes.len() - at > 8192 * 2);
+    let mut changed = bytes.clone();
+    changed[at..at + 2].copy_from_slice(b"99");
+    fs::write(&t, &changed).unwrap();
+    let direct = l.run(&["--by", "day"], false);
+    assert_ne!(direct, before, "the change is seen by a read");
+    assert_eq!(l.run(&["--by", "day"], true), before);
+    fs::write(&t, &bytes).unwrap();
+    assert_eq!(l.same_read_on("the byte put back"), 1);
+
+    // A line cut off (no line break yet): said, with its line number,
+    // by a read of the whole file, which keeps nothing (a line had a
+    // problem to say); then ended: read on from where the index left it
+    // before, then another turn.
+    let third = turn(3);
+    let (cut, rest) = third.split_at(third.find('\n').unwrap() / 2);
+    append(&t, cut.as_bytes());
+    assert_eq!(l.same_read_on("a line cut off"), 0);
+    append(&t, rest.as_bytes());
+    assert_eq!(l.same_read_on("the line ended"), 1);
+    append(&t, turn(6).as_bytes());
+    assert_eq!(l.same_read_on("another turn"), 1);
+    // A line that is not JSON, said as a read says it.
+    append(&t, b"{\"type\":\"assistant\",\n");
+    assert_eq!(l.same_read_on("a broken line"), 0);
+    // Shorter than what was read, then rewritten with other lines as long.
+    fs::write(&t, &bytes[..bytes.len() / 2]).unwrap();
+    l.same_read_on("cut in half");
+    let other = turn(4);
+    fs::write(&t, &other.as_bytes()[..bytes.len().min(other.len())]).unwrap();
+    l.same_read_on("rewritten");
+    // Its sub-agent's file appears: a session of two files.
+    let agents = dir.join("t/subagents");
+    fs::create_dir_all(&agents).unwrap();
+    fs::copy(
+        common::fixture(
+            "claude-transcript/v2.1.330_transcript_subagent.agent-a33c7066d6f0e2ac6.jsonl",
+        ),
+        agents.join("agent-a33c7066d6f0e2ac6.jsonl"),
+    )
+    .unwrap();
+    append(&t, turn(5).as_bytes());
+    assert_eq!(l.same_read_on("a sub-agent's file"), 0);
+}
+
+#[test]
+fn a_grown_rollout_is_read_on_line_by_line() {
+    let l = Library::bare("grown-rollout");
+    let t = l.lib().join("rollout-2026-11-22T04-00-00-resumed.jsonl");
+    let all = fs::read_to_string(common::fixture("codex-rollout/resume.rollout.jsonl")).unwrap();
+    let lines: Vec<&str> = all.split_inclusive('\n').collect();
+    fs::write(&t, lines[0]).unwrap();
+    l.same_read_on("its first line");
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        append(&t, line.as_bytes());
+        assert_eq!(
+            l.same_read_on(&format!("line {}", i + 1)),
+            1,
+            "line {}",
+            i + 1
+        );
+    }
+}
+
 /// The index files of a library's cache.
 fn index_files(cache: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = fs::read_dir(cache)

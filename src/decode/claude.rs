@@ -33,7 +33,7 @@ use crate::time::Timestamp;
 mod delta;
 
 /// Per-stream state.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct State {
     /// API messages whose usage was emitted recently, with the counts
     /// emitted: usage repeats on every line of a message, its output count
@@ -56,7 +56,7 @@ const RECENT_TASKS: usize = 64;
 /// the result of the turn its end starts), `tool_use_id` (the call that
 /// started it, the `parent` of its lines) and `description`, kept in
 /// [`State::task_text`].
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 struct Task {
     /// Where each of the four starts and ends in the text.
     bounds: [(usize, usize); 4],

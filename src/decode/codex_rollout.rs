@@ -50,10 +50,12 @@ use crate::json::{Arena, J, Parser, Unread, Value, arr_at, cow_at, get, str_at, 
 
 mod tools;
 
-/// Per-stream state.
-#[derive(Default)]
+/// Per-stream state: saved between two lines for a grown file to be read
+/// on from there.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct State {
     /// The session id (`session_meta`), stamped on every later event.
+    #[serde(with = "shared")]
     session: Option<Arc<str>>,
     /// The model of the current turn (`turn_context`); empty: unknown.
     model: String,
@@ -77,7 +79,28 @@ pub(crate) struct State {
     /// The last line read, for that result.
     last_line: u64,
     /// Parses the JSON text of a call's `arguments`, in reused memory.
+    #[serde(skip)]
     args: Parser,
+}
+
+/// The session id saved as the string it is.
+mod shared {
+    use std::sync::Arc;
+
+    // serde's `with` hands the field by reference.
+    #[allow(clippy::ref_option)]
+    pub(super) fn serialize<S: serde::Serializer>(
+        v: &Option<Arc<str>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&v.as_deref(), s)
+    }
+
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Arc<str>>, D::Error> {
+        Ok(<Option<String> as serde::Deserialize>::deserialize(d)?.map(Arc::from))
+    }
 }
 
 /// The registry's line for Codex rollout files.
@@ -114,6 +137,12 @@ const LINE_TYPES: [&str; 7] = [
 ];
 
 impl Format for CodexRollout {
+    fn restore(&self, saved: &[u8]) -> Option<Box<dyn Stream>> {
+        serde_json::from_slice::<State>(saved)
+            .ok()
+            .map(|s| Box::new(s) as Box<dyn Stream>)
+    }
+
     fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         (LINE_TYPES.contains(&s.ty) && get(s.v, "payload").is_some_and(Value::is_object))
             .then_some(Evidence::Type)
@@ -125,6 +154,10 @@ impl Format for CodexRollout {
 }
 
 impl Stream for State {
+    fn save(&self) -> Option<Vec<u8>> {
+        serde_json::to_vec(self).ok()
+    }
+
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {
         let state = self;
         state.last_line = ctx.line;

@@ -25,7 +25,7 @@ const RECENT_MESSAGES: usize = 32;
 /// message's usage on each of its lines (Amp too), its output count
 /// growing to the final one on the last line, and each message must count
 /// once, with its final counts.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct MessageUsage(Recent<RECENT_MESSAGES, Tokens>);
 
 /// What a line says of its message's usage.

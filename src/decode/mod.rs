@@ -208,6 +208,47 @@ impl Decoder {
             .is_some_and(|(_, s)| s.text_spans_lines())
     }
 
+    /// Where this decoder stands between two lines, as bytes, for
+    /// [`Decoder::resume`] to read on from there in a later run (the index
+    /// keeps it for a saved session that grows): the producer it reads
+    /// and its decoder's state. `None` when that decoder's state cannot be
+    /// saved, or no line decided the producer.
+    #[must_use]
+    pub fn save(&self) -> Option<Vec<u8>> {
+        let p = self.producer()?;
+        let (q, s) = self.stream.as_ref()?;
+        if *q != p {
+            return None;
+        }
+        let state = s.save()?;
+        let name = p.name().as_bytes();
+        let mut out = Vec::with_capacity(name.len() + 1 + state.len());
+        out.extend_from_slice(name);
+        out.push(b'\n');
+        out.extend_from_slice(&state);
+        Some(out)
+    }
+
+    /// This decoder, fresh (as [`Decoder::reuse`] makes it, its options
+    /// kept), set where [`Decoder::save`] left another: `None` when
+    /// `saved` is not such a state, or one of a producer other than the one
+    /// `--from` forces.
+    #[must_use]
+    pub fn resume(mut self, saved: &[u8]) -> Option<Self> {
+        let nl = memchr::memchr(b'\n', saved)?;
+        let name = std::str::from_utf8(&saved[..nl]).ok()?;
+        let p = Producer::ALL.into_iter().find(|p| p.name() == name)?;
+        if self.forced.is_some_and(|f| f != p) {
+            return None;
+        }
+        let stream = registry::entry(p).format.restore(&saved[nl + 1..])?;
+        if self.forced.is_none() {
+            self.latched = Some(p);
+        }
+        self.stream = Some((p, stream));
+        Some(self)
+    }
+
     /// End of this input: producers that hold back events (joined deltas,
     /// reconstructed totals) emit them now.
     ///

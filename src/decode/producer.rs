@@ -173,6 +173,14 @@ pub(crate) trait Format: Sync {
     /// (a session header): it ends another producer's stream concatenated
     /// before it.
     fn opens(&self, s: Shape<'_>) -> bool;
+
+    /// A decoder of this producer's stream restored from what
+    /// [`Stream::save`] gave (`None`, the default: this producer's are
+    /// not, or the bytes are not a state of its).
+    fn restore(&self, saved: &[u8]) -> Option<Box<dyn Stream>> {
+        let _ = saved;
+        None
+    }
 }
 
 /// One stream of one producer: its state between lines, and how a line
@@ -204,6 +212,13 @@ pub(crate) trait Stream: Send {
         emit: &mut Emit<'_>,
     ) -> Option<io::Result<()>> {
         let _ = (text, ctx, emit);
+        None
+    }
+
+    /// The stream's state between two lines, for a later run to read on
+    /// from there ([`Format::restore`]: the index keeps it for a saved
+    /// session that grows); `None` (the default) when it cannot be.
+    fn save(&self) -> Option<Vec<u8>> {
         None
     }
 

@@ -20,7 +20,7 @@ use foldhash::HashMap;
 pub(crate) const KEEP: usize = 8192;
 
 /// A set of ids that forgets the least recently seen.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Seen {
     /// Id → when it was last seen (a counter).
     ids: HashMap<Box<str>, u64>,
@@ -58,10 +58,15 @@ impl Seen {
 /// The last `N` ids seen, searched linearly (`N` is small), each with a
 /// value of its own (`T`: what a decoder last said of it), their strings
 /// reused: remembering an id allocates nothing once the window is full.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(bound(
+    serialize = "T: serde::Serialize",
+    deserialize = "T: serde::Deserialize<'de>"
+))]
 pub(crate) struct Recent<const N: usize, T = ()> {
     ids: VecDeque<(String, T)>,
     /// Strings of ids forgotten by [`Recent::clear`], for the next ones.
+    #[serde(skip)]
     spare: Vec<String>,
 }
 

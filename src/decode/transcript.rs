@@ -70,8 +70,9 @@ const MAX_HELD: usize = 256;
 /// Sub-agent types listed in a session's header at most.
 const MAX_AGENT_TYPES: usize = 256;
 
-/// Per-stream state.
-#[derive(Default)]
+/// Per-stream state: saved between two lines (a session whose header is
+/// written) for a grown file to be read on from there.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct State {
     /// The Claude decoder's own state (usage once per message id).
     claude: claude::State,
@@ -98,6 +99,7 @@ pub(crate) struct State {
 }
 
 /// A run of entries read again (a resume writes copies), not reported yet.
+#[derive(serde::Serialize, serde::Deserialize)]
 struct DupRun {
     first: u64,
     last: u64,
@@ -105,6 +107,7 @@ struct DupRun {
 }
 
 /// One session of the input (a new `sessionId` starts another).
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Sess {
     id: Option<String>,
     /// The first entry was a sidechain: this is a sub-agent's own file.
@@ -118,7 +121,9 @@ struct Sess {
     agents: Vec<String>,
     /// Model shown by the last header.
     model: Option<String>,
-    /// Events held until the header can be written; `None` once it was.
+    /// Events held until the header can be written; `None` once it was
+    /// (a state is saved only then).
+    #[serde(skip)]
     pending: Option<Vec<Event<'static>>>,
     /// The main conversation, and the sidechain lines.
     main: Acc,
@@ -194,6 +199,12 @@ pub(crate) const ENTRY: Entry = Entry {
 pub(crate) struct Transcript;
 
 impl Format for Transcript {
+    fn restore(&self, saved: &[u8]) -> Option<Box<dyn Stream>> {
+        serde_json::from_slice::<State>(saved)
+            .ok()
+            .map(|s| Box::new(s) as Box<dyn Stream>)
+    }
+
     fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         // Lines with a parent, transcript entries and transcript-only types.
         (has(s.v, "parentUuid")
@@ -231,6 +242,15 @@ impl Stream for State {
             progress(v, ctx, state);
         }
         metadata(v, ctx, ty, state, emit)
+    }
+
+    /// Saved once the session's header is written: the events held for
+    /// it are not.
+    fn save(&self) -> Option<Vec<u8>> {
+        if self.sess.as_ref().is_some_and(|s| s.pending.is_some()) {
+            return None;
+        }
+        serde_json::to_vec(self).ok()
     }
 
     /// End of input: what was held back, and the reconstructed result.

@@ -136,7 +136,7 @@ impl Reading<'_> {
             p.end();
         }
         read?;
-        let served = index.as_ref().map(|i| i.served());
+        let served = index.as_ref().map(|i| (i.served(), i.read_on()));
         if let Some(Ok(Err(why))) = index.map(|i| Arc::try_unwrap(i).map(Index::save)) {
             runner.say(&why);
         }
@@ -382,8 +382,9 @@ struct Counts {
     outside: usize,
     elsewhere: usize,
     other: u64,
-    /// Sessions taken from the index (`None`: not used).
-    served: Option<u64>,
+    /// Sessions taken from the index, and those of them read on from
+    /// where it left their file (`None`: not used).
+    served: Option<(u64, u64)>,
 }
 
 impl Counts {
@@ -413,7 +414,10 @@ impl Counts {
             );
         }
         let indexed = match served {
-            Some(n) => format!(", {n} from the index"),
+            Some((n, 0)) => format!(", {n} from the index"),
+            Some((n, grown)) => {
+                format!(", {n} from the index, {grown} more from it and the lines added since")
+            }
             None => String::new(),
         };
         format!(

@@ -14,7 +14,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use super::{Dated, Entry, Listing, Recorded, Stamp};
+use super::{Dated, Entry, Listing, Recorded, Resume, Stamp};
 use crate::time::Timestamp;
 
 /// The first bytes of every index file.
@@ -25,9 +25,10 @@ const END: &[u8; 8] = b"\nsv-end\n";
 
 /// The layout (4: usage events keep the cost an agent reported; 5: a
 /// saved Pi entry's usage names its entry, a usage report's tokens are
-/// its result's; 6: tokens keep the reasoning count an agent reported);
-/// a file of another version is not read.
-pub(crate) const VERSION: u32 = 6;
+/// its result's; 6: tokens keep the reasoning count an agent reported; 7:
+/// a session of one file keeps where it is read on from, and its
+/// decoder's state there); a file of another version is not read.
+pub(crate) const VERSION: u32 = 7;
 
 /// The trailer: where the table starts, its length compressed and not,
 /// its checksum, the end mark.
@@ -150,6 +151,7 @@ pub(crate) fn table_and_trailer(table: &Table, at: u64) -> io::Result<Vec<u8>> {
         ] {
             put_u64(&mut b, v);
         }
+        put_resume(&mut b, e.resume);
     }
     put_u32(&mut b, u32::try_from(table.dirs.len()).unwrap_or(u32::MAX));
     for (path, l) in &table.dirs {
@@ -223,8 +225,12 @@ fn parse(body: &[u8], end: u64) -> Option<Table> {
                 raw: r.u64()?,
                 sum: r.u64()?,
             },
+            resume: r.resume().ok()?,
         };
-        if e.events.at.checked_add(e.events.len)? > end {
+        if e.events.at.checked_add(e.events.len)? > end
+            || e.resume
+                .is_some_and(|p| p.body.checked_add(p.state).is_none_or(|n| n > e.events.raw))
+        {
             return None;
         }
         out.sessions.push((name, e));
@@ -273,6 +279,16 @@ fn put_stamp(b: &mut Vec<u8>, s: &Stamp) {
     }
     for v in [s.mtime, s.ctime] {
         b.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// A resume point, or none: a flag, then its four numbers.
+fn put_resume(b: &mut Vec<u8>, r: Option<Resume>) {
+    put_u64(b, u64::from(r.is_some()));
+    if let Some(r) = r {
+        for v in [r.offset, r.edges, r.body, r.state] {
+            put_u64(b, v);
+        }
     }
 }
 
@@ -331,6 +347,21 @@ impl<'a> Reader<'a> {
             size: self.u64()?,
             mtime: self.i64()?,
             ctime: self.i64()?,
+        })
+    }
+
+    /// A resume point, none, or (`Err`) bytes that are not one.
+    fn resume(&mut self) -> Result<Option<Resume>, Damaged> {
+        let mut u64 = || self.u64().ok_or(Damaged);
+        Ok(match u64()? {
+            0 => None,
+            1 => Some(Resume {
+                offset: u64()?,
+                edges: u64()?,
+                body: u64()?,
+                state: u64()?,
+            }),
+            _ => return Err(Damaged),
         })
     }
 

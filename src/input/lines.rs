@@ -109,6 +109,14 @@ impl<R: Read> LineReader<R> {
         }
     }
 
+    /// Its lines numbered on from `before` (the first is `before + 1`): the
+    /// rest of a file whose first `before` lines were read by another run.
+    #[must_use]
+    pub fn numbered_after(mut self, before: u64) -> Self {
+        self.line_no = before;
+        self
+    }
+
     /// True once the underlying reader reported end of input.
     #[must_use]
     pub fn is_eof(&self) -> bool {

@@ -10,15 +10,26 @@
 //! repaired or implausible line is said with its file and line number, which
 //! the index does not keep) is kept; a later report replays its lines
 //! through the native decoder into the same session and sink.
+//!
+//! A session of one plain file also keeps where its lines ended and its
+//! decoder's state there (`index::Resume`): when the file has grown (an
+//! agent appends to its transcript as it works), [`read_on`] decodes only
+//! its new lines, after the events kept, as a read of the whole file
+//! would have, and keeps the longer recording.
 
 use std::borrow::Cow;
+use std::fs::File;
+use std::io::{Seek, SeekFrom};
 use std::path::PathBuf;
 
+use crate::decode::{Decoded, Decoder};
 use crate::event::{
     Content, Delta, Event, EventKind, JsonText, List, Role, SessionResult, Text, Thinking,
     ToolCall, ToolResult, Unknown,
 };
-use crate::index::{Recorded, Stamp};
+use crate::file::open_regular;
+use crate::index::{self, Index, Recorded, Resume, Stamp};
+use crate::input::{Compression, Frame, LineReader, library};
 use crate::render::jsonl::write_event;
 use crate::session::Session;
 
@@ -32,6 +43,21 @@ pub(crate) struct Recorder {
     /// What the JSONL writer is given for a session: nothing of the
     /// session's own goes into the lines.
     blank: Session,
+    /// Where its lines ended, before the decoder's end of input.
+    end: Option<End>,
+}
+
+/// Where a session's lines ended: what a later read goes on from.
+struct End {
+    /// Bytes read.
+    offset: u64,
+    /// Read from the file's bytes as they are (by [`read_on`]), not
+    /// through the readers that decompress or join a document.
+    raw: bool,
+    /// The decoder's state.
+    state: Vec<u8>,
+    /// Length of the events given before it.
+    body: usize,
 }
 
 impl Recorder {
@@ -42,7 +68,26 @@ impl Recorder {
             indexed_at: crate::index::now_ns(),
             events: Vec::with_capacity(1 << 12),
             blank: Session::new(),
+            end: None,
         }
+    }
+
+    /// The session is of one file: its end may be kept for a read that
+    /// goes on ([`Recorder::end_of_lines`]).
+    pub(crate) fn may_go_on(&self) -> bool {
+        self.files.len() == 1
+    }
+
+    /// The session's lines ended after `offset` bytes, its decoder's
+    /// state then `state` (`None`: it cannot be saved); what the decoder
+    /// gives at the end of the input comes next.
+    pub(crate) fn end_of_lines(&mut self, offset: u64, state: Option<Vec<u8>>) {
+        self.end = state.map(|state| End {
+            offset,
+            raw: false,
+            state,
+            body: self.events.len(),
+        });
     }
 
     /// Keep `ev`, as a report reads it.
@@ -54,15 +99,135 @@ impl Recorder {
         self.events.push(b'\n');
     }
 
-    /// What the index keeps of the session, of `lines` lines.
-    pub(crate) fn recorded(self, lines: u64) -> Recorded {
+    /// What the index keeps of `session`, of `lines` lines: its events,
+    /// and where a read of its file goes on from if it can.
+    pub(crate) fn recorded(mut self, lines: u64, session: &library::Session) -> Recorded {
+        let resume = self.end.take().and_then(|end| self.resume(&end, session));
         Recorded {
             files: self.files,
             lines,
             indexed_at: self.indexed_at,
             events: self.events,
+            resume,
         }
     }
+
+    /// Where a read of `session`'s file goes on from, its lines having
+    /// ended at `end`, the decoder's state put after the events: a plain
+    /// file (not a store, not compressed), of which every byte was read as
+    /// it is, its last line whole.
+    fn resume(&mut self, end: &End, session: &library::Session) -> Option<Resume> {
+        let [(path, then)] = &self.files[..] else {
+            return None;
+        };
+        if session.stored.is_some()
+            || *path != session.file
+            || !(end.raw || end.offset == then.size)
+        {
+            return None;
+        }
+        let f = open_regular(path).ok()?;
+        let head = read_at(&f, 0, 4)?;
+        if Compression::sniff(&head) != Some(None)
+            || read_at(&f, end.offset.checked_sub(1)?, 1)? != b"\n"
+        {
+            return None;
+        }
+        let edges = index::edges(&f, end.offset)?;
+        self.events.extend_from_slice(&end.state);
+        Some(Resume {
+            offset: end.offset,
+            edges,
+            body: end.body as u64,
+            state: end.state.len() as u64,
+        })
+    }
+}
+
+/// Up to `n` bytes of `f` at `at`.
+fn read_at(f: &File, at: u64, n: usize) -> Option<Vec<u8>> {
+    let mut buf = vec![0; n];
+    let mut got = 0;
+    while got < n {
+        #[cfg(unix)]
+        let r = std::os::unix::fs::FileExt::read_at(f, &mut buf[got..], at + got as u64);
+        #[cfg(not(unix))]
+        let r: std::io::Result<usize> = {
+            let _ = (f, at);
+            Ok(0)
+        };
+        match r {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    buf.truncate(got);
+    Some(buf)
+}
+
+/// Session `name` of a library, of the one file `now`, grown since the
+/// index kept it: the events kept, then those of its new lines, decoded by
+/// `dec` (fresh, with the options of a read) from where the index left
+/// the file, then its end of input, as a read of the whole file gives
+/// them. `None` when it cannot be read so: it is then read whole (a line
+/// with a problem to say is said by that read, with its number).
+pub(crate) fn read_on(
+    index: &Index,
+    session: &library::Session,
+    now: &(PathBuf, Stamp),
+    dec: Decoder,
+    max_line: usize,
+) -> Option<Recorded> {
+    if session.stored.is_some() || !session.subagents.is_empty() || now.0 != session.file {
+        return None;
+    }
+    let mut f = open_regular(&session.file).ok()?;
+    let name = session.name();
+    let (old, point) = index.resumable(&name, now, &f)?;
+    let body = usize::try_from(point.body).ok()?;
+    let state = old.events.len() - usize::try_from(point.state).ok()?;
+    let mut dec = dec.resume(&old.events[state..])?;
+    f.seek(SeekFrom::Start(point.offset)).ok()?;
+    let mut rec = Recorder::new(vec![now.clone()]);
+    rec.events.extend_from_slice(&old.events[..body]);
+    let mut rdr = LineReader::new(f, max_line).numbered_after(old.lines);
+    let mut lines = old.lines;
+    loop {
+        while let Some(frame) = rdr.next_frame() {
+            let Frame::Line(line) = frame else {
+                return None;
+            };
+            lines += 1;
+            let decoded = dec.decode(&line, &mut |ev| {
+                rec.event(ev);
+                Ok(())
+            });
+            if !matches!(decoded.ok()?, Decoded::Events | Decoded::Blank) {
+                return None;
+            }
+        }
+        if rdr.is_eof() {
+            break;
+        }
+        rdr.fill().ok()?;
+    }
+    if rdr.is_binary() {
+        return None;
+    }
+    rec.end = dec.save().map(|state| End {
+        offset: point.offset + rdr.bytes_read(),
+        raw: true,
+        state,
+        body: rec.events.len(),
+    });
+    dec.finish(&mut |ev| {
+        rec.event(ev);
+        Ok(())
+    })
+    .ok()?;
+    Some(rec.recorded(lines, session))
 }
 
 /// `ev` without what no report reads (`None`: it is kept whole).

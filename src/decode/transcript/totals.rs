@@ -11,7 +11,7 @@ use crate::event::{List, ModelUsage, SessionResult, Tokens};
 use crate::json::{Arena, Arr, J, Value, f64_at, str_at, u64_at, view};
 
 /// Earliest and latest timestamp, in ms since the epoch.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct Span {
     pub(super) first: Option<i64>,
     pub(super) last: Option<i64>,
@@ -35,7 +35,7 @@ impl Span {
 }
 
 /// What the reconstructed result needs from one chain of entries.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct Acc {
     /// Usage per API message id, in order (its largest counts, as its
     /// `usage` events say: see `claude::MessageUsage`).
@@ -48,6 +48,7 @@ pub(super) struct Acc {
 }
 
 /// One API message of a chain.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct Msg {
     pub(super) tokens: Option<Tokens>,
     /// `costUSD` of the entry (Claude Code ≤ 1.0 wrote one per message).
@@ -58,7 +59,7 @@ pub(super) struct Msg {
 }
 
 /// The last assistant message of a chain.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct Last {
     pub(super) id: Option<String>,
     pub(super) stop_reason: Option<String>,
@@ -72,6 +73,7 @@ pub(super) struct Last {
 }
 
 /// Totals of a `cost-state` line (newer CLIs write one when a session ends).
+#[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct Cost {
     pub(super) usd: Option<f64>,
     pub(super) api_ms: Option<u64>,

@@ -13,7 +13,7 @@ pub(super) const MAX_BRANCH_SCAN: usize = 10_000;
 
 /// The conversation tree: entries in the order they were read, and an index
 /// by `uuid`.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct Tree {
     index: HashMap<String, usize>,
     pub(super) nodes: Vec<Node>,
@@ -54,6 +54,7 @@ impl Tree {
 }
 
 /// One conversation entry of the tree.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct Node {
     pub(super) line: u64,
     /// Position of the parent entry in [`Tree::nodes`] (always earlier).
