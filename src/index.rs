@@ -171,17 +171,18 @@ pub struct Recorded<E = Vec<u8>> {
     pub lines: u64,
     /// When it was indexed, in nanoseconds since the epoch.
     pub indexed_at: u64,
-    /// Its events, one JSONL line each (in a new entry, followed by its
-    /// decoder's state when it has a [`Resume`]).
+    /// Its events, one JSONL line each.
     pub events: E,
-    /// Where its file is read on from when it grows (a session of one
-    /// file whose decoder's state could be saved).
-    pub resume: Option<Resume>,
+    /// Where its file is read on from when it grows, and its decoder's
+    /// state there (`E` again: in the file's table, its frame), for a
+    /// session of one file whose decoder's state could be saved. Kept
+    /// apart from the events: a report that replays them does not read it.
+    pub resume: Option<(Resume, E)>,
 }
 
 /// Where a session of one file that grew is read on from: the point after
-/// its last line, the decoder's state there, and how to tell the file
-/// still holds what was read before it.
+/// its last line, and how to tell the file still holds what was read
+/// before it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Resume {
     /// The bytes of the file read: where its next line begins.
@@ -193,8 +194,6 @@ pub struct Resume {
     /// the decoder gives at the end follow: a resumed read gives them
     /// again).
     pub body: u64,
-    /// The length of the decoder's state, which follows the events.
-    pub state: u64,
 }
 
 /// Bytes checked at each end of what was read of a file that grew.
@@ -455,11 +454,8 @@ impl Index {
                 && (e.files.iter().zip(files))
                     .all(|((p, then), (q, now))| p == q && now.trusted(then, e.indexed_at))
         });
-        let mut rec = self.read(name, e?)?;
         // Its decoder's state is for a read that goes on.
-        let state = rec.resume.map_or(0, |r| r.state);
-        rec.events
-            .truncate(rec.events.len() - usize::try_from(state).ok()?);
+        let rec = self.read(name, e?, false)?;
         if let Ok(mut u) = self.used.lock() {
             u.served += u64::from(serve);
         }
@@ -469,17 +465,17 @@ impl Index {
     /// The entry of session `name`, now of the one file `now`, to be read
     /// on from its [`Resume`] point: the file is the same one (device and
     /// inode), no shorter than what was read of it, which its head and
-    /// tail say it still holds (`file`: it, open). Its events are followed
-    /// by its decoder's state.
+    /// tail say it still holds (`file`: it, open); with its decoder's
+    /// state.
     #[must_use]
     pub fn resumable(
         &self,
         name: &str,
         now: &(PathBuf, Stamp),
         file: &fs::File,
-    ) -> Option<(Recorded, Resume)> {
+    ) -> Option<Recorded> {
         let e = self.sessions.get(name)?;
-        let r = e.resume?;
+        let (r, _) = e.resume?;
         let [(path, then)] = &e.files[..] else {
             return None;
         };
@@ -490,22 +486,23 @@ impl Index {
         if edges(file, r.offset)? != r.edges {
             return None;
         }
-        Some((self.read(name, e)?, r))
+        self.read(name, e, true)
     }
 
-    /// What the index keeps of session `name`, entry `e`, its events read
-    /// (`None`, and the entry forgotten, when they are not as written).
-    fn read(&self, name: &str, e: &Recorded<format::Frame>) -> Option<Recorded> {
-        let events = self.events(&e.events).filter(|ev| {
-            e.resume.is_none_or(|r| {
-                r.body
-                    .checked_add(r.state)
-                    .is_some_and(|n| n <= ev.len() as u64)
-            })
-        });
+    /// What the index keeps of session `name`, entry `e`: its events, and
+    /// with `state` where a read goes on from and its decoder's state
+    /// there (`None`, and the entry forgotten, when they are not as
+    /// written).
+    fn read(&self, name: &str, e: &Recorded<format::Frame>, state: bool) -> Option<Recorded> {
+        let events = self.events(&e.events);
+        let resume = match e.resume {
+            Some((r, frame)) if state => Some(self.events(&frame).map(|s| (r, s))),
+            _ => None,
+        };
+        let whole = events.is_some() && resume.as_ref().is_none_or(Option::is_some);
         if let Ok(mut u) = self.used.lock() {
             u.sessions.insert(name.to_string());
-            if events.is_none() {
+            if !whole {
                 u.damaged.insert(name.to_string());
             }
         }
@@ -514,7 +511,7 @@ impl Index {
             lines: e.lines,
             indexed_at: e.indexed_at,
             events: events?,
-            resume: e.resume,
+            resume: resume.flatten(),
         })
     }
 
@@ -637,38 +634,81 @@ enum Kept {
 }
 
 impl Kept {
-    /// Its entry and its frame's bytes, when written at `at` (`None`: its
-    /// old frame can no longer be read).
+    /// Its entry and its frames' bytes (its events', then its decoder
+    /// state's), when written at `at` (`None`: an old frame can no longer
+    /// be read).
     fn frame(
         self,
         old: Option<&fs::File>,
         at: u64,
     ) -> io::Result<Option<(Recorded<format::Frame>, Vec<u8>)>> {
-        Ok(match self {
-            Kept::Old(e) => old
-                .and_then(|f| read_at(f, e.events.at, usize::try_from(e.events.len).ok()?))
-                .map(|bytes| {
-                    let events = format::Frame { at, ..e.events };
-                    (Recorded { events, ..e }, bytes)
-                }),
-            Kept::New(r) => {
-                let bytes = format::compress(&r.events)?;
-                let frame = format::Frame {
-                    at,
-                    len: bytes.len() as u64,
-                    raw: r.events.len() as u64,
-                    sum: format::checksum(&r.events),
+        let mut out = Placed {
+            at,
+            bytes: Vec::new(),
+        };
+        let entry = match self {
+            Kept::Old(e) => {
+                let read = |f: &format::Frame| {
+                    old.and_then(|o| read_at(o, f.at, usize::try_from(f.len).ok()?))
                 };
-                let entry = Recorded {
+                let Some(bytes) = read(&e.events) else {
+                    return Ok(None);
+                };
+                let events = out.put(e.events, &bytes);
+                let resume = (e.resume).and_then(|(r, s)| Some((r, out.put(s, &read(&s)?))));
+                Recorded {
+                    events,
+                    resume,
+                    ..e
+                }
+            }
+            Kept::New(r) => {
+                let events = out.compressed(&r.events)?;
+                let resume = match &r.resume {
+                    Some((p, state)) => Some((*p, out.compressed(state)?)),
+                    None => None,
+                };
+                Recorded {
                     files: r.files,
                     lines: r.lines,
                     indexed_at: r.indexed_at,
-                    events: frame,
-                    resume: r.resume,
-                };
-                Some((entry, bytes))
+                    events,
+                    resume,
+                }
             }
-        })
+        };
+        Ok(Some((entry, out.bytes)))
+    }
+}
+
+/// Frames being written one after the other from `at`.
+struct Placed {
+    at: u64,
+    bytes: Vec<u8>,
+}
+
+impl Placed {
+    /// `frame`, its compressed bytes `compressed`, put next.
+    fn put(&mut self, frame: format::Frame, compressed: &[u8]) -> format::Frame {
+        let placed = format::Frame {
+            at: self.at + self.bytes.len() as u64,
+            len: compressed.len() as u64,
+            ..frame
+        };
+        self.bytes.extend_from_slice(compressed);
+        placed
+    }
+
+    /// `raw` compressed as a frame, put next.
+    fn compressed(&mut self, raw: &[u8]) -> io::Result<format::Frame> {
+        let bytes = format::compress(raw)?;
+        let frame = format::Frame {
+            at: 0,
+            len: 0,
+            raw: raw.len() as u64,
+            sum: format::checksum(raw),
+        };
+        Ok(self.put(frame, &bytes))
     }
 }
 

@@ -430,9 +430,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 && let Some(rec) =
                     record::read_on(&index, session, now, self.decoder(), self.max_line)
             {
-                let state = rec.resume.map_or(0, |r| r.state);
-                let events = &rec.events[..rec.events.len() - usize::try_from(state).unwrap_or(0)];
-                let res = self.replay(&name, events, rec.lines, found);
+                let res = self.replay(&name, &rec.events, rec.lines, found);
                 index.put_read_on(&name, rec);
                 return res;
             }

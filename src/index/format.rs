@@ -151,7 +151,7 @@ pub(crate) fn table_and_trailer(table: &Table, at: u64) -> io::Result<Vec<u8>> {
         ] {
             put_u64(&mut b, v);
         }
-        put_resume(&mut b, e.resume);
+        put_resume(&mut b, e.resume.as_ref());
     }
     put_u32(&mut b, u32::try_from(table.dirs.len()).unwrap_or(u32::MAX));
     for (path, l) in &table.dirs {
@@ -227,9 +227,10 @@ fn parse(body: &[u8], end: u64) -> Option<Table> {
             },
             resume: r.resume().ok()?,
         };
-        if e.events.at.checked_add(e.events.len)? > end
+        let within = |f: &Frame| f.at.checked_add(f.len).is_some_and(|n| n <= end);
+        if !within(&e.events)
             || e.resume
-                .is_some_and(|p| p.body.checked_add(p.state).is_none_or(|n| n > e.events.raw))
+                .is_some_and(|(p, s)| p.body > e.events.raw || !within(&s))
         {
             return None;
         }
@@ -282,11 +283,12 @@ fn put_stamp(b: &mut Vec<u8>, s: &Stamp) {
     }
 }
 
-/// A resume point, or none: a flag, then its four numbers.
-fn put_resume(b: &mut Vec<u8>, r: Option<Resume>) {
+/// A resume point and its state's frame, or none: a flag, then their
+/// numbers.
+fn put_resume(b: &mut Vec<u8>, r: Option<&(Resume, Frame)>) {
     put_u64(b, u64::from(r.is_some()));
-    if let Some(r) = r {
-        for v in [r.offset, r.edges, r.body, r.state] {
+    if let Some((r, f)) = r {
+        for v in [r.offset, r.edges, r.body, f.at, f.len, f.raw, f.sum] {
             put_u64(b, v);
         }
     }
@@ -350,17 +352,25 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// A resume point, none, or (`Err`) bytes that are not one.
-    fn resume(&mut self) -> Result<Option<Resume>, Damaged> {
+    /// A resume point and its state's frame, none, or (`Err`) bytes that
+    /// are not one.
+    fn resume(&mut self) -> Result<Option<(Resume, Frame)>, Damaged> {
         let mut u64 = || self.u64().ok_or(Damaged);
         Ok(match u64()? {
             0 => None,
-            1 => Some(Resume {
-                offset: u64()?,
-                edges: u64()?,
-                body: u64()?,
-                state: u64()?,
-            }),
+            1 => Some((
+                Resume {
+                    offset: u64()?,
+                    edges: u64()?,
+                    body: u64()?,
+                },
+                Frame {
+                    at: u64()?,
+                    len: u64()?,
+                    raw: u64()?,
+                    sum: u64()?,
+                },
+            )),
             _ => return Err(Damaged),
         })
     }

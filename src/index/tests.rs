@@ -27,13 +27,12 @@ fn recorded(events: &[u8]) -> Recorded {
     }
 }
 
-/// Where session "b" of [`saved`] is read on from: its events are
-/// followed by a decoder's state of five bytes.
+/// Where session "b" of [`saved`] is read on from (its decoder's state is
+/// "STATE").
 const B_RESUME: Resume = Resume {
     offset: 10,
     edges: 7,
     body: 2000,
-    state: 5,
 };
 
 /// A directory of a session file, a folder, a link and a FIFO.
@@ -61,8 +60,8 @@ fn saved(dir: &Path) -> PathBuf {
     ix.put_dated(Path::new("/lib/a"), d);
     ix.put_listing(Path::new("/lib"), listing());
     ix.put_session("a", recorded(b"{\"v\":1}\n{\"v\":2}\n"));
-    let mut b = recorded(&[&b"x".repeat(3000)[..], b"STATE"].concat());
-    b.resume = Some(B_RESUME);
+    let mut b = recorded(&b"x".repeat(3000));
+    b.resume = Some((B_RESUME, b"STATE".to_vec()));
     ix.put_session("b", b);
     let path = ix.path.clone();
     ix.save().unwrap();
@@ -95,8 +94,7 @@ fn entries_are_kept_saved_and_loaded() {
     // Served without the decoder's state, which a read that goes on
     // takes.
     let b = again.session("b", &files).unwrap();
-    assert_eq!(b.events, b"x".repeat(3000));
-    assert_eq!(b.resume, Some(B_RESUME));
+    assert_eq!((b.events, b.resume), (b"x".repeat(3000), None));
     assert_eq!(again.served(), 2);
     let grown = [(PathBuf::from("/lib/a"), stamp(11, 5))];
     assert!(again.session("a", &grown).is_none());
@@ -187,4 +185,67 @@ fn the_cache_is_where_the_environment_says() {
         Some(PathBuf::from("/h/.cache/streamview"))
     );
     assert_eq!(cache_dir(None, None, None), None);
+}
+
+#[test]
+fn a_grown_file_is_read_on_only_while_what_was_read_is_still_there() {
+    let dir = cache("resume");
+    let file = dir.join("t.jsonl");
+    fs::create_dir_all(&dir).unwrap();
+    let lines = b"{\"a\":1}\n".repeat(2000);
+    fs::write(&file, &lines).unwrap();
+    let f = fs::File::open(&file).unwrap();
+    let then = Stamp::of_path(&file).unwrap();
+    let point = Resume {
+        offset: then.size,
+        edges: edges(&f, then.size).unwrap(),
+        body: 2,
+    };
+    let ix = Index::load(&dir, &dir, "r");
+    ix.put_session(
+        "t",
+        Recorded {
+            files: vec![(file.clone(), then)],
+            lines: 2000,
+            indexed_at: u64::MAX,
+            events: b"e\nf\n".to_vec(),
+            resume: Some((point, b"STATE".to_vec())),
+        },
+    );
+    ix.save().unwrap();
+    let now = |f: &Path| (f.to_path_buf(), Stamp::of_path(f).unwrap());
+    // Asked for, written again (its frames copied), then loaded.
+    let again = Index::load(&dir, &dir, "r");
+    assert!(again.resumable("t", &now(&file), &f).is_some());
+    again.put_session("other", recorded(b"o\n"));
+    again.save().unwrap();
+    let ix = Index::load(&dir, &dir, "r");
+
+    // Grown: read on, with the decoder's state.
+    fs::write(&file, [&lines[..], b"{\"b\":2}\n"].concat()).unwrap();
+    let f = fs::File::open(&file).unwrap();
+    let r = ix.resumable("t", &now(&file), &f).unwrap();
+    assert_eq!(r.events, b"e\nf\n");
+    assert_eq!(r.resume, Some((point, b"STATE".to_vec())));
+    // What was read changed at either end, or the file is shorter, or
+    // another file: read whole.
+    for (at, what) in [(3, "its head"), (lines.len() - 3, "its tail")] {
+        let mut changed = lines.clone();
+        changed[at] = b'9';
+        fs::write(&file, &changed).unwrap();
+        let f = fs::File::open(&file).unwrap();
+        assert!(ix.resumable("t", &now(&file), &f).is_none(), "{what}");
+    }
+    fs::write(&file, &lines[..lines.len() - 8]).unwrap();
+    let f = fs::File::open(&file).unwrap();
+    assert!(ix.resumable("t", &now(&file), &f).is_none(), "shorter");
+    let copy = dir.join("copy");
+    fs::write(&copy, &lines).unwrap();
+    fs::rename(&copy, &file).unwrap();
+    let f = fs::File::open(&file).unwrap();
+    assert!(
+        ix.resumable("t", &now(&file), &f).is_none(),
+        "another inode"
+    );
+    fs::remove_dir_all(&dir).unwrap();
 }

@@ -102,7 +102,7 @@ impl Recorder {
     /// What the index keeps of `session`, of `lines` lines: its events,
     /// and where a read of its file goes on from if it can.
     pub(crate) fn recorded(mut self, lines: u64, session: &library::Session) -> Recorded {
-        let resume = self.end.take().and_then(|end| self.resume(&end, session));
+        let resume = self.end.take().and_then(|end| self.resume(end, session));
         Recorded {
             files: self.files,
             lines,
@@ -113,10 +113,10 @@ impl Recorder {
     }
 
     /// Where a read of `session`'s file goes on from, its lines having
-    /// ended at `end`, the decoder's state put after the events: a plain
-    /// file (not a store, not compressed), of which every byte was read as
-    /// it is, its last line whole.
-    fn resume(&mut self, end: &End, session: &library::Session) -> Option<Resume> {
+    /// ended at `end`, and the decoder's state there: a plain file (not a
+    /// store, not compressed), of which every byte was read as it is, its
+    /// last line whole.
+    fn resume(&self, end: End, session: &library::Session) -> Option<(Resume, Vec<u8>)> {
         let [(path, then)] = &self.files[..] else {
             return None;
         };
@@ -133,14 +133,12 @@ impl Recorder {
         {
             return None;
         }
-        let edges = index::edges(&f, end.offset)?;
-        self.events.extend_from_slice(&end.state);
-        Some(Resume {
+        let resume = Resume {
             offset: end.offset,
-            edges,
+            edges: index::edges(&f, end.offset)?,
             body: end.body as u64,
-            state: end.state.len() as u64,
-        })
+        };
+        Some((resume, end.state))
     }
 }
 
@@ -185,13 +183,13 @@ pub(crate) fn read_on(
     }
     let mut f = open_regular(&session.file).ok()?;
     let name = session.name();
-    let (old, point) = index.resumable(&name, now, &f)?;
+    let old = index.resumable(&name, now, &f)?;
+    let (point, state) = old.resume.as_ref()?;
     let body = usize::try_from(point.body).ok()?;
-    let state = old.events.len() - usize::try_from(point.state).ok()?;
-    let mut dec = dec.resume(&old.events[state..])?;
+    let mut dec = dec.resume(state)?;
     f.seek(SeekFrom::Start(point.offset)).ok()?;
     let mut rec = Recorder::new(vec![now.clone()]);
-    rec.events.extend_from_slice(&old.events[..body]);
+    rec.events.extend_from_slice(old.events.get(..body)?);
     let mut rdr = LineReader::new(f, max_line).numbered_after(old.lines);
     let mut lines = old.lines;
     loop {
