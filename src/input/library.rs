@@ -677,11 +677,23 @@ impl Ord for Walked<'_> {
         let a = self.0.as_os_str().as_encoded_bytes();
         let b = other.0.as_os_str().as_encoded_bytes();
         let low = |c: u8| if c == b'/' { 0 } else { u16::from(c) + 1 };
-        match a.iter().zip(b).position(|(x, y)| x != y) {
+        match first_difference(a, b) {
             Some(i) => low(a[i]).cmp(&low(b[i])),
             None => a.len().cmp(&b.len()),
         }
     }
+}
+
+/// Where `a` and `b` first differ, up to the shorter's length: eight
+/// bytes at a time over the prefix a library's paths share (byte by byte,
+/// it was 3% of a status line's time over 1,250 files).
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n && a[i..i + 8] == b[i..i + 8] {
+        i += 8;
+    }
+    (i..n).find(|&k| a[k] != b[k])
 }
 
 impl PartialOrd for Walked<'_> {
