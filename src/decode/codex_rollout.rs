@@ -138,7 +138,7 @@ const LINE_TYPES: [&str; 7] = [
 
 impl Format for CodexRollout {
     fn restore(&self, saved: &[u8]) -> Option<Box<dyn Stream>> {
-        serde_json::from_slice::<State>(saved)
+        postcard::from_bytes::<State>(saved)
             .ok()
             .map(|s| Box::new(s) as Box<dyn Stream>)
     }
@@ -155,7 +155,7 @@ impl Format for CodexRollout {
 
 impl Stream for State {
     fn save(&self) -> Option<Vec<u8>> {
-        serde_json::to_vec(self).ok()
+        postcard::to_allocvec(self).ok()
     }
 
     fn decode<'v>(&mut self, v: Value<'v>, ctx: &Ctx<'v>, emit: &mut Emit<'_>) -> io::Result<()> {

@@ -200,7 +200,7 @@ pub(crate) struct Transcript;
 
 impl Format for Transcript {
     fn restore(&self, saved: &[u8]) -> Option<Box<dyn Stream>> {
-        serde_json::from_slice::<State>(saved)
+        postcard::from_bytes::<State>(saved)
             .ok()
             .map(|s| Box::new(s) as Box<dyn Stream>)
     }
@@ -250,7 +250,7 @@ impl Stream for State {
         if self.sess.as_ref().is_some_and(|s| s.pending.is_some()) {
             return None;
         }
-        serde_json::to_vec(self).ok()
+        postcard::to_allocvec(self).ok()
     }
 
     /// End of input: what was held back, and the reconstructed result.
