@@ -456,13 +456,15 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         found: bool,
         interrupt: Option<&Arc<Interrupt>>,
     ) -> Result<(), Error> {
-        let opened = session.open_traced().map(|(rdr, origins)| {
-            self.origins = origins;
-            match interrupt {
-                Some(intr) => Box::new(Checked::new(rdr, intr)) as Box<dyn Read>,
-                None => rdr as Box<dyn Read>,
-            }
-        });
+        let opened = session
+            .open_traced(crate::decode::store_readers())
+            .map(|(rdr, origins)| {
+                self.origins = origins;
+                match interrupt {
+                    Some(intr) => Box::new(Checked::new(rdr, intr)) as Box<dyn Read>,
+                    None => rdr as Box<dyn Read>,
+                }
+            });
         match opened {
             Ok(rdr) if found => self.source_found(name, rdr),
             Ok(rdr) => self.source(name, rdr),

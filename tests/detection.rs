@@ -106,7 +106,7 @@ fn gemini_session_files_are_detected() {
     }
 }
 
-/// Hermes Agent's store (its sessions' lines, `input/store/hermes.rs`) and
+/// Hermes Agent's store (its sessions' lines, `decode/hermes/store.rs`) and
 /// its usage reports are Hermes', and nothing else is: the lines of its
 /// store piped as a stream too.
 #[test]
@@ -130,7 +130,9 @@ fn hermes_stores_and_reports_are_detected() {
     }
     // The store's lines, written by `--format jsonl`'s source and piped.
     let db = root.join("hermes-session/mixed/state.db");
-    let stored = streamview::input::store::lines(&db, "20261202_044445_e9943d").unwrap();
+    let stored = streamview::decode::store_readers()
+        .lines(&db, "20261202_044445_e9943d")
+        .unwrap();
     let (evs, status) = events(&[], Some(&stored));
     assert_eq!(status, 0);
     assert!(evs.iter().all(|e| e["producer"] == "hermes"));
@@ -138,7 +140,7 @@ fn hermes_stores_and_reports_are_detected() {
 }
 
 /// `OpenClaw`'s reports (one JSON document each) and stores (their sessions'
-/// lines, `input/store/openclaw.rs`) are `OpenClaw`'s: the store's lines
+/// lines, `decode/openclaw/store.rs`) are `OpenClaw`'s: the store's lines
 /// piped as a stream too (its header is marked); the same entries without
 /// the mark are Pi's, whose saved session they are to the byte.
 #[test]
@@ -165,8 +167,12 @@ fn openclaw_stores_and_reports_are_detected() {
             f.display()
         );
     }
-    let sessions = streamview::input::store::sessions(&db("mixed")).unwrap();
-    let stored = streamview::input::store::lines(&db("mixed"), &sessions[0].id).unwrap();
+    let sessions = streamview::decode::store_readers()
+        .sessions(&db("mixed"))
+        .unwrap();
+    let stored = streamview::decode::store_readers()
+        .lines(&db("mixed"), &sessions[0].id)
+        .unwrap();
     let (evs, status) = events(&[], Some(&stored));
     assert_eq!(status, 0);
     assert!(evs.iter().all(|e| e["producer"] == "openclaw"));
@@ -177,7 +183,7 @@ fn openclaw_stores_and_reports_are_detected() {
     assert!(evs.iter().all(|e| e["producer"] == "pi"));
 }
 
-/// Crush's stores (their sessions' lines, `input/store/crush.rs`) are
+/// Crush's stores (their sessions' lines, `decode/crush/store.rs`) are
 /// Crush's, and nothing else is: the lines of a store piped as a stream
 /// too.
 #[test]
@@ -190,7 +196,9 @@ fn crush_stores_are_detected() {
         assert!(evs.iter().all(|e| e["producer"] == "crush"), "{project}");
     }
     let db = root.join("alpha/.crush/crush.db");
-    let stored = streamview::input::store::lines(&db, "a3").unwrap();
+    let stored = streamview::decode::store_readers()
+        .lines(&db, "a3")
+        .unwrap();
     let (evs, status) = events(&[], Some(&stored));
     assert_eq!(status, 0);
     assert!(evs.iter().all(|e| e["producer"] == "crush"));

@@ -204,17 +204,17 @@ fn usage_reports() {
 }
 
 /// `OpenCode`'s, Kilo's, Hermes Agent's and `OpenClaw`'s databases, each
-/// session as the lines the store gives the decoder (`input/store.rs`),
-/// sub-agents nested.
+/// session as the lines the store's reader gives the decoder
+/// (`decode/<name>/store.rs`), sub-agents nested.
 #[test]
 fn store_sessions() {
-    use streamview::input::store;
+    let store = streamview::decode::store_readers();
     insta::glob!(
         "fixtures/*-session/{*/*.db,*/agents/*/agent/*.sqlite}",
         |path| {
             let mut shown = String::new();
-            for s in store::sessions(path).unwrap() {
-                let input = store::lines(path, &s.id).unwrap();
+            for s in store.sessions(path).unwrap() {
+                let input = store.lines(path, &s.id).unwrap();
                 let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
                 shown.push_str(&report(status, &out, &diag));
             }
@@ -224,18 +224,19 @@ fn store_sessions() {
 }
 
 /// Crush's databases (one a project, in its `.crush/`), each session as the
-/// lines the store gives the decoder (`input/store/crush.rs`), sub-agents
-/// nested; named by a relative path, as the project folder is shown.
+/// lines the store's reader gives the decoder (`decode/crush/store.rs`),
+/// sub-agents nested; named by a relative path, as the project folder is
+/// shown.
 #[test]
 fn crush_store_sessions() {
-    use streamview::input::store;
+    let store = streamview::decode::store_readers();
     for project in ["alpha", "beta"] {
         let path = std::path::PathBuf::from(format!(
             "tests/fixtures/crush-session/{project}/.crush/crush.db"
         ));
         let mut shown = String::new();
-        for s in store::sessions(&path).unwrap() {
-            let input = store::lines(&path, &s.id).unwrap();
+        for s in store.sessions(&path).unwrap() {
+            let input = store.lines(&path, &s.id).unwrap();
             let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
             shown.push_str(&report(status, &out, &diag));
         }
@@ -248,11 +249,12 @@ fn crush_store_sessions() {
 #[test]
 fn cline_session_files() {
     use std::io::Read;
+    let readers = streamview::decode::store_readers();
     insta::glob!("fixtures/cline-session/*/sessions", |path| {
-        let found = streamview::input::library::sessions_below(path);
+        let found = streamview::input::library::sessions_below(path, readers);
         let mut input = Vec::new();
         for s in &found.sessions {
-            s.open().unwrap().read_to_end(&mut input).unwrap();
+            s.open(readers).unwrap().read_to_end(&mut input).unwrap();
         }
         let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
         insta::assert_snapshot!(report(status, &out, &diag));
@@ -265,15 +267,16 @@ fn cline_session_files() {
 #[test]
 fn saved_session_folders() {
     use std::io::Read;
+    let readers = streamview::decode::store_readers();
     insta::glob!("fixtures/{copilot,droid,pi,kimi}-session/*", |path| {
         if !path.is_dir() {
             return;
         }
-        let found = streamview::input::library::sessions_below(path);
+        let found = streamview::input::library::sessions_below(path, readers);
         let mut shown = String::new();
         for s in &found.sessions {
             let mut input = Vec::new();
-            s.open().unwrap().read_to_end(&mut input).unwrap();
+            s.open(readers).unwrap().read_to_end(&mut input).unwrap();
             let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
             shown.push_str(&report(status, &out, &diag));
         }

@@ -446,7 +446,10 @@ fn summary_json(input: &Path, ledger: bool) -> (String, String) {
         .with_ledger(ledger);
     let name = input.display().to_string();
     if input.is_dir() {
-        for s in streamview::input::library::sessions_below(input).sessions {
+        for s in
+            streamview::input::library::sessions_below(input, streamview::decode::store_readers())
+                .sessions
+        {
             runner.library_session(&s, true, None).unwrap();
         }
     } else {

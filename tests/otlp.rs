@@ -651,7 +651,10 @@ fn export_api(input: &Path, unread: bool, content: bool) -> Vec<u8> {
     let mut diag = streamview::diag::Diag::new(&mut err, false);
     let mut runner = streamview::Runner::new(&mut sink, &mut diag, 64 << 20).with_unread(unread);
     if input.is_dir() {
-        for s in streamview::input::library::sessions_below(input).sessions {
+        for s in
+            streamview::input::library::sessions_below(input, streamview::decode::store_readers())
+                .sessions
+        {
             runner.library_session(&s, true, None).unwrap();
         }
     } else {

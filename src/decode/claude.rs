@@ -225,6 +225,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["CLAUDE_CONFIG_DIR"],
         sessions: "projects",
         database: None,
+        reader: None,
     }),
 };
 

@@ -43,6 +43,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &[],
         sessions: "data/sessions",
         database: None,
+        reader: None,
     }),
 };
 

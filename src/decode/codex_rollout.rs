@@ -119,6 +119,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["CODEX_HOME"],
         sessions: "sessions",
         database: None,
+        reader: None,
     }),
 };
 

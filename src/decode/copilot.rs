@@ -89,6 +89,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["COPILOT_HOME"],
         sessions: "session-state",
         database: None,
+        reader: None,
     }),
 };
 

@@ -2,8 +2,8 @@
 //!
 //! Crush prints no JSON stream: what it did is in its store, a `crush.db`
 //! in each project's `.crush/` (the projects listed in
-//! `~/.local/share/crush/projects.json`), read by `input/store/crush.rs`
-//! as lines of that reader's own, each a row (see
+//! `~/.local/share/crush/projects.json`), read by `crush/store.rs` as
+//! lines of that reader's own, each a row (see
 //! `tests/fixtures/crush-session/README.md`):
 //!
 //! * `crush_session`: the `sessions` row, the header: the project, the
@@ -83,6 +83,7 @@ pub(crate) const ENTRY: Entry = Entry {
         sessions: "crush",
         // The folder itself (`projects.json` in it), as Crush reads it.
         database: Some("CRUSH_GLOBAL_DATA"),
+        reader: Some(&store::Crush),
     }),
 };
 
@@ -465,6 +466,8 @@ fn tool_kind(name: &str) -> ToolKind {
         _ => ToolKind::Other,
     }
 }
+
+mod store;
 
 #[cfg(test)]
 mod tests;

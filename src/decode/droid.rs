@@ -64,6 +64,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &[],
         sessions: "sessions",
         database: None,
+        reader: None,
     }),
 };
 

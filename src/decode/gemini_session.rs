@@ -56,6 +56,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["GEMINI_CLI_HOME"],
         sessions: ".gemini/tmp",
         database: None,
+        reader: None,
     }),
 };
 

@@ -3,7 +3,7 @@
 //!
 //! Hermes prints no JSON while it runs (stdout is text): what it did is in
 //! its store, `$HERMES_HOME/state.db` (`~/.hermes`), read by
-//! `input/store/hermes.rs` as lines of that reader's own, each a row (see
+//! `hermes/store.rs` as lines of that reader's own, each a row (see
 //! `tests/fixtures/hermes-session/README.md`):
 //!
 //! * `hermes_session`: the `sessions` row, the header: model, working
@@ -84,6 +84,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["HERMES_HOME"],
         sessions: "",
         database: None,
+        reader: Some(&store::Hermes),
     }),
 };
 
@@ -511,6 +512,8 @@ fn tool_kind(name: &str) -> ToolKind {
         n => super::args::mcp_or_other(n),
     }
 }
+
+mod store;
 
 #[cfg(test)]
 mod tests;

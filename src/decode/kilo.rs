@@ -44,6 +44,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["XDG_DATA_HOME"],
         sessions: "kilo",
         database: None,
+        reader: Some(&super::opencode::store::Cli::Kilo),
     }),
 };
 
@@ -59,7 +60,7 @@ pub(crate) struct Kilo;
 impl Format for Kilo {
     fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
         super::opencode::OpenCode.detect(s)?;
-        // A session of Kilo's store (`input/store.rs`) says so.
+        // A session of Kilo's store (`opencode/store.rs`) says so.
         if str_at(s.v, "store") == Some("kilo") {
             return Some(Evidence::Type);
         }

@@ -20,10 +20,11 @@
 //!   `ToolCall` (even after another call's result): the call is held until
 //!   they are whole, or its result or the step's end comes.
 //! * `context.jsonl` beside it holds the same conversation (the walk leaves
-//!   it out: `input/library.rs`), `state.json` its title and todos (not
-//!   read). No model, working folder or session id is in the wire log:
-//!   the folder is `kimi.json`'s whose MD5 names the session's group,
-//!   put in the first line as `cwd` by the library (`input/marks.rs`).
+//!   it out: `kimi_session/store.rs`), `state.json` its title and todos
+//!   (not read). No model, working folder or session id is in the wire
+//!   log: the folder is `kimi.json`'s whose MD5 names the session's group,
+//!   put in the first line as `cwd` when the library opens the file
+//!   (`kimi_session/store.rs`).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -89,6 +90,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["KIMI_SHARE_DIR"],
         sessions: "sessions",
         database: None,
+        reader: Some(&store::Kimi),
     }),
 };
 
@@ -144,7 +146,7 @@ impl Stream for State {
         if str_at(v, "type") == Some("metadata") {
             *self = State::default();
             // The working folder, when the library found it (`kimi.json`:
-            // `input/marks.rs`).
+            // `kimi_session/store.rs`).
             let start = SessionStart {
                 cwd: cow_at(v, "cwd"),
                 ..SessionStart::default()
@@ -417,6 +419,8 @@ impl State {
         })))
     }
 }
+
+mod store;
 
 #[cfg(test)]
 mod tests;

@@ -53,6 +53,7 @@ mod transcript;
 pub use line::{Decoded, LineProblem};
 pub use producer::Emit;
 pub(crate) use producer::{Ctx, Store};
+pub use registry::store_readers;
 pub(crate) use registry::{detect, stores, unsearched_key};
 
 use std::io;

@@ -10,7 +10,7 @@
 //! * Where it is: the per-agent database
 //!   `~/.openclaw/agents/<agent>/agent/openclaw-agent.sqlite`
 //!   (`transcript_events.event_json`, a row an entry), read by
-//!   `input/store/openclaw.rs`, and the older JSONL files
+//!   `openclaw/store.rs`, and the older JSONL files
 //!   `agents/<agent>/sessions/*.jsonl` (also `.jsonl.deleted.<time>` and
 //!   `.jsonl.reset.<time>`). Both give the header a `"store": "openclaw"`
 //!   (the header is Pi's to the byte): what tells these lines from Pi's.
@@ -59,6 +59,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["OPENCLAW_STATE_DIR", "OPENCLAW_DIR"],
         sessions: "agents",
         database: None,
+        reader: Some(&store::OpenClaw),
     }),
 };
 
@@ -113,7 +114,7 @@ impl Stream for State {
 }
 
 /// An entry of the store its reader could not give (see
-/// `input/store/openclaw.rs`): said.
+/// `openclaw/store.rs`): said.
 fn not_read<'v>(v: Value<'v>, ty: &str, ctx: &Ctx<'v>) -> Notice<'v> {
     let id = str_at(v, "id").unwrap_or("?");
     let text = match u64_at(v, "bytes") {
@@ -272,6 +273,8 @@ fn tokens_of(u: Value<'_>) -> Tokens {
         reasoning: None,
     }
 }
+
+mod store;
 
 #[cfg(test)]
 mod tests;

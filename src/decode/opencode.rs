@@ -215,6 +215,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["XDG_DATA_HOME"],
         sessions: "opencode",
         database: Some("OPENCODE_DB"),
+        reader: Some(&store::Cli::OpenCode),
     }),
 };
 
@@ -302,7 +303,7 @@ impl Stream for State {
             }
             ("step_finish" | "reasoning" | "text", _) => Ok(()),
             ("tool_use", Some(p)) => tool_use(p, ctx.arena, &base, state, emit),
-            // A saved session's lines (`input/store.rs`): its header (its
+            // A saved session's lines (`opencode/store.rs`): its header (its
             // start was emitted above), the user's prompts, a row not read.
             ("session", _) => Ok(()),
             ("prompt", Some(p)) if first(state) => prompt(p, &base, emit),
@@ -821,6 +822,8 @@ fn key_arg<'v>(name: &str, input: Value<'v>, a: &'v Arena) -> Option<Cow<'v, str
         _ => super::args::first_scalar(input, true, a),
     }
 }
+
+pub(crate) mod store;
 
 #[cfg(test)]
 mod tests;

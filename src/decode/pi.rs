@@ -76,6 +76,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["PI_CODING_AGENT_DIR"],
         sessions: "sessions",
         database: None,
+        reader: None,
     }),
 };
 

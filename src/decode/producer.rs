@@ -13,6 +13,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::event::{Event, EventKind, Level, Notice, Producer, Unknown};
+use crate::input::StoreReader;
 use crate::json::{Arena, Unread, Value, str_at};
 use crate::time::Timestamp;
 
@@ -74,6 +75,12 @@ pub(crate) struct Store {
     /// then), or the folder of the file that lists its stores (Crush's
     /// `CRUSH_GLOBAL_DATA`, `projects.json` in it), a path.
     pub database: Option<&'static str>,
+    /// What reads the store where its files' names and places say more
+    /// than their lines (`decode/<name>/store.rs`: its databases, the
+    /// files that list them, a session file's first line marked); `None`
+    /// for an agent whose session files say it all. The driver hands every
+    /// entry's down to the library walk (`registry::store_readers`).
+    pub reader: Option<&'static dyn StoreReader>,
 }
 
 impl Store {

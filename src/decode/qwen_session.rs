@@ -53,6 +53,7 @@ pub(crate) const ENTRY: Entry = Entry {
         moved_by: &["QWEN_RUNTIME_DIR", "QWEN_HOME"],
         sessions: "projects",
         database: None,
+        reader: None,
     }),
 };
 

@@ -12,6 +12,7 @@
 //! model (`event.rs`); its names are here, beside the decoders.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use super::producer::{Entry, Evidence, Shape, Store};
 use super::{
@@ -20,6 +21,7 @@ use super::{
     qwen_session, transcript,
 };
 use crate::event::Producer;
+use crate::input::{Readers, StoreReader};
 use crate::json::Value;
 
 /// Every producer, in the order detection asks them: of two producers whose
@@ -89,6 +91,16 @@ pub(crate) fn stores() -> impl Iterator<Item = &'static Store> {
     Producer::ALL
         .into_iter()
         .filter_map(|p| entry(p).store.as_ref())
+}
+
+/// The readers of the agents' stores, every entry's (in the registry's
+/// order): what the driver hands down to the library walk and to whoever
+/// opens a session's files (`input::store`).
+#[must_use]
+pub fn store_readers() -> Readers<'static> {
+    static READERS: OnceLock<Vec<&'static dyn StoreReader>> = OnceLock::new();
+    let all = READERS.get_or_init(|| REGISTRY.iter().filter_map(|e| e.store?.reader).collect());
+    Readers(all)
 }
 
 /// The producer other than `reading` whose stream this line *starts*, for

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::cli::Options;
+use crate::decode::store_readers;
 use crate::input::{Source, library};
 
 use super::sinks;
@@ -84,7 +85,7 @@ impl<'a> Plan<'a> {
         }
         let step = |src: &'a Source| match src {
             _ if opts.follow => Step::Follow(src),
-            Source::Path(dir) if library::is_library(dir) => Step::Library(dir),
+            Source::Path(dir) if library::is_library(dir, store_readers()) => Step::Library(dir),
             _ => Step::Read(src),
         };
         opts.sources.iter().map(step).collect()

@@ -3,6 +3,7 @@
 
 use std::io::Read;
 
+use crate::decode::store_readers;
 use crate::index::Index;
 use crate::input::library;
 use crate::run::Feeder;
@@ -25,7 +26,7 @@ fn cwd_of(session: &library::Session, index: Option<&Index>) -> Option<String> {
     let kept = index.and_then(|ix| ix.peek(&session.name(), &session.stamps()?));
     let mut rdr: Box<dyn Read> = match kept {
         Some(r) => Box::new(std::io::Cursor::new(r.events)),
-        None => session.open().ok()?,
+        None => session.open(store_readers()).ok()?,
     };
     let mut feeder = Feeder::new();
     let mut buf = vec![0; 64 * 1024];

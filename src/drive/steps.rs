@@ -11,6 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::cli::Options;
+use crate::decode::store_readers;
 use crate::error::Error;
 use crate::index::{self, Index};
 use crate::input::{self, Checked, Interrupt, ReadAhead, Source, library};
@@ -96,7 +97,8 @@ impl Reading<'_> {
     ) -> Result<(), Error> {
         let name = dir.display().to_string();
         let index = self.index(runner, dir);
-        let found = library::sessions_below_on(dir, self.opts.jobs, index.as_deref());
+        let found =
+            library::sessions_below_on(dir, self.opts.jobs, index.as_deref(), store_readers());
         for (d, e) in &found.unreadable {
             runner.open_failed(&d.display().to_string(), e);
         }
@@ -288,7 +290,7 @@ impl Reading<'_> {
         let opened = match src {
             Source::Path(p) if follow => self.follow(runner, p, &name),
             Source::Stdin if follow => Err(io::Error::other("standard input cannot be followed")),
-            _ => src.open(),
+            _ => src.open(store_readers()),
         };
         // With an interrupt: inputs that can make a read wait (pipes,
         // terminals, a followed file) are read on a thread that Ctrl-C can
@@ -364,7 +366,7 @@ pub(super) fn candidates(opts: &Options, dirs: &[&Path]) -> Candidates {
         (opts.project.as_deref()).is_none_or(|p| super::project::matches(s, p, None))
     };
     for dir in dirs {
-        let found = library::sessions_below(dir);
+        let found = library::sessions_below(dir, store_readers());
         c.unreadable.extend(found.unreadable);
         c.not_regular
             .push((dir.display().to_string(), found.not_regular));

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant, SystemTime};
 use crossterm::{cursor, execute, terminal};
 
 use crate::cli::Options;
+use crate::decode::store_readers;
 use crate::error::{Error, ExitStatus};
 use crate::index::Stamp;
 use crate::input::library::{self, Session as Found};
@@ -133,8 +134,8 @@ impl Tracked {
         self.offset += bytes.len() as u64;
         let read = !bytes.is_empty();
         if start {
-            // Its first line marked as its place says (`input/marks.rs`).
-            crate::input::marks::mark_head(&self.found.file, &mut bytes);
+            // Its first line marked as its place says (`StoreReader::mark_head`).
+            store_readers().mark_head(&self.found.file, &mut bytes);
         }
         self.feed(&bytes);
         read
@@ -147,7 +148,7 @@ impl Tracked {
             return false;
         }
         self.stamp = stamp;
-        let Ok(mut rdr) = self.found.open() else {
+        let Ok(mut rdr) = self.found.open(store_readers()) else {
             return false;
         };
         let mut bytes = Vec::new();
@@ -274,7 +275,7 @@ impl Board {
         self.scanned = Some(now);
         let since = Timestamp::of(SystemTime::now() - ACTIVE);
         for dir in &self.dirs {
-            for s in library::sessions_below_on(dir, 1, None).sessions {
+            for s in library::sessions_below_on(dir, 1, None, store_readers()).sessions {
                 let changed = match &s.stored {
                     Some(st) => st.updated.or(s.began),
                     None => Some(s.changed),

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
-use super::{Compression, Decompress};
+use super::{Compression, Decompress, Readers};
 
 /// How often to look for new data at the end of the file.
 const POLL: Duration = Duration::from_millis(50);
@@ -609,9 +609,11 @@ impl FollowSession {
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| {
-                // As the library's walk: `agent-*.jsonl`, compressed or not.
+                // As the library's walk: `agent-*.jsonl`, compressed or not
+                // (in `subagents/`: no agent's store says more of such a file).
                 let name = p.file_name().and_then(|n| n.to_str());
-                name.is_some_and(|n| n.starts_with("agent-")) && super::library::is_session_file(p)
+                name.is_some_and(|n| n.starts_with("agent-"))
+                    && super::library::is_session_file(p, Readers::NONE)
             })
             .filter(|p| !self.parts.iter().any(|f| f.path == *p) && !self.unread.contains(p))
             .collect();

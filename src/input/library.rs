@@ -10,10 +10,10 @@
 //! or either with `.gz` or `.zst` after it (and Gemini CLI's older
 //! `chats/session-*.json`, Cline CLI's `sessions/<id>/<id>.messages.json`);
 //! Gemini CLI's 2025 documents anywhere, `session-*.json` that begin as one;
-//! Kimi CLI's `context.jsonl` beside its `wire.jsonl` and Qwen Code's
-//! `usage_record.jsonl` in its home are not sessions of their own; any
-//! other file is counted and
-//! left alone. A file so named that is not a regular file (a device, a
+//! Qwen Code's `usage_record.jsonl` in its home, and the files an agent's
+//! store reader says hold none (Kimi CLI's `context.jsonl` beside its
+//! `wire.jsonl`), are not sessions of their own; any other file is counted
+//! and left alone. A file so named that is not a regular file (a device, a
 //! FIFO, a socket: its reads could wait or go on for ever) is counted
 //! apart and never opened, and so is a file replaced by one before it is
 //! opened ([`crate::file::open_regular`]).
@@ -26,13 +26,17 @@
 //! (compressed, or no timestamp) when they were last changed
 //! ([`Session::may_overlap`]).
 //!
-//! A `SQLite` store (`OpenCode`'s `opencode.db`, Kilo's `kilo.db`, Hermes
-//! Agent's `state.db`, Crush's `crush.db`: see `store.rs`) found below a
-//! directory, or named itself, holds many sessions: each is a [`Session`] of
-//! that file with its id ([`Session::stored`]), dated by the store's own
-//! times. A file that lists stores elsewhere (Crush's `projects.json`:
-//! `store::listed`), found below a directory or named itself, stands for
-//! the stores it lists; a store found twice is read once.
+//! What an agent's store says of a file is its reader's (`store.rs`: the
+//! [`Readers`] the walk is given, the registry's): a store (a database
+//! such as `OpenCode`'s `opencode.db`) found below a directory, or named
+//! itself, holds many sessions: each is a [`Session`] of that file with its
+//! id ([`Session::stored`]), dated by the store's own times. A file that
+//! lists stores elsewhere ([`StoreReader::listed`]), found below a
+//! directory or named itself, stands for the stores it lists; a store
+//! found twice is read once. A reader also says which files its agent
+//! keeps sessions in whatever their names, which named as sessions are
+//! none, and marks a file's first line with what its place says
+//! (`marks.rs`).
 //!
 //! A sub-agent file goes with its session's file (the `<session>.jsonl`
 //! beside its `<session>/` folder; Qwen Code's `chats/<session>.jsonl` for
@@ -48,7 +52,7 @@ use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
 pub use super::store::Stored;
-use super::store::{self, Cli};
+use super::store::{Readers, StoreReader};
 use super::{Compression, Decompress, OneLine};
 use crate::file::{open_regular, open_regular_sized};
 use crate::index::{Dated, Entry, Index, Listing, Stamp};
@@ -87,13 +91,15 @@ impl Session {
     /// The files as one input, their lines in the order of their
     /// timestamps (`interleave.rs`): each sub-agent's activity comes where
     /// it happened, between its call and the call's result. Compressed
-    /// files are decompressed.
+    /// files are decompressed. A store's session is read by the one of
+    /// `readers` whose store it is; a file's first line is marked by the
+    /// one that marks it (`marks.rs`).
     ///
     /// # Errors
     /// The session's file cannot be opened or is no longer a regular file;
     /// a sub-agent file that cannot be read is left out.
-    pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
-        self.open_traced().map(|(rdr, _)| rdr)
+    pub fn open(&self, readers: Readers<'_>) -> io::Result<Box<dyn Read + Send>> {
+        self.open_traced(readers).map(|(rdr, _)| rdr)
     }
 
     /// As [`Session::open`], and where each line read comes from when
@@ -102,13 +108,14 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::open`].
-    pub fn open_traced(&self) -> io::Result<(Merged, Option<Arc<Origins>>)> {
+    pub fn open_traced(&self, readers: Readers<'_>) -> io::Result<(Merged, Option<Arc<Origins>>)> {
         if let Some(s) = &self.stored {
-            return Ok((store::open_session(&self.file, &s.id)?, None));
+            let lines = readers.lines(&self.file, &s.id)?;
+            return Ok((Box::new(io::Cursor::new(lines)), None));
         }
         let first = OneLine::new(Decompress::new(open_regular(&self.file)?));
         if self.subagents.is_empty() {
-            let first = super::marks::marked(&self.file, first);
+            let first = super::marks::marked(readers, &self.file, first);
             return Ok((super::with_companion(&self.file, first), None));
         }
         let mut names = vec![self.file.display().to_string()];
@@ -224,25 +231,28 @@ pub struct Found {
     pub unreadable: Vec<(PathBuf, io::Error)>,
 }
 
-/// The session files below `dir` (see the module docs).
+/// The session files below `dir` (see the module docs), and the stores
+/// of `readers`.
 #[must_use]
-pub fn sessions_below(dir: &Path) -> Found {
-    sessions_below_on(dir, 1, None)
+pub fn sessions_below(dir: &Path, readers: Readers<'_>) -> Found {
+    sessions_below_on(dir, 1, None, readers)
 }
 
 /// A directory walk's state (see [`sessions_below_on`]).
 #[derive(Default)]
-struct Walk {
+struct Walk<'r> {
     /// Directories not listed yet.
     pending: Vec<PathBuf>,
     /// The session files found, in the order found.
     files: Vec<PathBuf>,
-    /// The `SQLite` stores found.
-    stores: Vec<PathBuf>,
+    /// The stores found, each with its reader.
+    stores: Vec<(PathBuf, &'r dyn StoreReader)>,
+    /// What the agents' stores say of a file.
+    readers: Readers<'r>,
     found: Found,
 }
 
-impl Walk {
+impl Walk<'_> {
     /// List the directory `d` (from `index` when it is unchanged since it
     /// last listed it, else read, and kept there): its session files and
     /// stores are kept, its directories walked later, the rest counted.
@@ -304,17 +314,19 @@ impl Walk {
 
     /// An entry of a directory listed.
     fn take(&mut self, path: PathBuf, kind: Entry) {
+        let readers = self.readers;
         if kind == Entry::Dir {
             self.pending.push(path);
-        } else if Cli::of(&path).is_some() {
-            self.stores.push(path);
+        } else if let Some(reader) = readers.store(&path) {
+            self.stores.push((path, reader));
         } else if kind == Entry::File
-            && let Some(listed) = store::listed(&path)
+            && let Some((reader, listed)) = readers.listed(&path)
         {
-            self.stores.extend(listed);
-        } else if is_session_file(&path) && kind == Entry::File {
+            self.stores
+                .extend(listed.into_iter().map(|db| (db, reader)));
+        } else if is_session_file(&path, readers) && kind == Entry::File {
             self.files.push(path);
-        } else if is_session_file(&path) {
+        } else if is_session_file(&path, readers) {
             // A link, followed: to a regular file, it is read.
             match fs::metadata(&path) {
                 Ok(m) if m.is_file() => self.files.push(path),
@@ -332,17 +344,23 @@ impl Walk {
 /// were its one serial part; issue 27), or taken from `index` for the
 /// files it knows unchanged (then the file is not opened).
 #[must_use]
-pub fn sessions_below_on(dir: &Path, jobs: usize, index: Option<&Index>) -> Found {
+pub fn sessions_below_on(
+    dir: &Path,
+    jobs: usize,
+    index: Option<&Index>,
+    readers: Readers<'_>,
+) -> Found {
     let mut walk = Walk {
         pending: vec![dir.to_path_buf()],
+        readers,
         ..Walk::default()
     };
-    if Cli::of(dir).is_some() && !dir.is_dir() {
+    if let Some(reader) = readers.store(dir).filter(|_| !dir.is_dir()) {
         walk.pending.clear();
-        walk.stores.push(dir.to_path_buf());
-    } else if let Some(listed) = store::listed(dir) {
+        walk.stores.push((dir.to_path_buf(), reader));
+    } else if let Some((reader, listed)) = readers.listed(dir) {
         walk.pending.clear();
-        walk.stores = listed;
+        walk.stores = listed.into_iter().map(|db| (db, reader)).collect();
     }
     // Each file's first timestamp is read on `jobs` threads while the
     // walk goes on, directory by directory.
@@ -367,9 +385,9 @@ pub fn sessions_below_on(dir: &Path, jobs: usize, index: Option<&Index>) -> Foun
         ..
     } = walk;
     found.sessions = in_start_order(&files, &starts);
-    for db in once_each(stores) {
+    for (db, reader) in once_each(stores) {
         match fs::metadata(&db) {
-            Ok(m) if m.is_file() => match store::sessions(&db) {
+            Ok(m) if m.is_file() => match reader.sessions(&db) {
                 Ok(listed) => found.sessions.extend(listed.into_iter().map(|s| Session {
                     file: db.clone(),
                     subagents: Vec::new(),
@@ -395,19 +413,19 @@ pub fn sessions_below_on(dir: &Path, jobs: usize, index: Option<&Index>) -> Foun
 }
 
 /// The stores found, each once (found below a directory and listed in a
-/// `projects.json` too), in the order first found.
-fn once_each(stores: Vec<PathBuf>) -> Vec<PathBuf> {
+/// file that lists stores too), in the order first found.
+fn once_each<T>(stores: Vec<(PathBuf, T)>) -> Vec<(PathBuf, T)> {
     let mut seen = std::collections::HashSet::new();
     (stores.into_iter())
-        .filter(|db| seen.insert(fs::canonicalize(db).unwrap_or_else(|_| db.clone())))
+        .filter(|(db, _)| seen.insert(fs::canonicalize(db).unwrap_or_else(|_| db.clone())))
         .collect()
 }
 
-/// A path read as a library: a directory, a `SQLite` store, or a file
-/// that lists stores (`store::listed`).
+/// A path read as a library: a directory, a store of one of `readers`, or
+/// a file that lists stores ([`StoreReader::listed`]).
 #[must_use]
-pub fn is_library(path: &Path) -> bool {
-    path.is_dir() || Cli::of(path).is_some() || store::listed(path).is_some()
+pub fn is_library(path: &Path, readers: Readers<'_>) -> bool {
+    path.is_dir() || readers.store(path).is_some() || readers.listed(path).is_some()
 }
 
 /// The session that began last (`None`: there is none).
@@ -441,10 +459,12 @@ pub fn newest(sessions: impl IntoIterator<Item = Session>, n: usize) -> Vec<Sess
 /// A name that session files have: `*.jsonl` or `*.ndjson`, compressed
 /// (`.gz`, `.zst`) or not, and the agents' own (Gemini CLI's, Cline CLI's
 /// `*.json` documents; a Gemini `session-*.json` outside `chats/` is
-/// asked how it begins; `OpenClaw`'s sessions kept after a reset or a
-/// delete, `*.jsonl.reset.<time>`).
+/// asked how it begins); of those, not one a reader of `readers` says
+/// holds no session ([`StoreReader::no_session`]); and the files a reader
+/// says its agent keeps sessions in whatever their names
+/// ([`StoreReader::keeps_session`]: `*.jsonl.reset.<time>`, say).
 #[must_use]
-pub fn is_session_file(path: &Path) -> bool {
+pub fn is_session_file(path: &Path, readers: Readers<'_>) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;
     };
@@ -455,19 +475,11 @@ pub fn is_session_file(path: &Path) -> bool {
         .unwrap_or(&name);
     let ext = Path::new(name).extension();
     (ext.is_some_and(|e| e == "jsonl" || e == "ndjson")
-        && !is_kimi_context(path, name)
         && !is_qwen_usage_record(path, name)
-        && !super::marks::is_openclaw_trajectory(path))
+        && !readers.no_session(path, name))
         || is_gemini_document(path, name)
         || is_cline_messages(path, name)
-        || super::marks::is_openclaw_session(path)
-}
-
-/// Kimi CLI's `sessions/<group>/<id>/context.jsonl`: the conversation its
-/// `wire.jsonl` beside it records too, with the session's times and tokens
-/// (read for the session).
-fn is_kimi_context(path: &Path, name: &str) -> bool {
-    name == "context.jsonl" && path.with_file_name("wire.jsonl").is_file()
+        || readers.keeps_session(path)
 }
 
 /// Qwen Code's `usage_record.jsonl` in its home (`~/.qwen`, or the folder

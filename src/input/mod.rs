@@ -18,6 +18,7 @@ pub use ahead::{Checked, Interrupt, ReadAhead};
 pub use compressed::{Compression, Decompress};
 pub use document::OneLine;
 pub use lines::{Frame, Line, LineReader};
+pub use store::{Readers, StoreReader};
 
 /// One input named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,11 +71,12 @@ impl Source {
     /// Open the source for reading (`Send`, so that a [`ReadAhead`] can
     /// read it on its own thread). Compressed input is decompressed as it
     /// is read ([`Decompress`]); a pretty-printed JSON document is read as
-    /// one line ([`OneLine`]).
+    /// one line ([`OneLine`]); a file's first line is marked as its place
+    /// says, by the one of `readers` that marks it (`marks.rs`).
     ///
     /// # Errors
     /// The file cannot be opened (missing, permission, a directory…).
-    pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+    pub fn open(&self, readers: Readers<'_>) -> io::Result<Box<dyn Read + Send>> {
         match self {
             Source::Stdin => Ok(Box::new(OneLine::new(Decompress::new(io::stdin())))),
             Source::Path(p) => {
@@ -82,7 +84,7 @@ impl Source {
                 if f.metadata()?.is_dir() {
                     return Err(io::Error::other("is a directory"));
                 }
-                let rdr = marks::marked(p, OneLine::new(Decompress::new(f)));
+                let rdr = marks::marked(readers, p, OneLine::new(Decompress::new(f)));
                 Ok(with_companion(p, rdr))
             }
         }

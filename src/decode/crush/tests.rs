@@ -1,4 +1,4 @@
-//! Crush: its store's lines (as `input/store/crush.rs` writes them),
+//! Crush: its store's lines (as `crush/store.rs` writes them),
 //! through the decoder.
 
 use crate::decode::testing::{EventKind, Producer, as_call, as_notice, as_result, replay};

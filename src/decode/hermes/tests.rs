@@ -1,5 +1,5 @@
-//! Hermes Agent: its store's lines (as `input/store/hermes.rs` writes
-//! them) and its usage report, through the decoder.
+//! Hermes Agent: its store's lines (as `hermes/store.rs` writes them)
+//! and its usage report, through the decoder.
 
 use crate::decode::testing::{EventKind, Producer, as_call, as_result, replay};
 

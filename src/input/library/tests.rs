@@ -62,7 +62,7 @@ fn sessions_in_start_order_sub_agents_after_their_session() {
     // Not sessions: left alone, counted.
     write(&root.join("notes.txt"), "hello\n");
     write(&p.join("a/tool-results/x.json"), "{}\n");
-    let found = sessions_below(&root);
+    let found = sessions_below(&root, Readers::NONE);
     assert_eq!(
         names(&found, &root),
         [
@@ -78,7 +78,10 @@ fn sessions_in_start_order_sub_agents_after_their_session() {
     let a = &found.sessions[2];
     fs::write(&a.file, line("2026-11-20T10:00:00.500Z").trim_end()).unwrap();
     let mut text = String::new();
-    a.open().unwrap().read_to_string(&mut text).unwrap();
+    a.open(Readers::NONE)
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
     let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
     assert_eq!(lines.len(), 3, "{text}");
     assert!(
@@ -95,7 +98,7 @@ fn a_file_without_a_time_sorts_by_its_modification_time() {
     // is later than the 2001 session.
     write(&root.join("stream.jsonl"), "{\"type\":\"system\"}\n");
     write(&root.join("old.ndjson"), &line("2001-01-01T00:00:00Z"));
-    let found = sessions_below(&root);
+    let found = sessions_below(&root, Readers::NONE);
     assert_eq!(names(&found, &root), ["old.ndjson", "stream.jsonl"]);
     fs::remove_dir_all(&root).unwrap();
 }
@@ -106,7 +109,7 @@ fn a_link_back_up_the_tree_is_not_followed() {
     let root = tree("loop");
     write(&root.join("x/s.jsonl"), &line("2026-01-01T00:00:00Z"));
     std::os::unix::fs::symlink(&root, root.join("x/up")).unwrap();
-    let found = sessions_below(&root);
+    let found = sessions_below(&root, Readers::NONE);
     assert_eq!(names(&found, &root), ["x/s.jsonl"]);
     fs::remove_dir_all(&root).unwrap();
 }
@@ -120,7 +123,7 @@ fn session_file_names() {
         "d.jsonl.gz",
         "e.jsonl.zst",
     ] {
-        assert!(is_session_file(Path::new(yes)), "{yes}");
+        assert!(is_session_file(Path::new(yes), Readers::NONE), "{yes}");
     }
     for no in [
         "a.json",
@@ -130,7 +133,7 @@ fn session_file_names() {
         "d.jsonl.bak",
         "state_5.sqlite",
     ] {
-        assert!(!is_session_file(Path::new(no)), "{no}");
+        assert!(!is_session_file(Path::new(no), Readers::NONE), "{no}");
     }
 }
 
@@ -150,7 +153,7 @@ fn a_qwen_sub_agent_goes_with_its_chat() {
         "{}",
     );
     write(&p.join("chats/s2.jsonl"), &line("2026-11-20T11:00:00Z"));
-    let found = sessions_below(&root);
+    let found = sessions_below(&root, Readers::NONE);
     assert_eq!(
         names(&found, &root),
         [
@@ -183,7 +186,7 @@ fn a_qwen_usage_record_is_no_session() {
         &root.join("other/usage_record.jsonl"),
         &line("2026-11-20T12:00:00Z"),
     );
-    let found = sessions_below(&root);
+    let found = sessions_below(&root, Readers::NONE);
     assert_eq!(
         names(&found, &root),
         [
@@ -208,7 +211,7 @@ fn gemini_documents_out_of_chats_are_found_by_their_head() {
         "{\"tables\":[]}",
     );
     write(&root.join("saved/session-empty.json"), "");
-    let found = sessions_below(&root);
+    let found = sessions_below(&root, Readers::NONE);
     assert_eq!(
         names(&found, &root),
         ["saved/session-2025-09-01T10-00-d7.json"]
@@ -243,7 +246,7 @@ fn a_compressed_session_keeps_its_sub_agents() {
             &line("2026-11-20T10:00:05Z"),
         );
     }
-    let found = sessions_below(&root);
+    let found = sessions_below(&root, Readers::NONE);
     let mut got = names(&found, &root);
     got.sort();
     assert_eq!(
@@ -361,7 +364,7 @@ fn a_directory_unchanged_since_its_listing_is_not_listed_again() {
     ix.put_listing(&p, listing(u64::MAX));
     ix.save().unwrap();
     let ix = Index::load(&cache, &root, "t");
-    let found = sessions_below_on(&root, 1, Some(&ix));
+    let found = sessions_below_on(&root, 1, Some(&ix), Readers::NONE);
     let mut got = names(&found, &root);
     got.sort();
     assert_eq!(got, ["p/ghost.jsonl", "p/real.jsonl"]);
@@ -372,7 +375,10 @@ fn a_directory_unchanged_since_its_listing_is_not_listed_again() {
     ix.save().unwrap();
     let ix = Index::load(&cache, &root, "t");
     assert_eq!(
-        names(&sessions_below_on(&root, 1, Some(&ix)), &root),
+        names(
+            &sessions_below_on(&root, 1, Some(&ix), Readers::NONE),
+            &root
+        ),
         ["p/real.jsonl"]
     );
     let _ = fs::remove_dir_all(&root);

@@ -1,7 +1,8 @@
-//! A table's rows as JSON objects, each column a key, for the stores read
-//! as lines of the reader's own (Hermes Agent's, Crush's): a value larger
-//! than [`MAX_ROW`] is left out, said (`"skipped": {column: bytes}`), a
-//! `BLOB` left out.
+//! A table's rows as JSON objects, each column a key, and lines made of
+//! them, for the stores read as lines of their reader's own.
+//!
+//! A value larger than [`MAX_ROW`] is left out, said (`"skipped":
+//! {column: bytes}`); a `BLOB` is left out.
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, params};
@@ -10,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::stored::MAX_ROW;
 
 /// `timestamp` (milliseconds) first, from `seconds`.
-pub(super) fn put_time(row: &mut Map<String, Value>, seconds: Option<f64>) {
+pub fn put_time(row: &mut Map<String, Value>, seconds: Option<f64>) {
     let ms = seconds.map(|s| (s * 1000.0).round());
     if let Some(ms) = ms.filter(|ms| ms.is_finite()) {
         row.insert("timestamp".into(), json!(ms));
@@ -18,7 +19,7 @@ pub(super) fn put_time(row: &mut Map<String, Value>, seconds: Option<f64>) {
 }
 
 /// One line: `{"type": ty, …row}`.
-pub(super) fn line(out: &mut Vec<u8>, ty: &str, row: Map<String, Value>) {
+pub fn line(out: &mut Vec<u8>, ty: &str, row: Map<String, Value>) {
     let mut v = Map::new();
     v.insert("type".into(), ty.into());
     if let Some(t) = row.get("timestamp") {
@@ -33,7 +34,11 @@ pub(super) fn line(out: &mut Vec<u8>, ty: &str, row: Map<String, Value>) {
 /// The rows of `table` whose `key` is `id`, in the order written (by
 /// `rowid`), each as its columns (those in `leave` left out; a value
 /// larger than [`MAX_ROW`] said in `skipped`).
-pub(super) fn rows(
+///
+/// # Errors
+/// The table is not there (or has no column but those left out), or the
+/// query fails.
+pub fn rows(
     db: &Connection,
     table: &str,
     key: &str,

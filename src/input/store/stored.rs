@@ -6,7 +6,7 @@ use crate::time::Timestamp;
 /// The largest row read (its `data`): larger ones are skipped, said.
 pub const MAX_ROW: i64 = 64 << 20;
 
-/// A session of a store, as `store::sessions` lists it (and a library's
+/// A session of a store, as its reader lists it (and a library's
 /// `Session::stored` keeps it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stored {

@@ -1,5 +1,8 @@
-//! Crush's store: a `SQLite` `crush.db` per project, in the project's data
-//! folder (`<project>/.crush/`), its tables `sessions` (one row a session,
+//! Crush's store: a `SQLite` `crush.db` per project, read as lines of this
+//! reader's own, and the `projects.json` that lists the projects.
+//!
+//! A project's store is in its data folder (`<project>/.crush/`), its
+//! tables `sessions` (one row a session,
 //! with its tokens and cost in USD) and `messages` (one row a message, its
 //! `parts` JSON text: `[{"type": "text", "data": {…}}, …]`). The projects
 //! are listed in `projects.json` in Crush's own folder
@@ -25,17 +28,18 @@
 //!
 //! Times are Unix seconds (Crush writes `strftime('%s', 'now')`); a value
 //! above 10^11 is taken as milliseconds, as stores of other versions may
-//! hold. A value larger than `stored::MAX_ROW` is left out, said.
+//! hold. A value larger than `input::store::MAX_ROW` is left out, said.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 use rusqlite::types::ValueRef;
 use serde_json::{Map, Value, json};
 
-use super::rows::{line, rows};
-use super::stored::Stored;
+use crate::input::store::rows::{line, rows};
+use crate::input::store::{StoreReader, Stored, missing, open, sql};
 use crate::time::Timestamp;
 
 /// The largest `projects.json` read.
@@ -49,6 +53,28 @@ const SECONDS_BELOW: f64 = 1e11;
 
 /// A `sessions` row: its id, parent, when it began and last changed.
 type Row = (String, Option<String>, Option<Timestamp>, Option<Timestamp>);
+
+/// The reader of Crush's stores and of its list of them (the registry's
+/// entry carries it).
+pub(crate) struct Crush;
+
+impl StoreReader for Crush {
+    fn is_store(&self, path: &Path) -> bool {
+        path.file_name().is_some_and(|n| n == "crush.db")
+    }
+
+    fn sessions(&self, path: &Path) -> io::Result<Vec<Stored>> {
+        sessions(&open(path)?).map_err(sql)
+    }
+
+    fn lines(&self, path: &Path, id: &str) -> io::Result<Vec<u8>> {
+        lines(&open(path)?, path, id).map_err(missing)
+    }
+
+    fn listed(&self, path: &Path) -> Option<Vec<PathBuf>> {
+        projects(path)
+    }
+}
 
 /// A time as Crush writes it: Unix seconds, or milliseconds above 10^11.
 fn time(v: ValueRef<'_>) -> Option<Timestamp> {
@@ -70,7 +96,7 @@ fn time(v: ValueRef<'_>) -> Option<Timestamp> {
 /// parent is not in the store, then (parents in a circle) the first of
 /// those no such session leads to. Each is dated by its own row and its
 /// sub-agents'.
-pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
+fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
         "SELECT id, parent_session_id, created_at, updated_at FROM sessions \
          ORDER BY created_at, id",
@@ -124,7 +150,7 @@ pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
 
 /// The session `id` of the store `db` (the file at `path`) as lines (see
 /// the module docs).
-pub(super) fn lines(db: &Connection, path: &Path, id: &str) -> rusqlite::Result<Vec<u8>> {
+fn lines(db: &Connection, path: &Path, id: &str) -> rusqlite::Result<Vec<u8>> {
     let mut session = rows(db, "sessions", "id", id, &["todos"])?;
     let Some(mut session) = session.pop() else {
         return Err(rusqlite::Error::QueryReturnedNoRows);
@@ -289,7 +315,7 @@ fn calls_of(m: &Map<String, Value>) -> Vec<String> {
 /// The stores Crush's `projects.json` at `path` lists that are files
 /// (each project's `<data_dir>/crush.db`, a relative `data_dir` under its
 /// `path`); `None` when the file is not such a list.
-pub(super) fn projects(path: &Path) -> Option<Vec<PathBuf>> {
+fn projects(path: &Path) -> Option<Vec<PathBuf>> {
     if path.file_name()? != "projects.json" {
         return None;
     }
@@ -314,3 +340,6 @@ pub(super) fn projects(path: &Path) -> Option<Vec<PathBuf>> {
     }
     Some(stores)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,9 @@
-//! Hermes Agent's store: `$HERMES_HOME/state.db` (`~/.hermes`; a profile's
-//! in `profiles/<name>/state.db`), one `SQLite` database of every session,
-//! in the tables `sessions`, `messages` and `session_model_usage`, and the
-//! request an API error ended kept beside it as
+//! Hermes Agent's store: `$HERMES_HOME/state.db` (`~/.hermes`), one `SQLite`
+//! database of every session, read as lines of this reader's own.
+//!
+//! A profile's store is `profiles/<name>/state.db`. The database holds the
+//! tables `sessions`, `messages` and `session_model_usage`; the request an
+//! API error ended is kept beside it as
 //! `sessions/request_dump_<session id>_<time>.json` (the only record of the
 //! error: the store keeps just the prompt).
 //!
@@ -20,25 +22,43 @@
 //!   dump of the session (`error` as Hermes wrote it; the request left
 //!   out), or `{"type": "hermes_error", "file", "unreadable"}`.
 //!
-//! A value larger than `stored::MAX_ROW` is left out, said
+//! A value larger than `input::store::MAX_ROW` is left out, said
 //! (`"skipped": {column: bytes}`).
 
 use std::fs;
+use std::io;
 use std::path::Path;
 
 use rusqlite::Connection;
 use rusqlite::types::ValueRef;
 use serde_json::{Map, Value};
 
-use super::rows::{line, put_time, rows};
-use super::stored::Stored;
+use crate::input::store::rows::{line, put_time, rows};
+use crate::input::store::{StoreReader, Stored, missing, open, sql};
 use crate::time::Timestamp;
 
 /// The largest request dump read (its request holds the whole prompt).
 const MAX_DUMP: u64 = 64 << 20;
 
+/// The reader of Hermes Agent's stores (the registry's entry carries it).
+pub(crate) struct Hermes;
+
+impl StoreReader for Hermes {
+    fn is_store(&self, path: &Path) -> bool {
+        path.file_name().is_some_and(|n| n == "state.db")
+    }
+
+    fn sessions(&self, path: &Path) -> io::Result<Vec<Stored>> {
+        sessions(&open(path)?).map_err(sql)
+    }
+
+    fn lines(&self, path: &Path, id: &str) -> io::Result<Vec<u8>> {
+        lines(&open(path)?, path, id).map_err(missing)
+    }
+}
+
 /// Every session of the store, oldest first.
-pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
+fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
         "SELECT id, started_at, \
          coalesce(ended_at, (SELECT max(timestamp) FROM messages m WHERE m.session_id = s.id)) \
@@ -67,7 +87,7 @@ fn seconds(v: ValueRef<'_>) -> Option<Timestamp> {
 
 /// The session `id` of the store `db` (the file at `path`) as lines (see
 /// the module docs).
-pub(super) fn lines(db: &Connection, path: &Path, id: &str) -> rusqlite::Result<Vec<u8>> {
+fn lines(db: &Connection, path: &Path, id: &str) -> rusqlite::Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut sessions = rows(db, "sessions", "id", id, &["system_prompt"])?;
     let Some(mut session) = sessions.pop() else {

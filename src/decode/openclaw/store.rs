@@ -1,16 +1,20 @@
-//! `OpenClaw`'s store: each agent's database
+//! `OpenClaw`'s store: each agent's database of its sessions' transcripts,
+//! and the older JSONL files of the same entries, their headers marked.
+//!
+//! Each agent's database is
 //! `~/.openclaw/agents/<agent>/agent/openclaw-agent.sqlite` (`--state-dir`,
 //! `$OPENCLAW_STATE_DIR` move `~/.openclaw`), whose `transcript_events`
 //! table holds each session's transcript, an entry a row (`event_json`, in
-//! `seq` order), and the older JSONL files of the same entries,
-//! `agents/<agent>/sessions/<id>.jsonl` (and the `.jsonl.deleted.<time>`,
-//! `.jsonl.reset.<time>` `OpenClaw` keeps of a session deleted or reset).
+//! `seq` order); the JSONL files are `agents/<agent>/sessions/<id>.jsonl`
+//! (and the `.jsonl.deleted.<time>`, `.jsonl.reset.<time>` `OpenClaw` keeps
+//! of a session deleted or reset; its runtime traces beside them,
+//! `<id>.trajectory.jsonl`, are no sessions).
 //!
-//! The entries are Pi's saved session's, header included, so both readers
-//! mark the header (this one, and `input/marks.rs` for the JSONL files):
-//! `"store": "openclaw"` is put first in it, which tells
-//! `decode/openclaw.rs` (and not Pi's decoder) that the lines are
-//! `OpenClaw`'s. A row is given as it is, else:
+//! The entries are Pi's saved session's, header included, so both are
+//! marked (a row as it is read, a file's first line as the library opens
+//! it: [`StoreReader::mark_head`]): `"store": "openclaw"` is put first in
+//! the header, which tells `decode/openclaw.rs` (and not Pi's decoder) that
+//! the lines are `OpenClaw`'s. A row is given as it is, else:
 //!
 //! * an entry kept compressed (`event_zstd`, `event_json` NULL: a large
 //!   one, since 2026.9.6) is given decompressed;
@@ -26,25 +30,65 @@
 //! archives (`session_transcript_cold_archives`) are not read: no store
 //! seen holds one.
 
-use std::io::Read;
+use std::io::{self, Read};
+use std::path::Path;
 
 use rusqlite::{Connection, params};
 use serde_json::json;
 
+use crate::input::marks::{begins, put_first};
+use crate::input::store::{MAX_ROW, StoreReader, Stored, missing, open, sql};
 use crate::time::Timestamp;
 
-use super::super::marks::{OPENCLAW, is_session_header, put_first};
-use super::stored::{MAX_ROW, Stored};
+/// What marks an `OpenClaw` session's header: its lines are not Pi's.
+const MARK: &[u8] = br#""store":"openclaw","#;
 
 /// What names an archived session among the store's sessions:
 /// `archive:<generation>:<session id>`.
 const ARCHIVE: &str = "archive:";
 
+/// The reader of `OpenClaw`'s stores and session files (the registry's
+/// entry carries it).
+pub(crate) struct OpenClaw;
+
+impl StoreReader for OpenClaw {
+    fn is_store(&self, path: &Path) -> bool {
+        path.file_name()
+            .is_some_and(|n| n == "openclaw-agent.sqlite")
+    }
+
+    fn sessions(&self, path: &Path) -> io::Result<Vec<Stored>> {
+        sessions(&open(path)?).map_err(sql)
+    }
+
+    fn lines(&self, path: &Path, id: &str) -> io::Result<Vec<u8>> {
+        lines(&open(path)?, id).map_err(missing)
+    }
+
+    fn keeps_session(&self, path: &Path) -> bool {
+        is_session(path)
+    }
+
+    fn no_session(&self, path: &Path, _name: &str) -> bool {
+        is_trajectory(path)
+    }
+
+    fn marks(&self, path: &Path) -> bool {
+        is_session(path)
+    }
+
+    fn mark_head(&self, _path: &Path, head: &mut Vec<u8>) {
+        if is_session_header(head) {
+            *head = put_first(head, MARK);
+        }
+    }
+}
+
 /// Every session of the store, oldest first: those of `transcript_events`,
 /// then the archives of sessions deleted or reset (`ARCHIVE` ids), which
 /// left that table for `session_transcript_archives` (older stores have
 /// no such table).
-pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
+fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
         "SELECT session_id, min(created_at), max(created_at) FROM transcript_events \
          GROUP BY session_id ORDER BY 2, 1",
@@ -76,7 +120,7 @@ pub(super) fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
 }
 
 /// The session `id` of the store `db` as lines (see the module docs).
-pub(super) fn lines(db: &Connection, id: &str) -> rusqlite::Result<Vec<u8>> {
+fn lines(db: &Connection, id: &str) -> rusqlite::Result<Vec<u8>> {
     if let Some(archived) = id.strip_prefix(ARCHIVE) {
         return archive(db, archived);
     }
@@ -186,7 +230,7 @@ fn unpack(packed: &[u8]) -> Option<String> {
 fn put(out: &mut Vec<u8>, entry: &str) {
     let from = out.len();
     if is_session_header(entry.as_bytes()) {
-        out.extend_from_slice(&put_first(entry.as_bytes(), OPENCLAW));
+        out.extend_from_slice(&put_first(entry.as_bytes(), MARK));
     } else {
         out.extend_from_slice(entry.as_bytes());
     }
@@ -213,3 +257,50 @@ fn note(out: &mut Vec<u8>, why: &str, id: &str, bytes: Option<i64>, table: &str)
     let _ = serde_json::to_writer(&mut *out, &line);
     out.push(b'\n');
 }
+
+/// The file is one of `OpenClaw`'s JSONL sessions:
+/// `agents/<agent>/sessions/<id>.jsonl`, or such a file kept after its
+/// session was deleted or reset (`.jsonl.deleted.<time>`,
+/// `.jsonl.reset.<time>`).
+fn is_session(path: &Path) -> bool {
+    // The place first: asked of every file a walk finds.
+    if !in_sessions(path) {
+        return false;
+    }
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let kept = |mark: &str| {
+        name.split_once(mark)
+            .is_some_and(|(stem, _)| !stem.is_empty())
+    };
+    let jsonl = Path::new(name).extension().is_some_and(|e| e == "jsonl");
+    (jsonl || kept(".jsonl.deleted.") || kept(".jsonl.reset.")) && !name.contains(".trajectory")
+}
+
+/// The file is one of the runtime traces `OpenClaw` keeps beside its
+/// sessions (`<id>.trajectory.jsonl`): no session of its own.
+fn is_trajectory(path: &Path) -> bool {
+    in_sessions(path)
+        && (path.file_name().and_then(|n| n.to_str())).is_some_and(|n| n.contains(".trajectory"))
+}
+
+/// The file is in `agents/<agent>/sessions/`.
+fn in_sessions(path: &Path) -> bool {
+    let sessions = path.parent();
+    let agents = sessions.and_then(Path::parent).and_then(Path::parent);
+    dir_named(sessions, "sessions") && dir_named(agents, "agents")
+}
+
+/// `dir` is a folder named `name`.
+fn dir_named(dir: Option<&Path>, name: &str) -> bool {
+    dir.and_then(Path::file_name).is_some_and(|n| n == name)
+}
+
+/// The line is a Pi-style session header: `{"type":"session"` first.
+fn is_session_header(line: &[u8]) -> bool {
+    begins(line, br#""type":"session""#)
+}
+
+#[cfg(test)]
+mod tests;
