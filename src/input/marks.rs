@@ -64,6 +64,7 @@ pub fn put_first(line: &[u8], fields: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::store::StoreReader;
 
     #[test]
     fn fields_go_first_and_the_line_keeps_its_end() {
@@ -75,5 +76,42 @@ mod tests {
         );
         assert!(begins(line, br#""type": "metadata""#));
         assert!(!begins(b"[1]", br#""type""#));
+    }
+
+    /// Marks every `.jsonl` file's first line that begins `{"type":"a"`.
+    struct Marker;
+
+    impl StoreReader for Marker {
+        fn marks(&self, path: &Path) -> bool {
+            path.extension().is_some_and(|e| e == "jsonl")
+        }
+
+        fn mark_head(&self, _path: &Path, head: &mut Vec<u8>) {
+            if begins(head, br#""type":"a""#) {
+                *head = put_first(head, br#""marked":true,"#);
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_line_is_marked_as_its_reader_says() {
+        let read = |readers: Readers<'_>, path: &str, text: &'static [u8]| {
+            let mut out = String::new();
+            marked(readers, Path::new(path), text)
+                .read_to_string(&mut out)
+                .unwrap();
+            out
+        };
+        let text = b"{\"type\":\"a\"}\n{\"type\":\"a\"}\n";
+        let mine = Readers(&[&Marker]);
+        assert_eq!(
+            read(mine, "s.jsonl", text),
+            "{\"marked\":true,\"type\":\"a\"}\n{\"type\":\"a\"}\n"
+        );
+        assert_eq!(read(mine, "s.json", text), String::from_utf8_lossy(text));
+        assert_eq!(
+            read(Readers::NONE, "s.jsonl", text),
+            String::from_utf8_lossy(text)
+        );
     }
 }

@@ -228,3 +228,6 @@ fn not_a_store() -> io::Error {
 
 pub mod rows;
 mod stored;
+
+#[cfg(test)]
+mod tests;

@@ -362,3 +362,31 @@ fn each_agent_has_one_store_on_one_of_its_forms() {
         assert!(agent_stores <= 1, "{}", p.name());
     }
 }
+
+#[test]
+fn each_store_is_one_readers_whatever_their_order() {
+    let readers = store_readers();
+    assert_eq!(
+        readers.0.len(),
+        6,
+        "OpenCode, Kilo, Kimi, Hermes, OpenClaw, Crush"
+    );
+    for name in [
+        "opencode.db",
+        "opencode-beta.db",
+        "kilo.db",
+        "state.db",
+        "openclaw-agent.sqlite",
+        "crush.db",
+    ] {
+        let path = std::path::Path::new(name);
+        let claims = readers.0.iter().filter(|r| r.is_store(path)).count();
+        assert_eq!(claims, 1, "{name}");
+    }
+    for name in ["sessions.db", "s.jsonl", "projects.json", "state.db-wal"] {
+        assert!(
+            readers.store(std::path::Path::new(name)).is_none(),
+            "{name}"
+        );
+    }
+}

@@ -383,3 +383,94 @@ fn a_directory_unchanged_since_its_listing_is_not_listed_again() {
     );
     let _ = fs::remove_dir_all(&root);
 }
+
+/// A store reader of this test's own: `*.store` files are stores of one
+/// session each (named by the file's stem), `list.txt` lists stores by
+/// path, `*.kept` files are sessions, `trace.jsonl` is none.
+struct Fake;
+
+impl StoreReader for Fake {
+    fn is_store(&self, path: &Path) -> bool {
+        path.extension().is_some_and(|e| e == "store")
+    }
+
+    fn sessions(&self, path: &Path) -> io::Result<Vec<Stored>> {
+        let id = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let hour = if id == "x" { "08" } else { "07" };
+        Ok(vec![Stored {
+            id,
+            began: Timestamp::parse(&format!("2026-11-20T{hour}:00:00Z")),
+            updated: None,
+        }])
+    }
+
+    fn lines(&self, _path: &Path, id: &str) -> io::Result<Vec<u8>> {
+        Ok(format!("{{\"id\":\"{id}\"}}\n").into_bytes())
+    }
+
+    fn listed(&self, path: &Path) -> Option<Vec<PathBuf>> {
+        (path.file_name()? == "list.txt")
+            .then(|| fs::read_to_string(path).ok())?
+            .map(|text| text.lines().map(PathBuf::from).collect())
+    }
+
+    fn keeps_session(&self, path: &Path) -> bool {
+        path.extension().is_some_and(|e| e == "kept")
+    }
+
+    fn no_session(&self, _path: &Path, name: &str) -> bool {
+        name == "trace.jsonl"
+    }
+}
+
+#[test]
+fn a_readers_stores_are_found_below_and_where_a_list_says_each_once() {
+    let root = tree("stores");
+    let away = tree("stores-away");
+    write(&root.join("a/x.store"), "");
+    write(&away.join("y.store"), "");
+    let list = format!(
+        "{}\n{}\n",
+        root.join("a/x.store").display(),
+        away.join("y.store").display()
+    );
+    write(&root.join("b/list.txt"), &list);
+    write(&root.join("s.jsonl"), &line("2026-11-20T10:00:00Z"));
+    write(&root.join("t.kept"), &line("2026-11-20T11:00:00Z"));
+    write(&root.join("trace.jsonl"), &line("2026-11-20T12:00:00Z"));
+    let shown = |found: &Found| -> Vec<String> {
+        (found.sessions.iter())
+            .map(|s| {
+                // `away` first: `root`'s name begins it.
+                let name = s.name().replace(&away.display().to_string(), "A");
+                name.replace(&root.display().to_string(), "R")
+            })
+            .collect()
+    };
+    let readers = Readers(&[&Fake]);
+    let found = sessions_below(&root, readers);
+    assert_eq!(
+        shown(&found),
+        ["A/y.store#y", "R/a/x.store#x", "R/s.jsonl", "R/t.kept"]
+    );
+    assert_eq!(found.other_files, 1, "trace.jsonl");
+    let mut text = String::new();
+    (found.sessions[0].open(readers).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    assert_eq!(text, "{\"id\":\"y\"}\n");
+    assert!(found.sessions[0].open(Readers::NONE).is_err());
+    // Named itself: a store, a list.
+    let x = root.join("a/x.store");
+    assert_eq!(shown(&sessions_below(&x, readers)), ["R/a/x.store#x"]);
+    let listed = sessions_below(&root.join("b/list.txt"), readers);
+    assert_eq!(shown(&listed), ["A/y.store#y", "R/a/x.store#x"]);
+    assert!(is_library(&x, readers) && is_library(&root.join("b/list.txt"), readers));
+    // Without the reader, only the names say.
+    let found = sessions_below(&root, Readers::NONE);
+    assert_eq!(shown(&found), ["R/s.jsonl", "R/trace.jsonl"]);
+    assert_eq!(found.other_files, 3);
+    assert!(!is_library(&x, Readers::NONE));
+    let _ = fs::remove_dir_all(&root);
+    let _ = fs::remove_dir_all(&away);
+}

@@ -9,6 +9,18 @@ fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 #[test]
+fn a_store_is_known_by_its_name() {
+    for (name, is) in [
+        ("crush.db", true),
+        ("crush.db-wal", false),
+        ("opencode.db", false),
+        ("projects.json", false),
+    ] {
+        assert_eq!(Crush.is_store(Path::new(name)), is, "{name}");
+    }
+}
+
+#[test]
 fn crush_times_are_seconds_or_milliseconds_and_sub_agents_no_sessions() {
     let dir = scratch("crush").join("p/.crush");
     std::fs::create_dir_all(&dir).unwrap();

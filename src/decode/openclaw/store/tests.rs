@@ -41,6 +41,24 @@ fn an_openclaw_session_file_is_known_by_its_place() {
 }
 
 #[test]
+fn a_header_is_marked_and_no_other_line() {
+    let path = Path::new("/h/.openclaw/agents/main/sessions/a.jsonl");
+    let mut head = br#"{"type":"session","version":4,"id":"s"}"#.to_vec();
+    Readers(&[&OpenClaw]).mark_head(path, &mut head);
+    assert_eq!(
+        head,
+        br#"{"store":"openclaw","type":"session","version":4,"id":"s"}"#
+    );
+    let mut other = br#"{"type":"message","id":"m"}"#.to_vec();
+    OpenClaw.mark_head(path, &mut other);
+    assert_eq!(other, br#"{"type":"message","id":"m"}"#);
+    // Elsewhere, the same header is Pi's.
+    let mut pi = br#"{"type":"session","version":4,"id":"s"}"#.to_vec();
+    Readers(&[&OpenClaw]).mark_head(Path::new("/h/.pi/agent/sessions/a.jsonl"), &mut pi);
+    assert_eq!(pi, br#"{"type":"session","version":4,"id":"s"}"#);
+}
+
+#[test]
 fn an_openclaw_sessions_entries_are_its_lines_the_header_marked() {
     let db = Connection::open_in_memory().unwrap();
     db.execute_batch(
@@ -83,4 +101,10 @@ fn an_openclaw_sessions_entries_are_its_lines_the_header_marked() {
         super::lines(&db, "nope"),
         Err(rusqlite::Error::QueryReturnedNoRows)
     ));
+}
+
+#[test]
+fn the_mark_is_what_the_decoder_looks_for() {
+    let want = format!(r#""store":"{}","#, super::super::STORE);
+    assert_eq!(MARK, want.as_bytes());
 }
