@@ -728,7 +728,7 @@ impl Placed {
 }
 
 /// `n` bytes of `f` at offset `at`, if it has them.
-fn read_at(f: &fs::File, at: u64, n: usize) -> Option<Vec<u8>> {
+pub(crate) fn read_at(f: &fs::File, at: u64, n: usize) -> Option<Vec<u8>> {
     // A length no index of a library has: a damaged one.
     if n > 1 << 32 {
         return None;

@@ -578,7 +578,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
                 if let Some(r) = self.recorder.as_mut()
                     && r.may_go_on()
                 {
-                    r.end_of_lines(rdr.bytes_read(), dec.save());
+                    r.end_of_lines(rdr.bytes_read(), false, dec.save());
                 }
                 self.finish_decoder(dec, false)?;
                 return self.end_of_input(name);

@@ -18,7 +18,6 @@
 //! would have, and keeps the longer recording.
 
 use std::borrow::Cow;
-use std::fs::File;
 use std::io::{Seek, SeekFrom};
 use std::path::PathBuf;
 
@@ -89,10 +88,11 @@ impl Recorder {
     /// The session's lines ended after `offset` bytes, its decoder's
     /// state then `state` (`None`: it cannot be saved); what the decoder
     /// gives at the end of the input comes next.
-    pub(crate) fn end_of_lines(&mut self, offset: u64, state: Option<Vec<u8>>) {
+    /// `raw`: the bytes were read from the file as they are ([`End::raw`]).
+    pub(crate) fn end_of_lines(&mut self, offset: u64, raw: bool, state: Option<Vec<u8>>) {
         self.end = state.map(|state| End {
             offset,
-            raw: false,
+            raw,
             state,
             body: self.events.len(),
         });
@@ -135,9 +135,9 @@ impl Recorder {
             return None;
         }
         let f = open_regular(path).ok()?;
-        let head = read_at(&f, 0, 4)?;
+        let head = index::read_at(&f, 0, usize::try_from(end.offset.min(4)).ok()?)?;
         if Compression::sniff(&head) != Some(None)
-            || read_at(&f, end.offset.checked_sub(1)?, 1)? != b"\n"
+            || index::read_at(&f, end.offset.checked_sub(1)?, 1)? != b"\n"
         {
             return None;
         }
@@ -148,29 +148,6 @@ impl Recorder {
         };
         Some((resume, end.state))
     }
-}
-
-/// Up to `n` bytes of `f` at `at`.
-fn read_at(f: &File, at: u64, n: usize) -> Option<Vec<u8>> {
-    let mut buf = vec![0; n];
-    let mut got = 0;
-    while got < n {
-        #[cfg(unix)]
-        let r = std::os::unix::fs::FileExt::read_at(f, &mut buf[got..], at + got as u64);
-        #[cfg(not(unix))]
-        let r: std::io::Result<usize> = {
-            let _ = (f, at);
-            Ok(0)
-        };
-        match r {
-            Ok(0) => break,
-            Ok(k) => got += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
-    buf.truncate(got);
-    Some(buf)
 }
 
 /// Session `name` of a library, of the one file `now`, grown since the
@@ -222,12 +199,7 @@ pub(crate) fn read_on(
     if rdr.is_binary() {
         return None;
     }
-    rec.end = dec.save().map(|state| End {
-        offset: point.offset + rdr.bytes_read(),
-        raw: true,
-        state,
-        body: rec.events.len(),
-    });
+    rec.end_of_lines(point.offset + rdr.bytes_read(), true, dec.save());
     dec.finish(&mut |ev| {
         rec.event(ev);
         Ok(())
