@@ -627,6 +627,11 @@ impl<S: Sink, A: Sink> Sink for Filtered<S, A> {
         self.alerts.input_end(s)
     }
 
+    fn ended_elsewhere(&mut self) {
+        self.inner.ended_elsewhere();
+        self.alerts.ended_elsewhere();
+    }
+
     fn take_count(&mut self) -> Option<RunCount> {
         Some(Box::new(std::mem::take(&mut self.seen)))
     }

@@ -251,6 +251,7 @@ impl<'a, S: Sink + ?Sized, E: Write> Runner<'a, S, E> {
         if let Some(count) = c.count {
             self.sink.add_count(count);
         }
+        self.sink.ended_elsewhere();
     }
 
     /// Leave the check for copies of API messages to the runner this one

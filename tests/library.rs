@@ -618,6 +618,35 @@ fn jobs_give_the_same_output_as_one_thread() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// A library whose last session ended without a result: its end is said
+/// once, as one thread says it, not again by the run's end after a thread
+/// read it.
+#[test]
+fn an_unfinished_last_session_is_said_once_whatever_the_threads() {
+    let dir = std::env::temp_dir().join(format!("streamview-jobs-cut-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("a.jsonl"),
+        b"{\"store\":\"openclaw\",\"type\":\"session\",\"version\":4,\"id\":\"s\"}\n",
+    )
+    .unwrap();
+    let run = |jobs: &str| sv().args(["-j", jobs]).arg(&dir).output().unwrap();
+    let one = run("1");
+    let stdout = String::from_utf8_lossy(&one.stdout);
+    assert_eq!(
+        stdout.matches("stream ended without a result").count(),
+        1,
+        "{stdout}"
+    );
+    assert_eq!(one.status.code(), Some(3));
+    let two = run("2");
+    assert_eq!(String::from_utf8_lossy(&two.stdout), stdout);
+    assert_eq!(two.stderr, one.stderr);
+    assert_eq!(two.status.code(), Some(3));
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// `-j N` with a session too big to hold its output in memory (more than
 /// 8 MiB): the main run reads it in its turn, between the others read on
 /// the threads, and the output is still the same as one thread's.

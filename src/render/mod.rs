@@ -100,6 +100,12 @@ pub trait Sink {
     /// Add what [`Sink::take_count`] took from the run of a file read
     /// after this sink's inputs.
     fn add_count(&mut self, _count: RunCount) {}
+
+    /// A file was read after this sink's inputs by a run of its own (`-j`),
+    /// whose sink said the end of its session ([`Sink::input_end`]): the
+    /// session this sink's `finish` is given is that one, and its end is
+    /// said.
+    fn ended_elsewhere(&mut self) {}
 }
 
 /// What [`Sink::take_count`] hands over: the sink that took it knows its
@@ -154,6 +160,10 @@ macro_rules! forward_sink {
 
             fn add_count(&mut self, count: RunCount) {
                 (**self).add_count(count);
+            }
+
+            fn ended_elsewhere(&mut self) {
+                (**self).ended_elsewhere();
             }
         }
     )*};

@@ -391,6 +391,10 @@ impl<W: WriteColor, E: WriteColor> Sink for Pretty<W, E> {
         Ok(())
     }
 
+    fn ended_elsewhere(&mut self) {
+        self.said_incomplete = true;
+    }
+
     fn finish(&mut self, s: &Session) -> io::Result<()> {
         self.write_end()?;
         self.end_stream()?;
