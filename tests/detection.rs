@@ -130,9 +130,7 @@ fn hermes_stores_and_reports_are_detected() {
     }
     // The store's lines, written by `--format jsonl`'s source and piped.
     let db = root.join("hermes-session/mixed/state.db");
-    let stored = streamview::decode::store_readers()
-        .lines(&db, "20261202_044445_e9943d")
-        .unwrap();
+    let stored = store_lines(&db, "20261202_044445_e9943d");
     let (evs, status) = events(&[], Some(&stored));
     assert_eq!(status, 0);
     assert!(evs.iter().all(|e| e["producer"] == "hermes"));
@@ -170,9 +168,7 @@ fn openclaw_stores_and_reports_are_detected() {
     let sessions = streamview::decode::store_readers()
         .sessions(&db("mixed"))
         .unwrap();
-    let stored = streamview::decode::store_readers()
-        .lines(&db("mixed"), &sessions[0].id)
-        .unwrap();
+    let stored = store_lines(&db("mixed"), &sessions[0].id);
     let (evs, status) = events(&[], Some(&stored));
     assert_eq!(status, 0);
     assert!(evs.iter().all(|e| e["producer"] == "openclaw"));
@@ -196,9 +192,7 @@ fn crush_stores_are_detected() {
         assert!(evs.iter().all(|e| e["producer"] == "crush"), "{project}");
     }
     let db = root.join("alpha/.crush/crush.db");
-    let stored = streamview::decode::store_readers()
-        .lines(&db, "a3")
-        .unwrap();
+    let stored = store_lines(&db, "a3");
     let (evs, status) = events(&[], Some(&stored));
     assert_eq!(status, 0);
     assert!(evs.iter().all(|e| e["producer"] == "crush"));
@@ -348,4 +342,13 @@ fn ambiguous_first_lines() {
     );
     assert_eq!(evs[2]["name"], "shell");
     assert_eq!(evs[2]["key_arg"], "ls");
+}
+
+/// The lines of session `id` of the store at `db`, as its reader writes them.
+fn store_lines(db: &std::path::Path, id: &str) -> Vec<u8> {
+    use std::io::Read;
+    let mut lines = Vec::new();
+    let mut rdr = streamview::decode::store_readers().open(db, id).unwrap();
+    rdr.read_to_end(&mut lines).unwrap();
+    lines
 }

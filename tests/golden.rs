@@ -214,7 +214,7 @@ fn store_sessions() {
         |path| {
             let mut shown = String::new();
             for s in store.sessions(path).unwrap() {
-                let input = store.lines(path, &s.id).unwrap();
+                let input = stored(path, &s.id);
                 let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
                 shown.push_str(&report(status, &out, &diag));
             }
@@ -236,7 +236,7 @@ fn crush_store_sessions() {
         ));
         let mut shown = String::new();
         for s in store.sessions(&path).unwrap() {
-            let input = store.lines(&path, &s.id).unwrap();
+            let input = stored(&path, &s.id);
             let (status, out, diag) = pretty("fixture", &input, Verbosity::Verbose);
             shown.push_str(&report(status, &out, &diag));
         }
@@ -282,4 +282,14 @@ fn saved_session_folders() {
         }
         insta::assert_snapshot!(shown);
     });
+}
+
+/// The lines of session `id` of the store at `db`, as its reader gives them
+/// to the decoder.
+fn stored(db: &std::path::Path, id: &str) -> Vec<u8> {
+    use std::io::Read;
+    let mut lines = Vec::new();
+    let mut rdr = streamview::decode::store_readers().open(db, id).unwrap();
+    rdr.read_to_end(&mut lines).unwrap();
+    lines
 }

@@ -375,3 +375,128 @@ fn a_deleted_or_reset_session_still_counts_from_its_archive() {
     assert_totals(&summary[0], &["mixed", "files", "parallel"]);
     assert_eq!(summary[0]["total"]["tool_calls"], 3 + 6 + 2);
 }
+
+/// The schema of `session_transcript_cold_archives` in `OpenClaw` 2026.9.6's
+/// agent database (`../shared/corpus/openclaw-sessions/*/…sqlite`).
+const COLD: &str = "CREATE TABLE session_transcript_cold_archives (
+  session_id TEXT NOT NULL PRIMARY KEY, generation TEXT NOT NULL,
+  archive_name TEXT NOT NULL UNIQUE,
+  archive_sha256 TEXT NOT NULL CHECK (length(archive_sha256) = 64),
+  event_count INTEGER NOT NULL CHECK (event_count >= 1),
+  raw_bytes INTEGER NOT NULL CHECK (raw_bytes >= 0),
+  archive_bytes INTEGER NOT NULL CHECK (archive_bytes >= 0),
+  last_seq INTEGER NOT NULL, archived_at INTEGER NOT NULL,
+  storage TEXT NOT NULL CHECK (storage IN ('file', 'sqlite')), archive_blob BLOB,
+  CHECK ((storage = 'file' AND archive_blob IS NULL) OR
+         (storage = 'sqlite' AND archive_blob IS NOT NULL))) STRICT";
+
+/// A run's session as `OpenClaw`'s cold storage writes it
+/// (`session-cold-storage-codec.ts`): zstd of JSONL records, a header, then
+/// each entry as an `event` record, each followed by records of its own
+/// indexes (which are no entries).
+fn cold_archive(run: &str, id: &str) -> Vec<u8> {
+    let mut text = serde_json::json!({
+        "kind": "header", "version": 1, "sessionId": id, "generation": "g1"
+    })
+    .to_string()
+        + "\n";
+    for (seq, entry) in entry_texts(run).into_iter().enumerate() {
+        let records = [
+            serde_json::json!({"kind": "event",
+                "row": {"seq": seq, "event_json": entry, "created_at": 1_796_186_400_000_i64}}),
+            serde_json::json!({"kind": "identity", "row": {"event_id": format!("e{seq}"),
+                "seq": seq, "event_type": "message", "parent_id": null,
+                "message_idempotency_key": null, "created_at": 1_796_186_400_000_i64}}),
+            serde_json::json!({"kind": "fts", "row": {"text": "{\"type\":\"message\"}",
+                "message_id": null, "role": "user", "timestamp": null}}),
+        ];
+        for r in records {
+            text.push_str(&r.to_string());
+            text.push('\n');
+        }
+    }
+    zstd::encode_all(text.as_bytes(), 3).unwrap()
+}
+
+#[test]
+fn a_session_in_cold_storage_still_counts_from_its_archive() {
+    // Two runs' sessions moved to cold storage, as OpenClaw does a month
+    // after their last use: one archive in the agent's `sessions/cold/`,
+    // one in its row; a third session left where it is.
+    let tmp = std::env::temp_dir().join(format!("sv-openclaw-cold-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let agent = tmp.join(".openclaw/agents/main");
+    std::fs::create_dir_all(agent.join("agent")).unwrap();
+    std::fs::create_dir_all(agent.join("sessions/cold")).unwrap();
+    let store = agent.join("agent/openclaw-agent.sqlite");
+    std::fs::copy(db("mixed"), &store).unwrap();
+    let conn = Connection::open(&store).unwrap();
+    conn.execute_batch(COLD).unwrap();
+    let name = format!("{}.jsonl.zst", "c0ffee".repeat(10) + "0123");
+    let id = entries("files")[0]["id"].as_str().unwrap().to_string();
+    for (run, storage) in [("files", "file"), ("parallel", "sqlite")] {
+        let id = entries(run)[0]["id"].as_str().unwrap().to_string();
+        let count = i64::try_from(entries(run).len()).unwrap();
+        let archive = cold_archive(run, &id);
+        let (blob, name) = match storage {
+            "file" => {
+                std::fs::write(agent.join("sessions/cold").join(&name), &archive).unwrap();
+                (None, name.clone())
+            }
+            _ => (Some(archive.clone()), format!("{id}.jsonl.zst")),
+        };
+        conn.execute(
+            "INSERT INTO session_transcript_cold_archives (session_id, generation, \
+             archive_name, archive_sha256, event_count, raw_bytes, archive_bytes, last_seq, \
+             archived_at, storage, archive_blob) \
+             VALUES (?1, 'g1', ?2, ?3, ?4, 0, ?5, ?6, 1796186400000, ?7, ?8)",
+            rusqlite::params![
+                id,
+                name,
+                "0".repeat(64),
+                count,
+                i64::try_from(archive.len()).unwrap(),
+                count - 1,
+                storage,
+                blob
+            ],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let home = tmp.join(".openclaw");
+    let (summary, status) = streamview(&["--format", "summary-json"], &home);
+    assert_eq!(status, 0);
+    let sessions = summary[0]["sessions"].as_array().unwrap();
+    assert_eq!(
+        sessions.len(),
+        3,
+        "the archive's file is no session of its own"
+    );
+    assert!(sessions.iter().all(|s| s["producer"] == "openclaw"));
+    assert_totals(&summary[0], &["mixed", "files", "parallel"]);
+    assert_eq!(summary[0]["total"]["tool_calls"], 3 + 6 + 2);
+    // The archive's file cut short: what it held before the cut is read,
+    // and the rest said as not read, once.
+    let file = agent.join("sessions/cold").join(&name);
+    let whole = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &whole[..whole.len() / 2]).unwrap();
+    let (cut, _) = streamview(&["--format", "summary-json"], &home);
+    let out = Command::new(env!("CARGO_BIN_EXE_streamview"))
+        .args(["--color", "never"])
+        .arg(&home)
+        .output()
+        .unwrap();
+    // And gone: said so, the other sessions read.
+    std::fs::remove_file(&file).unwrap();
+    let (gone, gone_status) = streamview(&["--format", "summary-json"], &home);
+    let _ = std::fs::remove_dir_all(&tmp);
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let said = format!("archive of session {id} not read: missing, cut short or not zstd");
+    assert_eq!(shown.matches(&said).count(), 1, "{shown}");
+    let calls = cut[0]["total"]["tool_calls"].as_u64().unwrap();
+    assert!((3 + 2..3 + 6 + 2).contains(&calls), "{calls}");
+    assert_eq!(gone_status, 0);
+    assert_eq!(gone[0]["sessions"].as_array().unwrap().len(), 3);
+    assert_eq!(gone[0]["total"]["tool_calls"], 3 + 2);
+}

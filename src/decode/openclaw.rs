@@ -71,7 +71,9 @@ pub(crate) struct OpenClaw;
 
 impl Format for OpenClaw {
     fn detect(&self, s: Shape<'_>) -> Option<Evidence> {
-        let header = s.ty == "session" && str_at(s.v, "store") == Some(STORE);
+        let marked = str_at(s.v, "store") == Some(STORE);
+        // A header, or the line of an archive that could not be read.
+        let header = marked && matches!(s.ty, "session" | "skipped" | "unreadable");
         let own = s.ty == "custom" && str_at(s.v, "customType").is_some_and(is_own_custom);
         (header || own || (s.ty.is_empty() && is_report(s.v))).then_some(Evidence::Type)
     }
@@ -117,12 +119,14 @@ impl Stream for State {
 /// `openclaw/store.rs`): said.
 fn not_read<'v>(v: Value<'v>, ty: &str, ctx: &Ctx<'v>) -> Notice<'v> {
     let id = str_at(v, "id").unwrap_or("?");
+    let (what, broken) = match str_at(v, "table") {
+        Some("transcript_events") => ("transcript entry", "not a JSON object"),
+        Some("line") => ("archive line", "not a JSON object"),
+        _ => ("archive of session", "missing, cut short or not zstd"),
+    };
     let text = match u64_at(v, "bytes") {
-        Some(n) if ty == "skipped" => text!(ctx.arena, "transcript entry {id} not read: {n} bytes"),
-        _ => text!(
-            ctx.arena,
-            "transcript entry {id} not read: not a JSON object"
-        ),
+        Some(n) if ty == "skipped" => text!(ctx.arena, "{what} {id} not read: {n} bytes"),
+        _ => text!(ctx.arena, "{what} {id} not read: {broken}"),
     };
     Notice {
         subtype: Cow::Borrowed("store"),

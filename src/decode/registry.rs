@@ -97,7 +97,7 @@ pub(crate) fn stores() -> impl Iterator<Item = &'static Store> {
 /// order): what the driver hands down to the library walk and to whoever
 /// opens a session's files (`input::store`).
 #[must_use]
-pub fn store_readers() -> Readers<'static> {
+pub fn store_readers() -> Readers {
     static READERS: OnceLock<Vec<&'static dyn StoreReader>> = OnceLock::new();
     let all = READERS.get_or_init(|| REGISTRY.iter().filter_map(|e| e.store?.reader).collect());
     Readers(all)

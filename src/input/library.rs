@@ -98,7 +98,7 @@ impl Session {
     /// # Errors
     /// The session's file cannot be opened or is no longer a regular file;
     /// a sub-agent file that cannot be read is left out.
-    pub fn open(&self, readers: Readers<'_>) -> io::Result<Box<dyn Read + Send>> {
+    pub fn open(&self, readers: Readers) -> io::Result<Box<dyn Read + Send>> {
         self.open_traced(readers).map(|(rdr, _)| rdr)
     }
 
@@ -108,10 +108,9 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::open`].
-    pub fn open_traced(&self, readers: Readers<'_>) -> io::Result<(Merged, Option<Arc<Origins>>)> {
+    pub fn open_traced(&self, readers: Readers) -> io::Result<(Merged, Option<Arc<Origins>>)> {
         if let Some(s) = &self.stored {
-            let lines = readers.lines(&self.file, &s.id)?;
-            return Ok((Box::new(io::Cursor::new(lines)), None));
+            return Ok((readers.open(&self.file, &s.id)?, None));
         }
         let first = OneLine::new(Decompress::new(open_regular(&self.file)?));
         if self.subagents.is_empty() {
@@ -234,25 +233,25 @@ pub struct Found {
 /// The session files below `dir` (see the module docs), and the stores
 /// of `readers`.
 #[must_use]
-pub fn sessions_below(dir: &Path, readers: Readers<'_>) -> Found {
+pub fn sessions_below(dir: &Path, readers: Readers) -> Found {
     sessions_below_on(dir, 1, None, readers)
 }
 
 /// A directory walk's state (see [`sessions_below_on`]).
 #[derive(Default)]
-struct Walk<'r> {
+struct Walk {
     /// Directories not listed yet.
     pending: Vec<PathBuf>,
     /// The session files found, in the order found.
     files: Vec<PathBuf>,
     /// The stores found, each with its reader.
-    stores: Vec<(PathBuf, &'r dyn StoreReader)>,
+    stores: Vec<(PathBuf, &'static dyn StoreReader)>,
     /// What the agents' stores say of a file.
-    readers: Readers<'r>,
+    readers: Readers,
     found: Found,
 }
 
-impl Walk<'_> {
+impl Walk {
     /// List the directory `d` (from `index` when it is unchanged since it
     /// last listed it, else read, and kept there): its session files and
     /// stores are kept, its directories walked later, the rest counted.
@@ -348,7 +347,7 @@ pub fn sessions_below_on(
     dir: &Path,
     jobs: usize,
     index: Option<&Index>,
-    readers: Readers<'_>,
+    readers: Readers,
 ) -> Found {
     let mut walk = Walk {
         pending: vec![dir.to_path_buf()],
@@ -424,7 +423,7 @@ fn once_each<T>(stores: Vec<(PathBuf, T)>) -> Vec<(PathBuf, T)> {
 /// A path read as a library: a directory, a store of one of `readers`, or
 /// a file that lists stores ([`StoreReader::listed`]).
 #[must_use]
-pub fn is_library(path: &Path, readers: Readers<'_>) -> bool {
+pub fn is_library(path: &Path, readers: Readers) -> bool {
     path.is_dir() || readers.store(path).is_some() || readers.listed(path).is_some()
 }
 
@@ -464,7 +463,7 @@ pub fn newest(sessions: impl IntoIterator<Item = Session>, n: usize) -> Vec<Sess
 /// says its agent keeps sessions in whatever their names
 /// ([`StoreReader::keeps_session`]: `*.jsonl.reset.<time>`, say).
 #[must_use]
-pub fn is_session_file(path: &Path, readers: Readers<'_>) -> bool {
+pub fn is_session_file(path: &Path, readers: Readers) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;
     };

@@ -21,7 +21,7 @@ const MAX_HEAD: u64 = 64 << 10;
 /// `rdr`, the bytes of the file at `path`, with its first line marked as
 /// its place says (see the module docs); as it is otherwise.
 pub(crate) fn marked<R: Read + Send + 'static>(
-    readers: Readers<'_>,
+    readers: Readers,
     path: &Path,
     rdr: R,
 ) -> Box<dyn Read + Send> {
@@ -95,7 +95,7 @@ mod tests {
 
     #[test]
     fn the_first_line_is_marked_as_its_reader_says() {
-        let read = |readers: Readers<'_>, path: &str, text: &'static [u8]| {
+        let read = |readers: Readers, path: &str, text: &'static [u8]| {
             let mut out = String::new();
             marked(readers, Path::new(path), text)
                 .read_to_string(&mut out)

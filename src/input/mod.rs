@@ -76,7 +76,7 @@ impl Source {
     ///
     /// # Errors
     /// The file cannot be opened (missing, permission, a directory…).
-    pub fn open(&self, readers: Readers<'_>) -> io::Result<Box<dyn Read + Send>> {
+    pub fn open(&self, readers: Readers) -> io::Result<Box<dyn Read + Send>> {
         match self {
             Source::Stdin => Ok(Box::new(OneLine::new(Decompress::new(io::stdin())))),
             Source::Path(p) => {

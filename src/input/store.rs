@@ -17,7 +17,7 @@
 //! than [`MAX_ROW`] is not read: its line says so.
 
 use std::fmt;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -54,12 +54,14 @@ pub trait StoreReader: Sync {
     }
 
     /// The session `id` of its store at `path` as lines its producer's
-    /// decoder reads, with its sub-agents.
+    /// decoder reads, with its sub-agents, written to `out` as they are
+    /// read (a row at a time: a session of any size in bounded memory).
     ///
     /// # Errors
-    /// As [`StoreReader::sessions`], or the session is not in the store.
-    fn lines(&self, path: &Path, id: &str) -> io::Result<Vec<u8>> {
-        let _ = (path, id);
+    /// As [`StoreReader::sessions`], the session is not in the store, or
+    /// `out` fails (its reader is gone).
+    fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
+        let _ = (path, id, out);
         Err(not_a_store())
     }
 
@@ -111,22 +113,22 @@ impl fmt::Debug for dyn StoreReader + '_ {
 /// The readers of the agents' stores a run knows, in the order they are
 /// asked (the registry's, handed down by the driver).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Readers<'a>(pub &'a [&'a dyn StoreReader]);
+pub struct Readers(pub &'static [&'static dyn StoreReader]);
 
-impl<'a> Readers<'a> {
+impl Readers {
     /// No reader: files are only what their names say.
-    pub const NONE: Readers<'static> = Readers(&[]);
+    pub const NONE: Readers = Readers(&[]);
 
     /// The reader whose store the file at `path` is, as its name says.
     #[must_use]
-    pub fn store(self, path: &Path) -> Option<&'a dyn StoreReader> {
+    pub fn store(self, path: &Path) -> Option<&'static dyn StoreReader> {
         self.0.iter().copied().find(|r| r.is_store(path))
     }
 
     /// The stores the file at `path` lists elsewhere, and their reader
     /// (`None`: it lists none).
     #[must_use]
-    pub fn listed(self, path: &Path) -> Option<(&'a dyn StoreReader, Vec<PathBuf>)> {
+    pub fn listed(self, path: &Path) -> Option<(&'static dyn StoreReader, Vec<PathBuf>)> {
         self.0.iter().find_map(|r| Some((*r, r.listed(path)?)))
     }
 
@@ -144,7 +146,7 @@ impl<'a> Readers<'a> {
 
     /// The reader that may mark the first line of the file at `path`.
     #[must_use]
-    pub fn marker(self, path: &Path) -> Option<&'a dyn StoreReader> {
+    pub fn marker(self, path: &Path) -> Option<&'static dyn StoreReader> {
         self.0.iter().copied().find(|r| r.marks(path))
     }
 
@@ -166,12 +168,14 @@ impl<'a> Readers<'a> {
     }
 
     /// The session `id` of the store at `path` as lines, read by the reader
-    /// its name says ([`StoreReader::lines`]).
+    /// its name says ([`StoreReader::lines`]) as they are read (`piped.rs`).
     ///
     /// # Errors
-    /// No reader's store is so named, or as [`StoreReader::lines`].
-    pub fn lines(self, path: &Path, id: &str) -> io::Result<Vec<u8>> {
-        self.store(path).ok_or_else(not_a_store)?.lines(path, id)
+    /// No reader's store is so named, or what the reader says before its
+    /// first lines.
+    pub fn open(self, path: &Path, id: &str) -> io::Result<Box<dyn Read + Send>> {
+        let reader = self.store(path).ok_or_else(not_a_store)?;
+        piped::open(reader, path, id)
     }
 }
 
@@ -226,6 +230,7 @@ fn not_a_store() -> io::Error {
     bad("not a store")
 }
 
+mod piped;
 pub mod rows;
 mod stored;
 

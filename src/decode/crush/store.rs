@@ -31,7 +31,7 @@
 //! hold. A value larger than `input::store::MAX_ROW` is left out, said.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
@@ -39,7 +39,7 @@ use rusqlite::types::ValueRef;
 use serde_json::{Map, Value, json};
 
 use crate::input::store::rows::{line, rows};
-use crate::input::store::{StoreReader, Stored, missing, open, sql};
+use crate::input::store::{StoreReader, Stored, bad, open, sql};
 use crate::time::Timestamp;
 
 /// The largest `projects.json` read.
@@ -67,8 +67,8 @@ impl StoreReader for Crush {
         sessions(&open(path)?).map_err(sql)
     }
 
-    fn lines(&self, path: &Path, id: &str) -> io::Result<Vec<u8>> {
-        lines(&open(path)?, path, id).map_err(missing)
+    fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
+        lines(&open(path)?, path, id, out)
     }
 
     fn listed(&self, path: &Path) -> Option<Vec<PathBuf>> {
@@ -149,15 +149,12 @@ fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
 }
 
 /// The session `id` of the store `db` (the file at `path`) as lines (see
-/// the module docs).
-fn lines(db: &Connection, path: &Path, id: &str) -> rusqlite::Result<Vec<u8>> {
-    let mut session = rows(db, "sessions", "id", id, &["todos"])?;
-    let Some(mut session) = session.pop() else {
-        return Err(rusqlite::Error::QueryReturnedNoRows);
-    };
+/// the module docs), each written to `out` as it is read.
+fn lines(db: &Connection, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
+    let mut session = row(db, id)?.ok_or_else(|| bad("no such session"))?;
     let mut w = Writer {
         db,
-        out: Vec::new(),
+        out,
         visited: HashSet::from([id.to_string()]),
         deep: Vec::new(),
     };
@@ -166,12 +163,22 @@ fn lines(db: &Connection, path: &Path, id: &str) -> rusqlite::Result<Vec<u8>> {
         session.insert("cwd".into(), cwd.into());
     }
     w.model(&mut session, id);
-    line(&mut w.out, "crush_session", session);
+    line(w.out, "crush_session", session)?;
     w.messages(id, None, 0)?;
     while let Some((child, call)) = w.deep.pop() {
         w.subagent(&child, call, 1)?;
     }
-    Ok(w.out)
+    Ok(())
+}
+
+/// The `sessions` row of session `id` (without its `todos`).
+fn row(db: &Connection, id: &str) -> io::Result<Option<Map<String, Value>>> {
+    let mut found = None;
+    rows(db, "sessions", "id", id, &["todos"], |row| {
+        found = Some(row);
+        Ok(())
+    })?;
+    Ok(found)
 }
 
 /// The project a store belongs to: the folder that holds its `.crush/`.
@@ -195,7 +202,7 @@ fn put_time(row: &mut Map<String, Value>, col: &str) {
 /// Writes a session's lines.
 struct Writer<'a> {
     db: &'a Connection,
-    out: Vec<u8>,
+    out: &'a mut dyn Write,
     /// Sessions written: each once, whatever their parents say.
     visited: HashSet<String>,
     /// Sub-agents nested deeper than [`MAX_DEPTH`], read at the end.
@@ -225,8 +232,9 @@ impl Writer<'_> {
 
     /// The messages of session `id` (run by the call `call` when it is a
     /// sub-agent), each followed by the sub-agents its calls ran.
-    fn messages(&mut self, id: &str, call: Option<&str>, depth: usize) -> rusqlite::Result<()> {
-        for mut m in rows(self.db, "messages", "session_id", id, &[])? {
+    fn messages(&mut self, id: &str, call: Option<&str>, depth: usize) -> io::Result<()> {
+        let db = self.db;
+        rows(db, "messages", "session_id", id, &[], |mut m| {
             put_time(&mut m, "created_at");
             if let Some(Value::String(parts)) = m.get("parts")
                 && let Ok(parsed @ Value::Array(_)) = serde_json::from_str::<Value>(parts)
@@ -242,21 +250,23 @@ impl Writer<'_> {
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string();
-            line(&mut self.out, "crush_message", m);
+            line(self.out, "crush_message", m)?;
             for c in calls {
                 let child = format!("{message}$${c}");
-                if self.is_child(&child, id)? {
+                if self.is_child(&child, id).map_err(sql)? {
                     self.subagent(&child, Some(c), depth + 1)?;
                 }
             }
-        }
+            Ok(())
+        })?;
         // Sub-agents no call named.
-        let mut q = self.db.prepare(
+        let mut q = (db.prepare(
             "SELECT id FROM sessions WHERE parent_session_id = ?1 ORDER BY created_at, id",
-        )?;
-        let children: Vec<String> = q
-            .query_map([id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
+        ))
+        .map_err(sql)?;
+        let children: Vec<String> = (q.query_map([id], |r| r.get(0)))
+            .and_then(Iterator::collect)
+            .map_err(sql)?;
         for child in children {
             let call = child.split_once("$$").map(|(_, c)| c.to_string());
             self.subagent(&child, call, depth + 1)?;
@@ -266,7 +276,7 @@ impl Writer<'_> {
 
     /// A sub-agent's row, then its messages (after the rest when nested
     /// too deep).
-    fn subagent(&mut self, id: &str, call: Option<String>, depth: usize) -> rusqlite::Result<()> {
+    fn subagent(&mut self, id: &str, call: Option<String>, depth: usize) -> io::Result<()> {
         if self.visited.contains(id) {
             return Ok(());
         }
@@ -275,13 +285,13 @@ impl Writer<'_> {
             return Ok(());
         }
         self.visited.insert(id.to_string());
-        let Some(mut row) = rows(self.db, "sessions", "id", id, &["todos"])?.pop() else {
+        let Some(mut row) = row(self.db, id)? else {
             return Ok(());
         };
         put_time(&mut row, "created_at");
         self.model(&mut row, id);
         row.insert("call".into(), call.clone().into());
-        line(&mut self.out, "crush_subagent", row);
+        line(self.out, "crush_subagent", row)?;
         self.messages(id, call.as_deref(), depth)
     }
 

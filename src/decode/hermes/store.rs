@@ -26,15 +26,15 @@
 //! (`"skipped": {column: bytes}`).
 
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
 use rusqlite::Connection;
 use rusqlite::types::ValueRef;
 use serde_json::{Map, Value};
 
-use crate::input::store::rows::{line, put_time, rows};
-use crate::input::store::{StoreReader, Stored, missing, open, sql};
+use crate::input::store::rows::{has_table, line, put_time, rows};
+use crate::input::store::{StoreReader, Stored, bad, open, sql};
 use crate::time::Timestamp;
 
 /// The largest request dump read (its request holds the whole prompt).
@@ -52,8 +52,8 @@ impl StoreReader for Hermes {
         sessions(&open(path)?).map_err(sql)
     }
 
-    fn lines(&self, path: &Path, id: &str) -> io::Result<Vec<u8>> {
-        lines(&open(path)?, path, id).map_err(missing)
+    fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
+        lines(&open(path)?, path, id, out)
     }
 }
 
@@ -86,17 +86,18 @@ fn seconds(v: ValueRef<'_>) -> Option<Timestamp> {
 }
 
 /// The session `id` of the store `db` (the file at `path`) as lines (see
-/// the module docs).
-fn lines(db: &Connection, path: &Path, id: &str) -> rusqlite::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut sessions = rows(db, "sessions", "id", id, &["system_prompt"])?;
-    let Some(mut session) = sessions.pop() else {
-        return Err(rusqlite::Error::QueryReturnedNoRows);
-    };
+/// the module docs), each written to `out` as it is read.
+fn lines(db: &Connection, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
+    let mut session = None;
+    rows(db, "sessions", "id", id, &["system_prompt"], |row| {
+        session = Some(row);
+        Ok(())
+    })?;
+    let mut session = session.ok_or_else(|| bad("no such session"))?;
     let began = session.get("started_at").and_then(Value::as_f64);
     put_time(&mut session, began);
-    line(&mut out, "hermes_session", session);
-    for mut m in rows(db, "messages", "session_id", id, &[])? {
+    line(out, "hermes_session", session)?;
+    rows(db, "messages", "session_id", id, &[], |mut m| {
         let at = m.get("timestamp").and_then(Value::as_f64);
         put_time(&mut m, at);
         if let Some(Value::String(calls)) = m.get("tool_calls")
@@ -111,18 +112,18 @@ fn lines(db: &Connection, path: &Path, id: &str) -> rusqlite::Result<Vec<u8>> {
         {
             m.insert("content".into(), parsed);
         }
-        line(&mut out, "hermes_message", m);
-    }
+        line(out, "hermes_message", m)
+    })?;
     // Older stores have no such table: no usage rows.
-    if let Ok(usage) = rows(db, "session_model_usage", "session_id", id, &[]) {
-        for u in usage {
-            line(&mut out, "hermes_usage", u);
-        }
+    if has_table(db, "session_model_usage") {
+        rows(db, "session_model_usage", "session_id", id, &[], |u| {
+            line(out, "hermes_usage", u)
+        })?;
     }
     for dump in dumps(path, id) {
-        line(&mut out, "hermes_error", dump);
+        line(out, "hermes_error", dump)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The request dumps of session `id` beside the store at `path`

@@ -23,21 +23,38 @@
 //! * an entry whose text is no JSON object (or no zstd frame):
 //!   `{"type": "unreadable", …}`.
 //!
+//! Both are marked too (`"store": "openclaw"`), so that a session whose
+//! only line is one of them is still read as `OpenClaw`'s.
+//!
 //! A session deleted or reset leaves `transcript_events` for
 //! `session_transcript_archives` (hours later): its archive, JSONL of the
 //! same entries, plain or zstd, is a session of the store too, named
-//! `archive:<generation>:<session id>` (its tokens were spent). Cold
-//! archives (`session_transcript_cold_archives`) are not read: no store
-//! seen holds one.
+//! `archive:<generation>:<session id>` (its tokens were spent).
+//!
+//! A session left alone for long (`session.maintenance.coldStorage`, 30
+//! days by default) leaves `transcript_events` for cold storage: a row of
+//! `session_transcript_cold_archives` says where its archive is, in the
+//! row (`storage` `sqlite`, `archive_blob`) or in a file of the agent's
+//! `sessions/cold/` (`storage` `file`, named `<sha-256>.jsonl.zst`). The
+//! archive is zstd of JSONL records: a `{"kind":"header"}`, then
+//! `{"kind":"event","row":{"seq","event_json","created_at"}}` for each
+//! entry, among records of `OpenClaw`'s own indexes (`identity`, `active`,
+//! `index`, `fts`), which are not read. The session is one of the store,
+//! named `cold:<session id>`, its entries read as they are decompressed;
+//! a record that is not JSON is one line saying so, and an archive that
+//! is missing or not zstd is one such line. The files in `sessions/cold/`
+//! are no sessions of their own.
 
-use std::io::{self, Read};
+use std::borrow::Cow;
+use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
 use rusqlite::{Connection, params};
 use serde_json::json;
 
+use super::STORE;
 use crate::input::marks::{begins, put_first};
-use crate::input::store::{MAX_ROW, StoreReader, Stored, missing, open, sql};
+use crate::input::store::{MAX_ROW, StoreReader, Stored, bad, missing, open, rows, sql};
 use crate::time::Timestamp;
 
 /// What marks an `OpenClaw` session's header: its lines are not Pi's.
@@ -46,6 +63,13 @@ const MARK: &[u8] = br#""store":"openclaw","#;
 /// What names an archived session among the store's sessions:
 /// `archive:<generation>:<session id>`.
 const ARCHIVE: &str = "archive:";
+
+/// What names a session in cold storage among the store's sessions:
+/// `cold:<session id>`.
+const COLD: &str = "cold:";
+
+/// The table of the sessions in cold storage.
+const COLD_TABLE: &str = "session_transcript_cold_archives";
 
 /// The reader of `OpenClaw`'s stores and session files (the registry's
 /// entry carries it).
@@ -61,8 +85,12 @@ impl StoreReader for OpenClaw {
         sessions(&open(path)?).map_err(sql)
     }
 
-    fn lines(&self, path: &Path, id: &str) -> io::Result<Vec<u8>> {
-        lines(&open(path)?, id).map_err(missing)
+    fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
+        let db = open(path)?;
+        match id.strip_prefix(COLD) {
+            Some(cold) => cold::lines(&db, path, cold, out),
+            None => lines(&db, id, out),
+        }
     }
 
     fn keeps_session(&self, path: &Path) -> bool {
@@ -70,7 +98,7 @@ impl StoreReader for OpenClaw {
     }
 
     fn no_session(&self, path: &Path, _name: &str) -> bool {
-        is_trajectory(path)
+        is_trajectory(path) || cold::is_archive(path)
     }
 
     fn marks(&self, path: &Path) -> bool {
@@ -86,8 +114,8 @@ impl StoreReader for OpenClaw {
 
 /// Every session of the store, oldest first: those of `transcript_events`,
 /// then the archives of sessions deleted or reset (`ARCHIVE` ids), which
-/// left that table for `session_transcript_archives` (older stores have
-/// no such table).
+/// left that table for `session_transcript_archives`, then those in cold
+/// storage (`COLD` ids; older stores have neither table).
 fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
         "SELECT session_id, min(created_at), max(created_at) FROM transcript_events \
@@ -116,13 +144,26 @@ fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
         })?;
         all.extend(rows.collect::<Result<Vec<_>, _>>()?);
     }
+    if let Ok(mut q) = db.prepare(&format!(
+        "SELECT session_id, archived_at FROM {COLD_TABLE} ORDER BY archived_at, session_id"
+    )) {
+        let rows = q.query_map([], |r| {
+            Ok(Stored {
+                id: format!("{COLD}{}", r.get::<_, String>(0)?),
+                began: None,
+                updated: r.get::<_, Option<i64>>(1)?.and_then(Timestamp::from_millis),
+            })
+        })?;
+        all.extend(rows.collect::<Result<Vec<_>, _>>()?);
+    }
     Ok(all)
 }
 
-/// The session `id` of the store `db` as lines (see the module docs).
-fn lines(db: &Connection, id: &str) -> rusqlite::Result<Vec<u8>> {
+/// The session `id` of the store `db` as lines (see the module docs),
+/// each written to `out` as it is read.
+fn lines(db: &Connection, id: &str, out: &mut dyn Write) -> io::Result<()> {
     if let Some(archived) = id.strip_prefix(ARCHIVE) {
-        return archive(db, archived);
+        return archive(db, archived, out);
     }
     // Older stores have no `event_zstd` column.
     let zstd = db
@@ -133,83 +174,136 @@ fn lines(db: &Connection, id: &str) -> rusqlite::Result<Vec<u8>> {
     } else {
         "NULL".to_string()
     };
-    let mut q = db.prepare(&format!(
-        "SELECT seq, CASE WHEN length(event_json) <= {MAX_ROW} THEN event_json END, \
-         {compressed}, coalesce(length(event_json), {}) \
-         FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
-        if zstd { "length(event_zstd)" } else { "NULL" }
-    ))?;
-    let mut rows = q.query(params![id])?;
-    let mut out = Vec::new();
+    let mut q = db
+        .prepare(&format!(
+            "SELECT seq, CASE WHEN length(event_json) <= {MAX_ROW} THEN event_json END, \
+             {compressed}, coalesce(length(event_json), {}) \
+             FROM transcript_events WHERE session_id = ?1 ORDER BY seq",
+            if zstd { "length(event_zstd)" } else { "NULL" }
+        ))
+        .map_err(sql)?;
+    let mut rows = q.query(params![id]).map_err(sql)?;
     let mut any = false;
-    while let Some(r) = rows.next()? {
+    while let Some(r) = rows.next().map_err(sql)? {
         any = true;
-        let seq: i64 = r.get(0)?;
-        let text: Option<String> = r.get(1)?;
-        let packed: Option<Vec<u8>> = r.get(2)?;
-        let bytes: Option<i64> = r.get(3)?;
-        let text = text.or_else(|| packed.as_deref().and_then(unpack));
-        match text {
-            Some(t) if t.trim_start().starts_with('{') => put(&mut out, &t),
-            Some(_) => note(&mut out, "unreadable", &seq.to_string(), bytes, TABLE),
-            None if packed.is_some() => {
-                note(&mut out, "unreadable", &seq.to_string(), bytes, TABLE);
-            }
-            None => note(&mut out, "skipped", &seq.to_string(), bytes, TABLE),
+        let got = |i| r.get_ref(i).map_err(sql);
+        let seq = got(0)?.as_i64().unwrap_or_default().to_string();
+        let text = got(1)?.as_str_or_null().ok().flatten();
+        let packed = got(2)?.as_blob_or_null().ok().flatten();
+        let bytes = got(3)?.as_i64_or_null().ok().flatten();
+        let unpacked = if text.is_none() {
+            packed.and_then(unpack)
+        } else {
+            None
+        };
+        match text.or(unpacked.as_deref()) {
+            Some(t) if t.trim_start().starts_with('{') => put(out, t)?,
+            Some(_) => note(out, "unreadable", &seq, bytes, TABLE)?,
+            None if packed.is_some() => note(out, "unreadable", &seq, bytes, TABLE)?,
+            None => note(out, "skipped", &seq, bytes, TABLE)?,
         }
     }
     if !any {
-        return Err(rusqlite::Error::QueryReturnedNoRows);
+        return Err(bad("no such session"));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// An archived session (`<generation>:<session id>`): its archive's text,
 /// JSONL of its entries (`encoding` `identity`, or `zstd`), as lines, the
 /// header marked. An archive larger than [`MAX_ROW`], or not readable, is
 /// one line saying so.
-fn archive(db: &Connection, archived: &str) -> rusqlite::Result<Vec<u8>> {
+fn archive(db: &Connection, archived: &str, out: &mut dyn Write) -> io::Result<()> {
+    const ARCHIVES: &str = "session_transcript_archives";
     let (generation, id) = archived
         .split_once(':')
-        .ok_or(rusqlite::Error::QueryReturnedNoRows)?;
-    let (encoding, blob, bytes): (String, Option<Vec<u8>>, Option<i64>) = db.query_row(
-        &format!(
-            "SELECT encoding, CASE WHEN length(archive_blob) <= {MAX_ROW} THEN archive_blob END, \
-             length(archive_blob) FROM session_transcript_archives \
-             WHERE session_id = ?1 AND generation = ?2"
-        ),
-        params![id, generation],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )?;
-    let mut out = Vec::new();
-    let text = match (encoding.as_str(), blob.as_deref()) {
-        ("zstd", Some(b)) => unpack(b),
-        (_, Some(b)) => String::from_utf8(b.to_vec()).ok(),
-        (_, None) => {
-            note(
-                &mut out,
-                "skipped",
-                archived,
-                bytes,
-                "session_transcript_archives",
-            );
-            return Ok(out);
+        .ok_or_else(|| bad("no such session"))?;
+    let (encoding, blob, bytes): (String, Option<Vec<u8>>, Option<i64>) = db
+        .query_row(
+            &format!(
+                "SELECT encoding, CASE WHEN length(archive_blob) <= {MAX_ROW} \
+                 THEN archive_blob END, length(archive_blob) FROM {ARCHIVES} \
+                 WHERE session_id = ?1 AND generation = ?2"
+            ),
+            params![id, generation],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .map_err(missing)?;
+    let Some(blob) = blob else {
+        return note(out, "skipped", archived, bytes, ARCHIVES);
+    };
+    let read = if encoding == "zstd" {
+        match zstd::stream::read::Decoder::new(blob.as_slice()) {
+            Ok(d) => entries(io::BufReader::new(d), out, whole),
+            Err(e) => Err(e),
         }
+    } else {
+        entries(blob.as_slice(), out, whole)
     };
-    let Some(text) = text else {
-        note(
-            &mut out,
-            "unreadable",
-            archived,
-            bytes,
-            "session_transcript_archives",
-        );
-        return Ok(out);
-    };
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        put(&mut out, line);
+    read.or_else(|_| note(out, "unreadable", archived, bytes, ARCHIVES))
+}
+
+/// A line that is an entry, as it is.
+#[allow(clippy::unnecessary_wraps)] // as `entries` asks
+fn whole(line: &str) -> Option<Cow<'_, str>> {
+    Some(Cow::Borrowed(line))
+}
+
+/// Each line of `text`, JSONL of entries (or of records that hold them,
+/// `entry` giving each record's entry, `None`: no entry), as lines (see
+/// [`put`]), read as it is decompressed. A line longer than [`MAX_ROW`]
+/// is one line saying so; an empty line is skipped.
+///
+/// # Errors
+/// `text` is not what it says (a zstd frame that is not one), or `out`
+/// fails. Lines before the error are written.
+fn entries(
+    mut text: impl BufRead,
+    out: &mut dyn Write,
+    entry: impl Fn(&str) -> Option<Cow<'_, str>>,
+) -> io::Result<()> {
+    let limit = u64::try_from(MAX_ROW).unwrap_or(u64::MAX);
+    let mut line = Vec::new();
+    for n in 1.. {
+        line.clear();
+        let read = (&mut text).take(limit + 1).read_until(b'\n', &mut line)?;
+        if read == 0 {
+            return Ok(());
+        }
+        if line.last() != Some(&b'\n') && read as u64 > limit {
+            // Too long: the rest of it skipped.
+            let mut skip = read as u64;
+            while !line.ends_with(b"\n") {
+                line.clear();
+                let more = (&mut text).take(1 << 16).read_until(b'\n', &mut line)?;
+                if more == 0 {
+                    break;
+                }
+                skip += more as u64;
+            }
+            note(
+                out,
+                "skipped",
+                &n.to_string(),
+                i64::try_from(skip).ok(),
+                "line",
+            )?;
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(&line) else {
+            note(out, "unreadable", &n.to_string(), None, "line")?;
+            continue;
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        match entry(text).as_deref() {
+            Some(e) if e.trim_start().starts_with('{') => put(out, e.trim_end())?,
+            Some(_) => note(out, "unreadable", &n.to_string(), None, "line")?,
+            None => {}
+        }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A compressed entry's text (a zstd frame of UTF-8 JSON), read up to
@@ -227,35 +321,41 @@ fn unpack(packed: &[u8]) -> Option<String> {
 
 /// An entry as a line: its line breaks (none in JSON `OpenClaw` writes)
 /// read as spaces, the header marked.
-fn put(out: &mut Vec<u8>, entry: &str) {
-    let from = out.len();
-    if is_session_header(entry.as_bytes()) {
-        out.extend_from_slice(&put_first(entry.as_bytes(), MARK));
-    } else {
-        out.extend_from_slice(entry.as_bytes());
+fn put(out: &mut dyn Write, entry: &str) -> io::Result<()> {
+    let marked;
+    let mut entry = entry.as_bytes();
+    if is_session_header(entry) {
+        marked = put_first(entry, MARK);
+        entry = &marked;
     }
-    for b in &mut out[from..] {
-        if matches!(*b, b'\n' | b'\r') {
-            *b = b' ';
-        }
+    while let Some(at) = entry.iter().position(|b| matches!(*b, b'\n' | b'\r')) {
+        out.write_all(&entry[..at])?;
+        out.write_all(b" ")?;
+        entry = &entry[at + 1..];
     }
-    out.push(b'\n');
+    out.write_all(entry)?;
+    out.write_all(b"\n")
 }
 
 /// The table of the entries.
 const TABLE: &str = "transcript_events";
 
 /// A row `id` of `table` not read, said as a line of its own.
-fn note(out: &mut Vec<u8>, why: &str, id: &str, bytes: Option<i64>, table: &str) {
+fn note(
+    out: &mut dyn Write,
+    why: &str,
+    id: &str,
+    bytes: Option<i64>,
+    table: &str,
+) -> io::Result<()> {
     let line = json!({
         "type": why,
+        "store": STORE,
         "table": table,
         "id": id,
         "bytes": bytes,
     });
-    // A `Value` always serializes.
-    let _ = serde_json::to_writer(&mut *out, &line);
-    out.push(b'\n');
+    rows::put(out, &line)
 }
 
 /// The file is one of `OpenClaw`'s JSONL sessions:
@@ -301,6 +401,8 @@ fn dir_named(dir: Option<&Path>, name: &str) -> bool {
 fn is_session_header(line: &[u8]) -> bool {
     begins(line, br#""type":"session""#)
 }
+
+mod cold;
 
 #[cfg(test)]
 mod tests;

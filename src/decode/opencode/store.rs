@@ -23,12 +23,13 @@
 //! "skipped"`).
 
 use std::collections::{HashMap, HashSet};
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, params, params_from_iter};
 use serde_json::{Map, Value, json};
 
+use crate::input::store::rows::put;
 use crate::input::store::{MAX_ROW, StoreReader, Stored, bad, open, sql};
 use crate::time::Timestamp;
 
@@ -54,8 +55,8 @@ impl StoreReader for Cli {
         sessions(&open(path)?).map_err(sql)
     }
 
-    fn lines(&self, path: &Path, id: &str) -> io::Result<Vec<u8>> {
-        lines(*self, &open(path)?, id)
+    fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
+        lines(*self, &open(path)?, id, out)
     }
 }
 
@@ -180,11 +181,11 @@ fn root_of<'a>(
 
 /// The session `id` of the store `db` as stream lines (see the module
 /// docs), with its sub-agents, as `cli` prints them.
-fn lines(cli: Cli, db: &Connection, id: &str) -> io::Result<Vec<u8>> {
+fn lines(cli: Cli, db: &Connection, id: &str, out: &mut dyn Write) -> io::Result<()> {
     let mut out = Writer {
         db,
         cli,
-        out: Vec::new(),
+        out,
         visited: HashSet::new(),
         deep: Vec::new(),
     };
@@ -193,7 +194,7 @@ fn lines(cli: Cli, db: &Connection, id: &str) -> io::Result<Vec<u8>> {
     while let Some(d) = out.deep.pop() {
         out.session(id, &d, 1)?;
     }
-    Ok(out.out)
+    Ok(())
 }
 
 /// A row of `message` or `part`.
@@ -212,7 +213,7 @@ struct Row {
 struct Writer<'a> {
     db: &'a Connection,
     cli: Cli,
-    out: Vec<u8>,
+    out: &'a mut dyn Write,
     /// Sessions written: each once, whatever their `parent_id`s say.
     visited: HashSet<String>,
     /// Sub-agents nested deeper than [`MAX_DEPTH`], read at the end.
@@ -220,10 +221,8 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn line(&mut self, v: &Value) {
-        // A `Value` always serializes.
-        let _ = serde_json::to_writer(&mut self.out, v);
-        self.out.push(b'\n');
+    fn line(&mut self, v: &Value) -> io::Result<()> {
+        put(self.out, v)
     }
 
     /// The first line: what the `session` row says of the session (the
@@ -268,8 +267,7 @@ impl Writer<'_> {
             "agent": col("agent"),
         });
         drop(rows);
-        self.line(&header);
-        Ok(())
+        self.line(&header)
     }
 
     /// The lines of session `id` (the `top` session's or one of its
@@ -284,55 +282,60 @@ impl Writer<'_> {
             return Ok(());
         }
         self.visited.insert(id.to_string());
-        let messages = self.rows("message", id)?;
-        let mut parts: HashMap<String, Vec<Row>> = HashMap::new();
-        for p in self.rows("part", id)? {
-            parts.entry(p.message.clone()).or_default().push(p);
-        }
-        for m in messages {
-            let role = m
-                .data
-                .as_ref()
-                .and_then(|d| d.get("role"))
-                .and_then(Value::as_str);
-            let user = role == Some("user");
-            let model = m.data.as_ref().and_then(|d| d.get("modelID")).cloned();
-            let own = parts.remove(&m.id).unwrap_or_default();
-            if own.is_empty() && role == Some("assistant") && unfinished(m.data.as_ref()) {
-                // A request that never finished (the CLI was stopped):
-                // a step begun, so that the session reads as cut short.
-                let ids = [m.id.as_str(), m.id.as_str(), id];
-                let part = self
-                    .cli
-                    .part(ids, &Map::from_iter([("type".into(), "step-start".into())]));
-                self.stream_line("step_start", m.updated, top, &part);
-            }
-            for mut p in own {
-                // A step's tokens are the message's model's (the stream
-                // does not say which).
-                if let (Some(d), Some(model)) = (p.data.as_mut(), &model)
-                    && d.get("type").and_then(Value::as_str) == Some("step-finish")
-                {
-                    d.entry("modelID").or_insert_with(|| model.clone());
-                }
-                self.part(top, p, user, depth)?;
-            }
-            if let Some(e) = m.data.as_ref().and_then(|d| d.get("error")) {
-                self.line(&json!({
-                    "type": "error",
-                    "timestamp": m.updated,
-                    "sessionID": top,
-                    "error": e,
-                }));
-            }
-        }
+        let db = self.db;
+        let mine = "session_id = ?1 ORDER BY time_created, id";
+        rows(db, "message", mine, [id, ""], &mut |m| {
+            self.message(top, id, &m, depth)
+        })?;
         // Parts of no message listed (a message row missing): at the end.
-        let mut rest: Vec<Row> = parts.into_values().flatten().collect();
-        rest.sort_by(|a, b| (a.updated, &a.id).cmp(&(b.updated, &b.id)));
-        for p in rest {
-            self.part(top, p, false, depth)?;
-        }
+        let rest = "session_id = ?1 AND message_id NOT IN \
+                    (SELECT id FROM message WHERE session_id = ?1) ORDER BY time_updated, id";
+        rows(db, "part", rest, [id, ""], &mut |p| {
+            self.part(top, p, false, depth)
+        })?;
         self.children(top, id, depth)
+    }
+
+    /// Message `m` of session `id` (the `top` session's or one of its
+    /// sub-agents'): its parts, then its error.
+    fn message(&mut self, top: &str, id: &str, m: &Row, depth: usize) -> io::Result<()> {
+        let role = m
+            .data
+            .as_ref()
+            .and_then(|d| d.get("role"))
+            .and_then(Value::as_str);
+        let user = role == Some("user");
+        let model = m.data.as_ref().and_then(|d| d.get("modelID")).cloned();
+        let db = self.db;
+        if role == Some("assistant") && unfinished(m.data.as_ref()) && !has_parts(db, &m.id, id) {
+            // A request that never finished (the CLI was stopped): a step
+            // begun, so that the session reads as cut short.
+            let ids = [m.id.as_str(), m.id.as_str(), id];
+            let part = self
+                .cli
+                .part(ids, &Map::from_iter([("type".into(), "step-start".into())]));
+            self.stream_line("step_start", m.updated, top, &part)?;
+        }
+        let own = "message_id = ?1 AND session_id = ?2 ORDER BY time_created, id";
+        rows(db, "part", own, [&m.id, id], &mut |mut p| {
+            // A step's tokens are the message's model's (the stream does
+            // not say which).
+            if let (Some(d), Some(model)) = (p.data.as_mut(), &model)
+                && d.get("type").and_then(Value::as_str) == Some("step-finish")
+            {
+                d.entry("modelID").or_insert_with(|| model.clone());
+            }
+            self.part(top, p, user, depth)
+        })?;
+        if let Some(e) = m.data.as_ref().and_then(|d| d.get("error")) {
+            self.line(&json!({
+                "type": "error",
+                "timestamp": m.updated,
+                "sessionID": top,
+                "error": e,
+            }))?;
+        }
+        Ok(())
     }
 
     /// The sub-agents of `id` no `task` call named: after its lines.
@@ -367,7 +370,7 @@ impl Writer<'_> {
                 "table": "part",
                 "id": p.id,
                 "bytes": p.skipped,
-            }));
+            }))?;
             return Ok(());
         };
         let ty = data
@@ -387,22 +390,24 @@ impl Writer<'_> {
         let ids = [p.id.as_str(), p.message.as_str(), p.session.as_str()];
         if let Some(c) = child {
             let part = self.cli.part(ids, &running(&data));
-            self.stream_line(&ty, p.updated, top, &part);
+            self.stream_line(&ty, p.updated, top, &part)?;
             self.session(top, &c, depth + 1)?;
         }
         let part = self.cli.part(ids, &data);
-        self.stream_line(&ty, p.updated, top, &part);
-        Ok(())
+        self.stream_line(&ty, p.updated, top, &part)
     }
 
     /// `{type, timestamp, sessionID, part}`: a line as the stream prints it.
-    fn stream_line(&mut self, ty: &str, ts: Option<i64>, session: &str, part: &str) {
-        let head = json!({ "type": ty, "timestamp": ts, "sessionID": session });
-        let _ = serde_json::to_writer(&mut self.out, &head);
-        self.out.pop(); // its `}`
-        self.out.extend_from_slice(b",\"part\":");
-        self.out.extend_from_slice(part.as_bytes());
-        self.out.extend_from_slice(b"}\n");
+    fn stream_line(
+        &mut self,
+        ty: &str,
+        ts: Option<i64>,
+        session: &str,
+        part: &str,
+    ) -> io::Result<()> {
+        let head = json!({ "type": ty, "timestamp": ts, "sessionID": session }).to_string();
+        let head = head.strip_suffix('}').unwrap_or(&head); // its `}`
+        writeln!(self.out, "{head},\"part\":{part}}}")
     }
 
     /// A session of that id is in the store.
@@ -413,36 +418,56 @@ impl Writer<'_> {
             })
             .is_ok()
     }
+}
 
-    /// The rows of `table` (`message` or `part`) of session `id`, in the
-    /// order they were created.
-    fn rows(&self, table: &str, id: &str) -> io::Result<Vec<Row>> {
-        let message = if table == "part" { "message_id" } else { "id" };
-        let sql_text = format!(
-            "SELECT id, {message}, time_updated, length(data), \
-             CASE WHEN length(data) <= {MAX_ROW} THEN data END \
-             FROM {table} WHERE session_id = ?1 ORDER BY time_created, id"
-        );
-        let mut q = self.db.prepare(&sql_text).map_err(sql)?;
-        let rows = q
-            .query_map(params![id], |r| {
-                let len: Option<i64> = r.get(3)?;
-                let data: Option<String> = r.get(4)?;
-                Ok(Row {
-                    id: r.get(0)?,
-                    message: r.get(1)?,
-                    session: id.to_string(),
-                    updated: r.get(2)?,
-                    data: data.and_then(|d| match serde_json::from_str(&d) {
-                        Ok(Value::Object(m)) => Some(m),
-                        _ => None,
-                    }),
-                    skipped: len.filter(|n| *n > MAX_ROW),
-                })
+/// Each row of `table` (`message` or `part`) that `pick` picks, in its
+/// order (`?1`, `?2`: `args`), given to `each` as it is read.
+fn rows(
+    db: &Connection,
+    table: &str,
+    pick: &str,
+    args: [&str; 2],
+    each: &mut dyn FnMut(Row) -> io::Result<()>,
+) -> io::Result<()> {
+    let message = if table == "part" { "message_id" } else { "id" };
+    let sql_text = format!(
+        "SELECT id, {message}, time_updated, length(data), \
+         CASE WHEN length(data) <= {MAX_ROW} THEN data END, session_id \
+         FROM {table} WHERE {pick}"
+    );
+    let mut q = db.prepare_cached(&sql_text).map_err(sql)?;
+    let n = q.parameter_count();
+    let mut rows = q.query(params_from_iter(&args[..n])).map_err(sql)?;
+    while let Some(r) = rows.next().map_err(sql)? {
+        let row = (|| {
+            let len: Option<i64> = r.get(3)?;
+            let data: Option<String> = r.get(4)?;
+            Ok(Row {
+                id: r.get(0)?,
+                message: r.get(1)?,
+                session: r.get(5)?,
+                updated: r.get(2)?,
+                data: data.and_then(|d| match serde_json::from_str(&d) {
+                    Ok(Value::Object(m)) => Some(m),
+                    _ => None,
+                }),
+                skipped: len.filter(|n| *n > MAX_ROW),
             })
-            .map_err(sql)?;
-        rows.collect::<Result<_, _>>().map_err(sql)
+        })()
+        .map_err(sql)?;
+        each(row)?;
     }
+    Ok(())
+}
+
+/// Message `message` of session `id` has parts.
+fn has_parts(db: &Connection, message: &str, id: &str) -> bool {
+    db.query_row(
+        "SELECT 1 FROM part WHERE message_id = ?1 AND session_id = ?2 LIMIT 1",
+        params![message, id],
+        |_| Ok(()),
+    )
+    .is_ok()
 }
 
 /// An assistant message with neither an end nor an error.

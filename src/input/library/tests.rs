@@ -404,8 +404,8 @@ impl StoreReader for Fake {
         }])
     }
 
-    fn lines(&self, _path: &Path, id: &str) -> io::Result<Vec<u8>> {
-        Ok(format!("{{\"id\":\"{id}\"}}\n").into_bytes())
+    fn lines(&self, _path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "{{\"id\":\"{id}\"}}")
     }
 
     fn listed(&self, path: &Path) -> Option<Vec<PathBuf>> {

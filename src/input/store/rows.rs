@@ -4,11 +4,14 @@
 //! A value larger than [`MAX_ROW`] is left out, said (`"skipped":
 //! {column: bytes}`); a `BLOB` is left out.
 
+use std::io::{self, Write};
+
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, params};
 use serde_json::{Map, Value, json};
 
 use super::stored::MAX_ROW;
+use super::{bad, sql};
 
 /// `timestamp` (milliseconds) first, from `seconds`.
 pub fn put_time(row: &mut Map<String, Value>, seconds: Option<f64>) {
@@ -19,45 +22,80 @@ pub fn put_time(row: &mut Map<String, Value>, seconds: Option<f64>) {
 }
 
 /// One line: `{"type": ty, …row}`.
-pub fn line(out: &mut Vec<u8>, ty: &str, row: Map<String, Value>) {
+///
+/// # Errors
+/// `out` fails.
+pub fn line(out: &mut dyn Write, ty: &str, row: Map<String, Value>) -> io::Result<()> {
     let mut v = Map::new();
     v.insert("type".into(), ty.into());
     if let Some(t) = row.get("timestamp") {
         v.insert("timestamp".into(), t.clone());
     }
     v.extend(row);
-    // A `Value` always serializes.
-    let _ = serde_json::to_writer(&mut *out, &Value::Object(v));
-    out.push(b'\n');
+    put(out, &Value::Object(v))
 }
 
-/// The rows of `table` whose `key` is `id`, in the order written (by
-/// `rowid`), each as its columns (those in `leave` left out; a value
-/// larger than [`MAX_ROW`] said in `skipped`).
+/// `v` as a line of its own.
 ///
 /// # Errors
-/// The table is not there (or has no column but those left out), or the
-/// query fails.
+/// `out` fails.
+pub fn put(out: &mut dyn Write, v: &Value) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, v)?;
+    out.write_all(b"\n")
+}
+
+/// The store has a table so named.
+#[must_use]
+pub fn has_table(db: &Connection, table: &str) -> bool {
+    db.query_row(
+        "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+        params![table],
+        |_| Ok(()),
+    )
+    .is_ok()
+}
+
+/// Each row of `table` whose `key` is `id`, in the order written (by
+/// `rowid`), given to `each` as its columns (those in `leave` left out; a
+/// value larger than [`MAX_ROW`] said in `skipped`) as it is read.
+///
+/// # Errors
+/// The table is not there (or has no column but those left out), the
+/// query fails, or `each` fails.
 pub fn rows(
     db: &Connection,
     table: &str,
     key: &str,
     id: &str,
     leave: &[&str],
-) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    mut each: impl FnMut(Map<String, Value>) -> io::Result<()>,
+) -> io::Result<()> {
+    rows_of(db, table, key, id, leave, &mut each)
+}
+
+/// [`rows`], `each` not generic.
+fn rows_of(
+    db: &Connection,
+    table: &str,
+    key: &str,
+    id: &str,
+    leave: &[&str],
+    each: &mut dyn FnMut(Map<String, Value>) -> io::Result<()>,
+) -> io::Result<()> {
     let mut cols = Vec::new();
     {
-        let mut q = db.prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))?;
-        let names = q.query_map([], |r| r.get::<_, String>(0))?;
+        let mut q =
+            (db.prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))).map_err(sql)?;
+        let names = q.query_map([], |r| r.get::<_, String>(0)).map_err(sql)?;
         for n in names {
-            let n = n?;
+            let n = n.map_err(sql)?;
             if !leave.contains(&n.as_str()) {
                 cols.push(n);
             }
         }
     }
     if cols.is_empty() {
-        return Err(rusqlite::Error::InvalidColumnName(table.to_string()));
+        return Err(bad(&format!("no table {table}")));
     }
     let quoted = |c: &str| format!("\"{}\"", c.replace('"', "\"\""));
     let select: Vec<String> = (cols.iter())
@@ -66,18 +104,19 @@ pub fn rows(
             format!("CASE WHEN length({c}) <= {MAX_ROW} THEN {c} END, length({c})")
         })
         .collect();
-    let sql = format!(
+    let query = format!(
         "SELECT {} FROM {table} WHERE {} = ?1 ORDER BY rowid",
         select.join(", "),
         quoted(key)
     );
-    let mut q = db.prepare(&sql)?;
-    let rows = q.query_map(params![id], |r| {
+    let mut q = db.prepare(&query).map_err(sql)?;
+    let mut rows = q.query(params![id]).map_err(sql)?;
+    while let Some(r) = rows.next().map_err(sql)? {
         let mut row = Map::new();
         let mut skipped = Map::new();
         for (i, c) in cols.iter().enumerate() {
-            let v = match r.get_ref(2 * i)? {
-                ValueRef::Null => match r.get_ref(2 * i + 1)? {
+            let v = match r.get_ref(2 * i).map_err(sql)? {
+                ValueRef::Null => match r.get_ref(2 * i + 1).map_err(sql)? {
                     ValueRef::Integer(n) if n > MAX_ROW => {
                         skipped.insert(c.clone(), n.into());
                         continue;
@@ -94,7 +133,7 @@ pub fn rows(
         if !skipped.is_empty() {
             row.insert("skipped".into(), Value::Object(skipped));
         }
-        Ok(row)
-    })?;
-    rows.collect()
+        each(row)?;
+    }
+    Ok(())
 }

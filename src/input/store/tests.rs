@@ -39,7 +39,7 @@ fn each_file_is_asked_of_the_readers_in_order() {
     assert_eq!(head, b"{}");
     assert!(Readers::NONE.store(Path::new("/x/a.db")).is_none());
     // A name no reader's store has is no store.
-    let e = readers.lines(Path::new("/x/b.db"), "s").unwrap_err();
+    let e = readers.open(Path::new("/x/b.db"), "s").err().unwrap();
     assert_eq!(e.to_string(), "not a store");
     let e = Nothing.sessions(Path::new("/x/a.db")).unwrap_err();
     assert_eq!(e.to_string(), "not a store");

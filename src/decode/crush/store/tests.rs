@@ -53,7 +53,9 @@ fn crush_times_are_seconds_or_milliseconds_and_sub_agents_no_sessions() {
     assert_eq!(listed[0].updated, at(1_764_590_499));
     assert_eq!(listed[1].began, at(1_764_590_405));
     assert_eq!(listed[1].updated, at(1_764_590_420));
-    let text = String::from_utf8(Crush.lines(&path, "s").unwrap()).unwrap();
+    let mut out = Vec::new();
+    Crush.lines(&path, "s", &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
     let kinds: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -76,7 +78,7 @@ fn crush_times_are_seconds_or_milliseconds_and_sub_agents_no_sessions() {
     assert_eq!(kinds[2]["call"], "c1");
     assert_eq!(kinds[3]["call"], "c1");
     assert_eq!(kinds[3]["parts"], "not json", "left as text");
-    let missing = Crush.lines(&path, "nope").unwrap_err();
+    let missing = Crush.lines(&path, "nope", &mut Vec::new()).unwrap_err();
     assert_eq!(missing.to_string(), "no such session");
     std::fs::remove_dir_all(dir.parent().unwrap().parent().unwrap()).unwrap();
 }

@@ -82,7 +82,9 @@ fn an_openclaw_sessions_entries_are_its_lines_the_header_marked() {
     put(1, None, Some(zstd::encode_all(big.as_bytes(), 3).unwrap()));
     put(2, Some("not json"), None);
     put(3, None, Some(b"not zstd".to_vec()));
-    let lines = String::from_utf8(lines(&db, "s").unwrap()).unwrap();
+    let mut out = Vec::new();
+    lines(&db, "s", &mut out).unwrap();
+    let lines = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = lines.lines().collect();
     assert_eq!(
         lines[0],
@@ -97,10 +99,8 @@ fn an_openclaw_sessions_entries_are_its_lines_the_header_marked() {
     let listed = sessions(&db).unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].id, "s");
-    assert!(matches!(
-        super::lines(&db, "nope"),
-        Err(rusqlite::Error::QueryReturnedNoRows)
-    ));
+    let e = super::lines(&db, "nope", &mut Vec::new()).unwrap_err();
+    assert_eq!(e.to_string(), "no such session");
 }
 
 #[test]
