@@ -822,3 +822,112 @@ fn the_new_producers_crafted_shapes_are_read_or_refused_in_one_line() {
     }
     let _ = fs::remove_dir_all(&d);
 }
+
+// ------------------------------------------------------ a store's big session
+
+/// A Hermes store whose sessions' parents go round in a circle, one of them
+/// holding `PAIRS` calls and their results: each session is read once
+/// (the circle is no loop), every call is counted, and the session is read
+/// as its rows are, in bounded memory (the lines are not built whole
+/// first: issue 51). The peak is sampled while the export is written.
+#[test]
+fn a_store_session_of_many_rows_is_read_in_bounded_memory() {
+    const PAIRS: usize = 30_000;
+    let d = std::env::temp_dir().join(format!("sv-hermes-big-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    let db = d.join("state.db");
+    fs::copy(fixture("hermes-session/mixed/state.db"), &db).unwrap();
+    let mut conn = rusqlite::Connection::open(&db).unwrap();
+    let triggers: Vec<String> = {
+        let mut q = conn
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger'")
+            .unwrap();
+        q.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    for t in triggers {
+        conn.execute_batch(&format!("DROP TRIGGER \"{t}\""))
+            .unwrap();
+    }
+    // Each parent is the other's: the second is not there yet.
+    conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+    let tx = conn.transaction().unwrap();
+    for (id, parent) in [("loop-a", "loop-b"), ("loop-b", "loop-a")] {
+        tx.execute(
+            "INSERT INTO sessions (id, source, model, parent_session_id, started_at) \
+             VALUES (?1, 'cli', 'mock-model', ?2, 1796186400.0)",
+            [id, parent],
+        )
+        .unwrap();
+    }
+    {
+        let mut put = tx
+            .prepare(
+                "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, \
+                 tool_name, timestamp) VALUES ('loop-a', ?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .unwrap();
+        let padding = "x".repeat(300);
+        for i in 0..PAIRS {
+            let call = format!("call_{i}");
+            let calls = json!([{"id": call, "type": "function", "function": {
+                "name": "terminal", "arguments": json!({"command": format!("echo {i}")}).to_string()}}])
+            .to_string();
+            #[allow(clippy::cast_precision_loss)]
+            let at = 1_796_186_400.0 + i as f64;
+            put.execute(rusqlite::params![
+                "assistant",
+                padding,
+                None::<String>,
+                calls,
+                None::<String>,
+                at
+            ])
+            .unwrap();
+            let out = json!({"output": format!("{i} {padding}"), "exit_code": 0}).to_string();
+            put.execute(rusqlite::params![
+                "tool",
+                out,
+                call,
+                None::<String>,
+                "terminal",
+                at
+            ])
+            .unwrap();
+        }
+    }
+    tx.commit().unwrap();
+    drop(conn);
+    let store_mib = fs::metadata(&db).unwrap().len() >> 20;
+    let mut child = sv_std()
+        .args(["--format", "jsonl"])
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut calls = 0;
+    let mut peak = None;
+    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    for (n, line) in lines.enumerate() {
+        let line = line.unwrap();
+        calls += usize::from(line.contains(r#""kind":"tool_call""#));
+        if n % 1000 == 0 {
+            peak = peak.max(common::vm_hwm_kib(pid));
+        }
+    }
+    let status = child.wait().unwrap();
+    let _ = fs::remove_dir_all(&d);
+    assert_eq!(calls, PAIRS + 3, "each call once, the fixture's three too");
+    assert!(status.code().is_some(), "{status:?}");
+    let Some(peak) = peak else {
+        eprintln!("skipped: no /proc/<pid>/status here");
+        return;
+    };
+    eprintln!("a store of {store_mib} MiB: peak RSS {peak} KiB");
+    assert!(peak < 48 << 10, "{peak} KiB for a store of {store_mib} MiB");
+}

@@ -40,6 +40,10 @@ const AHEAD_PER_JOB: usize = 4;
 /// [`AHEAD_PER_JOB`], what waits stays within about 32 MiB per thread.
 const BIG: u64 = 8 << 20;
 
+/// A store's session of more rows than this is read as a big file is
+/// (rows of 1 KiB or so: [`BIG`] bytes).
+const BIG_ROWS: u64 = BIG >> 10;
+
 /// How much larger than its file a compressed log is taken to be.
 const COMPRESSION: u64 = 8;
 
@@ -180,8 +184,12 @@ impl Jobs<'_> {
 
 /// The session's files hold more than [`BIG`] bytes (as they were when
 /// found: no `stat` here, on the one thread, of every file before the
-/// threads start; issue 27).
+/// threads start; issue 27); a store's session, more than [`BIG_ROWS`]
+/// rows, as its store counted them when it listed it.
 fn is_big(s: &library::Session) -> bool {
+    if let Some(st) = &s.stored {
+        return st.rows > BIG_ROWS;
+    }
     let compressed = s.file.extension().is_some_and(|e| e == "gz" || e == "zst");
     let bytes = if compressed {
         s.bytes.saturating_mul(COMPRESSION)

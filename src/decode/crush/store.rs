@@ -51,8 +51,15 @@ const MAX_DEPTH: usize = 16;
 /// The largest time taken as seconds: later ones are milliseconds.
 const SECONDS_BELOW: f64 = 1e11;
 
-/// A `sessions` row: its id, parent, when it began and last changed.
-type Row = (String, Option<String>, Option<Timestamp>, Option<Timestamp>);
+/// A `sessions` row: its id, parent, when it began and last changed, and
+/// its messages.
+type Row = (
+    String,
+    Option<String>,
+    Option<Timestamp>,
+    Option<Timestamp>,
+    u64,
+);
 
 /// The reader of Crush's stores and of its list of them (the registry's
 /// entry carries it).
@@ -98,7 +105,8 @@ fn time(v: ValueRef<'_>) -> Option<Timestamp> {
 /// sub-agents'.
 fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
-        "SELECT id, parent_session_id, created_at, updated_at FROM sessions \
+        "SELECT id, parent_session_id, created_at, updated_at, \
+         (SELECT count(*) FROM messages m WHERE m.session_id = s.id) FROM sessions s \
          ORDER BY created_at, id",
     )?;
     let mut all: Vec<Row> = q
@@ -107,7 +115,14 @@ fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
                 ValueRef::Text(t) if !t.is_empty() => Some(String::from_utf8_lossy(t).into()),
                 _ => None,
             };
-            Ok((r.get(0)?, parent, time(r.get_ref(2)?), time(r.get_ref(3)?)))
+            let messages = r.get::<_, i64>(4)?.unsigned_abs();
+            Ok((
+                r.get(0)?,
+                parent,
+                time(r.get_ref(2)?),
+                time(r.get_ref(3)?),
+                messages,
+            ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     // In time order, seconds and milliseconds alike (a stable sort).
@@ -143,6 +158,7 @@ fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
             id: all[i].0.clone(),
             began: all[i].2,
             updated,
+            rows: all[i].4,
         });
     }
     Ok(listed)

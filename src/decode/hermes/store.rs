@@ -61,7 +61,8 @@ impl StoreReader for Hermes {
 fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
         "SELECT id, started_at, \
-         coalesce(ended_at, (SELECT max(timestamp) FROM messages m WHERE m.session_id = s.id)) \
+         coalesce(ended_at, (SELECT max(timestamp) FROM messages m WHERE m.session_id = s.id)), \
+         (SELECT count(*) FROM messages m WHERE m.session_id = s.id) \
          FROM sessions s ORDER BY started_at, id",
     )?;
     let rows = q.query_map([], |r| {
@@ -69,6 +70,7 @@ fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
             id: r.get(0)?,
             began: seconds(r.get_ref(1)?),
             updated: seconds(r.get_ref(2)?),
+            rows: r.get::<_, i64>(3)?.unsigned_abs(),
         })
     })?;
     rows.collect()

@@ -118,7 +118,7 @@ impl StoreReader for OpenClaw {
 /// storage (`COLD` ids; older stores have neither table).
 fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
-        "SELECT session_id, min(created_at), max(created_at) FROM transcript_events \
+        "SELECT session_id, min(created_at), max(created_at), count(*) FROM transcript_events \
          GROUP BY session_id ORDER BY 2, 1",
     )?;
     let rows = q.query_map([], |r| {
@@ -126,6 +126,7 @@ fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
             id: r.get(0)?,
             began: r.get::<_, Option<i64>>(1)?.and_then(Timestamp::from_millis),
             updated: r.get::<_, Option<i64>>(2)?.and_then(Timestamp::from_millis),
+            rows: r.get::<_, i64>(3)?.unsigned_abs(),
         })
     })?;
     let mut all: Vec<Stored> = rows.collect::<Result<_, _>>()?;
@@ -140,18 +141,25 @@ fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
                 id: format!("{ARCHIVE}{generation}:{id}"),
                 began: None,
                 updated: at,
+                // One archive, at most `MAX_ROW` bytes: held whole anyway.
+                rows: 1,
             })
         })?;
         all.extend(rows.collect::<Result<Vec<_>, _>>()?);
     }
     if let Ok(mut q) = db.prepare(&format!(
-        "SELECT session_id, archived_at FROM {COLD_TABLE} ORDER BY archived_at, session_id"
+        "SELECT session_id, archived_at, event_count FROM {COLD_TABLE} \
+         ORDER BY archived_at, session_id"
     )) {
         let rows = q.query_map([], |r| {
             Ok(Stored {
                 id: format!("{COLD}{}", r.get::<_, String>(0)?),
                 began: None,
                 updated: r.get::<_, Option<i64>>(1)?.and_then(Timestamp::from_millis),
+                // As the row says: the archive may hold any number.
+                rows: r
+                    .get::<_, Option<i64>>(2)?
+                    .map_or(u64::MAX, i64::unsigned_abs),
             })
         })?;
         all.extend(rows.collect::<Result<Vec<_>, _>>()?);

@@ -120,13 +120,17 @@ impl Cli {
 /// round in a circle, the one with the smallest id).
 fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
     let mut q = db.prepare(
-        "SELECT id, parent_id, time_created, time_updated FROM session ORDER BY time_created, id",
+        "SELECT id, parent_id, time_created, time_updated, \
+         (SELECT count(*) FROM part p WHERE p.session_id = s.id) \
+         FROM session s ORDER BY time_created, id",
     )?;
     let rows = q.query_map([], |r| {
         let stored = Stored {
             id: r.get(0)?,
             began: r.get::<_, Option<i64>>(2)?.and_then(Timestamp::from_millis),
             updated: r.get::<_, Option<i64>>(3)?.and_then(Timestamp::from_millis),
+            // Its own parts (its sub-agents' not counted).
+            rows: r.get::<_, i64>(4)?.unsigned_abs(),
         };
         Ok((stored, r.get::<_, Option<String>>(1)?))
     })?;

@@ -401,6 +401,7 @@ impl StoreReader for Fake {
             id,
             began: Timestamp::parse(&format!("2026-11-20T{hour}:00:00Z")),
             updated: None,
+            rows: 1,
         }])
     }
 

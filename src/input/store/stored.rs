@@ -16,4 +16,8 @@ pub struct Stored {
     pub began: Option<Timestamp>,
     /// When it was last updated.
     pub updated: Option<Timestamp>,
+    /// The rows its lines are read from, as counted when it was listed
+    /// (0: not counted): what tells a session too big to hold in memory
+    /// from the others, which `-j` reads ahead on its threads.
+    pub rows: u64,
 }
