@@ -422,7 +422,18 @@ fn a_damaged_index_is_never_believed() {
         std::os::unix::fs::symlink(&outside, &ix).unwrap();
         assert_eq!(l.run(report, true), direct, "a link");
         assert_eq!(fs::read(&outside).unwrap(), good, "written through a link");
+        // A link to /dev/zero: not followed, never read for ever.
+        fs::remove_file(&ix).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &ix).unwrap();
+        assert_eq!(l.run(report, true), direct, "a link to /dev/zero");
+        fs::remove_file(&ix).unwrap();
     }
+    // A sparse file of 2 GB in its place: its head is no index, and it is
+    // not read whole.
+    let sparse = fs::File::create(&ix).unwrap();
+    sparse.set_len(2 << 30).unwrap();
+    drop(sparse);
+    assert_eq!(l.run(report, true), direct, "a sparse 2 GB file");
 }
 
 #[test]
