@@ -104,8 +104,12 @@ fn rows_of(
             format!("CASE WHEN length({c}) <= {MAX_ROW} THEN {c} END, length({c})")
         })
         .collect();
+    // The rows found by the key's index, then read in `rowid` order: a
+    // sort of the rows themselves would copy every column of every row
+    // into a temporary file first.
     let query = format!(
-        "SELECT {} FROM {table} WHERE {} = ?1 ORDER BY rowid",
+        "SELECT {} FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE {} = ?1) \
+         ORDER BY rowid",
         select.join(", "),
         quoted(key)
     );
