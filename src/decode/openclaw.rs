@@ -63,8 +63,7 @@ pub(crate) const ENTRY: Entry = Entry {
     }),
 };
 
-/// What `OpenClaw`'s store readers add to the session header.
-pub(crate) const STORE: &str = "openclaw";
+use store::STORE;
 
 /// `OpenClaw`'s saved sessions and reports (the registry's entry).
 pub(crate) struct OpenClaw;

@@ -175,7 +175,8 @@ impl Readers {
     /// first lines.
     pub fn open(self, path: &Path, id: &str) -> io::Result<Box<dyn Read + Send>> {
         let reader = self.store(path).ok_or_else(not_a_store)?;
-        piped::open(reader, path, id)
+        let (path, id) = (path.to_path_buf(), id.to_string());
+        piped::open(move |out| reader.lines(&path, &id, out))
     }
 }
 

@@ -52,10 +52,13 @@ use std::path::Path;
 use rusqlite::{Connection, params};
 use serde_json::json;
 
-use super::STORE;
 use crate::input::marks::{begins, put_first};
 use crate::input::store::{MAX_ROW, StoreReader, Stored, bad, missing, open, rows, sql};
 use crate::time::Timestamp;
+
+/// What `OpenClaw`'s store readers add to the session header (and to a
+/// line saying what was not read), which `decode/openclaw.rs` looks for.
+pub(crate) const STORE: &str = "openclaw";
 
 /// What marks an `OpenClaw` session's header: its lines are not Pi's.
 const MARK: &[u8] = br#""store":"openclaw","#;
@@ -67,9 +70,6 @@ const ARCHIVE: &str = "archive:";
 /// What names a session in cold storage among the store's sessions:
 /// `cold:<session id>`.
 const COLD: &str = "cold:";
-
-/// The table of the sessions in cold storage.
-const COLD_TABLE: &str = "session_transcript_cold_archives";
 
 /// The reader of `OpenClaw`'s stores and session files (the registry's
 /// entry carries it).
@@ -88,7 +88,7 @@ impl StoreReader for OpenClaw {
     fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
         let db = open(path)?;
         match id.strip_prefix(COLD) {
-            Some(cold) => cold::lines(&db, path, cold, out),
+            Some(cold) => cold_lines(&db, path, cold, out),
             None => lines(&db, id, out),
         }
     }
@@ -98,7 +98,7 @@ impl StoreReader for OpenClaw {
     }
 
     fn no_session(&self, path: &Path, _name: &str) -> bool {
-        is_trajectory(path) || cold::is_archive(path)
+        is_trajectory(path) || is_cold_archive(path)
     }
 
     fn marks(&self, path: &Path) -> bool {
@@ -148,8 +148,9 @@ fn sessions(db: &Connection) -> rusqlite::Result<Vec<Stored>> {
         all.extend(rows.collect::<Result<Vec<_>, _>>()?);
     }
     if let Ok(mut q) = db.prepare(&format!(
-        "SELECT session_id, archived_at, event_count FROM {COLD_TABLE} \
-         ORDER BY archived_at, session_id"
+        "SELECT session_id, archived_at, event_count FROM {} \
+         ORDER BY archived_at, session_id",
+        cold::TABLE
     )) {
         let rows = q.query_map([], |r| {
             Ok(Stored {
@@ -249,6 +250,23 @@ fn archive(db: &Connection, archived: &str, out: &mut dyn Write) -> io::Result<(
         entries(blob.as_slice(), out, whole)
     };
     read.or_else(|_| note(out, "unreadable", archived, bytes, ARCHIVES))
+}
+
+/// The session `id` in cold storage in the store `db` (the file at
+/// `path`) as lines: its archive's events, read as it is decompressed. An
+/// archive not read is one line saying so; one cut short, after what came
+/// before the cut.
+fn cold_lines(db: &Connection, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
+    let (archive, bytes) = cold::open(db, path, id)?;
+    let read = match archive {
+        cold::Archive::Records(records) => entries(records, out, cold::event),
+        cold::Archive::TooLarge => return note(out, "skipped", id, bytes, cold::TABLE),
+        cold::Archive::Unreadable => Err(bad("not readable")),
+    };
+    read.or_else(|e| match e.kind() {
+        io::ErrorKind::BrokenPipe => Err(e),
+        _ => note(out, "unreadable", id, bytes, cold::TABLE),
+    })
 }
 
 /// A line that is an entry, as it is.
@@ -391,6 +409,17 @@ fn is_session(path: &Path) -> bool {
 fn is_trajectory(path: &Path) -> bool {
     in_sessions(path)
         && (path.file_name().and_then(|n| n.to_str())).is_some_and(|n| n.contains(".trajectory"))
+}
+
+/// The file is an archive in an agent's `sessions/cold/`: read through
+/// its store, no session of its own.
+fn is_cold_archive(path: &Path) -> bool {
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    dir.file_name().is_some_and(|n| n == "cold")
+        && in_sessions(dir)
+        && (path.file_name().and_then(|n| n.to_str())).is_some_and(|n| n.ends_with(".jsonl.zst"))
 }
 
 /// The file is in `agents/<agent>/sessions/`.

@@ -10,10 +10,8 @@
 //! written whole first, as they were before.
 
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-
-use super::StoreReader;
 
 /// The bytes a chunk holds before it is handed on.
 const CHUNK: usize = 64 << 10;
@@ -21,24 +19,24 @@ const CHUNK: usize = 64 << 10;
 /// Chunks written ahead of the reader, at most.
 const AHEAD: usize = 2;
 
-/// The lines of session `id` of the store at `path`, as `reader` writes
-/// them ([`StoreReader::lines`]).
+/// What `lines` writes (a store reader's lines of one session), read as it
+/// is written.
 ///
 /// # Errors
-/// What the reader says before its first chunk (see the module docs).
-pub fn open(
-    reader: &'static dyn StoreReader,
-    path: &Path,
-    id: &str,
-) -> io::Result<Box<dyn Read + Send>> {
+/// What `lines` says before its first chunk (see the module docs).
+pub fn open<F>(lines: F) -> io::Result<Box<dyn Read + Send>>
+where
+    F: Fn(&mut dyn Write) -> io::Result<()> + Send + Sync + 'static,
+{
     let (tx, rx) = sync_channel(AHEAD);
-    let (p, i) = (path.to_path_buf(), id.to_string());
+    let lines = Arc::new(lines);
+    let on_thread = Arc::clone(&lines);
     let spawned = std::thread::Builder::new()
         .name("store".into())
-        .spawn(move || write(reader, &p, &i, tx));
+        .spawn(move || write(&*on_thread, tx));
     if spawned.is_err() {
         let mut whole = Vec::new();
-        reader.lines(path, id, &mut whole)?;
+        lines(&mut whole)?;
         return Ok(Box::new(io::Cursor::new(whole)));
     }
     let first = match rx.recv() {
@@ -56,13 +54,13 @@ pub fn open(
 
 /// The writer's side: the reader's lines in chunks, then its error if it
 /// ends with one (alone when no chunk was handed on: the open's error).
-fn write(reader: &dyn StoreReader, path: &Path, id: &str, tx: SyncSender<io::Result<Vec<u8>>>) {
+fn write(lines: &dyn Fn(&mut dyn Write) -> io::Result<()>, tx: SyncSender<io::Result<Vec<u8>>>) {
     let mut out = Chunks {
         tx,
         buf: Vec::with_capacity(CHUNK),
         handed: false,
     };
-    let done = reader.lines(path, id, &mut out);
+    let done = lines(&mut out);
     let done = done.and_then(|()| out.hand_on());
     if let Err(e) = done {
         if out.handed {

@@ -4,80 +4,70 @@
 //! which the `event`s are the session's entries.
 
 use std::borrow::Cow;
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, params};
 use serde::Deserialize;
 
-use super::{COLD_TABLE, MAX_ROW, bad, entries, missing, note};
 use crate::file::open_regular;
+use crate::input::store::{MAX_ROW, bad, missing};
 
-/// A cold session's row: where its archive is.
-struct Row {
-    /// `file` or `sqlite`.
-    storage: String,
-    /// The archive's file name (`<sha-256>.jsonl.zst`), for `file`.
-    name: String,
-    /// The archive, for `sqlite` (`None`: larger than [`MAX_ROW`]).
-    blob: Option<Vec<u8>>,
-    /// The archive's size, as the row says.
-    bytes: Option<i64>,
+/// The table of the sessions in cold storage.
+pub(super) const TABLE: &str = "session_transcript_cold_archives";
+
+/// A cold session's archive, as its row says where it is.
+pub(super) enum Archive {
+    /// Its records, decompressed as they are read.
+    Records(Box<dyn BufRead>),
+    /// Kept in its row, larger than [`MAX_ROW`]: not read.
+    TooLarge,
+    /// Missing, not a regular file, not where the row says, or not zstd.
+    Unreadable,
 }
 
-/// The lines of session `id` in cold storage in the store at `path`.
+/// The archive of session `id` in cold storage in the store `db` (the file
+/// at `path`), and its size as its row says.
 ///
 /// # Errors
-/// The session is not in cold storage, the query fails, or `out` fails.
-pub(super) fn lines(db: &Connection, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
-    let row = db
+/// The session is not in cold storage, or the query fails.
+pub(super) fn open(db: &Connection, path: &Path, id: &str) -> io::Result<(Archive, Option<i64>)> {
+    let (storage, name, blob, bytes): (String, String, Option<Vec<u8>>, Option<i64>) = db
         .query_row(
             &format!(
                 "SELECT storage, archive_name, \
                  CASE WHEN length(archive_blob) <= {MAX_ROW} THEN archive_blob END, \
                  coalesce(length(archive_blob), archive_bytes) \
-                 FROM {COLD_TABLE} WHERE session_id = ?1"
+                 FROM {TABLE} WHERE session_id = ?1"
             ),
             params![id],
-            |r| {
-                Ok(Row {
-                    storage: r.get(0)?,
-                    name: r.get(1)?,
-                    blob: r.get(2)?,
-                    bytes: r.get(3)?,
-                })
-            },
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
         .map_err(missing)?;
-    let unreadable = |out: &mut dyn Write| note(out, "unreadable", id, row.bytes, COLD_TABLE);
-    let read = match (row.storage.as_str(), row.blob.as_deref()) {
-        ("sqlite", Some(blob)) => records(blob, out),
-        ("sqlite", None) if row.bytes.is_some_and(|n| n > MAX_ROW) => {
-            return note(out, "skipped", id, row.bytes, COLD_TABLE);
-        }
-        ("file", _) => match file(path, &row.name).and_then(|f| open_regular(&f)) {
-            Ok(f) => records(f, out),
-            Err(_) => return unreadable(out),
+    let archive = match (storage.as_str(), blob) {
+        ("sqlite", Some(blob)) => records(Cursor::new(blob)),
+        ("sqlite", None) if bytes.is_some_and(|n| n > MAX_ROW) => Archive::TooLarge,
+        ("file", _) => match file(path, &name).and_then(|f| open_regular(&f)) {
+            Ok(f) => records(f),
+            Err(_) => Archive::Unreadable,
         },
-        _ => return unreadable(out),
+        _ => Archive::Unreadable,
     };
-    // What was read before a broken frame stays written.
-    read.or_else(|e| match e.kind() {
-        io::ErrorKind::BrokenPipe => Err(e),
-        _ => unreadable(out),
-    })
+    Ok((archive, bytes))
 }
 
-/// The archive's entries, read as it is decompressed.
-fn records(archive: impl Read, out: &mut dyn Write) -> io::Result<()> {
-    let d = zstd::stream::read::Decoder::new(archive)?;
-    entries(BufReader::new(d), out, event)
+/// An archive's records, read as it is decompressed.
+pub(super) fn records(archive: impl Read + 'static) -> Archive {
+    match zstd::stream::read::Decoder::new(archive) {
+        Ok(d) => Archive::Records(Box::new(BufReader::new(d))),
+        Err(_) => Archive::Unreadable,
+    }
 }
 
 /// A record's entry, when it is an `event` (`None`: another record).
 /// A record that is no JSON object, or an event without its entry, is
 /// given as it is, so that it is said as not read.
-fn event(record: &str) -> Option<Cow<'_, str>> {
+pub(super) fn event(record: &str) -> Option<Cow<'_, str>> {
     #[derive(Deserialize)]
     struct Record<'a> {
         #[serde(borrow)]
@@ -119,17 +109,6 @@ fn file(path: &Path, name: &str) -> io::Result<PathBuf> {
         _ => dir.to_path_buf(),
     };
     Ok(dir.join("cold").join(name))
-}
-
-/// The file is an archive in an agent's `sessions/cold/`: read through
-/// its store, no session of its own.
-pub(super) fn is_archive(path: &Path) -> bool {
-    let Some(dir) = path.parent() else {
-        return false;
-    };
-    dir.file_name().is_some_and(|n| n == "cold")
-        && super::in_sessions(dir)
-        && (path.file_name().and_then(|n| n.to_str())).is_some_and(|n| n.ends_with(".jsonl.zst"))
 }
 
 #[cfg(test)]

@@ -105,6 +105,81 @@ fn an_openclaw_sessions_entries_are_its_lines_the_header_marked() {
 
 #[test]
 fn the_mark_is_what_the_decoder_looks_for() {
-    let want = format!(r#""store":"{}","#, super::super::STORE);
+    let want = format!(r#""store":"{STORE}","#);
     assert_eq!(MARK, want.as_bytes());
+}
+
+/// Records as `OpenClaw` writes them: a header, then events among other
+/// records.
+fn cold_archive(entries: &[&str]) -> Vec<u8> {
+    let mut text =
+        String::from(r#"{"kind":"header","version":1,"sessionId":"s","generation":"g"}"#);
+    text.push('\n');
+    for (seq, e) in entries.iter().enumerate() {
+        let event = serde_json::json!({"kind": "event", "row": {"seq": seq, "event_json": e, "created_at": 1}});
+        text.push_str(&event.to_string());
+        text.push('\n');
+        text.push_str(r#"{"kind":"active","row":{"active_position":0,"event_seq":0,"message_position":null,"context_eligible":1}}"#);
+        text.push('\n');
+    }
+    zstd::encode_all(text.as_bytes(), 3).unwrap()
+}
+
+#[test]
+fn the_events_are_the_entries_and_nothing_else_is() {
+    let header = r#"{"type":"session","version":4,"id":"s"}"#;
+    let message =
+        r#"{"type":"message","id":"m","message":{"role":"user","content":"a \"quoted\"\nline"}}"#;
+    let mut out = Vec::new();
+    read_cold(cold_archive(&[header, message]), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(
+        lines[0],
+        r#"{"store":"openclaw","type":"session","version":4,"id":"s"}"#
+    );
+    assert_eq!(lines[1], message);
+}
+
+#[test]
+fn a_cut_or_foreign_archive_is_an_error_after_what_it_held() {
+    let entries: Vec<String> = (0..2000)
+        .map(|i| {
+            format!(
+                r#"{{"type":"message","id":"m{i}","message":{{"role":"user","content":"{}"}}}}"#,
+                "x".repeat(i % 97)
+            )
+        })
+        .collect();
+    let refs: Vec<&str> = entries.iter().map(String::as_str).collect();
+    let whole = cold_archive(&refs);
+    let mut out = Vec::new();
+    let e = read_cold(whole[..whole.len() / 2].to_vec(), &mut out);
+    assert!(e.is_err(), "a cut frame is an error");
+    assert!(!out.is_empty(), "what came before the cut is written");
+    assert!(read_cold(b"not zstd at all".to_vec(), &mut Vec::new()).is_err());
+}
+
+/// A cold archive's lines, as a session of the store gives them.
+fn read_cold(archive: Vec<u8>, out: &mut Vec<u8>) -> io::Result<()> {
+    match cold::records(io::Cursor::new(archive)) {
+        cold::Archive::Records(r) => entries(r, out, cold::event),
+        _ => Err(bad("not zstd")),
+    }
+}
+
+#[test]
+fn a_cold_archives_file_is_no_session_of_its_own() {
+    let name = format!("{}.jsonl.zst", "ab".repeat(32));
+    let kept = Path::new("/h/.openclaw/agents/main/sessions/cold").join(&name);
+    assert!(OpenClaw.no_session(&kept, "x.jsonl"));
+    assert!(is_session_file(&kept, Readers::NONE), "a name as others");
+    assert!(!is_session_file(&kept, Readers(&[&OpenClaw])));
+    for other in [
+        "/h/.openclaw/agents/main/sessions/a.jsonl",
+        "/h/elsewhere/cold/a.jsonl.zst",
+    ] {
+        assert!(!OpenClaw.no_session(Path::new(other), "a.jsonl"), "{other}");
+    }
 }
