@@ -129,3 +129,6 @@ impl Read for Piped {
         Ok(n)
     }
 }
+
+#[cfg(test)]
+mod tests;
