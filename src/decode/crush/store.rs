@@ -71,11 +71,11 @@ impl StoreReader for Crush {
     }
 
     fn sessions(&self, path: &Path) -> io::Result<Vec<Stored>> {
-        sessions(&open(path)?).map_err(sql)
+        sessions(&*open(path)?).map_err(sql)
     }
 
     fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
-        lines(&open(path)?, path, id, out)
+        lines(&*open(path)?, path, id, out)
     }
 
     fn listed(&self, path: &Path) -> Option<Vec<PathBuf>> {
@@ -234,8 +234,8 @@ impl Writer<'_> {
                 "SELECT {col} FROM messages WHERE session_id = ?1 AND role = 'assistant' \
                  AND length(model) BETWEEN 1 AND 1000 ORDER BY rowid DESC LIMIT 1"
             );
-            self.db
-                .query_row(&sql, [id], |r| r.get::<_, Option<String>>(0))
+            (self.db.prepare_cached(&sql))
+                .and_then(|mut q| q.query_row([id], |r| r.get::<_, Option<String>>(0)))
                 .ok()
                 .flatten()
                 .filter(|v| v.len() <= 1000)
@@ -276,7 +276,7 @@ impl Writer<'_> {
             Ok(())
         })?;
         // Sub-agents no call named.
-        let mut q = (db.prepare(
+        let mut q = (db.prepare_cached(
             "SELECT id FROM sessions WHERE parent_session_id = ?1 ORDER BY created_at, id",
         ))
         .map_err(sql)?;
@@ -316,11 +316,10 @@ impl Writer<'_> {
         if self.visited.contains(child) {
             return Ok(false);
         }
-        let n: i64 = self.db.query_row(
+        let mut q = (self.db).prepare_cached(
             "SELECT count(*) FROM sessions WHERE id = ?1 AND parent_session_id = ?2",
-            [child, parent],
-            |r| r.get(0),
         )?;
+        let n: i64 = q.query_row([child, parent], |r| r.get(0))?;
         Ok(n > 0)
     }
 }

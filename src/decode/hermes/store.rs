@@ -49,11 +49,11 @@ impl StoreReader for Hermes {
     }
 
     fn sessions(&self, path: &Path) -> io::Result<Vec<Stored>> {
-        sessions(&open(path)?).map_err(sql)
+        sessions(&*open(path)?).map_err(sql)
     }
 
     fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
-        lines(&open(path)?, path, id, out)
+        lines(&*open(path)?, path, id, out)
     }
 }
 

@@ -82,7 +82,7 @@ impl StoreReader for OpenClaw {
     }
 
     fn sessions(&self, path: &Path) -> io::Result<Vec<Stored>> {
-        sessions(&open(path)?).map_err(sql)
+        sessions(&*open(path)?).map_err(sql)
     }
 
     fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
@@ -176,7 +176,7 @@ fn lines(db: &Connection, id: &str, out: &mut dyn Write) -> io::Result<()> {
     }
     // Older stores have no `event_zstd` column.
     let zstd = db
-        .prepare("SELECT event_zstd FROM transcript_events LIMIT 0")
+        .prepare_cached("SELECT event_zstd FROM transcript_events LIMIT 0")
         .is_ok();
     let compressed = if zstd {
         format!("CASE WHEN length(event_zstd) <= {MAX_ROW} THEN event_zstd END")
@@ -184,7 +184,7 @@ fn lines(db: &Connection, id: &str, out: &mut dyn Write) -> io::Result<()> {
         "NULL".to_string()
     };
     let mut q = db
-        .prepare(&format!(
+        .prepare_cached(&format!(
             "SELECT seq, CASE WHEN length(event_json) <= {MAX_ROW} THEN event_json END, \
              {compressed}, coalesce(length(event_json), {}) \
              FROM transcript_events WHERE session_id = ?1 ORDER BY seq",

@@ -52,11 +52,11 @@ impl StoreReader for Cli {
     }
 
     fn sessions(&self, path: &Path) -> io::Result<Vec<Stored>> {
-        sessions(&open(path)?).map_err(sql)
+        sessions(&*open(path)?).map_err(sql)
     }
 
     fn lines(&self, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
-        lines(*self, &open(path)?, id, out)
+        lines(*self, &*open(path)?, id, out)
     }
 }
 
@@ -234,7 +234,7 @@ impl Writer<'_> {
     fn header(&mut self, id: &str) -> io::Result<()> {
         let mut q = self
             .db
-            .prepare("SELECT * FROM session WHERE id = ?1")
+            .prepare_cached("SELECT * FROM session WHERE id = ?1")
             .map_err(sql)?;
         let names: Vec<String> = q.column_names().iter().map(|n| (*n).to_string()).collect();
         let mut rows = q.query(params![id]).map_err(sql)?;
@@ -346,7 +346,7 @@ impl Writer<'_> {
     fn children(&mut self, top: &str, id: &str, depth: usize) -> io::Result<()> {
         let mut q = self
             .db
-            .prepare("SELECT id FROM session WHERE parent_id = ?1 ORDER BY time_created, id")
+            .prepare_cached("SELECT id FROM session WHERE parent_id = ?1 ORDER BY time_created, id")
             .map_err(sql)?;
         let children: Vec<String> = q
             .query_map(params![id], |r| r.get(0))
@@ -416,11 +416,11 @@ impl Writer<'_> {
 
     /// A session of that id is in the store.
     fn exists(&self, id: &str) -> bool {
-        self.db
-            .query_row("SELECT 1 FROM session WHERE id = ?1", params![id], |_| {
-                Ok(())
-            })
-            .is_ok()
+        (self
+            .db
+            .prepare_cached("SELECT 1 FROM session WHERE id = ?1"))
+        .and_then(|mut q| q.query_row(params![id], |_| Ok(())))
+        .is_ok()
     }
 }
 
@@ -466,12 +466,9 @@ fn rows(
 
 /// Message `message` of session `id` has parts.
 fn has_parts(db: &Connection, message: &str, id: &str) -> bool {
-    db.query_row(
-        "SELECT 1 FROM part WHERE message_id = ?1 AND session_id = ?2 LIMIT 1",
-        params![message, id],
-        |_| Ok(()),
-    )
-    .is_ok()
+    (db.prepare_cached("SELECT 1 FROM part WHERE message_id = ?1 AND session_id = ?2 LIMIT 1"))
+        .and_then(|mut q| q.query_row(params![message, id], |_| Ok(())))
+        .is_ok()
 }
 
 /// An assistant message with neither an end nor an error.

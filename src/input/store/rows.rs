@@ -47,12 +47,9 @@ pub fn put(out: &mut dyn Write, v: &Value) -> io::Result<()> {
 /// The store has a table so named.
 #[must_use]
 pub fn has_table(db: &Connection, table: &str) -> bool {
-    db.query_row(
-        "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1",
-        params![table],
-        |_| Ok(()),
-    )
-    .is_ok()
+    (db.prepare_cached("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1"))
+        .and_then(|mut q| q.query_row(params![table], |_| Ok(())))
+        .is_ok()
 }
 
 /// Each row of `table` whose `key` is `id`, in the order written (by
@@ -84,8 +81,8 @@ fn rows_of(
 ) -> io::Result<()> {
     let mut cols = Vec::new();
     {
-        let mut q =
-            (db.prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))).map_err(sql)?;
+        let mut q = (db.prepare_cached(&format!("SELECT name FROM pragma_table_info('{table}')")))
+            .map_err(sql)?;
         let names = q.query_map([], |r| r.get::<_, String>(0)).map_err(sql)?;
         for n in names {
             let n = n.map_err(sql)?;
@@ -113,7 +110,7 @@ fn rows_of(
         select.join(", "),
         quoted(key)
     );
-    let mut q = db.prepare(&query).map_err(sql)?;
+    let mut q = db.prepare_cached(&query).map_err(sql)?;
     let mut rows = q.query(params![id]).map_err(sql)?;
     while let Some(r) = rows.next().map_err(sql)? {
         let mut row = Map::new();

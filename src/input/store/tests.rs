@@ -68,3 +68,39 @@ fn a_store_is_opened_only_when_it_is_a_database() {
     assert_eq!(e.to_string(), "no such session");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_connection_kept_serves_its_file_and_not_one_put_in_its_place() {
+    let dir = std::env::temp_dir().join(format!("sv-store-pool-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("a.db");
+    let make = |path: &Path, n: i64| {
+        let c = Connection::open(path).unwrap();
+        c.execute_batch(&format!("CREATE TABLE t (x); INSERT INTO t VALUES ({n})"))
+            .unwrap();
+    };
+    let x = |path: &Path| -> i64 {
+        open(path)
+            .unwrap()
+            .query_row("SELECT x FROM t", [], |r| r.get(0))
+            .unwrap()
+    };
+    make(&db, 1);
+    assert_eq!(x(&db), 1);
+    // Given back, then taken again: the same connection (its statements
+    // kept prepared).
+    let first = open(&db).unwrap();
+    first.prepare_cached("SELECT x FROM t").unwrap();
+    drop(first);
+    let again = open(&db).unwrap();
+    assert!(again.prepare_cached("SELECT x FROM t").is_ok());
+    drop(again);
+    // Another file renamed into its place: opened anew, not read through
+    // the old one's connection.
+    let other = dir.join("b.db");
+    make(&other, 2);
+    std::fs::rename(&other, &db).unwrap();
+    assert_eq!(x(&db), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
