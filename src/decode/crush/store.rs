@@ -38,7 +38,7 @@ use rusqlite::Connection;
 use rusqlite::types::ValueRef;
 use serde_json::{Map, Value, json};
 
-use crate::input::store::rows::{line, rows};
+use crate::input::store::rows::{line, one, rows};
 use crate::input::store::{StoreReader, Stored, bad, open, sql};
 use crate::time::Timestamp;
 
@@ -189,12 +189,7 @@ fn lines(db: &Connection, path: &Path, id: &str, out: &mut dyn Write) -> io::Res
 
 /// The `sessions` row of session `id` (without its `todos`).
 fn row(db: &Connection, id: &str) -> io::Result<Option<Map<String, Value>>> {
-    let mut found = None;
-    rows(db, "sessions", "id", id, &["todos"], |row| {
-        found = Some(row);
-        Ok(())
-    })?;
-    Ok(found)
+    one(db, "sessions", "id", id, &["todos"])
 }
 
 /// The project a store belongs to: the folder that holds its `.crush/`.

@@ -33,7 +33,7 @@ use rusqlite::Connection;
 use rusqlite::types::ValueRef;
 use serde_json::{Map, Value};
 
-use crate::input::store::rows::{has_table, line, put_time, rows};
+use crate::input::store::rows::{has_table, line, one, put_time, rows};
 use crate::input::store::{StoreReader, Stored, bad, open, sql};
 use crate::time::Timestamp;
 
@@ -90,11 +90,7 @@ fn seconds(v: ValueRef<'_>) -> Option<Timestamp> {
 /// The session `id` of the store `db` (the file at `path`) as lines (see
 /// the module docs), each written to `out` as it is read.
 fn lines(db: &Connection, path: &Path, id: &str, out: &mut dyn Write) -> io::Result<()> {
-    let mut session = None;
-    rows(db, "sessions", "id", id, &["system_prompt"], |row| {
-        session = Some(row);
-        Ok(())
-    })?;
+    let session = one(db, "sessions", "id", id, &["system_prompt"])?;
     let mut session = session.ok_or_else(|| bad("no such session"))?;
     let began = session.get("started_at").and_then(Value::as_f64);
     put_time(&mut session, began);

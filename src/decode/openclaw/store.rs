@@ -249,7 +249,7 @@ fn archive(db: &Connection, archived: &str, out: &mut dyn Write) -> io::Result<(
     } else {
         entries(blob.as_slice(), out, whole)
     };
-    read.or_else(|_| note(out, "unreadable", archived, bytes, ARCHIVES))
+    said_unread(read, out, archived, bytes, ARCHIVES)
 }
 
 /// The session `id` in cold storage in the store `db` (the file at
@@ -263,9 +263,22 @@ fn cold_lines(db: &Connection, path: &Path, id: &str, out: &mut dyn Write) -> io
         cold::Archive::TooLarge => return note(out, "skipped", id, bytes, cold::TABLE),
         cold::Archive::Unreadable => Err(bad("not readable")),
     };
+    said_unread(read, out, id, bytes, cold::TABLE)
+}
+
+/// `read`, an archive's lines written, or when it broke off (after what
+/// came before), one line saying the archive `id` of `table` was not read
+/// whole; a reader gone is no archive's fault, and ends the writing.
+fn said_unread(
+    read: io::Result<()>,
+    out: &mut dyn Write,
+    id: &str,
+    bytes: Option<i64>,
+    table: &str,
+) -> io::Result<()> {
     read.or_else(|e| match e.kind() {
         io::ErrorKind::BrokenPipe => Err(e),
-        _ => note(out, "unreadable", id, bytes, cold::TABLE),
+        _ => note(out, "unreadable", id, bytes, table),
     })
 }
 

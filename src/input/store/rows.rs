@@ -52,6 +52,26 @@ pub fn has_table(db: &Connection, table: &str) -> bool {
         .is_ok()
 }
 
+/// The row of `table` whose `key` is `id` (the last, were there several),
+/// as [`rows`] gives it; `None`: no such row.
+///
+/// # Errors
+/// As [`rows`].
+pub fn one(
+    db: &Connection,
+    table: &str,
+    key: &str,
+    id: &str,
+    leave: &[&str],
+) -> io::Result<Option<Map<String, Value>>> {
+    let mut found = None;
+    rows(db, table, key, id, leave, |row| {
+        found = Some(row);
+        Ok(())
+    })?;
+    Ok(found)
+}
+
 /// Each row of `table` whose `key` is `id`, in the order written (by
 /// `rowid`), given to `each` as its columns (those in `leave` left out; a
 /// value larger than [`MAX_ROW`] said in `skipped`) as it is read.
