@@ -11,7 +11,7 @@
 
 use std::cell::RefCell;
 use std::hash::{BuildHasher, Hasher};
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 
 use super::{Dated, Entry, Listing, Recorded, Resume, Stamp};
@@ -76,15 +76,29 @@ pub(crate) fn header(binary: u64, context: &str) -> Vec<u8> {
     head
 }
 
-/// `events` compressed as a frame.
+/// `events` compressed as a frame (level 1). Without zstd's own checksum:
+/// each frame's is ours, of its bytes once decompressed ([`checksum`]).
 ///
 /// # Errors
 /// Only the compressor's.
 pub(crate) fn compress(events: &[u8]) -> io::Result<Vec<u8>> {
-    let mut z = zstd::stream::write::Encoder::new(Vec::with_capacity(events.len() / 4), 1)?;
-    z.include_checksum(true)?;
-    z.write_all(events)?;
-    z.finish()
+    ZIP.with(|z| {
+        let mut z = z.borrow_mut();
+        if z.is_none() {
+            *z = Some(zstd::bulk::Compressor::new(1)?);
+        }
+        z.as_mut()
+            .ok_or_else(|| io::Error::other("no compressor"))?
+            .compress(events)
+    })
+}
+
+thread_local! {
+    /// The compressor of this thread: a first report indexes hundreds of
+    /// sessions, each a frame or two. A context made for each asked the
+    /// processor what it can do (`cpuid`), which a virtual machine traps:
+    /// a sixth of what indexing added to a report (issue 46).
+    static ZIP: RefCell<Option<zstd::bulk::Compressor<'static>>> = const { RefCell::new(None) };
 }
 
 /// The events of `frame`, whose compressed bytes are `bytes`; `None` when

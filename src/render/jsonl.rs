@@ -88,6 +88,7 @@ impl Origin {
             let mut fields = Obj {
                 b: &mut self.written,
                 first: false,
+                terse: o.terse,
             };
             fields.opt_str(k!("session"), now[0]);
             fields.opt_str(k!("parent"), now[1]);
@@ -145,7 +146,7 @@ impl<W: Write> Sink for Jsonl<W> {
                 ..ev.clone()
             };
             write_labelled(
-                &mut self.buf,
+                Obj::new(&mut self.buf),
                 &rest,
                 s,
                 self.label.as_deref(),
@@ -160,7 +161,7 @@ impl<W: Write> Sink for Jsonl<W> {
             self.buf.clear();
         }
         write_labelled(
-            &mut self.buf,
+            Obj::new(&mut self.buf),
             ev,
             s,
             self.label.as_deref(),
@@ -204,19 +205,28 @@ fn long_content<'e, 'a>(ev: &'e Event<'a>) -> Option<(&'e ToolResult<'a>, &'a st
 
 /// Serialize one event as a JSON object (without the newline).
 pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
-    write_labelled(b, ev, s, None, &mut Origin::default());
+    write_labelled(Obj::new(b), ev, s, None, &mut Origin::default());
+}
+
+/// [`write_event`] for the index (`run/record.rs`): the fields that are
+/// `null` left out, and no cost estimated (a report prices the events it
+/// replays). The native decoder reads a missing field as `null`: the same
+/// event, in fewer bytes to write, compress, keep and parse again.
+pub fn write_terse(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
+    let mut o = Obj::new(b);
+    o.terse = true;
+    write_labelled(o, ev, s, None, &mut Origin::default());
 }
 
 /// [`write_event`] with the run's `--label` (`None`: `null`), the origin
 /// fields as `origin` last wrote them when they are the same.
 fn write_labelled(
-    b: &mut Vec<u8>,
+    mut o: Obj<'_>,
     ev: &Event<'_>,
     s: &Session,
     label: Option<&str>,
     origin: &mut Origin,
 ) {
-    let mut o = Obj::new(b);
     o.num(k!("v"), u64::from(SCHEMA_VERSION));
     o.name(k!("kind"), ev.kind.name());
     o.name(k!("producer"), ev.producer.name());
@@ -292,7 +302,7 @@ fn kind_fields(o: &mut Obj<'_>, ev: &Event<'_>, s: &Session) {
             o.opt_f64(k!("cost_usd"), u.cost_usd);
             // Priced only when the output count is final.
             let estimate = (u.model.as_deref())
-                .filter(|_| !u.preliminary_output)
+                .filter(|_| !u.preliminary_output && !o.terse)
                 .and_then(|m| s.prices().message(m, &u.tokens, Billing::of(u)));
             o.opt_f64(k!("cost_usd_estimated"), estimate);
         }
@@ -308,7 +318,7 @@ fn kind_fields(o: &mut Obj<'_>, ev: &Event<'_>, s: &Session) {
         EventKind::Result(r) => {
             result(o, r);
             // No cost reported: the session's so far, priced.
-            let estimate = (r.cost_usd.is_none())
+            let estimate = (r.cost_usd.is_none() && !o.terse)
                 .then(|| s.current().map(|c| c.cost(s.prices())))
                 .flatten()
                 .and_then(|c| c.usd.filter(|_| c.estimated));
@@ -438,6 +448,8 @@ fn result(o: &mut Obj<'_>, r: &SessionResult<'_>) {
 struct Obj<'b> {
     b: &'b mut Vec<u8>,
     first: bool,
+    /// Fields that are `null` are left out ([`write_terse`]).
+    terse: bool,
 }
 
 impl<'b> Obj<'b> {
@@ -454,7 +466,9 @@ impl<'b> Obj<'b> {
             if i > 0 {
                 self.b.push(b',');
             }
+            let terse = self.terse;
             let mut inner = Obj::new(self.b);
+            inner.terse = terse;
             field(&mut inner, item);
             inner.end();
         }
@@ -463,7 +477,11 @@ impl<'b> Obj<'b> {
 
     fn new(b: &'b mut Vec<u8>) -> Self {
         b.push(b'{');
-        Obj { b, first: true }
+        Obj {
+            b,
+            first: true,
+            terse: false,
+        }
     }
 
     fn end(self) {
@@ -552,6 +570,9 @@ impl<'b> Obj<'b> {
     }
 
     fn null<const N: usize>(&mut self, k: &[u8; N]) {
+        if self.terse {
+            return;
+        }
         self.key(k);
         self.b.extend_from_slice(b"null");
     }
@@ -574,13 +595,13 @@ impl<'b> Obj<'b> {
     }
 
     fn opt_f64<const N: usize>(&mut self, k: &[u8; N], v: Option<f64>) {
-        self.key(k);
         match v.filter(|f| f.is_finite()) {
             // serde_json writes the shortest representation that round-trips.
             Some(f) => {
+                self.key(k);
                 let _ = serde_json::to_writer(&mut *self.b, &f);
             }
-            None => self.b.extend_from_slice(b"null"),
+            None => self.null(k),
         }
     }
 
@@ -602,13 +623,12 @@ impl<'b> Obj<'b> {
     /// here (a re-encoded value, or a line that parsed), so it is copied,
     /// made terminal-safe by [`push_safe_json`].
     fn raw<const N: usize>(&mut self, k: &[u8; N], json: &str) {
-        self.key(k);
         let t = json.trim();
         if t.is_empty() {
-            self.b.extend_from_slice(b"null");
-        } else {
-            push_safe_json(self.b, t);
+            return self.null(k);
         }
+        self.key(k);
+        push_safe_json(self.b, t);
     }
 
     fn str_list<const N: usize>(&mut self, k: &[u8; N], items: &[Cow<'_, str>]) {
@@ -625,7 +645,9 @@ impl<'b> Obj<'b> {
 
     fn tokens<const N: usize>(&mut self, k: &[u8; N], t: &Tokens) {
         self.key(k);
+        let terse = self.terse;
         let mut inner = Obj::new(self.b);
+        inner.terse = terse;
         inner.opt_num(k!("input"), t.input);
         inner.opt_num(k!("output"), t.output);
         inner.opt_num(k!("cache_read"), t.cache_read);

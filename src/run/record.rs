@@ -6,7 +6,8 @@
 //! out (the index serves every window), stripped of what no report reads:
 //! the model's texts and thoughts, tool inputs, the outputs of the calls
 //! that did not fail and the answer of a result that did not (a failed call's output is an alert of the
-//! report's). A session read without a problem of any line (a skipped,
+//! report's), the text and line of a notice that is not an error, and
+//! every field that is `null` (`jsonl::write_terse`). A session read without a problem of any line (a skipped,
 //! repaired or implausible line is said with its file and line number, which
 //! the index does not keep) is kept; a later report replays its lines
 //! through the native decoder into the same session and sink.
@@ -23,13 +24,13 @@ use std::path::PathBuf;
 
 use crate::decode::{Decoded, Decoder};
 use crate::event::{
-    Content, Delta, Event, EventKind, JsonText, List, Role, SessionResult, Text, Thinking,
-    ToolCall, ToolResult, Unknown,
+    Content, Delta, Event, EventKind, JsonText, Level, List, Notice, Role, SessionResult, Text,
+    Thinking, ToolCall, ToolResult, Unknown,
 };
 use crate::file::open_regular;
 use crate::index::{self, Index, Recorded, Resume, Stamp};
 use crate::input::{Compression, Frame, LineReader, library};
-use crate::render::jsonl::write_event;
+use crate::render::jsonl::write_terse;
 use crate::session::Session;
 
 /// A session's file changed within this long before it was read keeps its
@@ -101,8 +102,8 @@ impl Recorder {
     /// Keep `ev`, as a report reads it.
     pub(crate) fn event(&mut self, ev: &Event<'_>) {
         match stripped(ev) {
-            Some(s) => write_event(&mut self.events, &s, &self.blank),
-            None => write_event(&mut self.events, ev, &self.blank),
+            Some(s) => write_terse(&mut self.events, &s, &self.blank),
+            None => write_terse(&mut self.events, ev, &self.blank),
         }
         self.events.push(b'\n');
     }
@@ -259,6 +260,14 @@ fn stripped<'e>(ev: &'e Event<'_>) -> Option<Event<'e>> {
                 ..(**r).clone()
             }))
         }
+        // Below an error a notice is no alert: a report counts it.
+        EventKind::Notice(n) if n.level < Level::Error => EventKind::Notice(Notice {
+            subtype: Cow::Borrowed(&n.subtype),
+            level: n.level,
+            text: Cow::Borrowed(""),
+            raw: None,
+            estimate: n.estimate,
+        }),
         EventKind::Unknown(u) => EventKind::Unknown(Unknown {
             type_name: Cow::Borrowed(&u.type_name),
             raw: Cow::Borrowed("null"),
