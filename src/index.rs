@@ -344,7 +344,7 @@ struct Used {
     /// New entries.
     added_files: Vec<(PathBuf, Dated)>,
     added_dirs: Vec<(PathBuf, Listing)>,
-    added_sessions: Vec<(String, Recorded)>,
+    added_sessions: Vec<(String, Recorded<Packed>)>,
 }
 
 /// The index of one library, as loaded (its table; the events of a
@@ -534,11 +534,28 @@ impl Index {
         )
     }
 
-    /// Keep the events of session `name`.
+    /// Keep the events of session `name`: compressed here, on the thread
+    /// that read it (`-j`: a first report's compression is shared by its
+    /// threads, not left to the end), written with the index.
     pub fn put_session(&self, name: &str, recorded: Recorded) {
+        let packed = Packed::of(&recorded.events).and_then(|events| {
+            let resume = match &recorded.resume {
+                Some((r, state)) => Some((*r, Packed::of(state)?)),
+                None => None,
+            };
+            Ok(Recorded {
+                files: recorded.files,
+                lines: recorded.lines,
+                indexed_at: recorded.indexed_at,
+                events,
+                resume,
+            })
+        });
         if let Ok(mut u) = self.used.lock() {
             u.sessions.insert(name.to_string());
-            u.added_sessions.push((name.to_string(), recorded));
+            if let Ok(p) = packed {
+                u.added_sessions.push((name.to_string(), p));
+            }
         }
     }
 
@@ -620,7 +637,7 @@ impl Index {
             };
             let mut at = head.len() as u64;
             for (name, kept) in sessions {
-                let Some((entry, bytes)) = kept.frame(old, at)? else {
+                let Some((entry, bytes)) = kept.frame(old, at) else {
                     continue;
                 };
                 w.write_all(&bytes)?;
@@ -645,18 +662,36 @@ enum Kept {
     /// As the loaded file has it.
     Old(Recorded<format::Frame>),
     /// Recorded by this run.
-    New(Recorded),
+    New(Recorded<Packed>),
+}
+
+/// Bytes compressed as a frame, not yet placed in a file.
+struct Packed {
+    /// The frame (its place not yet known).
+    frame: format::Frame,
+    bytes: Vec<u8>,
+}
+
+impl Packed {
+    /// `raw` compressed.
+    fn of(raw: &[u8]) -> io::Result<Packed> {
+        Ok(Packed {
+            bytes: format::compress(raw)?,
+            frame: format::Frame {
+                at: 0,
+                len: 0,
+                raw: raw.len() as u64,
+                sum: format::checksum(raw),
+            },
+        })
+    }
 }
 
 impl Kept {
     /// Its entry and its frames' bytes (its events', then its decoder
     /// state's), when written at `at` (`None`: an old frame can no longer
     /// be read).
-    fn frame(
-        self,
-        old: Option<&fs::File>,
-        at: u64,
-    ) -> io::Result<Option<(Recorded<format::Frame>, Vec<u8>)>> {
+    fn frame(self, old: Option<&fs::File>, at: u64) -> Option<(Recorded<format::Frame>, Vec<u8>)> {
         let mut out = Placed {
             at,
             bytes: Vec::new(),
@@ -666,9 +701,7 @@ impl Kept {
                 let read = |f: &format::Frame| {
                     old.and_then(|o| read_at(o, f.at, usize::try_from(f.len).ok()?))
                 };
-                let Some(bytes) = read(&e.events) else {
-                    return Ok(None);
-                };
+                let bytes = read(&e.events)?;
                 let events = out.put(e.events, &bytes);
                 let resume = (e.resume).and_then(|(r, s)| Some((r, out.put(s, &read(&s)?))));
                 Recorded {
@@ -678,11 +711,8 @@ impl Kept {
                 }
             }
             Kept::New(r) => {
-                let events = out.compressed(&r.events)?;
-                let resume = match &r.resume {
-                    Some((p, state)) => Some((*p, out.compressed(state)?)),
-                    None => None,
-                };
+                let events = out.put(r.events.frame, &r.events.bytes);
+                let resume = (r.resume).map(|(p, s)| (p, out.put(s.frame, &s.bytes)));
                 Recorded {
                     files: r.files,
                     lines: r.lines,
@@ -692,7 +722,7 @@ impl Kept {
                 }
             }
         };
-        Ok(Some((entry, out.bytes)))
+        Some((entry, out.bytes))
     }
 }
 
@@ -712,18 +742,6 @@ impl Placed {
         };
         self.bytes.extend_from_slice(compressed);
         placed
-    }
-
-    /// `raw` compressed as a frame, put next.
-    fn compressed(&mut self, raw: &[u8]) -> io::Result<format::Frame> {
-        let bytes = format::compress(raw)?;
-        let frame = format::Frame {
-            at: 0,
-            len: 0,
-            raw: raw.len() as u64,
-            sum: format::checksum(raw),
-        };
-        Ok(self.put(frame, &bytes))
     }
 }
 

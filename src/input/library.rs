@@ -85,6 +85,10 @@ pub struct Session {
     /// When its files last changed, as the walk found them (the epoch:
     /// not known, ask the files).
     pub changed: Timestamp,
+    /// Its file's and its sub-agents' stamps as the walk found them, in
+    /// that order (`None`: not known, ask the files): each file of a
+    /// library is stat'ed once ([`Session::stamps`]).
+    pub walked: Option<Vec<Stamp>>,
 }
 
 impl Session {
@@ -172,8 +176,20 @@ impl Session {
     /// its write-ahead log. `None` when one is not a regular file.
     #[must_use]
     pub fn stamps(&self) -> Option<Vec<(PathBuf, Stamp)>> {
+        if let Some(walked) = &self.walked
+            && self.stored.is_none()
+            && !self.subagents.is_empty()
+            && walked.len() == 1 + self.subagents.len()
+        {
+            let paths = std::iter::once(&self.file).chain(&self.subagents);
+            return Some(paths.cloned().zip(walked.iter().copied()).collect());
+        }
+        let walked = self.walked.as_ref().and_then(|w| w.first());
         let one = |p: &Path| Some((p.to_path_buf(), Stamp::of_path(p)?));
-        let mut files = vec![one(&self.file)?];
+        let mut files = vec![match walked {
+            Some(w) => (self.file.clone(), *w),
+            None => one(&self.file)?,
+        }];
         if self.stored.is_some() {
             let mut wal = self.file.clone().into_os_string();
             wal.push("-wal");
@@ -394,6 +410,7 @@ pub fn sessions_below_on(
                     stored: Some(Box::new(s)),
                     bytes: 0,
                     changed: Timestamp::of(UNIX_EPOCH),
+                    walked: None,
                 })),
                 Err(e) => found.unreadable.push((db, e)),
             },
@@ -542,6 +559,8 @@ struct Start {
     began: Option<Timestamp>,
     bytes: u64,
     changed: Timestamp,
+    /// Its stamp, when it was taken ([`dated_by`]).
+    stamp: Option<Stamp>,
 }
 
 /// A file's [`Start`]. Each file is opened once for all: the size and
@@ -566,6 +585,7 @@ fn dated(f: &Path) -> Start {
         began,
         bytes,
         changed,
+        stamp: None,
     }
 }
 
@@ -583,10 +603,14 @@ fn dated_by(f: &Path, index: &Index) -> Start {
             began: d.began,
             bytes: stamp.size,
             changed,
+            stamp: Some(stamp),
         };
     }
     let indexed_at = crate::index::now_ns();
-    let read = dated(f);
+    let read = Start {
+        stamp: Some(stamp),
+        ..dated(f)
+    };
     index.put_dated(
         f,
         Dated {
@@ -644,6 +668,7 @@ fn in_start_order(files: &[PathBuf], starts: &[Start]) -> Vec<Session> {
             began,
             bytes,
             changed,
+            stamp,
             ..
         } = starts[i];
         match sessions.last_mut() {
@@ -651,6 +676,10 @@ fn in_start_order(files: &[PathBuf], starts: &[Start]) -> Vec<Session> {
                 s.subagents.push(f.to_path_buf());
                 s.bytes = s.bytes.saturating_add(bytes);
                 s.changed = s.changed.max(changed);
+                s.walked = s.walked.take().zip(stamp).map(|(mut w, st)| {
+                    w.push(st);
+                    w
+                });
             }
             _ => sessions.push(Session {
                 file: f.to_path_buf(),
@@ -659,6 +688,7 @@ fn in_start_order(files: &[PathBuf], starts: &[Start]) -> Vec<Session> {
                 stored: None,
                 bytes,
                 changed,
+                walked: stamp.map(|st| vec![st]),
             }),
         }
     }
