@@ -208,14 +208,24 @@ pub fn write_event(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
     write_labelled(Obj::new(b), ev, s, None, &mut Origin::default());
 }
 
-/// [`write_event`] for the index (`run/record.rs`): the fields that are
-/// `null` left out, and no cost estimated (a report prices the events it
-/// replays). The native decoder reads a missing field as `null`: the same
-/// event, in fewer bytes to write, compress, keep and parse again.
-pub fn write_terse(b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
-    let mut o = Obj::new(b);
-    o.terse = true;
-    write_labelled(o, ev, s, None, &mut Origin::default());
+/// Events written for the index (`run/record.rs`): as [`write_event`]
+/// writes them, but the fields that are `null` left out and no cost
+/// estimated (a report prices the events it replays). The native decoder
+/// reads a missing field as `null`: the same events, in fewer bytes to
+/// write, compress, keep and parse again.
+#[derive(Default)]
+pub struct Terse {
+    /// The origin fields last written (a session's events share them).
+    origin: Origin,
+}
+
+impl Terse {
+    /// Write `ev` (without the newline).
+    pub fn write(&mut self, b: &mut Vec<u8>, ev: &Event<'_>, s: &Session) {
+        let mut o = Obj::new(b);
+        o.terse = true;
+        write_labelled(o, ev, s, None, &mut self.origin);
+    }
 }
 
 /// [`write_event`] with the run's `--label` (`None`: `null`), the origin
@@ -448,7 +458,7 @@ fn result(o: &mut Obj<'_>, r: &SessionResult<'_>) {
 struct Obj<'b> {
     b: &'b mut Vec<u8>,
     first: bool,
-    /// Fields that are `null` are left out ([`write_terse`]).
+    /// Fields that are `null` are left out ([`Terse`]).
     terse: bool,
 }
 

@@ -7,7 +7,7 @@
 //! the model's texts and thoughts, tool inputs, the outputs of the calls
 //! that did not fail and the answer of a result that did not (a failed call's output is an alert of the
 //! report's), the text and line of a notice that is not an error, and
-//! every field that is `null` (`jsonl::write_terse`). A session read without a problem of any line (a skipped,
+//! every field that is `null` (`jsonl::Terse`). A session read without a problem of any line (a skipped,
 //! repaired or implausible line is said with its file and line number, which
 //! the index does not keep) is kept; a later report replays its lines
 //! through the native decoder into the same session and sink.
@@ -30,7 +30,7 @@ use crate::event::{
 use crate::file::open_regular;
 use crate::index::{self, Index, Recorded, Resume, Stamp};
 use crate::input::{Compression, Frame, LineReader, library};
-use crate::render::jsonl::write_terse;
+use crate::render::jsonl::Terse;
 use crate::session::Session;
 
 /// A session's file changed within this long before it was read keeps its
@@ -50,6 +50,7 @@ pub(crate) struct Recorder {
     /// What the JSONL writer is given for a session: nothing of the
     /// session's own goes into the lines.
     blank: Session,
+    jsonl: Terse,
     /// Where its lines ended, before the decoder's end of input.
     end: Option<End>,
 }
@@ -75,6 +76,7 @@ impl Recorder {
             indexed_at: crate::index::now_ns(),
             events: Vec::with_capacity(1 << 12),
             blank: Session::new(),
+            jsonl: Terse::default(),
             end: None,
         }
     }
@@ -102,8 +104,8 @@ impl Recorder {
     /// Keep `ev`, as a report reads it.
     pub(crate) fn event(&mut self, ev: &Event<'_>) {
         match stripped(ev) {
-            Some(s) => write_terse(&mut self.events, &s, &self.blank),
-            None => write_terse(&mut self.events, ev, &self.blank),
+            Some(s) => self.jsonl.write(&mut self.events, &s, &self.blank),
+            None => self.jsonl.write(&mut self.events, ev, &self.blank),
         }
         self.events.push(b'\n');
     }
