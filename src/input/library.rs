@@ -88,7 +88,7 @@ pub struct Session {
     /// Its file's and its sub-agents' stamps as the walk found them, in
     /// that order (`None`: not known, ask the files): each file of a
     /// library is stat'ed once ([`Session::stamps`]).
-    pub walked: Option<Vec<Stamp>>,
+    pub walked: Option<Box<[Stamp]>>,
 }
 
 impl Session {
@@ -676,9 +676,10 @@ fn in_start_order(files: &[PathBuf], starts: &[Start]) -> Vec<Session> {
                 s.subagents.push(f.to_path_buf());
                 s.bytes = s.bytes.saturating_add(bytes);
                 s.changed = s.changed.max(changed);
-                s.walked = s.walked.take().zip(stamp).map(|(mut w, st)| {
+                s.walked = s.walked.take().zip(stamp).map(|(w, st)| {
+                    let mut w = w.into_vec();
                     w.push(st);
-                    w
+                    w.into_boxed_slice()
                 });
             }
             _ => sessions.push(Session {
@@ -688,7 +689,7 @@ fn in_start_order(files: &[PathBuf], starts: &[Start]) -> Vec<Session> {
                 stored: None,
                 bytes,
                 changed,
-                walked: stamp.map(|st| vec![st]),
+                walked: stamp.map(|st| Box::from([st])),
             }),
         }
     }

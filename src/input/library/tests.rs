@@ -304,9 +304,10 @@ fn a_start_time_cut_by_a_read_is_found_whole() {
 #[test]
 fn a_session_of_the_file_list_is_small() {
     // A library keeps one per file for the whole run (20,000 files: 1.7
-    // MB at 88 bytes, 2.1 MB when a store's session was kept inline).
+    // MB at 88 bytes, 2.1 MB when a store's session was kept inline; 104
+    // with the stamps the walk took, which spare a second stat of each).
     let size = std::mem::size_of::<Session>();
-    assert!(size <= 88, "{size}");
+    assert!(size <= 104, "{size}");
 }
 
 #[test]
