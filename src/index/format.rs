@@ -87,9 +87,13 @@ pub(crate) fn compress(events: &[u8]) -> io::Result<Vec<u8>> {
         if z.is_none() {
             *z = Some(zstd::bulk::Compressor::new(1)?);
         }
-        z.as_mut()
+        let mut out = (z.as_mut())
             .ok_or_else(|| io::Error::other("no compressor"))?
-            .compress(events)
+            .compress(events)?;
+        // Made as long as the events could take: kept until the index is
+        // written, it would hold their size, not the frame's.
+        out.shrink_to_fit();
+        Ok(out)
     })
 }
 
