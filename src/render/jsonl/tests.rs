@@ -406,3 +406,60 @@ fn tool_output_with_characters_a_terminal_must_not_get_is_escaped_as_before() {
         "{jsonl}"
     );
 }
+
+/// `line` (one JSONL event) read back by the native decoder: its events.
+fn read_back(line: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let line = Line {
+        number: 1,
+        bytes: line,
+        partial: false,
+    };
+    Decoder::new()
+        .decode(&line, &mut |ev| {
+            out.push(format!("{:?}", ev.kind));
+            Ok(())
+        })
+        .unwrap();
+    out
+}
+
+#[test]
+fn terse_events_read_back_as_the_whole_ones() {
+    // The index keeps every event of every fixture as `Terse` writes it:
+    // what the native decoder reads of it must be what it reads of the
+    // event written whole, in fewer bytes.
+    let (mut whole_bytes, mut terse_bytes) = (0, 0);
+    for (name, data) in fixture_inputs() {
+        let mut dec = Decoder::new();
+        let mut session = Session::new();
+        let mut terse = Terse::default();
+        for (i, bytes) in data.split(|&b| b == b'\n').enumerate() {
+            let line = Line {
+                number: i as u64 + 1,
+                bytes,
+                partial: false,
+            };
+            let _ = dec.decode(&line, &mut |ev| {
+                session.observe(ev);
+                let (mut whole, mut short) = (Vec::new(), Vec::new());
+                write_event(&mut whole, ev, &session);
+                terse.write(&mut short, ev, &session);
+                // No `null` of its own (a line kept whole may hold some).
+                let label = b",\"label\":null";
+                let own = |b: &[u8]| b.windows(label.len()).any(|w| w == label);
+                assert!(own(&whole) && !own(&short), "{name}:{}", i + 1);
+                assert_eq!(read_back(&short), read_back(&whole), "{name}:{}", i + 1);
+                whole_bytes += whole.len();
+                terse_bytes += short.len();
+                Ok(())
+            });
+        }
+    }
+    // The fixtures' texts and outputs are most of their events (the index
+    // strips those apart: `run/record.rs`); still a twentieth fewer.
+    assert!(
+        terse_bytes * 20 < whole_bytes * 19,
+        "{terse_bytes} of {whole_bytes}"
+    );
+}
